@@ -1,0 +1,5 @@
+"""`python -m desktop` is the same as the `rout` command."""
+
+from desktop.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,202 @@
+"""The `rout` command: the GUI by default, and headless commands that print JSON.
+
+    rout                                  start the app
+    rout --screenshot FILE.png            save a picture of the main window and exit
+    rout odds break --ld 8 --diff 3       exact odds of a test
+    rout odds catch --flee 2D6 --pursue 2D6 3D6
+    rout resolve SCENARIO.json [--dice 6,1,4] [--seed N] [--choose KEY=OPTION]
+
+Bad input prints one line on stderr and exits with status 2; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, NoReturn
+
+from desktop.engine import odds
+from desktop.engine.dice import Dice, Roller, ScriptedRoller, SeededRoller, parse_faces
+from desktop.engine.errors import RuleError
+from desktop.engine.procedure import ScriptedAnswers, run
+from desktop.engine.rulesets import get_ruleset
+from desktop.engine.scenario import load_scenario
+
+EXIT_BAD_INPUT = 2
+MAX_SCENARIO_BYTES = 10 * 1024 * 1024
+
+
+class UsageError(Exception):
+    """Bad command-line input; the message is printed as it is."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _chance(chance: Fraction) -> dict[str, Any]:
+    return {"chance": str(chance), "percent": odds.percent(chance), "value": float(chance)}
+
+
+def _dice(text: str) -> Dice:
+    try:
+        return Dice.parse(text)
+    except RuleError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _build_parser() -> _Parser:
+    parser = _Parser(prog="rout", description="Army and battle manager for rank-and-flank "
+                     "miniatures games.")
+    parser.add_argument("--screenshot", metavar="FILE.png",
+                        help="start the app, save a picture of the main window, exit")
+    parser.add_argument("--database", metavar="URL", help="SQLAlchemy database URL")
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    odds_parser = commands.add_parser("odds", help="exact odds of a test, printed as JSON")
+    tests = odds_parser.add_subparsers(dest="test", required=True, parser_class=_Parser)
+    break_parser = tests.add_parser("break", help="Break test (W6-BT-2)")
+    break_parser.add_argument("--ld", type=int, required=True, help="Leadership")
+    break_parser.add_argument("--diff", type=int, default=0, help="combat score difference")
+    break_parser.add_argument("--dice", type=_dice, default=Dice(2, 6))
+    break_parser.add_argument("--stubborn", action="store_true")
+    break_parser.add_argument("--double-one-holds", action="store_true",
+                              help="a double 1 always holds (W6-BT-4 option)")
+    panic_parser = tests.add_parser("panic", help="Panic test (W6-PT-2)")
+    panic_parser.add_argument("--ld", type=int, required=True, help="Leadership")
+    panic_parser.add_argument("--dice", type=_dice, default=Dice(2, 6))
+    catch_parser = tests.add_parser("catch", help="chance that pursuers catch a fleeing unit")
+    catch_parser.add_argument("--flee", type=_dice, required=True, help="flee dice, e.g. 2D6")
+    catch_parser.add_argument("--pursue", type=_dice, nargs="+", required=True,
+                              help="one dice expression per pursuer, e.g. 2D6 3D6")
+    catch_parser.add_argument("--ties-escape", action="store_true",
+                              help="a tie lets the fleeing unit escape (default: caught)")
+
+    resolve_parser = commands.add_parser(
+        "resolve", help="run a scenario file and print the requests and events as JSON")
+    resolve_parser.add_argument("scenario", type=Path)
+    resolve_parser.add_argument("--dice", action="append", default=[],
+                                help="faces rolled by hand, in order: 6,1,4")
+    resolve_parser.add_argument("--seed", type=int, help="roll the remaining dice from this "
+                                "seed (repeatable)")
+    resolve_parser.add_argument("--choose", action="append", default=[], metavar="KEY=OPTION",
+                                help="answer a choice, e.g. pursue:goblins=hold")
+    return parser
+
+
+def _leadership(value: int) -> int:
+    return get_ruleset("warhammer6").check_stat("Ld", value, "--ld")
+
+
+def odds_command(args: argparse.Namespace) -> dict[str, Any]:
+    if args.test == "break":
+        leadership = _leadership(args.ld)
+        if args.diff < 0:
+            raise UsageError("rout odds break: --diff is the loser's margin and cannot be "
+                             "negative")
+        fails = odds.break_test_fails(leadership, args.diff, args.dice, stubborn=args.stubborn,
+                                      double_one_holds=args.double_one_holds)
+        return {"test": "break", "clause": "W6-BT-2", "ld": leadership,
+                "difference": args.diff, "dice": str(args.dice), "stubborn": args.stubborn,
+                "double_one_holds": args.double_one_holds,
+                "breaks": _chance(fails), "holds": _chance(1 - fails)}
+    if args.test == "panic":
+        leadership = _leadership(args.ld)
+        fails = odds.attribute_test_fails(leadership, args.dice)
+        return {"test": "panic", "clause": "W6-PT-2", "ld": leadership,
+                "dice": str(args.dice), "flees": _chance(fails), "passes": _chance(1 - fails)}
+    chance = odds.caught(args.flee, args.pursue, ties_caught=not args.ties_escape)
+    return {"test": "catch", "clause": "W6-PU-1", "flee": str(args.flee),
+            "pursuers": [str(d) for d in args.pursue], "ties_caught": not args.ties_escape,
+            "caught": _chance(chance), "escapes": _chance(1 - chance)}
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        size = path.stat().st_size
+        if size > MAX_SCENARIO_BYTES:
+            raise UsageError(f"{path}: {size} bytes is too large for a scenario "
+                             f"(limit {MAX_SCENARIO_BYTES})")
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path}: is a folder, not a scenario file") from None
+    except PermissionError:
+        raise UsageError(f"{path}: permission denied") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not a text file (expected UTF-8 JSON)") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UsageError(f"{path}: not valid JSON: {error.msg} at line {error.lineno} "
+                         f"column {error.colno}") from None
+    except RecursionError:
+        raise UsageError(f"{path}: JSON nested too deeply") from None
+
+
+def resolve_command(args: argparse.Namespace) -> dict[str, Any]:
+    scenario = load_scenario(_read_json(args.scenario))
+    faces: list[int] = []
+    for text in args.dice:
+        faces.extend(parse_faces(text))
+    script = faces if args.dice else list(scenario.dice)
+    seed = args.seed
+    fallback: Roller | None = None
+    if seed is not None or not script:
+        seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        fallback = SeededRoller(seed)
+    roller = ScriptedRoller(script, then=fallback)
+    choices = dict(scenario.choices)
+    for text in args.choose:
+        key, sep, option = text.partition("=")
+        if not sep or not key or not option:
+            raise UsageError(f"rout resolve: --choose takes KEY=OPTION, not '{text}'")
+        choices[key] = option
+    session = run(scenario.start(), ScriptedAnswers(roller, choices))
+    assert session.events is not None
+    battle = scenario.battle
+    for event in session.events:
+        battle = event.apply_to(battle)
+    return {
+        "scenario": scenario.title,
+        "ruleset": scenario.ruleset.id,
+        "procedure": scenario.procedure.name,
+        "seed": seed,
+        "steps": [step.to_json() for step in session.steps],
+        "events": [event.to_json() for event in session.events],
+        "units": {uid: {"status": str(state.status), "models": state.models,
+                        "position": [round(state.center[0], 3), round(state.center[1], 3)],
+                        "facing": round(state.facing, 1)}
+                  for uid, state in battle.states.items()},
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = _build_parser().parse_args(arguments)
+        if args.command == "odds":
+            result = odds_command(args)
+        elif args.command == "resolve":
+            result = resolve_command(args)
+        else:
+            from desktop.gui.app import run_app
+
+            return run_app(screenshot=args.screenshot, database=args.database)
+    except (UsageError, RuleError) as error:
+        print(f"rout: {error}" if isinstance(error, RuleError) else str(error),
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,191 @@
+"""Dice expressions, their exact distributions, and the rollers that produce faces.
+
+A roll is always recorded as its individual faces, never only as a total: rules such as
+"double 1 always holds" look at the faces, and a player typing in the dice they rolled by hand
+types faces.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Protocol
+
+from desktop.engine.errors import DiceError, DiceExhaustedError
+
+# The dice rank-and-flank games use; anything else is far more likely a typo than a real die.
+SUPPORTED_SIDES = (3, 6, 8, 10, 12, 20)
+MAX_DICE = 12
+
+_EXPRESSION = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
+
+Pmf = Mapping[int, Fraction]
+
+
+@dataclass(frozen=True, order=True)
+class Dice:
+    """`count` dice with `sides` faces each, plus a fixed `modifier` on the total."""
+
+    count: int
+    sides: int
+    modifier: int = 0
+
+    def __post_init__(self) -> None:
+        if self.sides not in SUPPORTED_SIDES:
+            raise DiceError(
+                f"a die with {self.sides} sides is not supported "
+                f"(use one of {', '.join(f'd{s}' for s in SUPPORTED_SIDES)})"
+            )
+        if not 1 <= self.count <= MAX_DICE:
+            raise DiceError(f"{self.count} dice is not a roll Rout can take (1 to {MAX_DICE})")
+
+    @classmethod
+    def parse(cls, text: str) -> Dice:
+        """Read `D6`, `2D6`, `3d10`, `2D6+1`, `d10-2` (case of the `d` does not matter)."""
+        match = _EXPRESSION.match(text)
+        if match is None:
+            raise DiceError(f"'{text}' is not a dice expression (write it like 2D6, 3d10 or 2D6+1)")
+        count_text, sides_text, sign, amount = match.groups()
+        count = int(count_text) if count_text else 1
+        modifier = int(amount) if amount else 0
+        return cls(count, int(sides_text), -modifier if sign == "-" else modifier)
+
+    def __str__(self) -> str:
+        # D6 games write a capital D and d10 games a small one; keep to what players read.
+        letter = "D" if self.sides == 6 else "d"
+        text = f"{self.count if self.count > 1 else ''}{letter}{self.sides}"
+        if self.modifier:
+            text += f"{self.modifier:+d}"
+        return text
+
+    @property
+    def minimum(self) -> int:
+        return self.count + self.modifier
+
+    @property
+    def maximum(self) -> int:
+        return self.count * self.sides + self.modifier
+
+    def pmf(self) -> Pmf:
+        """Exact chance of every total."""
+        return _pmf(self.count, self.sides, self.modifier)
+
+    def cdf(self, total: int) -> Fraction:
+        """Chance that the total is at most `total`."""
+        return _cdf_table(self.count, self.sides, self.modifier).get(
+            total, Fraction(0) if total < self.minimum else Fraction(1)
+        )
+
+    def check_faces(self, faces: Sequence[int]) -> tuple[int, ...]:
+        """The faces as a tuple, or a DiceError naming what is wrong with them."""
+        faces = tuple(faces)
+        if len(faces) != self.count:
+            raise DiceError(
+                f"{self} needs {self.count} {'die' if self.count == 1 else 'dice'}, "
+                f"got {len(faces)}: {', '.join(map(str, faces)) or 'none'}"
+            )
+        for face in faces:
+            if isinstance(face, bool) or not isinstance(face, int):
+                raise DiceError(f"'{face}' is not a die face")
+            if not 1 <= face <= self.sides:
+                raise DiceError(f"{face} is not a face of a d{self.sides} (1 to {self.sides})")
+        return faces
+
+    def total(self, faces: Sequence[int]) -> int:
+        return sum(self.check_faces(faces)) + self.modifier
+
+
+@cache
+def _pmf(count: int, sides: int, modifier: int) -> Pmf:
+    one_die = {face: Fraction(1, sides) for face in range(1, sides + 1)}
+    totals: dict[int, Fraction] = {0: Fraction(1)}
+    for _ in range(count):
+        totals = convolve(totals, one_die)
+    return {total + modifier: chance for total, chance in sorted(totals.items())}
+
+
+@cache
+def _cdf_table(count: int, sides: int, modifier: int) -> Mapping[int, Fraction]:
+    running = Fraction(0)
+    table = {}
+    for total, chance in _pmf(count, sides, modifier).items():
+        running += chance
+        table[total] = running
+    return table
+
+
+def convolve(first: Pmf, second: Pmf) -> dict[int, Fraction]:
+    """Distribution of the sum of two independent totals."""
+    result: dict[int, Fraction] = {}
+    for a, pa in first.items():
+        for b, pb in second.items():
+            result[a + b] = result.get(a + b, Fraction(0)) + pa * pb
+    return result
+
+
+def parse_faces(text: str) -> list[int]:
+    """Faces typed by a player: `6,1,4` or `6 1 4`."""
+    parts = [part for part in re.split(r"[\s,]+", text.strip()) if part]
+    faces = []
+    for part in parts:
+        if not re.fullmatch(r"-?\d+", part):
+            raise DiceError(f"'{part}' is not a die face (faces are whole numbers like 6,1,4)")
+        faces.append(int(part))
+    return faces
+
+
+class Roller(Protocol):
+    """Produces the faces for one roll of `dice`; `label` says which roll, for messages."""
+
+    def roll(self, dice: Dice, label: str) -> tuple[int, ...]: ...
+
+
+class SeededRoller:
+    """Random faces, repeatable for a given seed."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._random = random.Random(seed)
+
+    def roll(self, dice: Dice, label: str) -> tuple[int, ...]:
+        return tuple(self._random.randint(1, dice.sides) for _ in range(dice.count))
+
+
+class ScriptedRoller:
+    """Faces given in advance, one face per die in the order the rolls are asked for.
+
+    When the script runs out it hands over to `then` if given (a seeded roller, say), else it
+    raises DiceExhaustedError naming the roll that was left without dice.
+    """
+
+    def __init__(self, faces: Iterable[int], then: Roller | None = None) -> None:
+        self._faces: Iterator[int] = iter(list(faces))
+        self._then = then
+        self.used = 0
+
+    def roll(self, dice: Dice, label: str) -> tuple[int, ...]:
+        taken: list[int] = []
+        for face in self._faces:
+            taken.append(face)
+            if len(taken) == dice.count:
+                break
+        if len(taken) < dice.count:
+            if not taken and self._then is not None:
+                return self._then.roll(dice, label)
+            raise DiceExhaustedError(
+                f"the scripted dice ran out at {label}: it needs {dice.count} "
+                f"{'die' if dice.count == 1 else 'dice'} ({dice}), {len(taken)} left"
+            )
+        self.used += dice.count
+        return dice.check_faces(taken)
+
+
+D6 = Dice(1, 6)
+D2D6 = Dice(2, 6)
+D3D6 = Dice(3, 6)
+D10 = Dice(1, 10)
+D2D10 = Dice(2, 10)
+D3D10 = Dice(3, 10)

@@ -1,0 +1,347 @@
+"""What happened, as values; `apply` folds them into the battle.
+
+Battle state is the fold of its events, so undo, replay, crash recovery and the battle log
+are one mechanism. Events that only record a roll or a test change no state; they are kept
+so the log can say why things happened.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from desktop.engine.errors import ScenarioError
+from desktop.engine.geometry import Point
+from desktop.engine.model import Battle, Modifier, Status
+
+_EVENT_TYPES: dict[str, type[Event]] = {}
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base class. Subclasses are registered by class name for JSON round trips.
+
+    `clause` names the rule (an id from rules/README.md) that made it happen.
+    """
+
+    clause: str = field(default="", kw_only=True)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _EVENT_TYPES[cls.__name__] = cls
+
+    def apply_to(self, battle: Battle) -> Battle:
+        return battle
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": type(self).__name__}
+        for item in dataclasses.fields(self):
+            data[item.name] = _plain(getattr(self, item.name))
+        return data
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple | list | frozenset):
+        items = sorted(value) if isinstance(value, frozenset) else value
+        return [_plain(item) for item in items]
+    return value
+
+
+def _tupled(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tupled(item) for item in value)
+    return value
+
+
+def event_from_json(data: Mapping[str, Any]) -> Event:
+    """Rebuild an event written by `Event.to_json`."""
+    kind = data.get("type")
+    cls = _EVENT_TYPES.get(str(kind))
+    if cls is None:
+        raise ScenarioError(f"unknown event type '{kind}'")
+    names = {item.name for item in dataclasses.fields(cls)}
+    try:
+        return cls(**{k: _tupled(v) for k, v in data.items() if k in names})
+    except TypeError as error:
+        raise ScenarioError(f"event '{kind}' is missing a field: {error}") from None
+
+
+def apply(battle: Battle, event: Event) -> Battle:
+    """The battle after `event`. Pure: `battle` is not changed."""
+    return event.apply_to(battle)
+
+
+def fold(battle: Battle, events: Iterable[Event]) -> Battle:
+    for event in events:
+        battle = event.apply_to(battle)
+    return battle
+
+
+def _disengage(battle: Battle, unit_id: str) -> Battle:
+    """Free `unit_id` and everyone fighting it from that combat."""
+    for other in battle.states[unit_id].engaged_with:
+        if other in battle.states:
+            battle = battle.update(other,
+                                   engaged_with=battle.states[other].engaged_with - {unit_id})
+    return battle.update(unit_id, engaged_with=frozenset())
+
+
+# --- records of rolls and tests (no change of state) ---------------------------------------
+
+
+@dataclass(frozen=True)
+class CombatResolved(Event):
+    """W6-CR-1/2 and BP-B: the scores of one combat and who lost it."""
+
+    combat: str
+    scores: tuple[tuple[str, int], ...]
+    breakdown: tuple[tuple[str, str, int], ...]  # (player, bonus, value)
+    winner: str | None
+    difference: int
+
+
+@dataclass(frozen=True)
+class TestTaken(Event):
+    """A test rolled against a statistic: `passed` says whether the unit kept its nerve."""
+
+    unit: str
+    dice: str
+    faces: tuple[int, ...]
+    modifier: int
+    target: int
+    passed: bool
+
+
+@dataclass(frozen=True)
+class BreakTest(TestTaken):
+    """W6-BT-2 / BP-B: dice + difference against Ld."""
+
+
+@dataclass(frozen=True)
+class PanicTest(TestTaken):
+    """W6-PT-2."""
+
+
+@dataclass(frozen=True)
+class RestraintTest(TestTaken):
+    """W6-PU-2: holding a unit back from pursuit."""
+
+
+@dataclass(frozen=True)
+class RallyTest(TestTaken):
+    """W6-RA-1."""
+
+
+@dataclass(frozen=True)
+class HonorTest(TestTaken):
+    """K-HT-1."""
+
+
+@dataclass(frozen=True)
+class TestWaived(Event):
+    """A unit that does not take a test it would otherwise take, and why."""
+
+    unit: str
+    test: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class DiceRolled(Event):
+    """A distance roll (flee, pursue, chase) made before anything moves."""
+
+    unit: str
+    purpose: str
+    dice: str
+    faces: tuple[int, ...]
+    total: int
+
+
+@dataclass(frozen=True)
+class UnitEscaped(Event):
+    unit: str
+    flee_roll: int
+    pursuit_rolls: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class PursuitDeclared(Event):
+    unit: str
+    target: str
+    overrun: bool = False
+
+
+# --- changes of state ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CasualtiesRemoved(Event):
+    unit: str
+    models: int
+
+    def apply_to(self, battle: Battle) -> Battle:
+        # Casualties come off the back; a unit with fewer models than files narrows.
+        state = battle.states[self.unit]
+        models = max(state.models - self.models, 0)
+        return battle.update(self.unit, models=models, files=max(min(state.files, models), 1))
+
+
+@dataclass(frozen=True)
+class UnitBroke(Event):
+    unit: str
+
+    def apply_to(self, battle: Battle) -> Battle:
+        return battle.update(self.unit, status=Status.BROKEN)
+
+
+@dataclass(frozen=True)
+class UnitPanicked(Event):
+    unit: str
+    cause: str
+
+
+    def apply_to(self, battle: Battle) -> Battle:
+        return battle.update(self.unit, status=Status.BROKEN)
+
+
+@dataclass(frozen=True)
+class UnitMoved(Event):
+    """Base for moves: the unit ends at the last point of `path`, facing `facing`."""
+
+    unit: str
+    roll: int
+    path: tuple[Point, ...]
+    facing: float
+
+    def _moved(self, battle: Battle) -> Battle:
+        return battle.update(self.unit, center=self.path[-1], facing=self.facing)
+
+
+@dataclass(frozen=True)
+class UnitFled(UnitMoved):
+    away_from: str
+    passed_through: tuple[str, ...] = ()
+    blocked_by: str = ""
+
+    def apply_to(self, battle: Battle) -> Battle:
+        battle = _disengage(self._moved(battle), self.unit)
+        return battle.update(self.unit, status=Status.FLEEING)
+
+
+@dataclass(frozen=True)
+class UnitPursued(UnitMoved):
+    target: str
+    charged: str = ""  # the fresh enemy it ran into, if any
+
+    def apply_to(self, battle: Battle) -> Battle:
+        battle = _disengage(self._moved(battle), self.unit)
+        if self.charged:
+            battle = EngagedInCombat(self.unit, self.charged).apply_to(battle)
+        return battle
+
+
+@dataclass(frozen=True)
+class UnitLeftTable(UnitMoved):
+
+    def apply_to(self, battle: Battle) -> Battle:
+        battle = _disengage(self._moved(battle), self.unit)
+        return battle.update(self.unit, status=Status.LEFT_TABLE)
+
+
+@dataclass(frozen=True)
+class UnitCharged(UnitMoved):
+    """A charge move; `reached` says whether it got to `target`."""
+
+    target: str
+    reached: bool
+
+    def apply_to(self, battle: Battle) -> Battle:
+        return self._moved(battle)
+
+
+@dataclass(frozen=True)
+class UnitCaught(Event):
+    unit: str
+    by: tuple[str, ...]
+    flee_roll: int
+    pursuit_rolls: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class UnitDestroyed(Event):
+    unit: str
+    reason: str
+
+    def apply_to(self, battle: Battle) -> Battle:
+        battle = _disengage(battle, self.unit)
+        return battle.update(self.unit, status=Status.DESTROYED)
+
+
+@dataclass(frozen=True)
+class UnitRallied(Event):
+    unit: str
+
+    def apply_to(self, battle: Battle) -> Battle:
+        return battle.update(self.unit, status=Status.READY)
+
+
+@dataclass(frozen=True)
+class EngagedInCombat(Event):
+    """Two units now fight each other (a pursuit into a fresh enemy, a lock in Kensei)."""
+
+    unit: str
+    enemy: str
+
+    def apply_to(self, battle: Battle) -> Battle:
+        first, second = battle.states[self.unit], battle.states[self.enemy]
+        battle = battle.update(self.unit, engaged_with=first.engaged_with | {self.enemy})
+        return battle.update(self.enemy, engaged_with=second.engaged_with | {self.unit})
+
+
+@dataclass(frozen=True)
+class ChargeFailed(Event):
+    unit: str
+    target: str
+
+
+@dataclass(frozen=True)
+class TurnStarted(Event):
+    """A new turn: modifiers that ran out with the last one are dropped, markers cleared."""
+
+    turn: int
+
+    def apply_to(self, battle: Battle) -> Battle:
+        states = {
+            uid: replace(state, flags=frozenset(),
+                         modifiers=tuple(m for m in state.modifiers
+                                         if m.expires_after_turn >= self.turn))
+            for uid, state in battle.states.items()
+        }
+        return replace(battle, turn=self.turn, states=states)
+
+
+@dataclass(frozen=True)
+class ModifierApplied(Event):
+    unit: str
+    stat: str
+    delta: int
+    expires_after_turn: int
+    source: str
+
+    def apply_to(self, battle: Battle) -> Battle:
+        state = battle.states[self.unit]
+        modifier = Modifier(self.stat, self.delta, self.expires_after_turn, self.source)
+        return battle.update(self.unit, modifiers=(*state.modifiers, modifier))
+
+
+@dataclass(frozen=True)
+class FlagSet(Event):
+    """A marker on a unit until the next TurnStarted (or for good, as the ruleset says)."""
+
+    unit: str
+    flag: str
+
+    def apply_to(self, battle: Battle) -> Battle:
+        return battle.update(self.unit, flags=battle.states[self.unit].flags | {self.flag})

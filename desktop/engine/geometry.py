@@ -1,0 +1,273 @@
+"""Table geometry: unit footprints, distances, contact and swept straight moves.
+
+Coordinates are table units (inches for Warhammer and Breaks-or-Pursues, centimetres for
+Kensei) with x to the right and y up the table, origin at the bottom-left corner. A facing is
+in degrees counter-clockwise from +x, so 90 faces up the table.
+
+Shapely does the polygon work (distance, overlap, radius queries). What shapely does not have
+is "how far can this shape slide before it touches that one", which every flee and pursuit
+move needs; `contact_interval` computes it from vertex-to-edge ray hits, exact for polygons.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+
+import shapely
+from shapely.geometry import LineString, MultiPoint, Polygon
+
+Point = tuple[float, float]
+
+# Units placed by hand never touch exactly; anything closer than this counts as contact.
+CONTACT_TOLERANCE = 0.05
+# Areas below this are rounding noise, not an overlap.
+OVERLAP_AREA_TOLERANCE = 1e-6
+_EPSILON = 1e-9
+
+
+def heading_vector(degrees: float) -> Point:
+    radians = math.radians(degrees)
+    return (math.cos(radians), math.sin(radians))
+
+
+def heading_of(vector: Point) -> float:
+    """Degrees in [0, 360) of a non-zero vector."""
+    return math.degrees(math.atan2(vector[1], vector[0])) % 360.0
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """The rectangle a unit covers: `frontage` wide across its facing, `depth` deep along it."""
+
+    center: Point
+    facing: float
+    frontage: float
+    depth: float
+
+    @cached_property
+    def corners(self) -> tuple[Point, Point, Point, Point]:
+        """Front-left, front-right, rear-right, rear-left."""
+        fx, fy = heading_vector(self.facing)
+        rx, ry = fy, -fx  # the unit's right hand
+        cx, cy = self.center
+        half_w, half_d = self.frontage / 2, self.depth / 2
+        return (
+            (cx + fx * half_d - rx * half_w, cy + fy * half_d - ry * half_w),
+            (cx + fx * half_d + rx * half_w, cy + fy * half_d + ry * half_w),
+            (cx - fx * half_d + rx * half_w, cy - fy * half_d + ry * half_w),
+            (cx - fx * half_d - rx * half_w, cy - fy * half_d - ry * half_w),
+        )
+
+    @cached_property
+    def polygon(self) -> Polygon:
+        return Polygon(self.corners)
+
+    def moved(self, dx: float, dy: float) -> Footprint:
+        return Footprint((self.center[0] + dx, self.center[1] + dy), self.facing,
+                         self.frontage, self.depth)
+
+    def turned(self, facing: float) -> Footprint:
+        """The same rectangle turned about its centre."""
+        return Footprint(self.center, facing % 360.0, self.frontage, self.depth)
+
+
+@dataclass(frozen=True)
+class Table:
+    width: float
+    depth: float
+
+    @cached_property
+    def polygon(self) -> Polygon:
+        return shapely.box(0.0, 0.0, self.width, self.depth)
+
+    def contains(self, footprint: Footprint) -> bool:
+        return all(
+            -_EPSILON <= x <= self.width + _EPSILON and -_EPSILON <= y <= self.depth + _EPSILON
+            for x, y in footprint.corners
+        )
+
+    def exit_distance(self, points: Iterable[Point], direction: Point) -> float:
+        """How far `points` can slide along `direction` before the first one leaves the table."""
+        dx, dy = direction
+        best = math.inf
+        for x, y in points:
+            if dx > _EPSILON:
+                best = min(best, (self.width - x) / dx)
+            elif dx < -_EPSILON:
+                best = min(best, -x / dx)
+            if dy > _EPSILON:
+                best = min(best, (self.depth - y) / dy)
+            elif dy < -_EPSILON:
+                best = min(best, -y / dy)
+        return max(best, 0.0)
+
+    def edge_headings(self, point: Point) -> list[tuple[float, float]]:
+        """(distance, heading) to each table edge from `point`, nearest first."""
+        x, y = point
+        edges = [(x, 180.0), (self.width - x, 0.0), (y, 270.0), (self.depth - y, 90.0)]
+        return sorted(edges)
+
+
+def distance(a: Footprint, b: Footprint) -> float:
+    """Shortest distance between two footprints (0 when they touch or overlap)."""
+    return float(a.polygon.distance(b.polygon))
+
+
+def in_contact(a: Footprint, b: Footprint, tolerance: float = CONTACT_TOLERANCE) -> bool:
+    return distance(a, b) <= tolerance
+
+
+def overlaps(a: Polygon, b: Polygon) -> bool:
+    """True when two shapes share area; shapes that only touch do not overlap."""
+    return bool(a.intersects(b)) and float(a.intersection(b).area) > OVERLAP_AREA_TOLERANCE
+
+
+def within_radius(center: Footprint, others: Mapping[str, Footprint], radius: float) -> list[str]:
+    """Ids of the footprints whose nearest point is within `radius` of `center`'s footprint."""
+    return [key for key, other in others.items()
+            if bool(shapely.dwithin(center.polygon, other.polygon, radius + _EPSILON))]
+
+
+def direction_away(source: Point, mover: Footprint) -> Point:
+    """Unit vector along the line from `source` through the mover's centre.
+
+    When the two centres coincide there is no line; the mover then goes straight back.
+    """
+    dx, dy = mover.center[0] - source[0], mover.center[1] - source[1]
+    length = math.hypot(dx, dy)
+    if length < _EPSILON:
+        bx, by = heading_vector(mover.facing)
+        return (-bx, -by)
+    return (dx / length, dy / length)
+
+
+def _edges(points: Sequence[Point]) -> list[tuple[Point, Point]]:
+    return [(points[i], points[(i + 1) % len(points)]) for i in range(len(points))]
+
+
+def _ray_segment(origin: Point, direction: Point, a: Point, b: Point) -> float | None:
+    """Parameter t where origin + t*direction meets segment ab, for any real t."""
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    dx, dy = direction
+    denominator = dx * ey - dy * ex
+    if abs(denominator) < _EPSILON:
+        return None  # parallel: the neighbouring vertices' hits cover this case
+    ox, oy = a[0] - origin[0], a[1] - origin[1]
+    t = (ox * ey - oy * ex) / denominator
+    s = (ox * dy - oy * dx) / denominator
+    if -_EPSILON <= s <= 1 + _EPSILON:
+        return t
+    return None
+
+
+def contact_interval(
+    moving: Sequence[Point], obstacle: Sequence[Point], direction: Point
+) -> tuple[float, float] | None:
+    """The range of distances t for which `moving` slid by t*direction touches `obstacle`.
+
+    Contact begins and ends with a vertex of one shape on an edge of the other, so the extremes
+    of those vertex-edge hits bound the interval. None when the slide never touches it.
+    """
+    hits: list[float] = []
+    for vertex in moving:
+        for a, b in _edges(obstacle):
+            t = _ray_segment(vertex, direction, a, b)
+            if t is not None:
+                hits.append(t)
+    backwards = (-direction[0], -direction[1])
+    for vertex in obstacle:
+        for a, b in _edges(moving):
+            t = _ray_segment(vertex, backwards, a, b)
+            if t is not None:
+                hits.append(t)
+    if not hits:
+        return None
+    return (min(hits), max(hits))
+
+
+class ObstacleKind(StrEnum):
+    FRIEND = "friend"
+    ENEMY = "enemy"
+    IMPASSABLE = "impassable"
+
+
+@dataclass(frozen=True)
+class Obstacle:
+    id: str
+    kind: ObstacleKind
+    points: tuple[Point, ...]
+
+    @cached_property
+    def polygon(self) -> Polygon:
+        return Polygon(self.points)
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """An obstacle the swept move touches between `enter` and `leave` along its path."""
+
+    id: str
+    kind: ObstacleKind
+    enter: float
+    leave: float
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A straight move of a footprint, and everything it meets on the way."""
+
+    start: Footprint
+    direction: Point
+    length: float
+    crossings: tuple[Crossing, ...]
+    # Distance at which the first corner leaves the table; None if the move stays on it.
+    leaves_table_at: float | None = None
+    area: Polygon = field(compare=False, default_factory=Polygon)
+
+    def end(self, travelled: float | None = None) -> Footprint:
+        t = self.length if travelled is None else travelled
+        return self.start.moved(self.direction[0] * t, self.direction[1] * t)
+
+
+def sweep(
+    start: Footprint,
+    direction: Point,
+    length: float,
+    table: Table,
+    obstacles: Iterable[Obstacle],
+) -> Sweep:
+    """Slide `start` along `direction` by `length` and report what it crosses, in order.
+
+    Obstacles the footprint already overlaps at the start are reported with enter <= 0.
+    """
+    end = start.moved(direction[0] * length, direction[1] * length)
+    area = MultiPoint(start.corners + end.corners).convex_hull
+    crossings = []
+    for obstacle in obstacles:
+        if not area.intersects(obstacle.polygon):
+            continue
+        interval = contact_interval(start.corners, obstacle.points, direction)
+        if interval is None:
+            continue
+        enter, leave = interval
+        if leave <= _EPSILON or enter >= length - _EPSILON:
+            continue  # touches only at the very start or end
+        crossings.append(Crossing(obstacle.id, obstacle.kind, enter, leave))
+    crossings.sort(key=lambda crossing: (crossing.enter, crossing.id))
+    exit_at = table.exit_distance(start.corners, direction)
+    return Sweep(
+        start=start,
+        direction=direction,
+        length=length,
+        crossings=tuple(crossings),
+        leaves_table_at=exit_at if exit_at < length - _EPSILON else None,
+        area=area,
+    )
+
+
+def path_line(start: Point, end: Point) -> LineString:
+    return LineString([start, end])

@@ -1,0 +1,203 @@
+"""The things a battle is made of, as frozen values.
+
+`Unit` is what a roster says (profile, models, upgrades) and never changes during a battle;
+`UnitState` is where the unit is and how it is doing, and changes only through events
+(`desktop.engine.events.apply`). `Battle` holds both plus the table and terrain.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any
+
+from desktop.engine.geometry import Footprint, Obstacle, ObstacleKind, Point, Table
+
+
+class TroopType(StrEnum):
+    INFANTRY = "infantry"
+    CAVALRY = "cavalry"
+    MONSTER = "monster"
+    LARGE = "large"  # Kensei's Large Creatures
+    CHARIOT = "chariot"
+    WAR_MACHINE = "war_machine"
+    SWARM = "swarm"
+    CHARACTER = "character"
+
+
+class Status(StrEnum):
+    READY = "ready"
+    BROKEN = "broken"  # failed a Break or Panic test; has not moved yet
+    FLEEING = "fleeing"  # W6/BP fleeing, Kensei Running Away
+    DESTROYED = "destroyed"
+    LEFT_TABLE = "left_table"
+
+    @property
+    def on_table(self) -> bool:
+        return self not in (Status.DESTROYED, Status.LEFT_TABLE)
+
+
+def _frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class UnitProfile:
+    """One model's rules: ruleset statistics, troop type, base and special rules."""
+
+    name: str
+    stats: Mapping[str, int]
+    troop_type: TroopType = TroopType.INFANTRY
+    base: tuple[float, float] = (1.0, 1.0)  # width, depth in table units
+    unit_strength: int = 1  # per model (W6)
+    wounds: int = 1  # per model
+    special_rules: frozenset[str] = frozenset()
+    flies: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "stats", _frozen(self.stats))
+
+    def has(self, rule: str) -> bool:
+        return rule in self.special_rules
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A roster entry: a profile and how many models, in which formation, with what."""
+
+    id: str
+    name: str
+    player: str
+    profile: UnitProfile
+    models: int
+    files: int  # models in the front rank
+    upgrades: frozenset[str] = frozenset()  # "standard", "musician", ...
+    # Wounds on characters who lead the unit; Kensei leaves them out of the shooting trigger.
+    character_wounds: int = 0
+
+    def has(self, rule: str) -> bool:
+        return rule in self.profile.special_rules or rule in self.upgrades
+
+
+@dataclass(frozen=True)
+class Army:
+    name: str
+    player: str
+    ruleset: str
+    units: tuple[Unit, ...]
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """A change to a statistic, lasting until the end of turn `expires_after_turn`."""
+
+    stat: str
+    delta: int
+    expires_after_turn: int
+    source: str
+
+
+@dataclass(frozen=True)
+class UnitState:
+    unit_id: str
+    center: Point
+    facing: float
+    files: int
+    models: int
+    status: Status = Status.READY
+    wounds_lost: int = 0
+    engaged_with: frozenset[str] = frozenset()
+    modifiers: tuple[Modifier, ...] = ()
+    # Short-lived markers a ruleset needs, such as Kensei's "ran from a charge this turn".
+    flags: frozenset[str] = frozenset()
+
+    @property
+    def ranks(self) -> int:
+        return math.ceil(self.models / self.files) if self.models else 0
+
+    @property
+    def full_ranks(self) -> int:
+        return self.models // self.files if self.files else 0
+
+
+@dataclass(frozen=True)
+class Terrain:
+    id: str
+    name: str
+    points: tuple[Point, ...]
+    impassable: bool = False
+
+
+@dataclass(frozen=True)
+class Battle:
+    ruleset: str
+    table: Table
+    roster: Mapping[str, Unit]
+    states: Mapping[str, UnitState]
+    terrain: tuple[Terrain, ...] = ()
+    turn: int = 1
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "roster", _frozen(self.roster))
+        object.__setattr__(self, "states", _frozen(self.states))
+        object.__setattr__(self, "options", _frozen(self.options))
+
+    # Queries used by every ruleset. Rules themselves live in the ruleset modules.
+
+    def unit(self, unit_id: str) -> Unit:
+        return self.roster[unit_id]
+
+    def state(self, unit_id: str) -> UnitState:
+        return self.states[unit_id]
+
+    def with_state(self, state: UnitState) -> Battle:
+        return replace(self, states={**self.states, state.unit_id: state})
+
+    def update(self, unit_id: str, **changes: Any) -> Battle:
+        return self.with_state(replace(self.states[unit_id], **changes))
+
+    def player_of(self, unit_id: str) -> str:
+        return self.roster[unit_id].player
+
+    def footprint(self, unit_id: str) -> Footprint:
+        unit, state = self.roster[unit_id], self.states[unit_id]
+        base_w, base_d = unit.profile.base
+        return Footprint(state.center, state.facing, state.files * base_w,
+                         max(state.ranks, 1) * base_d)
+
+    def on_table(self) -> Iterator[str]:
+        """Ids of the units still on the table, in roster order."""
+        return (uid for uid, state in self.states.items() if state.status.on_table)
+
+    def friends_of(self, unit_id: str) -> list[str]:
+        player = self.player_of(unit_id)
+        return [uid for uid in self.on_table() if uid != unit_id and self.player_of(uid) == player]
+
+    def enemies_of(self, unit_id: str) -> list[str]:
+        player = self.player_of(unit_id)
+        return [uid for uid in self.on_table() if self.player_of(uid) != player]
+
+    def stat(self, unit_id: str, name: str) -> int:
+        """A statistic with the modifiers still running this turn."""
+        base = self.roster[unit_id].profile.stats[name]
+        return base + sum(m.delta for m in self.states[unit_id].modifiers
+                          if m.stat == name and m.expires_after_turn >= self.turn)
+
+    def unit_strength(self, unit_id: str) -> int:
+        return self.states[unit_id].models * self.roster[unit_id].profile.unit_strength
+
+    def obstacles_for(self, unit_id: str, ignore: frozenset[str] = frozenset()) -> list[Obstacle]:
+        """Every other unit on the table and every impassable piece of terrain."""
+        player = self.player_of(unit_id)
+        result = [
+            Obstacle(uid, ObstacleKind.FRIEND if self.player_of(uid) == player
+                     else ObstacleKind.ENEMY, self.footprint(uid).corners)
+            for uid in self.on_table() if uid != unit_id and uid not in ignore
+        ]
+        result.extend(Obstacle(piece.id, ObstacleKind.IMPASSABLE, piece.points)
+                      for piece in self.terrain if piece.impassable)
+        return result

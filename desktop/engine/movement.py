@@ -1,0 +1,195 @@
+"""Straight moves on the table for fleeing, pursuing and chasing units.
+
+The rulesets decide where a unit goes and how far; this module works out where it really ends
+given the table edge, impassable terrain, friends and enemies in the way. Three policies
+cover the rules we implement:
+
+- friends: go round them if some nearby heading is clear (W6-FL-4), or pass through them and
+  end beyond the last one (`beyond_gap` past its far side: W6-FL-4, K-RA-10);
+- enemies and impassable terrain stop the move; the caller learns which enemy it touched
+  (a pursuit into a fresh enemy, W6-PU-2; a lock in Kensei, K-RA-12);
+- any corner leaving the table means the unit left it (W6-FL-6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from desktop.engine.geometry import (
+    Crossing,
+    Footprint,
+    ObstacleKind,
+    Point,
+    direction_away,
+    heading_of,
+    heading_vector,
+    sweep,
+)
+from desktop.engine.model import Battle
+
+# Small gap left in front of something a unit stops at, so it touches but never overlaps.
+STOP_GAP = 0.01
+# Headings tried, in order, when a fleeing unit goes round what is in its way (degrees).
+DEFLECTIONS = (0.0, 10.0, -10.0, 20.0, -20.0, 30.0, -30.0, 45.0, -45.0)
+
+
+@dataclass(frozen=True)
+class MovePlan:
+    start: Point
+    end: Point
+    facing: float
+    travelled: float
+    left_table: bool = False
+    passed_through: tuple[str, ...] = ()
+    blocked_by: str = ""
+    blocked_kind: str = ""
+
+    @property
+    def path(self) -> tuple[Point, ...]:
+        return (self.start, self.end)
+
+    @property
+    def contacted_enemy(self) -> str:
+        return self.blocked_by if self.blocked_kind == ObstacleKind.ENEMY else ""
+
+
+def straight_move(
+    battle: Battle,
+    unit_id: str,
+    heading: float,
+    length: float,
+    *,
+    through_friends: bool,
+    beyond_gap: float = STOP_GAP,
+    ignore: frozenset[str] = frozenset(),
+    halt_before: frozenset[str] = frozenset(),
+    stay_on_table: bool = False,
+    start: Footprint | None = None,
+) -> MovePlan:
+    """Turn `unit_id` to `heading` about its centre and move it up to `length` straight on.
+
+    Things the turned footprint already overlaps (typically the enemy it is running from) do
+    not stop it. `ignore` lists units that are not obstacles at all; `halt_before` lists
+    enemies the unit stops short of instead of contacting (the unit it pursued and missed).
+    With `stay_on_table` the move ends at the table edge instead of leaving it.
+    """
+    footprint = (start or battle.footprint(unit_id)).turned(heading)
+    direction = heading_vector(heading)
+    obstacles = battle.obstacles_for(unit_id, ignore)
+    # Look a little past the roll: a unit ending inside a friend is placed beyond it.
+    reach = length + sum(max(footprint.frontage, footprint.depth) for _ in obstacles) + 1.0
+    swept = sweep(footprint, direction, reach, battle.table, obstacles)
+    ahead = [c for c in swept.crossings if c.enter > 0.0]
+    friends = [c for c in swept.crossings if c.kind == ObstacleKind.FRIEND]
+
+    def stops(crossing: Crossing) -> bool:
+        return crossing.kind != ObstacleKind.FRIEND or not through_friends
+
+    ahead = [replace(c, kind=ObstacleKind.IMPASSABLE) if c.id in halt_before else c
+             for c in ahead]
+    blocker = next((c for c in ahead if stops(c)), None)
+    if stay_on_table and swept.leaves_table_at is not None:
+        length = min(length, max(swept.leaves_table_at - STOP_GAP, 0.0))
+    limit = length if blocker is None else min(length, _stop_before(blocker))
+    travelled = limit
+    if through_friends:
+        travelled = _clear_of(friends, travelled, beyond_gap)
+        if blocker is not None and travelled > _stop_before(blocker):
+            travelled = _back_off(friends, _stop_before(blocker))
+    else:
+        travelled = _back_off(friends, travelled)
+    blocked = blocker is not None and travelled >= _stop_before(blocker) - 1e-9
+    passed = tuple(c.id for c in friends if 0.0 < c.enter < travelled and c.leave <= travelled)
+    end_point = (footprint.center[0] + direction[0] * travelled,
+                 footprint.center[1] + direction[1] * travelled)
+    left = swept.leaves_table_at is not None and swept.leaves_table_at < travelled
+    if left:
+        assert swept.leaves_table_at is not None
+        exit_at = swept.leaves_table_at
+        end_point = (footprint.center[0] + direction[0] * exit_at,
+                     footprint.center[1] + direction[1] * exit_at)
+        travelled = exit_at
+        passed = tuple(c.id for c in friends if 0.0 < c.enter < exit_at)
+    return MovePlan(
+        start=battle.states[unit_id].center,
+        end=end_point,
+        facing=heading % 360.0,
+        travelled=travelled,
+        left_table=left,
+        passed_through=passed,
+        blocked_by=blocker.id if blocked and blocker and not left else "",
+        blocked_kind=str(blocker.kind) if blocked and blocker and not left else "",
+    )
+
+
+def _stop_before(crossing: Crossing) -> float:
+    # An enemy is met in contact (a charge or a lock); anything else is stopped short of.
+    if crossing.kind == ObstacleKind.ENEMY:
+        return max(crossing.enter, 0.0)
+    return max(crossing.enter - STOP_GAP, 0.0)
+
+
+def _clear_of(friends: Sequence[Crossing], travelled: float, gap: float) -> float:
+    """Push an end position that lands inside a friend out beyond its far side."""
+    moved = True
+    while moved:
+        moved = False
+        for crossing in friends:
+            if crossing.enter < travelled < crossing.leave:
+                travelled = crossing.leave + gap
+                moved = True
+    return travelled
+
+
+def _back_off(friends: Sequence[Crossing], travelled: float) -> float:
+    """Pull an end position that lands inside a friend back to its near side."""
+    moved = True
+    while moved and travelled > 0.0:
+        moved = False
+        for crossing in friends:
+            if crossing.enter < travelled < crossing.leave and crossing.enter > 0.0:
+                travelled = max(crossing.enter - STOP_GAP, 0.0)
+                moved = True
+    return travelled
+
+
+def flee_around(
+    battle: Battle,
+    unit_id: str,
+    heading: float,
+    length: float,
+    *,
+    keep_away: float = 0.0,
+    ignore: frozenset[str] = frozenset(),
+) -> MovePlan:
+    """A flee move that goes round what is in its way where it can (W6-FL-4, W6-FL-5).
+
+    Tries headings near `heading`; takes the first that runs its full length (or off the
+    table) touching nothing and, with `keep_away`, passing no nearer than that to an enemy.
+    When none is clear it flees straight on through friends.
+    """
+    enemies = [battle.footprint(uid).polygon for uid in battle.enemies_of(unit_id)
+               if uid not in ignore]
+    for deflection in DEFLECTIONS:
+        plan = straight_move(battle, unit_id, heading + deflection, length,
+                             through_friends=False, ignore=ignore)
+        if plan.blocked_by or (plan.travelled < length - 1e-9 and not plan.left_table):
+            continue
+        if keep_away and not _keeps_away(battle, unit_id, plan, enemies, keep_away):
+            continue
+        return plan
+    return straight_move(battle, unit_id, heading, length, through_friends=True, ignore=ignore)
+
+
+def _keeps_away(battle: Battle, unit_id: str, plan: MovePlan, enemies: Sequence[object],
+                keep_away: float) -> bool:
+    footprint = battle.footprint(unit_id).turned(plan.facing)
+    direction = heading_vector(plan.facing)
+    area = sweep(footprint, direction, plan.travelled, battle.table, []).area
+    return all(float(area.distance(enemy)) >= keep_away - 1e-9 for enemy in enemies)
+
+
+def heading_away(battle: Battle, unit_id: str, source: Point) -> float:
+    """Heading from `source` through the unit's centre (rules README, shared geometry)."""
+    return heading_of(direction_away(source, battle.footprint(unit_id)))

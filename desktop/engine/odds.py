@@ -1,0 +1,99 @@
+"""Exact chances of the tests and contests the rules roll for. Never sampled.
+
+Every function returns a `Fraction`; the callers turn it into a percentage for people.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from desktop.engine.dice import D2D6, Dice
+from desktop.engine.errors import RuleError
+
+ZERO = Fraction(0)
+ONE = Fraction(1)
+
+
+def chance_total_above(dice: Dice, threshold: int) -> Fraction:
+    """Chance that the dice total is strictly greater than `threshold`."""
+    return ONE - dice.cdf(threshold)
+
+
+def chance_total_at_most(dice: Dice, threshold: int) -> Fraction:
+    return dice.cdf(threshold)
+
+
+def break_test_fails(
+    leadership: int,
+    difference: int,
+    dice: Dice = D2D6,
+    *,
+    stubborn: bool = False,
+    unbreakable: bool = False,
+    double_one_holds: bool = False,
+) -> Fraction:
+    """Chance that a unit breaks: dice + difference > Ld (W6-BT-2, W6-BT-4).
+
+    Stubborn tests on unmodified Ld, so the difference is not added. With the "double 1 always
+    holds" option the all-ones roll holds whatever the total.
+    """
+    if difference < 0:
+        raise RuleError(f"a score difference cannot be negative (got {difference})")
+    if unbreakable:
+        return ZERO
+    modifier = 0 if stubborn else difference
+    chance = chance_total_above(dice, leadership - modifier)
+    if double_one_holds and dice.count == 2:
+        all_ones_total = dice.count + dice.modifier
+        if all_ones_total + modifier > leadership:
+            chance -= Fraction(1, dice.sides**dice.count)
+    return chance
+
+
+def attribute_test_fails(target: int, dice: Dice = D2D6, *, rerolls: int = 0) -> Fraction:
+    """Chance of failing "roll `dice`, pass on a total <= target", re-rolling failures.
+
+    This is the shape of Panic (W6-PT-2), Rally (W6-RA-1), Restraint (W6-PU-2) and, by
+    default, Kensei's Honor test (K-HT-1, a Ronin re-roll being one re-roll).
+    """
+    fail_once = chance_total_above(dice, target)
+    return fail_once ** (1 + rerolls)
+
+
+def caught(flee: Dice, pursuers: Sequence[Dice], *, ties_caught: bool = True) -> Fraction:
+    """Chance that a flee roll is beaten by the highest of the pursuit rolls.
+
+    With `ties_caught` a pursuer that equals the flee roll catches it (W6-PU-1, BP-5).
+    The highest pursuit is below a value v only if every pursuit is, so the chance of
+    escaping a flee total f is the product of the pursuers' chances of rolling below f.
+    """
+    if not pursuers:
+        return ZERO
+    total = ZERO
+    for flee_total, chance in flee.pmf().items():
+        below = flee_total - 1 if ties_caught else flee_total
+        escape = ONE
+        for pursuit in pursuers:
+            escape *= pursuit.cdf(below)
+        total += chance * (ONE - escape)
+    return total
+
+
+def catches(pursuit: Dice, flee_total: int, *, ties_caught: bool = True) -> Fraction:
+    """Chance that one pursuer catches a flee roll already known."""
+    return ONE - pursuit.cdf(flee_total - 1 if ties_caught else flee_total)
+
+
+def percent(chance: Fraction) -> str:
+    """A chance as people read it: `41.7%`, `<0.1%`, `100%`."""
+    if chance == ONE:
+        return "100%"
+    if chance == ZERO:
+        return "0%"
+    value = float(chance) * 100
+    if value < 0.1:
+        return "<0.1%"
+    if value > 99.9:
+        return ">99.9%"
+    return f"{value:.1f}%"

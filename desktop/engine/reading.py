@@ -1,0 +1,119 @@
+"""Reading plain data (parsed JSON) with error messages that say where the problem is.
+
+`Reader(data, "units[2]").integer("models", minimum=1)` either returns the value or raises a
+ScenarioError such as "units[2].models: -3 is below the minimum of 1".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from desktop.engine.errors import ScenarioError
+
+
+class _Missing:
+    """Marks "no default": the key must be present."""
+
+
+MISSING: Any = _Missing()
+
+
+def _kind(value: object) -> str:
+    return {dict: "an object", list: "a list", str: "text", bool: "true/false",
+            int: "a number", float: "a number", type(None): "null"}.get(type(value), "a value")
+
+
+class Reader:
+    def __init__(self, data: object, path: str = "") -> None:
+        self.data = data
+        self.path = path
+
+    def _where(self, key: str | int) -> str:
+        if isinstance(key, int):
+            return f"{self.path}[{key}]"
+        return f"{self.path}.{key}" if self.path else key
+
+    def fail(self, message: str, key: str | int | None = None) -> ScenarioError:
+        where = self.path if key is None else self._where(key)
+        return ScenarioError(f"{where}: {message}" if where else message)
+
+    def mapping(self) -> Mapping[str, Any]:
+        if not isinstance(self.data, dict):
+            raise self.fail(f"expected an object, found {_kind(self.data)}")
+        return self.data
+
+    def has(self, key: str) -> bool:
+        return key in self.mapping()
+
+    def child(self, key: str, default: object = MISSING) -> Reader:
+        data = self.mapping()
+        if key not in data:
+            if default is MISSING:
+                raise self.fail("is missing", key)
+            return Reader(default, self._where(key))
+        return Reader(data[key], self._where(key))
+
+    def items(self) -> Iterator[Reader]:
+        if not isinstance(self.data, list):
+            raise self.fail(f"expected a list, found {_kind(self.data)}")
+        for index, item in enumerate(self.data):
+            yield Reader(item, self._where(index))
+
+    def entries(self, key: str, *, required: bool = True) -> list[Reader]:
+        return list(self.child(key, MISSING if required else []).items())
+
+    def text(self, key: str, default: Any = MISSING) -> str:
+        node = self.child(key, default)
+        if not isinstance(node.data, str) or not node.data.strip():
+            raise node.fail(f"expected non-empty text, found {_kind(node.data)}")
+        return node.data.strip()
+
+    def integer(self, key: str, default: Any = MISSING, *, minimum: int | None = None,
+                maximum: int | None = None) -> int:
+        node = self.child(key, default)
+        value = node.data
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise node.fail(f"expected a whole number, found {_kind(value)} '{value}'")
+        if minimum is not None and value < minimum:
+            raise node.fail(f"{value} is below the minimum of {minimum}")
+        if maximum is not None and value > maximum:
+            raise node.fail(f"{value} is above the maximum of {maximum}")
+        return value
+
+    def number(self, key: str, default: Any = MISSING, *, minimum: float | None = None,
+               positive: bool = False) -> float:
+        node = self.child(key, default)
+        value = node.data
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(
+                value):
+            raise node.fail(f"expected a number, found {_kind(value)} '{value}'")
+        if positive and value <= 0:
+            raise node.fail(f"{value} must be greater than 0")
+        if minimum is not None and value < minimum:
+            raise node.fail(f"{value} is below the minimum of {minimum}")
+        return float(value)
+
+    def flag(self, key: str, default: bool = False) -> bool:
+        data = self.mapping()
+        if key not in data:
+            return default
+        value = data[key]
+        if not isinstance(value, bool):
+            raise self.fail(f"expected true or false, found {_kind(value)} '{value}'", key)
+        return value
+
+    def point(self, key: str) -> tuple[float, float]:
+        node = self.child(key)
+        if (not isinstance(node.data, list) or len(node.data) != 2
+                or not all(isinstance(v, int | float) and not isinstance(v, bool)
+                           and math.isfinite(v) for v in node.data)):
+            raise node.fail("expected a point [x, y]")
+        return (float(node.data[0]), float(node.data[1]))
+
+    def strings(self, key: str) -> list[str]:
+        node = self.child(key, [])
+        if not isinstance(node.data, list) or not all(isinstance(v, str) for v in node.data):
+            raise node.fail("expected a list of text")
+        return [str(v) for v in node.data]

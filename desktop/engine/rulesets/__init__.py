@@ -1,0 +1,22 @@
+"""The rulesets Rout knows, by id."""
+
+from __future__ import annotations
+
+from desktop.engine.errors import ScenarioError
+from desktop.engine.rulesets import warhammer6
+from desktop.engine.rulesets.base import OptionSpec, ProcedureKind, Ruleset, StatSpec
+
+RULESETS: dict[str, Ruleset] = {
+    warhammer6.RULESET.id: warhammer6.RULESET,
+}
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    try:
+        return RULESETS[ruleset_id]
+    except KeyError:
+        raise ScenarioError(f"unknown ruleset '{ruleset_id}' "
+                            f"(known: {', '.join(sorted(RULESETS))})") from None
+
+
+__all__ = ["RULESETS", "OptionSpec", "ProcedureKind", "Ruleset", "StatSpec", "get_ruleset"]

@@ -1,0 +1,94 @@
+"""What every ruleset declares: its statistics, options and procedures."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from desktop.engine.errors import ScenarioError, StatError
+from desktop.engine.model import Battle, UnitProfile
+from desktop.engine.procedure import Procedure
+
+
+@dataclass(frozen=True)
+class StatSpec:
+    name: str
+    label: str
+    minimum: int
+    maximum: int
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A rule decision a player may want the other way (rules README, "Decision")."""
+
+    name: str
+    default: Any
+    description: str
+    clause: str
+
+
+@dataclass(frozen=True)
+class ProcedureKind:
+    """A resolution a ruleset offers: how to read its input and how to start it."""
+
+    name: str
+    description: str
+    parse: Callable[[Battle, Mapping[str, Any]], Any]
+    start: Callable[[Battle, Any], Procedure]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    id: str
+    name: str
+    distance_unit: str  # "in" or "cm"
+    die_sides: int
+    stats: tuple[StatSpec, ...]
+    options: tuple[OptionSpec, ...] = ()
+    procedures: Mapping[str, ProcedureKind] = field(default_factory=dict)
+
+    def stat(self, name: str) -> StatSpec:
+        for spec in self.stats:
+            if spec.name == name:
+                return spec
+        raise StatError(f"{self.name} has no statistic '{name}'")
+
+    def check_stat(self, name: str, value: object, where: str = "") -> int:
+        spec = self.stat(name)
+        prefix = f"{where}: " if where else ""
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise StatError(f"{prefix}{spec.label} ({name}) must be a whole number, "
+                            f"not '{value}'")
+        if not spec.minimum <= value <= spec.maximum:
+            raise StatError(f"{prefix}{spec.label} ({name}) {value} is out of range "
+                            f"{spec.minimum} to {spec.maximum}")
+        return value
+
+    def check_profile(self, profile: UnitProfile, where: str = "") -> None:
+        """Raise StatError for a missing, unknown or out-of-range statistic."""
+        prefix = f"{where}: " if where else f"{profile.name}: "
+        known = {spec.name for spec in self.stats}
+        unknown = sorted(set(profile.stats) - known)
+        if unknown:
+            raise StatError(f"{prefix}unknown statistic {', '.join(unknown)} for {self.name} "
+                            f"(expected {', '.join(s.name for s in self.stats)})")
+        for spec in self.stats:
+            if spec.name not in profile.stats:
+                raise StatError(f"{prefix}the profile has no {spec.label} ({spec.name})")
+            self.check_stat(spec.name, profile.stats[spec.name], where or profile.name)
+
+    def option(self, battle: Battle, name: str) -> Any:
+        for spec in self.options:
+            if spec.name == name:
+                return battle.options.get(name, spec.default)
+        raise KeyError(name)
+
+    def procedure(self, name: str) -> ProcedureKind:
+        try:
+            return self.procedures[name]
+        except KeyError:
+            raise ScenarioError(
+                f"{self.name} has no resolution '{name}' "
+                f"(it has {', '.join(sorted(self.procedures))})") from None

@@ -1,0 +1,156 @@
+"""Steps that Warhammer 6th edition and Breaks-or-Pursues share.
+
+Both break on "2D6 + difference > Ld" and both catch a fleeing unit when a pursuit roll is at
+least its flee roll; each ruleset supplies its own clause ids and words around them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass
+
+from desktop.engine import odds
+from desktop.engine.combat import Combat, CombatSide
+from desktop.engine.dice import D2D6, Dice
+from desktop.engine.events import BreakTest, CombatResolved, TestWaived, UnitBroke
+from desktop.engine.geometry import distance
+from desktop.engine.model import Battle, Status
+from desktop.engine.procedure import Answer, Recorder, Request, Roll, with_odds
+
+# Rank bonus (W6-CR-2): a rank counts when it is full and at least this many models wide.
+MIN_RANK_WIDTH = 4
+RANK_BONUS_CAP = 3
+
+
+def rank_bonus(battle: Battle, unit_id: str) -> int:
+    state = battle.states[unit_id]
+    if state.files < MIN_RANK_WIDTH or not state.status.on_table:
+        return 0
+    return min(max(state.full_ranks - 1, 0), RANK_BONUS_CAP)
+
+
+@dataclass(frozen=True)
+class CombatResult:
+    combat: Combat
+    scores: dict[str, int]
+    winner: str | None
+    loser: str | None
+    difference: int
+
+
+def score_combat(battle: Battle, combat: Combat, clause: str) -> tuple[CombatResult,
+                                                                      CombatResolved]:
+    """Combat score for both sides (W6-CR-1, W6-CR-2). Rank bonus: the best unit of a side."""
+    parts: dict[str, list[tuple[str, int]]] = {}
+    strength: dict[str, int] = {}
+    for side in combat.sides:
+        alive = [c.unit for c in side.units if battle.states[c.unit].status.on_table]
+        strength[side.player] = sum(battle.unit_strength(uid) for uid in alive)
+        parts[side.player] = _side_bonuses(battle, side, alive)
+    first, second = (side.player for side in combat.sides)
+    if strength[first] != strength[second]:
+        bigger = first if strength[first] > strength[second] else second
+        parts[bigger].append(("outnumber", 1))
+    scores = {player: sum(value for _, value in items) for player, items in parts.items()}
+    difference = abs(scores[first] - scores[second])
+    winner = None if difference == 0 else max(scores, key=lambda p: scores[p])
+    loser = None if winner is None else (second if winner == first else first)
+    event = CombatResolved(
+        combat=combat.id,
+        scores=tuple(scores.items()),
+        breakdown=tuple((player, label, value) for player, items in parts.items()
+                        for label, value in items),
+        winner=winner,
+        difference=difference,
+        clause=clause,
+    )
+    return CombatResult(combat, scores, winner, loser, difference), event
+
+
+def _side_bonuses(battle: Battle, side: CombatSide, alive: Sequence[str]) -> list[tuple[str,
+                                                                                        int]]:
+    items = [("wounds", sum(c.wounds_caused for c in side.units))]
+    ranks = max((rank_bonus(battle, uid) for uid in alive), default=0)
+    if ranks:
+        items.append(("ranks", ranks))
+    if any(battle.roster[uid].has("standard") for uid in alive):
+        items.append(("standard", 1))
+    for flag, label, value in ((side.battle_standard, "battle standard", 1),
+                               (side.flank, "flank", 1), (side.rear, "rear", 2),
+                               (side.high_ground, "high ground", 1)):
+        if flag:
+            items.append((label, value))
+    if side.other:
+        items.append(("other", side.other))
+    return items
+
+
+def break_test(
+    rec: Recorder,
+    unit_id: str,
+    difference: int,
+    *,
+    clause: str,
+    double_one_holds: bool,
+    dice: Dice = D2D6,
+) -> Generator[Request, Answer, bool]:
+    """Roll one Break test (W6-BT-2, W6-BT-4, BP-B); True when the unit breaks."""
+    battle = rec.battle
+    unit = battle.roster[unit_id]
+    if unit.has("unbreakable"):
+        rec.emit(TestWaived(unit_id, "break", "Unbreakable: it never breaks", clause="W6-BT-4"))
+        return False
+    leadership = battle.stat(unit_id, "Ld")
+    stubborn = unit.has("stubborn")
+    modifier = 0 if stubborn else difference
+    how = (f"{unit.name} are Stubborn, so they roll {dice} against their Leadership of "
+           f"{leadership} without the difference of {difference}"
+           if stubborn else
+           f"{unit.name} lost by {difference}: roll {dice} and add {difference}")
+    why = (f"{how}. A total above {leadership} and they break and flee; "
+           f"{leadership} or less and they hold.")
+    if double_one_holds:
+        why += " A double 1 holds whatever the total (ruleset option)."
+    fails = odds.break_test_fails(leadership, difference, dice, stubborn=stubborn,
+                                  double_one_holds=double_one_holds)
+    request = with_odds(
+        Roll(key=f"break:{unit_id}", unit=unit_id, player=unit.player, dice=dice,
+             purpose="break test", why=why, clause=clause),
+        [("holds", odds.ONE - fails), ("breaks", fails)])
+    faces = yield request
+    assert isinstance(faces, tuple)
+    total = sum(faces) + dice.modifier + modifier
+    broken = total > leadership
+    if double_one_holds and len(faces) == 2 and all(face == 1 for face in faces):
+        broken = False
+    rec.emit(BreakTest(unit_id, str(dice), faces, modifier, leadership, not broken,
+                       clause=clause))
+    if broken:
+        rec.emit(UnitBroke(unit_id, clause=clause))
+    return broken
+
+
+def strongest_enemy(battle: Battle, unit_id: str, enemies: Sequence[str]) -> str:
+    """The enemy with the highest Unit Strength; equal ones by nearness, then list order."""
+    fp = battle.footprint(unit_id)
+    ranked = sorted(enumerate(enemies), key=lambda item: (
+        -battle.unit_strength(item[1]), distance(fp, battle.footprint(item[1])), item[0]))
+    return ranked[0][1]
+
+
+def nearest_enemy(battle: Battle, unit_id: str) -> str | None:
+    fp = battle.footprint(unit_id)
+    enemies = list(battle.enemies_of(unit_id))
+    if not enemies:
+        return None
+    return min(enemies, key=lambda uid: distance(fp, battle.footprint(uid)))
+
+
+def still_fighting(battle: Battle, unit_id: str) -> bool:
+    state = battle.states[unit_id]
+    return state.status == Status.READY and bool(state.engaged_with)
+
+
+def caught_by(flee_roll: int, pursuit_rolls: Sequence[tuple[str, int]]) -> tuple[str, ...]:
+    """Pursuers whose roll reaches the flee roll (W6-PU-1, BP-5: ties are caught)."""
+    return tuple(uid for uid, roll in pursuit_rolls if roll >= flee_roll)

@@ -1,0 +1,468 @@
+"""Warhammer Fantasy Battle 6th edition: what follows a lost combat (every W6-* clause).
+
+Three resolutions:
+- `combat_aftermath`: the scores of one or several combats of a turn, Break tests, Panic
+  tests, pursuit declarations, flee and pursuit rolls, catches, then every move.
+- `start_of_turn`: Rally tests for a player's fleeing units and the compulsory flee of the
+  ones that fail.
+- `charge_fleeing`: an enemy charges a unit that is already fleeing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from desktop.engine import odds
+from desktop.engine.combat import Combat, check_combats, parse_combats
+from desktop.engine.dice import D2D6, D3D6, Dice
+from desktop.engine.errors import ScenarioError
+from desktop.engine.events import (
+    CasualtiesRemoved,
+    ChargeFailed,
+    DiceRolled,
+    PanicTest,
+    PursuitDeclared,
+    RallyTest,
+    RestraintTest,
+    TestWaived,
+    UnitCaught,
+    UnitCharged,
+    UnitDestroyed,
+    UnitEscaped,
+    UnitFled,
+    UnitLeftTable,
+    UnitPanicked,
+    UnitPursued,
+    UnitRallied,
+)
+from desktop.engine.geometry import Footprint, distance, heading_of
+from desktop.engine.model import Battle, Status
+from desktop.engine.movement import MovePlan, flee_around, heading_away, straight_move
+from desktop.engine.procedure import (
+    Answer,
+    Choice,
+    Option,
+    Procedure,
+    Recorder,
+    Request,
+    Roll,
+    with_odds,
+)
+from desktop.engine.reading import Reader
+from desktop.engine.rulesets.base import OptionSpec, ProcedureKind, Ruleset, StatSpec
+from desktop.engine.rulesets.common import (
+    break_test,
+    caught_by,
+    nearest_enemy,
+    score_combat,
+    strongest_enemy,
+)
+
+PANIC_RADIUS = 6.0  # W6-PT-1
+KEEP_AWAY = 4.0  # W6-FL-5
+
+
+def flee_dice(battle: Battle, unit_id: str) -> Dice:
+    """W6-FL-3 and W6-PU-1: Move 6 or less rolls 2D6, faster units 3D6."""
+    return D3D6 if battle.stat(unit_id, "M") > 6 else D2D6
+
+
+def attribute_test(
+    rec: Recorder, unit_id: str, *, key: str, purpose: str, why: str, clause: str,
+    pass_label: str, fail_label: str,
+) -> Generator[Request, Answer, tuple[tuple[int, ...], int, bool]]:
+    """A 2D6 roll that passes on a total of Leadership or less (Panic, Rally, Restraint)."""
+    battle = rec.battle
+    leadership = battle.stat(unit_id, "Ld")
+    fails = odds.attribute_test_fails(leadership, D2D6)
+    faces = yield with_odds(
+        Roll(key=key, unit=unit_id, player=battle.player_of(unit_id), dice=D2D6,
+             purpose=purpose, why=why, clause=clause),
+        [(pass_label, odds.ONE - fails), (fail_label, fails)])
+    assert isinstance(faces, tuple)
+    return faces, leadership, sum(faces) <= leadership
+
+
+def combat_aftermath(battle: Battle, combats: Sequence[Combat]) -> Procedure:
+    """Everything from the combat scores to the last pursuit move of one turn's combats."""
+    check_combats(battle, combats)
+    rec = Recorder(battle)
+    double_one_holds = bool(RULESET.option(battle, "double_one_holds"))
+
+    # Footprints of units that fall, as they stood, for the 6" Panic radius (W6-PT-1).
+    fallen: dict[str, Footprint] = {}
+    for combat in combats:
+        for combatant in combat.combatants():
+            if combatant.casualties:
+                before = rec.battle.footprint(combatant.unit)
+                rec.emit(CasualtiesRemoved(combatant.unit, combatant.casualties,
+                                           clause="W6-CR-1"))
+                if rec.battle.states[combatant.unit].models == 0:
+                    rec.emit(UnitDestroyed(combatant.unit, "wiped out in combat",
+                                           clause="W6-PT-1"))
+                    fallen[combatant.unit] = before
+
+    results = []
+    for combat in combats:
+        result, event = score_combat(rec.battle, combat, "W6-CR-1")
+        rec.emit(event)
+        results.append(result)
+
+    # W6-BT-1: every unit of a losing side tests; broken units will flee from the enemy
+    # with the highest Unit Strength (W6-FL-2).
+    flee_from: dict[str, str] = {}
+    for result in results:
+        if result.loser is None or result.winner is None:
+            continue  # W6-CR-2: a draw, nobody tests
+        winners = [uid for uid in result.combat.side_of(result.winner).unit_ids
+                   if rec.battle.states[uid].status.on_table]
+        for uid in result.combat.side_of(result.loser).unit_ids:
+            if rec.battle.states[uid].status != Status.READY:
+                continue
+            if (yield from break_test(rec, uid, result.difference, clause="W6-BT-2",
+                                      double_one_holds=double_one_holds)):
+                fallen[uid] = rec.battle.footprint(uid)
+                if winners:
+                    flee_from[uid] = strongest_enemy(rec.battle, uid, winners)
+
+    in_combat = {c.unit for combat in combats for c in combat.combatants()}
+    flee_from.update((yield from _panic_tests(rec, fallen, in_combat)))
+    pursuits = yield from _declare_pursuits(rec, results)
+
+    # Where each runs to is fixed before anything moves, from where everyone stands now.
+    headings = {uid: heading_away(rec.battle, uid, rec.battle.states[source].center)
+                for uid, source in flee_from.items()}
+    flee_rolls = {}
+    for uid in flee_from:
+        flee_rolls[uid] = yield from _flee_roll(rec, uid, pursuits)
+    pursuit_rolls = {}
+    for pursuer, target in pursuits.items():
+        pursuit_rolls[pursuer] = yield from _pursuit_roll(rec, pursuer, target,
+                                                          flee_rolls[target])
+
+    for uid in flee_from:
+        rolls = tuple((p, pursuit_rolls[p]) for p, target in pursuits.items() if target == uid)
+        if not rolls:
+            continue
+        catchers = caught_by(flee_rolls[uid], rolls)
+        if catchers:
+            rec.emit(UnitCaught(uid, catchers, flee_rolls[uid], rolls, clause="W6-PU-1"),
+                     UnitDestroyed(uid, "caught by pursuers", clause="W6-PU-1"))
+        else:
+            rec.emit(UnitEscaped(uid, flee_rolls[uid], rolls, clause="W6-PU-1"))
+
+    for uid, source in flee_from.items():
+        if rec.battle.states[uid].status != Status.BROKEN:
+            continue
+        plan = flee_around(rec.battle, uid, headings[uid], flee_rolls[uid])
+        emit_flee(rec, uid, plan, flee_rolls[uid], away_from=source, clause="W6-FL-3")
+
+    for pursuer, target in pursuits.items():
+        plan = straight_move(rec.battle, pursuer, headings[target], pursuit_rolls[pursuer],
+                             through_friends=False, halt_before=frozenset({target}),
+                             stay_on_table=True)
+        rec.emit(UnitPursued(pursuer, pursuit_rolls[pursuer], plan.path, plan.facing,
+                             target=target, charged=plan.contacted_enemy, clause="W6-PU-2"))
+    return rec.events
+
+
+def emit_flee(rec: Recorder, unit_id: str, plan: MovePlan, roll: int, *, away_from: str,
+              clause: str) -> None:
+    """A flee move, or leaving the table if any part of the unit crossed its edge (W6-FL-6)."""
+    if plan.left_table:
+        rec.emit(UnitLeftTable(unit_id, roll, plan.path, plan.facing, clause="W6-FL-6"))
+    else:
+        rec.emit(UnitFled(unit_id, roll, plan.path, plan.facing, away_from=away_from,
+                          passed_through=plan.passed_through, blocked_by=plan.blocked_by,
+                          clause=clause))
+
+
+def _panic_tests(
+    rec: Recorder, fallen: Mapping[str, Footprint], in_combat: set[str]
+) -> Generator[Request, Answer, dict[str, str]]:
+    """W6-PT-1/2: friends within 6" of a unit that broke or was wiped out test for Panic."""
+    panicked: dict[str, str] = {}
+    for uid in list(rec.battle.on_table()):
+        state = rec.battle.states[uid]
+        if uid in fallen or uid in in_combat or state.engaged_with:
+            continue  # W6-PT-2: engaged units do not test
+        if state.status != Status.READY:
+            continue  # W6-PT-2: fleeing units do not test
+        player = rec.battle.player_of(uid)
+        footprint = rec.battle.footprint(uid)
+        causes = [f for f, fp in fallen.items() if rec.battle.player_of(f) == player
+                  and distance(footprint, fp) <= PANIC_RADIUS + 1e-9]
+        if not causes:
+            continue
+        unit = rec.battle.roster[uid]
+        if unit.has("unbreakable") or unit.has("immune_to_psychology"):
+            rec.emit(TestWaived(uid, "panic", "immune to psychology", clause="W6-PT-2"))
+            continue
+        cause = rec.battle.roster[causes[0]].name
+        leadership = rec.battle.stat(uid, "Ld")
+        faces, target, passed = yield from attribute_test(
+            rec, uid, key=f"panic:{uid}", purpose="panic test", clause="W6-PT-1",
+            why=(f"{cause} gave way within 6\" of {unit.name}. Roll 2D6: {leadership} or "
+                 f"less and they keep their nerve, more and they flee."),
+            pass_label="keeps its nerve", fail_label="panics")
+        rec.emit(PanicTest(uid, "2D6", faces, 0, target, passed, clause="W6-PT-2"))
+        if not passed:
+            rec.emit(UnitPanicked(uid, causes[0], clause="W6-PT-2"))
+            panicked[uid] = nearest_enemy(rec.battle, uid) or causes[0]
+    return panicked
+
+
+def _fighting(battle: Battle, unit_id: str, enemies: Sequence[str]) -> list[str]:
+    """The enemies of one combat this unit fights: those touching it, else all of them."""
+    footprint = battle.footprint(unit_id)
+    touching = [uid for uid in enemies if distance(footprint, battle.footprint(uid)) <= 0.05]
+    return touching or list(enemies)
+
+
+def _declare_pursuits(rec: Recorder, results: Sequence[Any]
+                      ) -> Generator[Request, Answer, dict[str, str]]:
+    """W6-PU-2: winners whose every foe flees choose to pursue, or try to hold back."""
+    pursuits: dict[str, str] = {}
+    for result in results:
+        if result.winner is None:
+            continue
+        losers = list(result.combat.side_of(result.loser).unit_ids)
+        for uid in result.combat.side_of(result.winner).unit_ids:
+            battle = rec.battle
+            if battle.states[uid].status != Status.READY:
+                continue
+            fighting = _fighting(battle, uid, losers)
+            if any(battle.states[e].status == Status.READY for e in fighting):
+                continue
+            fleeing = [e for e in fighting if battle.states[e].status == Status.BROKEN]
+            if not fleeing:
+                continue
+            unit = battle.roster[uid]
+            names = " and ".join(battle.roster[e].name for e in fleeing)
+            decision = yield Choice(
+                key=f"pursue:{uid}", player=unit.player, unit=uid,
+                options=(Option("pursue", f"Pursue {names}"),
+                         Option("hold", "Hold back (needs a Restraint test)")),
+                default="pursue", clause="W6-PU-2",
+                why=(f"Every enemy {unit.name} fought is running. They may pursue and destroy "
+                     f"a unit they catch, or try to hold their position: holding needs 2D6 "
+                     f"of {battle.stat(uid, 'Ld')} or less, otherwise they pursue anyway."))
+            if decision == "hold":
+                faces, leadership, passed = yield from attribute_test(
+                    rec, uid, key=f"restraint:{uid}", purpose="restraint test",
+                    clause="W6-PU-2",
+                    why=(f"{unit.name} try to hold back: roll 2D6, {battle.stat(uid, 'Ld')} "
+                         f"or less and they stay; more and they pursue after all."),
+                    pass_label="holds back", fail_label="must pursue")
+                rec.emit(RestraintTest(uid, "2D6", faces, 0, leadership, passed,
+                                       clause="W6-PU-2"))
+                if passed:
+                    continue
+            target = fleeing[0]
+            if len(fleeing) > 1:
+                picked = yield Choice(
+                    key=f"pursue_target:{uid}", player=unit.player, unit=uid,
+                    options=tuple(Option(e, rec.battle.roster[e].name) for e in fleeing),
+                    default=fleeing[0], clause="W6-PU-2",
+                    why=f"{unit.name} pursue one unit only: pick which.")
+                target = str(picked)
+            pursuits[uid] = target
+            rec.emit(PursuitDeclared(uid, target, clause="W6-PU-2"))
+    return pursuits
+
+
+def _flee_roll(rec: Recorder, unit_id: str, pursuits: Mapping[str, str]
+               ) -> Generator[Request, Answer, int]:
+    battle = rec.battle
+    dice = flee_dice(battle, unit_id)
+    unit = battle.roster[unit_id]
+    chasers = [p for p, target in pursuits.items() if target == unit_id]
+    chance = odds.caught(dice, [flee_dice(battle, p) for p in chasers])
+    why = (f"{unit.name} flee {dice}\" (Move {battle.stat(unit_id, 'M')}: "
+           f"{'more than' if dice == D3D6 else 'up to'} 6\" rolls {dice}).")
+    if chasers:
+        why += (f" {' and '.join(battle.roster[p].name for p in chasers)} pursue; any pursuit "
+                f"roll equal to or above this one catches and destroys them.")
+    outcomes = [("escapes", odds.ONE - chance), ("caught", chance)] if chasers else []
+    faces = yield with_odds(
+        Roll(key=f"flee:{unit_id}", unit=unit_id, player=unit.player, dice=dice,
+             purpose="flee roll", why=why, clause="W6-FL-3"), outcomes)
+    assert isinstance(faces, tuple)
+    total = dice.total(faces)
+    rec.emit(DiceRolled(unit_id, "flee", str(dice), faces, total, clause="W6-FL-3"))
+    return total
+
+
+def _pursuit_roll(rec: Recorder, unit_id: str, target: str, flee_roll: int
+                  ) -> Generator[Request, Answer, int]:
+    battle = rec.battle
+    dice = flee_dice(battle, unit_id)
+    unit = battle.roster[unit_id]
+    chance = odds.catches(dice, flee_roll)
+    faces = yield with_odds(
+        Roll(key=f"pursue_roll:{unit_id}", unit=unit_id, player=unit.player, dice=dice,
+             purpose="pursuit roll", clause="W6-PU-1",
+             why=(f"{unit.name} pursue {dice}\". {battle.roster[target].name} fled "
+                  f"{flee_roll}\": {flee_roll} or more catches them.")),
+        [("catches", chance), ("misses", odds.ONE - chance)])
+    assert isinstance(faces, tuple)
+    total = dice.total(faces)
+    rec.emit(DiceRolled(unit_id, "pursue", str(dice), faces, total, clause="W6-PU-1"))
+    return total
+
+
+def start_of_turn(battle: Battle, player: str) -> Procedure:
+    """W6-RA-1 then W6-FL-5: each fleeing unit of `player` tries to rally, else flees on."""
+    if player not in {unit.player for unit in battle.roster.values()}:
+        raise ScenarioError(f"no player '{player}' in this battle")
+    rec = Recorder(battle)
+    fleeing = [uid for uid in battle.on_table()
+               if battle.player_of(uid) == player and battle.states[uid].status == Status.FLEEING]
+    for uid in fleeing:
+        unit = rec.battle.roster[uid]
+        leadership = rec.battle.stat(uid, "Ld")
+        faces, target, passed = yield from attribute_test(
+            rec, uid, key=f"rally:{uid}", purpose="rally test", clause="W6-RA-1",
+            why=(f"{unit.name} are fleeing. Roll 2D6: {leadership} or less and they stop "
+                 f"and reform; more and they keep running."),
+            pass_label="rallies", fail_label="keeps fleeing")
+        rec.emit(RallyTest(uid, "2D6", faces, 0, target, passed, clause="W6-RA-1"))
+        if passed:
+            rec.emit(UnitRallied(uid, clause="W6-RA-1"))
+            continue
+        dice = flee_dice(rec.battle, uid)
+        rolled = yield Roll(
+            key=f"flee:{uid}", unit=uid, player=player, dice=dice, purpose="flee roll",
+            clause="W6-FL-5",
+            why=(f"{unit.name} run {dice}\" towards the nearest table edge before anything "
+                 f"else moves, staying 4\" from enemies if they can."))
+        assert isinstance(rolled, tuple)
+        total = dice.total(rolled)
+        rec.emit(DiceRolled(uid, "flee", str(dice), rolled, total, clause="W6-FL-5"))
+        plan = compulsory_flee(rec.battle, uid, total)
+        emit_flee(rec, uid, plan, total, away_from="", clause="W6-FL-5")
+    return rec.events
+
+
+def compulsory_flee(battle: Battle, unit_id: str, length: float) -> MovePlan:
+    """W6-FL-5: towards the nearest table edge, keeping 4" from enemies unless it cannot."""
+    _, heading = battle.table.edge_headings(battle.states[unit_id].center)[0]
+    return flee_around(battle, unit_id, heading, length, keep_away=KEEP_AWAY)
+
+
+@dataclass(frozen=True)
+class ChargeOnFleeing:
+    charger: str
+    target: str
+
+
+def charge_fleeing(battle: Battle, charge: ChargeOnFleeing) -> Procedure:
+    """W6-FL-8: the charged unit flees again; the charger destroys it if it still reaches."""
+    charger, target = charge.charger, charge.target
+    for uid in (charger, target):
+        if uid not in battle.roster:
+            raise ScenarioError(f"no unit '{uid}' in this battle")
+    if battle.states[target].status != Status.FLEEING:
+        raise ScenarioError(f"'{target}' is not fleeing; a charge on it is an ordinary charge")
+    if battle.player_of(charger) == battle.player_of(target):
+        raise ScenarioError(f"'{charger}' and '{target}' are on the same side")
+    if battle.states[charger].status != Status.READY:
+        raise ScenarioError(f"'{charger}' cannot charge: it is {battle.states[charger].status}")
+    rec = Recorder(battle)
+    reach = 2 * battle.stat(charger, "M")
+    dice = flee_dice(battle, target)
+    heading = heading_away(battle, target, battle.states[charger].center)
+    pmf = dice.pmf()
+    chance = sum((pmf[roll] for roll in pmf
+                  if _charge_reaches(battle, charger, target, heading, roll, reach)),
+                 start=odds.ZERO)
+    unit = battle.roster[target]
+    faces = yield with_odds(
+        Roll(key=f"flee:{target}", unit=target, player=unit.player, dice=dice,
+             purpose="flee roll", clause="W6-FL-8",
+             why=(f"{unit.name} are already fleeing and run from the charge: {dice}\" "
+                  f"straight away from {battle.roster[charger].name}, who reach {reach}\" "
+                  f"(twice their Move) and destroy them if that is enough.")),
+        [("escapes", odds.ONE - chance), ("caught", chance)])
+    assert isinstance(faces, tuple)
+    roll = dice.total(faces)
+    rec.emit(DiceRolled(target, "flee", str(dice), faces, roll, clause="W6-FL-8"))
+    plan = flee_around(rec.battle, target, heading, roll)
+    emit_flee(rec, target, plan, roll, away_from=charger, clause="W6-FL-8")
+    gap = distance(rec.battle.footprint(charger), rec.battle.footprint(target))
+    reached = not plan.left_table and gap <= reach
+    if reached:
+        rec.emit(UnitCaught(target, (charger,), roll, (), clause="W6-FL-8"),
+                 UnitDestroyed(target, "caught by a charge while fleeing", clause="W6-FL-8"))
+    else:
+        rec.emit(ChargeFailed(charger, target, clause="W6-FL-8"))
+    towards = rec.battle.states[target].center
+    here = rec.battle.states[charger].center
+    move = straight_move(rec.battle, charger, heading_of((towards[0] - here[0],
+                                                          towards[1] - here[1])),
+                         gap if reached else float(battle.stat(charger, "M")),
+                         through_friends=False, halt_before=frozenset({target}),
+                         stay_on_table=True)
+    rec.emit(UnitCharged(charger, 0, move.path, move.facing, target=target, reached=reached,
+                         clause="W6-FL-8"))
+    return rec.events
+
+
+def _charge_reaches(battle: Battle, charger: str, target: str, heading: float, roll: int,
+                    reach: int) -> bool:
+    plan = flee_around(battle, target, heading, roll)
+    if plan.left_table:
+        return False
+    moved = battle.footprint(target).turned(plan.facing)
+    moved = moved.moved(plan.end[0] - moved.center[0], plan.end[1] - moved.center[1])
+    return distance(battle.footprint(charger), moved) <= reach
+
+
+def _parse_aftermath(battle: Battle, data: Mapping[str, Any]) -> tuple[Combat, ...]:
+    return parse_combats(battle, data)
+
+
+def _parse_start_of_turn(battle: Battle, data: Mapping[str, Any]) -> str:
+    return Reader(data, "resolve").text("player")
+
+
+def _parse_charge(battle: Battle, data: Mapping[str, Any]) -> ChargeOnFleeing:
+    reader = Reader(data, "resolve")
+    return ChargeOnFleeing(reader.text("charger"), reader.text("target"))
+
+
+RULESET = Ruleset(
+    id="warhammer6",
+    name="Warhammer Fantasy Battle 6th edition",
+    distance_unit="in",
+    die_sides=6,
+    stats=(
+        StatSpec("M", "Movement", 0, 10),
+        StatSpec("WS", "Weapon Skill", 0, 10),
+        StatSpec("BS", "Ballistic Skill", 0, 10),
+        StatSpec("S", "Strength", 0, 10),
+        StatSpec("T", "Toughness", 0, 10),
+        StatSpec("W", "Wounds", 1, 10),
+        StatSpec("I", "Initiative", 0, 10),
+        StatSpec("A", "Attacks", 0, 10),
+        StatSpec("Ld", "Leadership", 1, 10),
+    ),
+    options=(
+        OptionSpec("double_one_holds", False,
+                   "A Break test of double 1 always holds (later editions' Insane Courage).",
+                   "W6-BT-4"),
+    ),
+    procedures={
+        "combat_aftermath": ProcedureKind(
+            "combat_aftermath", "Break tests, Panic, fleeing and pursuit after combat",
+            _parse_aftermath, combat_aftermath),
+        "start_of_turn": ProcedureKind(
+            "start_of_turn", "Rally tests and compulsory flee moves", _parse_start_of_turn,
+            start_of_turn),
+        "charge_fleeing": ProcedureKind(
+            "charge_fleeing", "A charge on a unit that is already fleeing", _parse_charge,
+            charge_fleeing),
+    },
+)

@@ -1,0 +1,243 @@
+"""Scenario files: a battle at one moment plus the resolution to run on it.
+
+This module reads already-parsed JSON (the CLI and the GUI do the file I/O). The format is
+versioned: `{"format": "rout-scenario", "version": 1, ...}`; README.md documents it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from shapely.geometry import Polygon
+
+from desktop.engine.combat import Combat
+from desktop.engine.errors import RuleError, ScenarioError
+from desktop.engine.geometry import Table, overlaps
+from desktop.engine.model import (
+    Battle,
+    Status,
+    Terrain,
+    TroopType,
+    Unit,
+    UnitProfile,
+    UnitState,
+)
+from desktop.engine.procedure import Procedure
+from desktop.engine.reading import Reader
+from desktop.engine.rulesets import Ruleset, get_ruleset
+from desktop.engine.rulesets.base import ProcedureKind
+
+FORMAT = "rout-scenario"
+VERSION = 1
+MM_PER_UNIT = {"in": 25.4, "cm": 10.0}
+DEFAULT_BASE_MM = (20.0, 20.0)
+MAX_UNITS = 5000
+MAX_MODELS = 10000
+
+
+@dataclass(frozen=True)
+class Scenario:
+    title: str
+    ruleset: Ruleset
+    battle: Battle
+    procedure: ProcedureKind
+    procedure_input: Any
+    dice: tuple[int, ...] = ()
+    choices: Mapping[str, str] = field(default_factory=dict)
+
+    def start(self) -> Procedure:
+        return self.procedure.start(self.battle, self.procedure_input)
+
+
+def load_scenario(data: object) -> Scenario:
+    """Build a Scenario from parsed JSON, or raise a RuleError that says what is wrong."""
+    root = Reader(data)
+    root.mapping()
+    if root.has("format") and root.child("format").data != FORMAT:
+        raise root.fail(f"this is not a Rout scenario (format should be '{FORMAT}')", "format")
+    version = root.integer("version", minimum=1)
+    if version > VERSION:
+        raise root.fail(f"version {version} was written by a newer Rout; this one reads "
+                        f"version {VERSION}", "version")
+    ruleset = get_ruleset(root.text("ruleset"))
+    table_node = root.child("table")
+    table = Table(table_node.number("width", positive=True),
+                  table_node.number("depth", positive=True))
+    options = _options(ruleset, root.child("options", {}))
+    roster: dict[str, Unit] = {}
+    states: dict[str, UnitState] = {}
+    unit_nodes = root.entries("units")
+    if len(unit_nodes) > MAX_UNITS:
+        raise root.fail(f"{len(unit_nodes)} units is more than Rout reads ({MAX_UNITS})",
+                        "units")
+    for node in unit_nodes:
+        unit, state = _unit(ruleset, node)
+        if unit.id in roster:
+            raise node.fail(f"the id '{unit.id}' is used twice", "id")
+        roster[unit.id] = unit
+        states[unit.id] = state
+    terrain = tuple(_terrain(node) for node in root.entries("terrain", required=False))
+    battle = Battle(ruleset=ruleset.id, table=table, roster=roster, states=states,
+                    terrain=terrain, turn=root.integer("turn", 1, minimum=1), options=options)
+    for node in unit_nodes:
+        for other in node.strings("engaged_with"):
+            if other not in roster:
+                raise node.fail(f"no unit '{other}' in this battle", "engaged_with")
+    _check_placement(battle)
+
+    resolve = root.child("resolve")
+    kind = ruleset.procedure(resolve.text("procedure"))
+    try:
+        procedure_input = kind.parse(battle, resolve.mapping())
+    except RuleError as error:
+        raise ScenarioError(str(error)) from None
+    if isinstance(procedure_input, tuple) and all(isinstance(c, Combat)
+                                                  for c in procedure_input):
+        battle = _engage(battle, procedure_input)
+    answers = root.child("answers", {})
+    dice = tuple(_faces(answers))
+    choices = answers.child("choices", {}).mapping()
+    if not all(isinstance(v, str) for v in choices.values()):
+        raise answers.fail("choices map a request key to an option id (text)", "choices")
+    return Scenario(
+        title=root.text("title", "Untitled scenario"),
+        ruleset=ruleset,
+        battle=battle,
+        procedure=kind,
+        procedure_input=procedure_input,
+        dice=dice,
+        choices=dict(choices),
+    )
+
+
+def _options(ruleset: Ruleset, node: Reader) -> dict[str, Any]:
+    known = {spec.name: spec for spec in ruleset.options}
+    options = {}
+    for name, value in node.mapping().items():
+        if name not in known:
+            raise node.fail(f"unknown option for {ruleset.name} "
+                            f"(known: {', '.join(sorted(known)) or 'none'})", name)
+        if type(value) is not type(known[name].default):
+            raise node.fail(f"expected {type(known[name].default).__name__}", name)
+        options[name] = value
+    return options
+
+
+def _unit(ruleset: Ruleset, node: Reader) -> tuple[Unit, UnitState]:
+    unit_id = node.text("id")
+    name = node.text("name", unit_id)
+    profile_node = node.child("profile")
+    stats = {}
+    for stat_name, value in profile_node.mapping().items():
+        stats[stat_name] = ruleset.check_stat(stat_name, value, f"{profile_node.path}")
+    troop_text = node.text("troop_type", "infantry")
+    try:
+        troop_type = TroopType(troop_text)
+    except ValueError:
+        raise node.fail(f"unknown troop type '{troop_text}' (known: "
+                        f"{', '.join(t.value for t in TroopType)})", "troop_type") from None
+    if node.has("base"):
+        width, depth = node.point("base")
+    else:
+        mm = node.point("base_mm") if node.has("base_mm") else DEFAULT_BASE_MM
+        scale = MM_PER_UNIT[ruleset.distance_unit]
+        width, depth = mm[0] / scale, mm[1] / scale
+    if width <= 0 or depth <= 0:
+        raise node.fail("a base must have a positive width and depth", "base")
+    profile = UnitProfile(
+        name=node.text("profile_name", name),
+        stats=stats,
+        troop_type=troop_type,
+        base=(width, depth),
+        unit_strength=node.integer("unit_strength", 1, minimum=0, maximum=100),
+        wounds=node.integer("wounds", stats.get("W", 1), minimum=1, maximum=100),
+        special_rules=frozenset(r.lower() for r in node.strings("special_rules")),
+        flies=node.flag("flies"),
+    )
+    ruleset.check_profile(profile, profile_node.path)
+    models = node.integer("models", minimum=1, maximum=MAX_MODELS)
+    files = node.integer("files", min(models, 5), minimum=1)
+    if files > models:
+        raise node.fail(f"{files} files is more than the {models} models of the unit", "files")
+    status_text = node.text("status", "ready")
+    try:
+        status = Status(status_text)
+    except ValueError:
+        raise node.fail(f"unknown status '{status_text}' (known: "
+                        f"{', '.join(s.value for s in Status)})", "status") from None
+    unit = Unit(
+        id=unit_id,
+        name=name,
+        player=node.text("player"),
+        profile=profile,
+        models=models,
+        files=files,
+        upgrades=frozenset(u.lower() for u in node.strings("upgrades")),
+        character_wounds=node.integer("character_wounds", 0, minimum=0, maximum=100),
+    )
+    state = UnitState(
+        unit_id=unit_id,
+        center=node.point("position"),
+        facing=node.number("facing", 90.0) % 360.0,
+        files=files,
+        models=models - node.integer("models_lost", 0, minimum=0, maximum=models),
+        status=status,
+        wounds_lost=node.integer("wounds_lost", 0, minimum=0),
+        engaged_with=frozenset(node.strings("engaged_with")),
+    )
+    if state.models < state.files:
+        state = replace(state, files=max(state.models, 1))
+    return unit, state
+
+
+def _terrain(node: Reader) -> Terrain:
+    points_node = node.child("points")
+    if not isinstance(points_node.data, list) or len(points_node.data) < 3:
+        raise points_node.fail("a piece of terrain needs at least three corner points")
+    points = tuple(_point(points_node, i) for i in range(len(points_node.data)))
+    if not Polygon(points).is_valid:
+        raise points_node.fail("the outline crosses itself")
+    return Terrain(id=node.text("id"), name=node.text("name", node.text("id")),
+                   points=points, impassable=node.flag("impassable"))
+
+
+def _point(node: Reader, index: int) -> tuple[float, float]:
+    item = Reader({"p": node.data[index]} if isinstance(node.data, list) else {},
+                  f"{node.path}[{index}]")
+    return item.point("p")
+
+
+def _faces(answers: Reader) -> list[int]:
+    node = answers.child("dice", [])
+    if not isinstance(node.data, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in node.data):
+        raise node.fail("expected a list of die faces such as [3, 4, 6]")
+    return list(node.data)
+
+
+def _check_placement(battle: Battle) -> None:
+    """Every unit on the table fits on it and no two overlap."""
+    placed = list(battle.on_table())
+    for uid in placed:
+        if not battle.table.contains(battle.footprint(uid)):
+            raise ScenarioError(f"unit '{uid}' does not fit on the "
+                                f"{battle.table.width:g}x{battle.table.depth:g} table "
+                                f"at {battle.states[uid].center}")
+    polygons = {uid: battle.footprint(uid).polygon for uid in placed}
+    for index, first in enumerate(placed):
+        for second in placed[index + 1:]:
+            if overlaps(polygons[first], polygons[second]):
+                raise ScenarioError(f"units '{first}' and '{second}' overlap on the table")
+
+
+def _engage(battle: Battle, combats: tuple[Combat, ...]) -> Battle:
+    """Units on the two sides of a combat are engaged with each other."""
+    for combat in combats:
+        first, second = combat.sides
+        for a in first.unit_ids:
+            for b in second.unit_ids:
+                battle = battle.update(a, engaged_with=battle.states[a].engaged_with | {b})
+                battle = battle.update(b, engaged_with=battle.states[b].engaged_with | {a})
+    return battle

@@ -1,0 +1,1 @@
+"""Persistence: sqlmodel tables, sessions, migrations, import/export (later issues)."""
