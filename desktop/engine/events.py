@@ -106,6 +106,8 @@ class CombatResolved(Event):
 class TestTaken(Event):
     """A test rolled against a statistic: `passed` says whether the unit kept its nerve."""
 
+    __test__ = False  # not a pytest test class, whatever its name
+
     unit: str
     dice: str
     faces: tuple[int, ...]
@@ -142,6 +144,8 @@ class HonorTest(TestTaken):
 @dataclass(frozen=True)
 class TestWaived(Event):
     """A unit that does not take a test it would otherwise take, and why."""
+
+    __test__ = False  # not a pytest test class, whatever its name
 
     unit: str
     test: str

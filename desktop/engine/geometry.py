@@ -256,6 +256,10 @@ def sweep(
         enter, leave = interval
         if leave <= _EPSILON or enter >= length - _EPSILON:
             continue  # touches only at the very start or end
+        middle = (enter + leave) / 2
+        if not overlaps(start.moved(direction[0] * middle, direction[1] * middle).polygon,
+                        obstacle.polygon):
+            continue  # slides along it, touching but never overlapping
         crossings.append(Crossing(obstacle.id, obstacle.kind, enter, leave))
     crossings.sort(key=lambda crossing: (crossing.enter, crossing.id))
     exit_at = table.exit_distance(start.corners, direction)

@@ -13,25 +13,35 @@ cover the rules we implement:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from desktop.engine.geometry import (
+    CONTACT_TOLERANCE,
     Crossing,
     Footprint,
     ObstacleKind,
     Point,
     direction_away,
+    distance,
     heading_of,
     heading_vector,
+    overlaps,
     sweep,
 )
 from desktop.engine.model import Battle
+
+if TYPE_CHECKING:
+    from shapely.geometry import Polygon
 
 # Small gap left in front of something a unit stops at, so it touches but never overlaps.
 STOP_GAP = 0.01
 # Headings tried, in order, when a fleeing unit goes round what is in its way (degrees).
 DEFLECTIONS = (0.0, 10.0, -10.0, 20.0, -20.0, 30.0, -30.0, 45.0, -45.0)
+# Later turns may bend further to keep clear of enemies, as long as they head for the edge.
+WIDE_DEFLECTIONS = (*DEFLECTIONS, 60.0, -60.0, 75.0, -75.0)
 
 
 @dataclass(frozen=True)
@@ -77,40 +87,33 @@ def straight_move(
     footprint = (start or battle.footprint(unit_id)).turned(heading)
     direction = heading_vector(heading)
     obstacles = battle.obstacles_for(unit_id, ignore)
-    # Look a little past the roll: a unit ending inside a friend is placed beyond it.
+    # Look past the roll: a unit ending inside a friend is placed beyond it.
     reach = length + sum(max(footprint.frontage, footprint.depth) for _ in obstacles) + 1.0
     swept = sweep(footprint, direction, reach, battle.table, obstacles)
-    ahead = [c for c in swept.crossings if c.enter > 0.0]
-    friends = [c for c in swept.crossings if c.kind == ObstacleKind.FRIEND]
-
-    def stops(crossing: Crossing) -> bool:
-        return crossing.kind != ObstacleKind.FRIEND or not through_friends
-
-    ahead = [replace(c, kind=ObstacleKind.IMPASSABLE) if c.id in halt_before else c
-             for c in ahead]
-    blocker = next((c for c in ahead if stops(c)), None)
+    crossings = [replace(c, kind=ObstacleKind.IMPASSABLE) if c.id in halt_before else c
+                 for c in swept.crossings]
+    # What the turned footprint already overlaps it leaves behind; that never stops it.
+    started_in = [c for c in crossings if c.enter <= 0.0]
+    ahead = [c for c in crossings if c.enter > 0.0]
+    friends_ahead = [c for c in ahead if c.kind == ObstacleKind.FRIEND]
+    blocker = next((c for c in ahead if c.kind != ObstacleKind.FRIEND or not through_friends),
+                   None)
     if stay_on_table and swept.leaves_table_at is not None:
         length = min(length, max(swept.leaves_table_at - STOP_GAP, 0.0))
-    limit = length if blocker is None else min(length, _stop_before(blocker))
-    travelled = limit
-    if through_friends:
-        travelled = _clear_of(friends, travelled, beyond_gap)
-        if blocker is not None and travelled > _stop_before(blocker):
-            travelled = _back_off(friends, _stop_before(blocker))
-    else:
-        travelled = _back_off(friends, travelled)
-    blocked = blocker is not None and travelled >= _stop_before(blocker) - 1e-9
-    passed = tuple(c.id for c in friends if 0.0 < c.enter < travelled and c.leave <= travelled)
-    end_point = (footprint.center[0] + direction[0] * travelled,
-                 footprint.center[1] + direction[1] * travelled)
+    stop_at = math.inf if blocker is None else _stop_before(blocker)
+    passable = started_in + (friends_ahead if through_friends else [])
+    travelled = _clear_of(passable, min(length, stop_at), beyond_gap)
+    if travelled > stop_at:
+        # Beyond the friends lies something it cannot enter: it stays on the near side.
+        travelled = _back_off(friends_ahead, stop_at)
+    blocked = blocker is not None and travelled >= stop_at - 1e-9
     left = swept.leaves_table_at is not None and swept.leaves_table_at < travelled
     if left:
         assert swept.leaves_table_at is not None
-        exit_at = swept.leaves_table_at
-        end_point = (footprint.center[0] + direction[0] * exit_at,
-                     footprint.center[1] + direction[1] * exit_at)
-        travelled = exit_at
-        passed = tuple(c.id for c in friends if 0.0 < c.enter < exit_at)
+        travelled = swept.leaves_table_at
+    passed = tuple(c.id for c in friends_ahead if c.enter < travelled)
+    end_point = (footprint.center[0] + direction[0] * travelled,
+                 footprint.center[1] + direction[1] * travelled)
     return MovePlan(
         start=battle.states[unit_id].center,
         end=end_point,
@@ -161,33 +164,41 @@ def flee_around(
     length: float,
     *,
     keep_away: float = 0.0,
+    deflections: Sequence[float] = DEFLECTIONS,
     ignore: frozenset[str] = frozenset(),
 ) -> MovePlan:
     """A flee move that goes round what is in its way where it can (W6-FL-4, W6-FL-5).
 
     Tries headings near `heading`; takes the first that runs its full length (or off the
-    table) touching nothing and, with `keep_away`, passing no nearer than that to an enemy.
-    When none is clear it flees straight on through friends.
+    table) touching nothing and, with `keep_away`, passing no nearer than that to any enemy
+    it is not already nearer to. When none is clear it flees straight on through friends.
     """
-    enemies = [battle.footprint(uid).polygon for uid in battle.enemies_of(unit_id)
-               if uid not in ignore]
-    for deflection in DEFLECTIONS:
+    footprint = battle.footprint(unit_id)
+    enemies = [(battle.footprint(uid).polygon, min(keep_away, distance(footprint,
+                                                                       battle.footprint(uid))))
+               for uid in battle.enemies_of(unit_id) if uid not in ignore]
+    # Turning about its centre may swing the unit into a neighbour: such a path is not clear.
+    # What it already touches (the enemy it runs from) does not count.
+    others = [o for o in battle.obstacles_for(unit_id, ignore)
+              if o.polygon.distance(footprint.polygon) > CONTACT_TOLERANCE]
+    for deflection in deflections:
         plan = straight_move(battle, unit_id, heading + deflection, length,
                              through_friends=False, ignore=ignore)
         if plan.blocked_by or (plan.travelled < length - 1e-9 and not plan.left_table):
             continue
-        if keep_away and not _keeps_away(battle, unit_id, plan, enemies, keep_away):
+        area = _swept_area(battle, unit_id, plan)
+        if any(overlaps(area, other.polygon) for other in others):
+            continue
+        if keep_away and not all(float(area.distance(enemy)) >= required - 1e-9
+                                 for enemy, required in enemies):
             continue
         return plan
     return straight_move(battle, unit_id, heading, length, through_friends=True, ignore=ignore)
 
 
-def _keeps_away(battle: Battle, unit_id: str, plan: MovePlan, enemies: Sequence[object],
-                keep_away: float) -> bool:
+def _swept_area(battle: Battle, unit_id: str, plan: MovePlan) -> Polygon:
     footprint = battle.footprint(unit_id).turned(plan.facing)
-    direction = heading_vector(plan.facing)
-    area = sweep(footprint, direction, plan.travelled, battle.table, []).area
-    return all(float(area.distance(enemy)) >= keep_away - 1e-9 for enemy in enemies)
+    return sweep(footprint, heading_vector(plan.facing), plan.travelled, battle.table, []).area
 
 
 def heading_away(battle: Battle, unit_id: str, source: Point) -> float:

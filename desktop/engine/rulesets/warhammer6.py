@@ -39,7 +39,13 @@ from desktop.engine.events import (
 )
 from desktop.engine.geometry import Footprint, distance, heading_of
 from desktop.engine.model import Battle, Status
-from desktop.engine.movement import MovePlan, flee_around, heading_away, straight_move
+from desktop.engine.movement import (
+    WIDE_DEFLECTIONS,
+    MovePlan,
+    flee_around,
+    heading_away,
+    straight_move,
+)
 from desktop.engine.procedure import (
     Answer,
     Choice,
@@ -88,6 +94,11 @@ def attribute_test(
 def combat_aftermath(battle: Battle, combats: Sequence[Combat]) -> Procedure:
     """Everything from the combat scores to the last pursuit move of one turn's combats."""
     check_combats(battle, combats)
+    for combat in combats:
+        for combatant in combat.combatants():
+            if battle.states[combatant.unit].status in (Status.FLEEING, Status.BROKEN):
+                raise ScenarioError(f"{combat.id}: '{combatant.unit}' is fleeing and cannot "
+                                    f"fight (W6-FL-7)")
     rec = Recorder(battle)
     double_one_holds = bool(RULESET.option(battle, "double_one_holds"))
 
@@ -349,7 +360,8 @@ def start_of_turn(battle: Battle, player: str) -> Procedure:
 def compulsory_flee(battle: Battle, unit_id: str, length: float) -> MovePlan:
     """W6-FL-5: towards the nearest table edge, keeping 4" from enemies unless it cannot."""
     _, heading = battle.table.edge_headings(battle.states[unit_id].center)[0]
-    return flee_around(battle, unit_id, heading, length, keep_away=KEEP_AWAY)
+    return flee_around(battle, unit_id, heading, length, keep_away=KEEP_AWAY,
+                       deflections=WIDE_DEFLECTIONS)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,185 @@
+"""The main window skeleton: form, docks, battlefield, About box, screenshot mode, forms."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, QSettings, Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QDockWidget, QGraphicsPathItem
+
+from desktop.gui import main_window
+from desktop.gui.app import run_app
+from desktop.gui.forms.build import normalise
+from desktop.gui.main_window import MainWindow
+from desktop.gui.resources import resource_path, ui_path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def no_leaked_windows(qapp):
+    """Fail a test that leaves a top-level widget behind; undo run_app's app names."""
+    before = list(qapp.topLevelWidgets())
+    names = qapp.organizationName(), qapp.applicationName()
+    yield
+    qapp.setOrganizationName(names[0])
+    qapp.setApplicationName(names[1])
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    leaked = [widget for widget in qapp.topLevelWidgets() if widget not in before]
+    assert not leaked, f"top-level widgets leaked: {leaked}"
+
+
+@pytest.fixture
+def window(qtbot) -> MainWindow:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    return window
+
+
+def show(qtbot, window: MainWindow) -> None:
+    """Show at the screenshot size with the layout settled first (as run_app does)."""
+    window.resize(1280, 800)
+    window.layout().activate()
+    window.show()
+    qtbot.waitExposed(window)
+
+
+def test_window_builds(window):
+    assert window.windowTitle() == "Rout"
+    assert not window.windowIcon().isNull()
+    assert window.battle_status.text() == "No battle loaded"
+    assert window.statusBar().isAncestorOf(window.battle_status)
+    assert window.centralWidget().isAncestorOf(window.battlefield_view)
+
+
+@pytest.mark.parametrize(
+    ("name", "title", "area"),
+    [
+        ("armyDock", "Armies", Qt.DockWidgetArea.LeftDockWidgetArea),
+        ("inspectorDock", "Unit", Qt.DockWidgetArea.RightDockWidgetArea),
+        ("logDock", "Battle log", Qt.DockWidgetArea.BottomDockWidgetArea),
+    ],
+)
+def test_docks(window, name, title, area):
+    dock = window.findChild(QDockWidget, name)
+    assert dock is not None
+    assert dock.windowTitle() == title
+    assert window.dockWidgetArea(dock) == area
+    assert dock.widget() is not None
+    assert dock in window.docks
+
+
+def test_battlefield_covers_table_with_one_grid_item(window):
+    scene = window.battlefield_scene
+    table = QRectF(0, 0, 72, 48)
+    assert scene.sceneRect().contains(table)
+    assert window.battlefield_scene.table_item.rect() == table
+    grids = [item for item in scene.items() if isinstance(item, QGraphicsPathItem)]
+    assert grids == [scene.grid_item]
+    assert len(scene.items()) == 2
+    # 11 vertical and 7 horizontal lines, each a moveTo and a lineTo, all inside the table.
+    path = scene.grid_item.path()
+    assert path.elementCount() == 2 * (11 + 7)
+    assert table.contains(path.boundingRect())
+
+
+def test_table_is_fitted_and_y_grows_up(qtbot, window):
+    show(qtbot, window)
+    view = window.battlefield_view
+    viewport = view.viewport().rect()
+    on_screen = view.mapFromScene(QRectF(0, 0, 72, 48)).boundingRect()
+    assert viewport.contains(on_screen)
+    assert on_screen.width() > 0.8 * viewport.width() or \
+        on_screen.height() > 0.8 * viewport.height()
+    near_edge = view.mapFromScene(QPointF(36, 0))
+    far_edge = view.mapFromScene(QPointF(36, 48))
+    assert far_edge.y() < near_edge.y()
+    left = view.mapFromScene(QPointF(0, 24))
+    right = view.mapFromScene(QPointF(72, 24))
+    assert left.x() < right.x()
+
+
+def test_about_action(window, monkeypatch):
+    assert window.ui.actionAbout in window.ui.menuHelp.actions()
+    assert window.ui.actionAbout.text().replace("&", "") == "About Rout"
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(main_window.QMessageBox, "about",
+                        lambda parent, title, text: shown.append((title, text)))
+    window.ui.actionAbout.trigger()
+    assert len(shown) == 1
+    assert shown[0][0] == "About Rout"
+    assert "rank-and-flank" in shown[0][1]
+
+
+def test_quit_action_closes_window(qtbot, window):
+    assert window.ui.actionQuit in window.ui.menuFile.actions()
+    show(qtbot, window)
+    window.ui.actionQuit.trigger()
+    assert not window.isVisible()
+
+
+def test_layout_is_remembered(qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "rout.ini"), QSettings.Format.IniFormat)
+    first = MainWindow(settings=settings)
+    qtbot.addWidget(first)
+    show(qtbot, first)
+    first.ui.logDock.hide()
+    first.close()
+    assert settings.contains("mainWindow/geometry")
+    assert settings.contains("mainWindow/state")
+    assert sorted(settings.allKeys()) == ["mainWindow/geometry", "mainWindow/state"]
+
+    second = MainWindow(settings=QSettings(str(tmp_path / "rout.ini"),
+                                           QSettings.Format.IniFormat))
+    qtbot.addWidget(second)
+    assert second.ui.logDock.isHidden()
+    assert not second.ui.armyDock.isHidden()
+
+
+def test_screenshot(tmp_path, capsys):
+    shot = tmp_path / "shot.png"
+    assert run_app(screenshot=shot) == 0
+    image = QImage(str(shot))
+    assert not image.isNull()
+    assert (image.width(), image.height()) == (1280, 800)
+    # The middle of the battlefield is table green.
+    colour = image.pixelColor(630, 300)
+    assert colour.green() > colour.red()
+    assert colour.green() > colour.blue()
+    assert capsys.readouterr() == ("", "")
+
+
+def test_screenshot_that_cannot_be_saved(tmp_path, capsys):
+    assert run_app(screenshot=str(tmp_path / "no-such-folder" / "shot.png")) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("rout: cannot save the screenshot")
+    assert err.count("\n") == 1
+
+
+def test_resources_are_found():
+    assert ui_path("mainwindow") == ui_path("mainwindow.ui")
+    assert ui_path("mainwindow").is_file()
+    assert resource_path("icons", "rout.svg").is_file()
+    with pytest.raises(FileNotFoundError):
+        resource_path("icons", "no-such-icon.svg")
+    with pytest.raises(FileNotFoundError):
+        ui_path("no-such-form")
+
+
+def test_version_header_is_ignored_when_comparing_forms():
+    old = "# x\n## Created by: Qt User Interface Compiler version 6.7.0\nclass A: pass\n"
+    new = "# x\r\n## Created by: Qt User Interface Compiler version 6.12.0\r\nclass A: pass\r\n"
+    assert normalise(old) == normalise(new)
+    assert normalise(old) != normalise(old.replace("A", "B"))
+
+
+def test_generated_forms_are_current():
+    result = subprocess.run([sys.executable, "-m", "desktop.gui.forms.build", "--check"],
+                            cwd=REPO, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+
