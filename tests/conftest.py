@@ -7,7 +7,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
+import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIOS = REPO / "resources" / "scenarios"

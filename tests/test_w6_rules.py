@@ -9,8 +9,8 @@ import sys
 from fractions import Fraction
 
 import pytest
-
 from builders import aftermath, events_of, play, request_keys, roll_keys, scenario, side, w6_unit
+
 from desktop.engine import odds
 from desktop.engine.dice import D2D6, D3D6
 from desktop.engine.errors import ScenarioError
@@ -139,7 +139,7 @@ def test_w6_bt_2_total_above_leadership_breaks_equal_holds(faces, broken):
     # Ld 8, lost by 3: 5 + 3 = 8 holds, 6 + 3 = 9 breaks.
     data = duel(elf={"Ld": 8})
     data["resolve"]["combats"][0]["sides"][0]["units"][0]["wounds_caused"] = 4
-    _, session, battle = play(data, [*faces, 1, 1, 1, 1])
+    _, session, _ = play(data, [*faces, 1, 1, 1, 1])
     test = events_of(session, BreakTest)[0]
     assert (test.modifier, test.target, test.passed) == (3, 8, not broken)
     assert bool(events_of(session, UnitBroke)) is broken
@@ -414,7 +414,7 @@ def test_w6_fl_8_the_charge_fails_when_it_does_not_reach():
 
 def test_w6_fl_8_odds_follow_the_geometry_exactly():
     # Straight away in open ground: caught when gap + roll <= 2 x Move.
-    loaded, session, _ = play(charge_on_fleeing(2.0, move=5), [1, 1])
+    _, session, _ = play(charge_on_fleeing(2.0, move=5), [1, 1])
     request = session.steps[0].request
     expected = sum((p for total, p in D2D6.pmf().items() if 2.0 + total <= 10), Fraction(0))
     assert dict((o.label, o.chance) for o in request.odds)["caught"] == expected
