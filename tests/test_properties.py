@@ -1,0 +1,167 @@
+"""Properties every resolution must keep, on battles hypothesis makes up.
+
+- the same battle and the same answers give the same events;
+- a caught unit's flee roll is at most some pursuer's roll (W6-PU-1);
+- no unit ends overlapping another, or off the table without a UnitLeftTable event.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from builders import scenario, side, w6_unit
+from desktop.engine.dice import SeededRoller
+from desktop.engine.events import DiceRolled, UnitCaught, UnitLeftTable, fold
+from desktop.engine.geometry import heading_vector, overlaps
+from desktop.engine.model import Battle, Status
+from desktop.engine.procedure import Choice, Request, ScriptedAnswers, run
+from desktop.engine.scenario import load_scenario
+
+PLAYERS = ("Red", "Blue")
+# Slots for bystanders, far enough apart that units of up to 8 x 4 inches never overlap,
+# and clear of the combat in the middle of the table.
+SLOTS = [(x, y) for x in (6.0, 20.0, 52.0, 66.0) for y in (6.0, 24.0, 42.0)] + [
+    (36.0, 6.0), (36.0, 42.0)]
+
+PROPERTY_SETTINGS = settings(max_examples=120, deadline=None,
+                             suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def formations(draw: st.DrawFn, max_files: int = 8, max_ranks: int = 4) -> dict[str, int]:
+    files = draw(st.integers(1, max_files))
+    ranks = draw(st.integers(1, max_ranks))
+    models = draw(st.integers(max(files, files * (ranks - 1) + 1), files * ranks))
+    return {"files": files, "models": models}
+
+
+@st.composite
+def stats(draw: st.DrawFn) -> dict[str, int]:
+    return {"M": draw(st.integers(3, 9)), "Ld": draw(st.integers(3, 10))}
+
+
+@st.composite
+def battles(draw: st.DrawFn) -> dict[str, Any]:
+    """One combat in the middle of the table and a few bystanders of either side."""
+    facing = draw(st.sampled_from([0.0, 90.0, 180.0, 270.0]) | st.floats(0, 359))
+    loser_shape = draw(formations(max_files=6, max_ranks=3))
+    winner_shape = draw(formations(max_files=6, max_ranks=3))
+    loser_depth = math.ceil(loser_shape["models"] / loser_shape["files"])
+    winner_depth = math.ceil(winner_shape["models"] / winner_shape["files"])
+    fx, fy = heading_vector(facing)
+    gap = (loser_depth + winner_depth) / 2
+    units = [
+        w6_unit("loser", PLAYERS[1], 36.0, 24.0, facing=facing, **loser_shape, **draw(stats())),
+        w6_unit("winner", PLAYERS[0], 36.0 + fx * gap, 24.0 + fy * gap,
+                facing=(facing + 180.0) % 360.0, **winner_shape, **draw(stats())),
+    ]
+    slots = draw(st.lists(st.sampled_from(range(len(SLOTS))), unique=True, max_size=5))
+    terrain = []
+    for index, slot in enumerate(slots):
+        x, y = SLOTS[slot]
+        if index == 0 and draw(st.booleans()):
+            terrain.append({"id": "rocks", "impassable": True,
+                            "points": [[x - 3, y - 2], [x + 3, y - 2], [x + 3, y + 2],
+                                       [x - 3, y + 2]]})
+            continue
+        units.append(w6_unit(
+            f"unit{index}", draw(st.sampled_from(PLAYERS)), x, y,
+            facing=draw(st.sampled_from([0.0, 90.0, 180.0, 270.0])),
+            **draw(formations(max_files=4 if index % 2 else 8, max_ranks=3)),
+            **draw(stats())))
+    wounds = draw(st.integers(1, 6))
+    return scenario(units, {"procedure": "combat_aftermath", "combats": [{
+        "id": "middle",
+        "sides": [side({"unit": "winner", "wounds_caused": wounds}),
+                  side({"unit": "loser", "wounds_caused": draw(st.integers(0, wounds - 1))})],
+    }]}, terrain=terrain)
+
+
+def answer_with(seed: int, choices: dict[str, str]) -> ScriptedAnswers:
+    return ScriptedAnswers(SeededRoller(seed), choices)
+
+
+def choice_picker(pick: int) -> Any:
+    """Answers choices by position, so hypothesis explores holding back and targets."""
+
+    def pick_for(request: Request) -> str:
+        assert isinstance(request, Choice)
+        return request.options[pick % len(request.options)].id
+
+    return pick_for
+
+
+def run_events(data: dict[str, Any], seed: int, pick: int) -> tuple[Battle, list[Any]]:
+    loaded = load_scenario(data)
+    roller = SeededRoller(seed)
+    choose = choice_picker(pick)
+
+    def answer(request: Request) -> Any:
+        if isinstance(request, Choice):
+            return choose(request)
+        return roller.roll(request.dice, request.key)
+
+    session = run(loaded.start(), answer)
+    assert session.events is not None
+    return loaded.battle, session.events
+
+
+def check_end_state(start: Battle, events: list[Any]) -> None:
+    end = fold(start, events)
+    left = {event.unit for event in events if isinstance(event, UnitLeftTable)}
+    for uid, state in end.states.items():
+        if state.status == Status.LEFT_TABLE:
+            assert uid in left, f"{uid} left the table without a UnitLeftTable event"
+        elif state.status.on_table:
+            assert end.table.contains(end.footprint(uid)), f"{uid} ends off the table"
+    placed = list(end.on_table())
+    for index, first in enumerate(placed):
+        for second in placed[index + 1:]:
+            assert not overlaps(end.footprint(first).polygon, end.footprint(second).polygon), (
+                f"{first} and {second} overlap at the end")
+
+
+@PROPERTY_SETTINGS
+@given(data=battles(), seed=st.integers(0, 2**32 - 1), pick=st.integers(0, 3))
+def test_same_battle_and_answers_give_the_same_events(data, seed, pick):
+    _, first = run_events(data, seed, pick)
+    _, second = run_events(data, seed, pick)
+    assert [e.to_json() for e in first] == [e.to_json() for e in second]
+
+
+@PROPERTY_SETTINGS
+@given(data=battles(), seed=st.integers(0, 2**32 - 1), pick=st.integers(0, 3))
+def test_w6_pu_1_a_caught_unit_rolled_no_more_than_a_pursuer(data, seed, pick):
+    _, events = run_events(data, seed, pick)
+    rolls = {(e.unit, e.purpose): e.total for e in events if isinstance(e, DiceRolled)}
+    for caught in (e for e in events if isinstance(e, UnitCaught)):
+        assert caught.flee_roll == rolls[(caught.unit, "flee")]
+        assert caught.pursuit_rolls
+        assert caught.flee_roll <= max(roll for _, roll in caught.pursuit_rolls)
+        for pursuer, roll in caught.pursuit_rolls:
+            assert rolls[(pursuer, "pursue")] == roll
+
+
+@PROPERTY_SETTINGS
+@given(data=battles(), seed=st.integers(0, 2**32 - 1), pick=st.integers(0, 3))
+def test_no_unit_ends_overlapping_or_silently_off_the_table(data, seed, pick):
+    start, events = run_events(data, seed, pick)
+    check_end_state(start, events)
+
+
+@PROPERTY_SETTINGS
+@given(data=battles(), seed=st.integers(0, 2**32 - 1))
+def test_w6_fl_5_compulsory_flee_keeps_units_apart_and_on_the_table(data, seed):
+    # Every unit of one side is fleeing at the start of its turn.
+    for unit in data["units"]:
+        if unit["player"] == PLAYERS[1]:
+            unit["status"] = "fleeing"
+    data["resolve"] = {"procedure": "start_of_turn", "player": PLAYERS[1]}
+    loaded = load_scenario(data)
+    session = run(loaded.start(), answer_with(seed, {}))
+    assert session.events is not None
+    check_end_state(loaded.battle, session.events)
