@@ -70,15 +70,30 @@ class Dice:
     def maximum(self) -> int:
         return self.count * self.sides + self.modifier
 
+    @property
+    def outcomes(self) -> int:
+        """How many equally likely rolls there are: sides to the power of count."""
+        return int(self.sides**self.count)
+
+    def ways(self) -> Mapping[int, int]:
+        """How many of the equally likely rolls give each total."""
+        return _ways(self.count, self.sides, self.modifier)
+
+    def ways_at_most(self, total: int) -> int:
+        """How many rolls give a total of `total` or less."""
+        if total < self.minimum:
+            return 0
+        if total >= self.maximum:
+            return self.outcomes
+        return _cumulative_ways(self.count, self.sides, self.modifier)[total - self.minimum]
+
     def pmf(self) -> Pmf:
         """Exact chance of every total."""
         return _pmf(self.count, self.sides, self.modifier)
 
     def cdf(self, total: int) -> Fraction:
         """Chance that the total is at most `total`."""
-        return _cdf_table(self.count, self.sides, self.modifier).get(
-            total, Fraction(0) if total < self.minimum else Fraction(1)
-        )
+        return Fraction(self.ways_at_most(total), self.outcomes)
 
     def check_faces(self, faces: Sequence[int]) -> tuple[int, ...]:
         """The faces as a tuple, or a DiceError naming what is wrong with them."""
@@ -99,23 +114,33 @@ class Dice:
         return sum(self.check_faces(faces)) + self.modifier
 
 
+# Counting rolls in integers and dividing once is far cheaper than adding Fractions.
+@cache
+def _ways(count: int, sides: int, modifier: int) -> Mapping[int, int]:
+    ways = [1]  # ways[k]: rolls whose faces sum to k + the dice counted so far
+    for _ in range(count):
+        widened = [0] * (len(ways) + sides - 1)
+        for offset, number in enumerate(ways):
+            for face in range(sides):
+                widened[offset + face] += number
+        ways = widened
+    return {count + modifier + offset: number for offset, number in enumerate(ways)}
+
+
+@cache
+def _cumulative_ways(count: int, sides: int, modifier: int) -> tuple[int, ...]:
+    running, table = 0, []
+    for number in _ways(count, sides, modifier).values():
+        running += number
+        table.append(running)
+    return tuple(table)
+
+
 @cache
 def _pmf(count: int, sides: int, modifier: int) -> Pmf:
-    one_die = {face: Fraction(1, sides) for face in range(1, sides + 1)}
-    totals: dict[int, Fraction] = {0: Fraction(1)}
-    for _ in range(count):
-        totals = convolve(totals, one_die)
-    return {total + modifier: chance for total, chance in sorted(totals.items())}
-
-
-@cache
-def _cdf_table(count: int, sides: int, modifier: int) -> Mapping[int, Fraction]:
-    running = Fraction(0)
-    table = {}
-    for total, chance in _pmf(count, sides, modifier).items():
-        running += chance
-        table[total] = running
-    return table
+    outcomes = sides**count
+    return {total: Fraction(number, outcomes)
+            for total, number in _ways(count, sides, modifier).items()}
 
 
 def convolve(first: Pmf, second: Pmf) -> dict[int, Fraction]:

@@ -164,10 +164,16 @@ class Battle:
         return self.roster[unit_id].player
 
     def footprint(self, unit_id: str) -> Footprint:
-        unit, state = self.roster[unit_id], self.states[unit_id]
-        base_w, base_d = unit.profile.base
-        return Footprint(state.center, state.facing, state.files * base_w,
-                         max(state.ranks, 1) * base_d)
+        # A battle never changes, so its footprints (and their shapely polygons) can be kept.
+        cache: dict[str, Footprint] = self.__dict__.setdefault("_footprints", {})
+        found = cache.get(unit_id)
+        if found is None:
+            unit, state = self.roster[unit_id], self.states[unit_id]
+            base_w, base_d = unit.profile.base
+            found = Footprint(state.center, state.facing, state.files * base_w,
+                              max(state.ranks, 1) * base_d)
+            cache[unit_id] = found
+        return found
 
     def on_table(self) -> Iterator[str]:
         """Ids of the units still on the table, in roster order."""

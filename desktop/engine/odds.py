@@ -43,12 +43,10 @@ def break_test_fails(
     if unbreakable:
         return ZERO
     modifier = 0 if stubborn else difference
-    chance = chance_total_above(dice, leadership - modifier)
-    if double_one_holds and dice.count == 2:
-        all_ones_total = dice.count + dice.modifier
-        if all_ones_total + modifier > leadership:
-            chance -= Fraction(1, dice.sides**dice.count)
-    return chance
+    breaking = dice.outcomes - dice.ways_at_most(leadership - modifier)
+    if double_one_holds and dice.count == 2 and dice.minimum + modifier > leadership:
+        breaking -= 1  # the one roll of all ones holds
+    return Fraction(breaking, dice.outcomes)
 
 
 def attribute_test_fails(target: int, dice: Dice = D2D6, *, rerolls: int = 0) -> Fraction:
@@ -70,14 +68,17 @@ def caught(flee: Dice, pursuers: Sequence[Dice], *, ties_caught: bool = True) ->
     """
     if not pursuers:
         return ZERO
-    total = ZERO
-    for flee_total, chance in flee.pmf().items():
+    all_pursuits = 1
+    for pursuit in pursuers:
+        all_pursuits *= pursuit.outcomes
+    caught_rolls = 0
+    for flee_total, flee_ways in flee.ways().items():
         below = flee_total - 1 if ties_caught else flee_total
-        escape = ONE
+        escaping = 1
         for pursuit in pursuers:
-            escape *= pursuit.cdf(below)
-        total += chance * (ONE - escape)
-    return total
+            escaping *= pursuit.ways_at_most(below)
+        caught_rolls += flee_ways * (all_pursuits - escaping)
+    return Fraction(caught_rolls, flee.outcomes * all_pursuits)
 
 
 def catches(pursuit: Dice, flee_total: int, *, ties_caught: bool = True) -> Fraction:

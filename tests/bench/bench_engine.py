@@ -1,0 +1,83 @@
+"""Engine benchmarks (DESIGN.md budgets). Not part of the unit tests: run
+
+    python tests/bench/bench_engine.py
+
+Each line reads `bench <name>: <value> <unit> (budget <value>)`, then the ratio against a
+baseline timed in the same run, so a slow or busy machine shows as a slow baseline too.
+Exits 1 when a measurement is over its budget.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+import timeit
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+
+from desktop.engine import dice, odds
+from desktop.engine.dice import D2D6, D3D6, ScriptedRoller
+from desktop.engine.procedure import ScriptedAnswers, run
+from desktop.engine.scenario import load_scenario
+
+SCENARIO = Path(__file__).resolve().parents[2] / "resources" / "scenarios" / "w6-four-units.json"
+
+
+def best_seconds(work: Callable[[], object], number: int, repeat: int = 7) -> float:
+    """Fastest of `repeat` runs of `number` calls, per call: the least disturbed timing."""
+    return min(timeit.repeat(work, number=number, repeat=repeat)) / number
+
+
+def cold(work: Callable[[], object]) -> Callable[[], object]:
+    """Time the work with empty distribution caches, as the first request of a session."""
+
+    def run_cold() -> object:
+        dice._pmf.cache_clear()
+        dice._ways.cache_clear()
+        dice._cumulative_ways.cache_clear()
+        return work()
+
+    return run_cold
+
+
+def baseline_enumerate_2d6() -> Fraction:
+    """Plain Python: the chance of 2D6 > 5 by listing all 36 rolls with Fractions."""
+    hits = sum(1 for a, b in itertools.product(range(1, 7), repeat=2) if a + b > 5)
+    return Fraction(hits, 36)
+
+
+def main() -> int:
+    data = json.loads(SCENARIO.read_text(encoding="utf-8"))
+    scenario = load_scenario(data)
+
+    def resolve_four_units() -> object:
+        session = run(scenario.start(), ScriptedAnswers(ScriptedRoller(scenario.dice)))
+        assert session.events
+        return session.events
+
+    baseline = best_seconds(baseline_enumerate_2d6, 2000)
+    cases = [
+        ("break_test_odds", cold(lambda: odds.break_test_fails(8, 3, D2D6)), 2000, 50e-6),
+        ("caught_odds_four_3d6_pursuers",
+         cold(lambda: odds.caught(D2D6, [D3D6, D3D6, D3D6, D3D6])), 200, 1e-3),
+        ("w6_resolution_four_units_scripted", resolve_four_units, 50, 5e-3),
+    ]
+    over = []
+    print(f"bench baseline_enumerate_2d6: {baseline * 1e6:.1f} µs (reference, no budget)")
+    for name, work, number, budget in cases:
+        seconds = best_seconds(work, number)
+        scale, unit = (1e6, "µs") if budget <= 1e-3 else (1e3, "ms")
+        print(f"bench {name}: {seconds * scale:.1f} {unit} (budget {budget * scale:g} {unit}) "
+              f"ratio {seconds / baseline:.1f}x baseline, {seconds / budget:.0%} of budget")
+        if seconds > budget:
+            over.append(name)
+    if over:
+        print(f"over budget: {', '.join(over)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
