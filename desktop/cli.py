@@ -125,20 +125,34 @@ def _read_json(path: Path) -> Any:
                              f"(limit {MAX_SCENARIO_BYTES})")
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
+        raise UsageError(f"{_short(path)}: no such file") from None
     except IsADirectoryError:
-        raise UsageError(f"{path}: is a folder, not a scenario file") from None
-    except PermissionError:
-        raise UsageError(f"{path}: permission denied") from None
+        raise UsageError(f"{_short(path)}: is a folder, not a scenario file") from None
     except UnicodeDecodeError:
-        raise UsageError(f"{path}: not a text file (expected UTF-8 JSON)") from None
+        raise UsageError(f"{_short(path)}: not a text file (expected UTF-8 JSON)") from None
+    except OSError as error:
+        raise UsageError(f"{_short(path)}: cannot read it: {error.strerror or error}") from None
     try:
-        return json.loads(text)
+        # A number too long to be anything real becomes infinity, which the scenario reader
+        # then refuses with the place it was found, instead of Python's digit-limit error.
+        return json.loads(text, parse_int=_bounded_int)
     except json.JSONDecodeError as error:
-        raise UsageError(f"{path}: not valid JSON: {error.msg} at line {error.lineno} "
+        raise UsageError(f"{_short(path)}: not valid JSON: {error.msg} at line {error.lineno} "
                          f"column {error.colno}") from None
     except RecursionError:
-        raise UsageError(f"{path}: JSON nested too deeply") from None
+        raise UsageError(f"{_short(path)}: JSON nested too deeply") from None
+    except ValueError as error:  # e.g. a number with thousands of digits
+        raise UsageError(f"{_short(path)}: not usable JSON: {str(error)[:120]}") from None
+
+
+def _bounded_int(text: str) -> int | float:
+    return int(text) if len(text) <= 64 else float("inf")
+
+
+def _short(path: Path) -> str:
+    """A path for a one-line message: very long names are cut in the middle."""
+    text = str(path)
+    return text if len(text) <= 160 else f"{text[:80]}…{text[-60:]}"
 
 
 def resolve_command(args: argparse.Namespace) -> dict[str, Any]:
@@ -169,6 +183,7 @@ def resolve_command(args: argparse.Namespace) -> dict[str, Any]:
         "ruleset": scenario.ruleset.id,
         "procedure": scenario.procedure.name,
         "seed": seed,
+        "unused_dice": len(script) - roller.used if roller.used <= len(script) else 0,
         "steps": [step.to_json() for step in session.steps],
         "events": [event.to_json() for event in session.events],
         "units": {uid: {"status": str(state.status), "models": state.models,

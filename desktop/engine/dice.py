@@ -182,8 +182,9 @@ class SeededRoller:
 class ScriptedRoller:
     """Faces given in advance, one face per die in the order the rolls are asked for.
 
-    When the script runs out it hands over to `then` if given (a seeded roller, say), else it
-    raises DiceExhaustedError naming the roll that was left without dice.
+    When the script runs out it hands over to `then` if given (a seeded roller, say), which
+    also completes a roll the script covers only in part; without `then` it raises
+    DiceExhaustedError naming the roll that was left without dice.
     """
 
     def __init__(self, faces: Iterable[int], then: Roller | None = None) -> None:
@@ -197,9 +198,17 @@ class ScriptedRoller:
             taken.append(face)
             if len(taken) == dice.count:
                 break
+        for face in taken:
+            if isinstance(face, bool) or not isinstance(face, int) or not (
+                    1 <= face <= dice.sides):
+                raise DiceError(f"{face} is not a face of a d{dice.sides} (1 to {dice.sides}), "
+                                f"given for {label}")
         if len(taken) < dice.count:
-            if not taken and self._then is not None:
-                return self._then.roll(dice, label)
+            if self._then is not None:
+                # The rest of a roll typed in part comes from the fallback roller.
+                self.used += len(taken)
+                missing = Dice(dice.count - len(taken), dice.sides)
+                return (*taken, *self._then.roll(missing, label))
             raise DiceExhaustedError(
                 f"the scripted dice ran out at {label}: it needs {dice.count} "
                 f"{'die' if dice.count == 1 else 'dice'} ({dice}), {len(taken)} left"

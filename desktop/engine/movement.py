@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 
 # Small gap left in front of something a unit stops at, so it touches but never overlaps.
 STOP_GAP = 0.01
+# How far two shapes may interpenetrate and still count as merely touching.
+_TOUCH = 1e-9
 # Headings tried, in order, when a fleeing unit goes round what is in its way (degrees).
 DEFLECTIONS = (0.0, 10.0, -10.0, 20.0, -20.0, 30.0, -30.0, 45.0, -45.0)
 # Later turns may bend further to keep clear of enemies, as long as they head for the edge.
@@ -93,8 +95,9 @@ def straight_move(
     crossings = [replace(c, kind=ObstacleKind.IMPASSABLE) if c.id in halt_before else c
                  for c in swept.crossings]
     # What the turned footprint already overlaps it leaves behind; that never stops it.
-    started_in = [c for c in crossings if c.enter <= 0.0]
-    ahead = [c for c in crossings if c.enter > 0.0]
+    # Something it only touches ahead (enter 0) is in its way like anything else.
+    started_in = [c for c in crossings if c.enter < -_TOUCH]
+    ahead = [c for c in crossings if c.enter >= -_TOUCH]
     friends_ahead = [c for c in ahead if c.kind == ObstacleKind.FRIEND]
     blocker = next((c for c in ahead if c.kind != ObstacleKind.FRIEND or not through_friends),
                    None)

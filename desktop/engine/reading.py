@@ -74,6 +74,8 @@ class Reader:
                 maximum: int | None = None) -> int:
         node = self.child(key, default)
         value = node.data
+        if isinstance(value, float) and math.isinf(value):
+            raise node.fail("the number is far too large")
         if isinstance(value, bool) or not isinstance(value, int):
             raise node.fail(f"expected a whole number, found {_kind(value)} '{value}'")
         if minimum is not None and value < minimum:

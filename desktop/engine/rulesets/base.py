@@ -56,8 +56,12 @@ class Ruleset:
         raise StatError(f"{self.name} has no statistic '{name}'")
 
     def check_stat(self, name: str, value: object, where: str = "") -> int:
-        spec = self.stat(name)
         prefix = f"{where}: " if where else ""
+        try:
+            spec = self.stat(name)
+        except StatError as error:
+            raise StatError(f"{prefix}{error} (it has "
+                            f"{', '.join(s.name for s in self.stats)})") from None
         if isinstance(value, bool) or not isinstance(value, int):
             raise StatError(f"{prefix}{spec.label} ({name}) must be a whole number, "
                             f"not '{value}'")
