@@ -13,13 +13,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from builders import scenario, side, w6_unit
 from desktop.engine.dice import SeededRoller
 from desktop.engine.events import DiceRolled, UnitCaught, UnitLeftTable, fold
 from desktop.engine.geometry import heading_vector, overlaps
 from desktop.engine.model import Battle, Status
 from desktop.engine.procedure import Choice, Request, ScriptedAnswers, run
 from desktop.engine.scenario import load_scenario
+
+from builders import scenario, side, w6_unit
 
 PLAYERS = ("Red", "Blue")
 # Slots for bystanders, far enough apart that units of up to 8 x 4 inches never overlap,

@@ -9,7 +9,6 @@ import sys
 from fractions import Fraction
 
 import pytest
-from builders import aftermath, events_of, play, request_keys, roll_keys, scenario, side, w6_unit
 
 from desktop.engine import odds
 from desktop.engine.dice import D2D6, D3D6
@@ -38,6 +37,8 @@ from desktop.engine.events import (
 from desktop.engine.geometry import distance, heading_of
 from desktop.engine.model import Status
 from desktop.engine.procedure import Roll
+
+from builders import aftermath, events_of, play, request_keys, roll_keys, scenario, side, w6_unit
 
 ORCS, ELVES = "Orcs", "Elves"
 

@@ -36,8 +36,9 @@ from desktop.engine.model import Battle
 if TYPE_CHECKING:
     from shapely.geometry import Polygon
 
-# Small gap left in front of something a unit stops at, so it touches but never overlaps.
-STOP_GAP = 0.01
+# Gap left in front of something a unit stops short of: it does not overlap it, and it is
+# far enough not to count as contact (a pursuer that missed is not fighting its quarry).
+STOP_GAP = 2 * CONTACT_TOLERANCE
 # How far two shapes may interpenetrate and still count as merely touching.
 _TOUCH = 1e-9
 # Headings tried, in order, when a fleeing unit goes round what is in its way (degrees).

@@ -1,0 +1,469 @@
+"""Events and the fold (desktop.engine.events): battle state is the fold of its events."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib
+import json
+import pkgutil
+
+import pytest
+
+import desktop.engine
+from desktop.engine.dice import ScriptedRoller
+from desktop.engine.errors import ScenarioError
+from desktop.engine.events import (
+    BreakTest,
+    CasualtiesRemoved,
+    ChargeFailed,
+    CombatResolved,
+    DiceRolled,
+    EngagedInCombat,
+    Event,
+    FlagSet,
+    HonorTest,
+    ModifierApplied,
+    PanicTest,
+    PursuitDeclared,
+    RallyTest,
+    RestraintTest,
+    TestTaken,
+    TestWaived,
+    TurnStarted,
+    UnitBroke,
+    UnitCaught,
+    UnitCharged,
+    UnitDestroyed,
+    UnitEscaped,
+    UnitFled,
+    UnitLeftTable,
+    UnitMoved,
+    UnitPanicked,
+    UnitPursued,
+    UnitRallied,
+    apply,
+    event_from_json,
+    fold,
+)
+from desktop.engine.model import Battle, Modifier, Status
+from desktop.engine.procedure import ScriptedAnswers, run
+from desktop.engine.scenario import Scenario, load_scenario
+
+# Every engine module, so that every Event subclass anywhere in the engine is defined.
+for _module in pkgutil.walk_packages(desktop.engine.__path__, "desktop.engine."):
+    importlib.import_module(_module.name)
+
+FOUR_UNITS = "w6-four-units.json"
+# Units of w6-four-units.json: boyz and wolf_riders (Orcs & Goblins) fight swordsmen
+# (Empire); handgunners (Empire) stand nearby, in no combat.
+ORC_PLAYER, EMPIRE = "Orcs & Goblins", "Empire"
+
+SAMPLES: dict[type[Event], Event] = {
+    CombatResolved: CombatResolved(
+        combat="centre", scores=((ORC_PLAYER, 11), (EMPIRE, 4)),
+        breakdown=((ORC_PLAYER, "wounds", 6), (ORC_PLAYER, "ranks", 2), (EMPIRE, "wounds", 3)),
+        winner=ORC_PLAYER, difference=7, clause="W6-CR-1"),
+    TestTaken: TestTaken(unit="swordsmen", dice="2D6", faces=(4, 3), modifier=7, target=8,
+                         passed=False, clause="W6-BT-2"),
+    BreakTest: BreakTest(unit="swordsmen", dice="2D6", faces=(1, 6), modifier=2, target=8,
+                         passed=True, clause="W6-BT-2"),
+    PanicTest: PanicTest(unit="handgunners", dice="2D6", faces=(5, 4), modifier=0, target=7,
+                         passed=False, clause="W6-PT-2"),
+    RestraintTest: RestraintTest(unit="boyz", dice="2D6", faces=(2, 2), modifier=0,
+                                 target=7, passed=True, clause="W6-PU-2"),
+    RallyTest: RallyTest(unit="handgunners", dice="2D6", faces=(6, 6), modifier=0, target=7,
+                         passed=False, clause="W6-RA-1"),
+    HonorTest: HonorTest(unit="boyz", dice="d10", faces=(3,), modifier=-1, target=6,
+                         passed=True, clause="K-HT-1"),
+    TestWaived: TestWaived(unit="handgunners", test="panic", reason="fleeing",
+                           clause="W6-PT-2"),
+    DiceRolled: DiceRolled(unit="wolf_riders", purpose="pursue", dice="3D6",
+                           faces=(6, 5, 1), total=12, clause="W6-PU-1"),
+    UnitEscaped: UnitEscaped(unit="swordsmen", flee_roll=9,
+                             pursuit_rolls=(("boyz", 4), ("wolf_riders", 8)), clause="BP-5"),
+    PursuitDeclared: PursuitDeclared(unit="wolf_riders", target="swordsmen", overrun=True,
+                                     clause="BP-3a"),
+    CasualtiesRemoved: CasualtiesRemoved(unit="swordsmen", models=6, clause="W6-CR-1"),
+    UnitBroke: UnitBroke(unit="swordsmen", clause="W6-BT-2"),
+    UnitPanicked: UnitPanicked(unit="handgunners", cause="swordsmen", clause="W6-PT-2"),
+    UnitMoved: UnitMoved(unit="handgunners", roll=3, path=((42.94, 24.0), (42.94, 27.0)),
+                         facing=90.0),
+    UnitFled: UnitFled(unit="swordsmen", roll=8,
+                       path=((36.0, 24.0), (39.5, 28.25), (50.37481165308002, 26.95)),
+                       facing=21.666056402146094, away_from="boyz",
+                       passed_through=("handgunners",), blocked_by="rock", clause="W6-FL-3"),
+    UnitPursued: UnitPursued(unit="boyz", roll=4, path=((36.0, 21.243), (36.0, 25.243)),
+                             facing=90.0, target="swordsmen", charged="handgunners",
+                             clause="W6-PU-2"),
+    UnitLeftTable: UnitLeftTable(unit="handgunners", roll=11,
+                                 path=((42.94, 24.0), (72.5, 24.0)), facing=0.0,
+                                 clause="W6-FL-6"),
+    UnitCharged: UnitCharged(unit="wolf_riders", roll=10, path=((33.046, 24.0), (40.0, 30.0)),
+                             facing=45.0, target="handgunners", reached=False,
+                             clause="W6-FL-8"),
+    UnitCaught: UnitCaught(unit="swordsmen", by=("wolf_riders",), flee_roll=5,
+                           pursuit_rolls=(("boyz", 4), ("wolf_riders", 12)), clause="W6-PU-1"),
+    UnitDestroyed: UnitDestroyed(unit="swordsmen", reason="caught by pursuers",
+                                 clause="W6-PU-1"),
+    UnitRallied: UnitRallied(unit="handgunners", clause="W6-RA-1"),
+    EngagedInCombat: EngagedInCombat(unit="boyz", enemy="handgunners", clause="W6-PU-2"),
+    ChargeFailed: ChargeFailed(unit="wolf_riders", target="handgunners", clause="W6-FL-8"),
+    TurnStarted: TurnStarted(turn=2),
+    ModifierApplied: ModifierApplied(unit="boyz", stat="Ld", delta=-1, expires_after_turn=2,
+                                     source="passed through by a fleeing unit",
+                                     clause="K-RA-11"),
+    FlagSet: FlagSet(unit="wolf_riders", flag="ran_from_charge", clause="K-RA-3"),
+}
+
+
+def all_event_classes() -> set[type[Event]]:
+    found: set[type[Event]] = set()
+    pending = [Event]
+    while pending:
+        for cls in pending.pop().__subclasses__():
+            if cls not in found:
+                found.add(cls)
+                pending.append(cls)
+    return found
+
+
+def load_four_units(scenario_path) -> Scenario:
+    return load_scenario(json.loads(scenario_path(FOUR_UNITS).read_text()))
+
+
+@pytest.fixture
+def loaded(scenario_path) -> Scenario:
+    return load_four_units(scenario_path)
+
+
+@pytest.fixture
+def battle(loaded) -> Battle:
+    return loaded.battle
+
+
+def resolution_events(loaded: Scenario) -> list[Event]:
+    session = run(loaded.start(), ScriptedAnswers(ScriptedRoller(loaded.dice), loaded.choices))
+    assert session.events is not None
+    return session.events
+
+
+# --- purity --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("event", list(SAMPLES.values()), ids=lambda e: type(e).__name__)
+def test_apply_leaves_the_input_battle_unchanged(event, scenario_path):
+    # Handgunners fleeing, so that every sample has something to change (a rally, a panic).
+    setup = UnitFled(unit="handgunners", roll=2, path=((42.94, 24.0), (42.94, 26.0)),
+                     facing=90.0, away_from="boyz")
+    battle = apply(load_four_units(scenario_path).battle, setup)
+    untouched = apply(load_four_units(scenario_path).battle, setup)
+    assert battle == untouched
+    after = apply(battle, event)
+    assert battle == untouched
+    assert after is not None and isinstance(after, Battle)
+    if type(event).apply_to is not Event.apply_to:
+        assert after != battle, f"{type(event).__name__} changed nothing"
+    else:
+        assert after == battle, f"{type(event).__name__} records, it should change nothing"
+
+
+def test_apply_of_every_event_of_a_resolution_is_pure(loaded, scenario_path):
+    untouched = load_four_units(scenario_path).battle
+    battle = loaded.battle
+    for event in resolution_events(loaded):
+        before = battle
+        snapshot = dict(before.states)
+        battle = apply(before, event)
+        assert dict(before.states) == snapshot
+    assert loaded.battle == untouched
+    assert battle != untouched
+
+
+def test_battle_mappings_are_read_only(battle):
+    after = apply(battle, UnitBroke(unit="swordsmen"))
+    for b in (battle, after):
+        with pytest.raises(TypeError):
+            b.states["swordsmen"] = b.states["boyz"]  # type: ignore[index]
+        with pytest.raises(TypeError):
+            del b.states["boyz"]  # type: ignore[attr-defined]
+        with pytest.raises(TypeError):
+            b.roster["boyz"] = b.roster["swordsmen"]  # type: ignore[index]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            b.turn = 5  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        after.states["swordsmen"].status = Status.READY  # type: ignore[misc]
+
+
+# --- the fold ------------------------------------------------------------------------------
+
+
+def test_fold_equals_applying_the_events_one_by_one(loaded):
+    events = resolution_events(loaded)
+    assert len(events) > 10
+    folded = fold(loaded.battle, events)
+    one_by_one = loaded.battle
+    for event in events:
+        one_by_one = apply(one_by_one, event)
+    assert folded == one_by_one
+    assert folded == functools.reduce(apply, events, loaded.battle)
+    for split in range(len(events) + 1):
+        assert fold(fold(loaded.battle, events[:split]), events[split:]) == folded
+    assert fold(loaded.battle, []) == loaded.battle
+
+
+def test_fold_of_the_four_units_resolution_ends_where_the_events_say(loaded):
+    events = resolution_events(loaded)
+    end = fold(loaded.battle, events)
+    fled = next(e for e in events if isinstance(e, UnitFled))
+    assert fled.unit == "handgunners"
+    assert end.state("handgunners").status == Status.FLEEING
+    assert end.state("handgunners").center == fled.path[-1]
+    assert end.state("handgunners").facing == fled.facing
+    assert end.state("swordsmen").status == Status.DESTROYED
+    assert "swordsmen" not in set(end.on_table())
+    # Casualties: boyz 20 - 3, swordsmen 15 - 6.
+    assert end.state("boyz").models == 17
+    assert end.state("swordsmen").models == 9
+    for event in events:
+        if isinstance(event, UnitPursued):
+            assert end.state(event.unit).center == event.path[-1]
+            assert end.state(event.unit).engaged_with == frozenset()
+
+
+# --- JSON round trips ------------------------------------------------------------------------
+
+
+def test_every_event_class_has_a_sample():
+    missing = sorted(cls.__qualname__ for cls in all_event_classes() - set(SAMPLES))
+    assert not missing, f"add a sample to SAMPLES in {__name__} for: {', '.join(missing)}"
+    names = [cls.__name__ for cls in all_event_classes()]
+    assert len(names) == len(set(names)), "two Event classes share a name"
+
+
+def test_samples_set_every_field_away_from_its_default():
+    for cls, event in SAMPLES.items():
+        assert type(event) is cls
+        for item in dataclasses.fields(event):
+            if item.name == "clause" and cls in (UnitMoved, TurnStarted):
+                continue
+            if item.default is not dataclasses.MISSING:
+                assert getattr(event, item.name) != item.default, (cls.__name__, item.name)
+
+
+@pytest.mark.parametrize("event", list(SAMPLES.values()), ids=lambda e: type(e).__name__)
+def test_to_json_and_event_from_json_round_trip_exactly(event):
+    data = event.to_json()
+    assert data["type"] == type(event).__name__
+    text = json.dumps(data)
+    back = event_from_json(json.loads(text))
+    assert type(back) is type(event)
+    assert back == event
+    assert back.to_json() == data
+    assert hash(back) == hash(event)
+
+
+def test_to_json_writes_plain_json_values():
+    data = SAMPLES[UnitFled].to_json()
+    assert data == {
+        "type": "UnitFled", "clause": "W6-FL-3", "unit": "swordsmen", "roll": 8,
+        "path": [[36.0, 24.0], [39.5, 28.25], [50.37481165308002, 26.95]],
+        "facing": 21.666056402146094, "away_from": "boyz",
+        "passed_through": ["handgunners"], "blocked_by": "rock",
+    }
+
+
+def test_events_of_a_resolution_round_trip(loaded):
+    events = resolution_events(loaded)
+    back = [event_from_json(json.loads(json.dumps(e.to_json()))) for e in events]
+    assert back == events
+    assert fold(loaded.battle, back) == fold(loaded.battle, events)
+
+
+def test_event_from_json_rejects_an_unknown_type():
+    with pytest.raises(ScenarioError, match="unknown event type 'UnitTeleported'"):
+        event_from_json({"type": "UnitTeleported", "unit": "boyz"})
+    with pytest.raises(ScenarioError, match="unknown event type"):
+        event_from_json({"unit": "boyz"})
+    with pytest.raises(ScenarioError, match="unknown event type 'Event'"):
+        event_from_json({"type": "Event"})
+
+
+def test_event_from_json_rejects_a_missing_field():
+    with pytest.raises(ScenarioError, match="'UnitBroke' is missing a field"):
+        event_from_json({"type": "UnitBroke", "clause": "W6-BT-2"})
+    data = SAMPLES[UnitFled].to_json()
+    del data["away_from"]
+    with pytest.raises(ScenarioError, match="'UnitFled' is missing a field"):
+        event_from_json(data)
+
+
+def test_event_from_json_fills_defaults_and_ignores_unknown_keys():
+    event = event_from_json({"type": "PursuitDeclared", "unit": "boyz", "target": "swordsmen",
+                             "colour": "red"})
+    assert event == PursuitDeclared(unit="boyz", target="swordsmen")
+    assert event.clause == "" and event.overrun is False
+
+
+# --- state changes ---------------------------------------------------------------------------
+
+
+def test_records_of_rolls_and_tests_change_nothing(battle):
+    for cls in (CombatResolved, TestTaken, BreakTest, PanicTest, RestraintTest, RallyTest,
+                HonorTest, TestWaived, DiceRolled, UnitEscaped, PursuitDeclared, UnitCaught,
+                ChargeFailed):
+        assert apply(battle, SAMPLES[cls]) == battle, cls.__name__
+
+
+def test_casualties_come_off_without_narrowing_while_models_fill_the_front(battle):
+    after = apply(battle, CasualtiesRemoved(unit="swordsmen", models=6))  # 15 -> 9
+    state = after.state("swordsmen")
+    assert (state.models, state.files, state.ranks, state.full_ranks) == (9, 5, 2, 1)
+    assert after.footprint("swordsmen").depth == battle.footprint("swordsmen").depth * 2 / 3
+
+
+def test_casualties_narrow_the_files_when_fewer_models_than_files_remain(battle):
+    after = apply(battle, CasualtiesRemoved(unit="swordsmen", models=12))  # 15 -> 3
+    state = after.state("swordsmen")
+    assert (state.models, state.files, state.ranks) == (3, 3, 1)
+    assert after.footprint("swordsmen").frontage == pytest.approx(
+        battle.footprint("swordsmen").frontage * 3 / 5)
+
+
+def test_casualties_never_take_a_unit_below_zero_models(battle):
+    after = apply(battle, CasualtiesRemoved(unit="swordsmen", models=40))
+    state = after.state("swordsmen")
+    assert state.models == 0
+    assert state.files >= 1 and state.ranks == 0
+    again = apply(after, CasualtiesRemoved(unit="swordsmen", models=1))
+    assert again.state("swordsmen").models == 0
+    assert after.state("boyz") == battle.state("boyz")
+
+
+def test_unit_fled_sets_fleeing_moves_turns_and_disengages_both_sides(battle):
+    assert battle.state("swordsmen").engaged_with == {"boyz", "wolf_riders"}
+    assert "swordsmen" in battle.state("boyz").engaged_with
+    event = UnitFled(unit="swordsmen", roll=7, path=((36.0, 24.0), (36.0, 31.0)),
+                     facing=90.0, away_from="boyz")
+    after = apply(battle, event)
+    state = after.state("swordsmen")
+    assert state.status == Status.FLEEING
+    assert state.center == (36.0, 31.0) and state.facing == 90.0
+    assert state.engaged_with == frozenset()
+    assert "swordsmen" not in after.state("boyz").engaged_with
+    assert "swordsmen" not in after.state("wolf_riders").engaged_with
+    assert after.state("handgunners") == battle.state("handgunners")
+
+
+def test_unit_fled_leaves_other_combats_of_its_enemies_alone(battle):
+    battle = apply(battle, EngagedInCombat(unit="boyz", enemy="handgunners"))
+    after = apply(battle, UnitFled(unit="swordsmen", roll=7, path=((36.0, 24.0), (36.0, 31.0)),
+                                   facing=90.0, away_from="boyz"))
+    assert after.state("boyz").engaged_with == {"handgunners"}
+    assert after.state("handgunners").engaged_with == {"boyz"}
+
+
+def test_unit_left_table_sets_left_table_and_disengages(battle):
+    after = apply(battle, UnitLeftTable(unit="swordsmen", roll=12,
+                                        path=((36.0, 24.0), (36.0, 50.0)), facing=90.0))
+    state = after.state("swordsmen")
+    assert state.status == Status.LEFT_TABLE
+    assert state.center == (36.0, 50.0)
+    assert "swordsmen" not in set(after.on_table())
+    assert "swordsmen" not in after.enemies_of("boyz")
+    assert "swordsmen" not in after.state("boyz").engaged_with
+    assert state.engaged_with == frozenset()
+
+
+def test_unit_destroyed_sets_destroyed_and_disengages(battle):
+    after = apply(battle, UnitDestroyed(unit="swordsmen", reason="caught by pursuers"))
+    assert after.state("swordsmen").status == Status.DESTROYED
+    assert not after.state("swordsmen").status.on_table
+    assert after.state("swordsmen").center == battle.state("swordsmen").center
+    assert after.state("boyz").engaged_with == frozenset()
+    assert after.state("wolf_riders").engaged_with == frozenset()
+    assert list(after.on_table()) == ["boyz", "wolf_riders", "handgunners"]
+
+
+@pytest.mark.parametrize("cls", [UnitBroke, UnitPanicked])
+def test_broke_and_panicked_set_broken(battle, cls):
+    event = cls(unit="handgunners") if cls is UnitBroke else cls(unit="handgunners",
+                                                                  cause="swordsmen")
+    after = apply(battle, event)
+    assert after.state("handgunners").status == Status.BROKEN
+    assert after.state("handgunners").center == battle.state("handgunners").center
+
+
+def test_unit_rallied_sets_ready(battle):
+    fleeing = apply(battle, UnitFled(unit="handgunners", roll=5,
+                                     path=((42.94, 24.0), (42.94, 29.0)), facing=90.0,
+                                     away_from="boyz"))
+    assert fleeing.state("handgunners").status == Status.FLEEING
+    rallied = apply(fleeing, UnitRallied(unit="handgunners"))
+    assert rallied.state("handgunners").status == Status.READY
+    assert rallied.state("handgunners").center == (42.94, 29.0)
+
+
+def test_engaged_in_combat_is_symmetric(battle):
+    after = apply(battle, EngagedInCombat(unit="handgunners", enemy="boyz"))
+    assert after.state("handgunners").engaged_with == {"boyz"}
+    assert after.state("boyz").engaged_with == {"swordsmen", "handgunners"}
+    assert apply(after, EngagedInCombat(unit="boyz", enemy="handgunners")) == after
+
+
+def test_unit_pursued_moves_disengages_and_engages_a_fresh_enemy(battle):
+    after = apply(battle, SAMPLES[UnitPursued])  # boyz pursue swordsmen into handgunners
+    assert after.state("boyz").center == (36.0, 25.243)
+    assert after.state("boyz").engaged_with == {"handgunners"}
+    assert after.state("handgunners").engaged_with == {"boyz"}
+    assert after.state("swordsmen").engaged_with == {"wolf_riders"}
+    assert after.state("boyz").status == Status.READY
+
+
+def test_unit_charged_only_moves(battle):
+    after = apply(battle, SAMPLES[UnitCharged])
+    assert after.state("wolf_riders").center == (40.0, 30.0)
+    assert after.state("wolf_riders").facing == 45.0
+    assert after.state("wolf_riders").engaged_with == battle.state("wolf_riders").engaged_with
+
+
+def test_modifier_shows_in_stat_until_its_expiry_turn_and_then_is_dropped(battle):
+    assert battle.turn == 1
+    assert battle.stat("boyz", "Ld") == 7
+    event = ModifierApplied(unit="boyz", stat="Ld", delta=-1, expires_after_turn=2,
+                            source="K-RA-11")
+    turn1 = apply(battle, event)
+    assert turn1.stat("boyz", "Ld") == 6
+    assert turn1.stat("boyz", "M") == 4
+    assert turn1.stat("wolf_riders", "Ld") == 6
+    assert turn1.state("boyz").modifiers == (Modifier("Ld", -1, 2, "K-RA-11"),)
+    turn2 = apply(turn1, TurnStarted(turn=2))
+    assert turn2.turn == 2
+    assert turn2.stat("boyz", "Ld") == 6
+    turn3 = apply(turn2, TurnStarted(turn=3))
+    assert turn3.turn == 3
+    assert turn3.stat("boyz", "Ld") == 7
+    assert turn3.state("boyz").modifiers == ()
+
+
+def test_modifiers_stack_and_expire_separately(battle):
+    battle = fold(battle, [
+        ModifierApplied(unit="boyz", stat="Ld", delta=-1, expires_after_turn=1, source="a"),
+        ModifierApplied(unit="boyz", stat="Ld", delta=-2, expires_after_turn=3, source="b"),
+    ])
+    assert battle.stat("boyz", "Ld") == 4
+    later = fold(battle, [TurnStarted(turn=2)])
+    assert later.stat("boyz", "Ld") == 5
+    assert [m.source for m in later.state("boyz").modifiers] == ["b"]
+
+
+def test_flag_set_adds_a_flag_and_turn_started_clears_every_flag(battle):
+    flagged = fold(battle, [FlagSet(unit="wolf_riders", flag="ran_from_charge"),
+                            FlagSet(unit="boyz", flag="chased")])
+    assert flagged.state("wolf_riders").flags == {"ran_from_charge"}
+    assert flagged.state("boyz").flags == {"chased"}
+    assert flagged.state("swordsmen").flags == frozenset()
+    assert apply(flagged, FlagSet(unit="boyz", flag="chased")) == flagged
+    cleared = apply(flagged, TurnStarted(turn=2))
+    assert all(state.flags == frozenset() for state in cleared.states.values())
+    assert cleared.state("boyz").center == flagged.state("boyz").center
