@@ -177,6 +177,39 @@ def flee_around(
     table) touching nothing and, with `keep_away`, passing no nearer than that to any enemy
     it is not already nearer to. When none is clear it flees straight on through friends.
     """
+    plan = _first_clear(battle, unit_id, heading, length, deflections, keep_away=keep_away,
+                        ignore=ignore)
+    return plan or straight_move(battle, unit_id, heading, length, through_friends=True,
+                                 ignore=ignore)
+
+
+def pursue_around(
+    battle: Battle,
+    unit_id: str,
+    heading: float,
+    length: float,
+    *,
+    halt_before: frozenset[str] = frozenset(),
+    deflections: Sequence[float] = DEFLECTIONS,
+) -> MovePlan:
+    """A pursuit move: the full roll, round friends where it can, never off the table.
+
+    Meeting an enemy is not a reason to turn aside: the pursuer stops in contact (a charge).
+    With no way round, it goes straight and stops short of whatever is in the way.
+    """
+    plan = _first_clear(battle, unit_id, heading, length, deflections,
+                        halt_before=halt_before, stay_on_table=True, enemy_contact_ok=True)
+    return plan or straight_move(battle, unit_id, heading, length, through_friends=False,
+                                 halt_before=halt_before, stay_on_table=True)
+
+
+def _first_clear(
+    battle: Battle, unit_id: str, heading: float, length: float, deflections: Sequence[float],
+    *, keep_away: float = 0.0, ignore: frozenset[str] = frozenset(),
+    halt_before: frozenset[str] = frozenset(), stay_on_table: bool = False,
+    enemy_contact_ok: bool = False,
+) -> MovePlan | None:
+    """The first heading of `deflections` whose whole path is clear, or None."""
     footprint = battle.footprint(unit_id)
     enemies = [(battle.footprint(uid).polygon, min(keep_away, distance(footprint,
                                                                        battle.footprint(uid))))
@@ -187,8 +220,9 @@ def flee_around(
               if o.polygon.distance(footprint.polygon) > CONTACT_TOLERANCE]
     for deflection in deflections:
         plan = straight_move(battle, unit_id, heading + deflection, length,
-                             through_friends=False, ignore=ignore)
-        if plan.blocked_by or (plan.travelled < length - 1e-9 and not plan.left_table):
+                             through_friends=False, ignore=ignore, halt_before=halt_before,
+                             stay_on_table=stay_on_table)
+        if plan.blocked_by and not (enemy_contact_ok and plan.contacted_enemy):
             continue
         area = _swept_area(battle, unit_id, plan)
         if any(overlaps(area, other.polygon) for other in others):
@@ -197,7 +231,7 @@ def flee_around(
                                  for enemy, required in enemies):
             continue
         return plan
-    return straight_move(battle, unit_id, heading, length, through_friends=True, ignore=ignore)
+    return None
 
 
 def _swept_area(battle: Battle, unit_id: str, plan: MovePlan) -> Polygon:

@@ -119,8 +119,14 @@ def _options(ruleset: Ruleset, node: Reader) -> dict[str, Any]:
         if name not in known:
             raise node.fail(f"unknown option for {ruleset.name} "
                             f"(known: {', '.join(sorted(known)) or 'none'})", name)
-        if type(value) is not type(known[name].default):
-            raise node.fail(f"expected {type(known[name].default).__name__}", name)
+        spec = known[name]
+        if type(value) is not type(spec.default):
+            raise node.fail(f"expected {type(spec.default).__name__}", name)
+        if spec.check is not None:
+            try:
+                spec.check(value)
+            except RuleError as error:
+                raise node.fail(str(error), name) from None
         options[name] = value
     return options
 

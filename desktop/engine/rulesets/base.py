@@ -27,6 +27,8 @@ class OptionSpec:
     default: Any
     description: str
     clause: str
+    # Raises a RuleError for a value of the right type that still makes no sense.
+    check: Callable[[Any], object] | None = None
 
 
 @dataclass(frozen=True)

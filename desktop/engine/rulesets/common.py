@@ -6,13 +6,23 @@ least its flee roll; each ruleset supplies its own clause ids and words around t
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from desktop.engine import odds
 from desktop.engine.combat import Combat, CombatSide
 from desktop.engine.dice import D2D6, Dice
-from desktop.engine.events import BreakTest, CombatResolved, TestWaived, UnitBroke
+from desktop.engine.events import (
+    BreakTest,
+    CombatResolved,
+    DiceRolled,
+    TestWaived,
+    UnitBroke,
+    UnitCaught,
+    UnitDestroyed,
+    UnitEscaped,
+)
 from desktop.engine.geometry import distance
 from desktop.engine.model import Battle, Status
 from desktop.engine.procedure import Answer, Recorder, Request, Roll, with_odds
@@ -154,3 +164,34 @@ def still_fighting(battle: Battle, unit_id: str) -> bool:
 def caught_by(flee_roll: int, pursuit_rolls: Sequence[tuple[str, int]]) -> tuple[str, ...]:
     """Pursuers whose roll reaches the flee roll (W6-PU-1, BP-5: ties are caught)."""
     return tuple(uid for uid, roll in pursuit_rolls if roll >= flee_roll)
+
+
+def distance_roll(
+    rec: Recorder, unit_id: str, dice: Dice, *, key: str, purpose: str, why: str,
+    clause: str, outcomes: Sequence[tuple[str, Fraction]] = (),
+) -> Generator[Request, Answer, int]:
+    """Ask for a flee, pursue or chase roll and record it; the total in inches or cm."""
+    faces = yield with_odds(
+        Roll(key=key, unit=unit_id, player=rec.battle.player_of(unit_id), dice=dice,
+             purpose=f"{purpose} roll", why=why, clause=clause), outcomes)
+    assert isinstance(faces, tuple)
+    total = dice.total(faces)
+    rec.emit(DiceRolled(unit_id, purpose, str(dice), faces, total, clause=clause))
+    return total
+
+
+def resolve_catches(
+    rec: Recorder, flee_rolls: Mapping[str, int], pursuits: Mapping[str, str],
+    pursuit_rolls: Mapping[str, int], clause: str,
+) -> None:
+    """Caught when any pursuit roll against a unit is at least its flee roll; else escaped."""
+    for uid, flee_roll in flee_rolls.items():
+        rolls = tuple((p, pursuit_rolls[p]) for p, target in pursuits.items() if target == uid)
+        if not rolls:
+            continue
+        catchers = caught_by(flee_roll, rolls)
+        if catchers:
+            rec.emit(UnitCaught(uid, catchers, flee_roll, rolls, clause=clause),
+                     UnitDestroyed(uid, "caught by pursuers", clause=clause))
+        else:
+            rec.emit(UnitEscaped(uid, flee_roll, rolls, clause=clause))

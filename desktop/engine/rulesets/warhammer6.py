@@ -21,7 +21,6 @@ from desktop.engine.errors import ScenarioError
 from desktop.engine.events import (
     CasualtiesRemoved,
     ChargeFailed,
-    DiceRolled,
     PanicTest,
     PursuitDeclared,
     RallyTest,
@@ -30,7 +29,6 @@ from desktop.engine.events import (
     UnitCaught,
     UnitCharged,
     UnitDestroyed,
-    UnitEscaped,
     UnitFled,
     UnitLeftTable,
     UnitPanicked,
@@ -44,6 +42,7 @@ from desktop.engine.movement import (
     MovePlan,
     flee_around,
     heading_away,
+    pursue_around,
     straight_move,
 )
 from desktop.engine.procedure import (
@@ -60,8 +59,9 @@ from desktop.engine.reading import Reader
 from desktop.engine.rulesets.base import OptionSpec, ProcedureKind, Ruleset, StatSpec
 from desktop.engine.rulesets.common import (
     break_test,
-    caught_by,
+    distance_roll,
     nearest_enemy,
+    resolve_catches,
     score_combat,
     strongest_enemy,
 )
@@ -153,16 +153,7 @@ def combat_aftermath(battle: Battle, combats: Sequence[Combat]) -> Procedure:
         pursuit_rolls[pursuer] = yield from _pursuit_roll(rec, pursuer, target,
                                                           flee_rolls[target])
 
-    for uid in flee_from:
-        rolls = tuple((p, pursuit_rolls[p]) for p, target in pursuits.items() if target == uid)
-        if not rolls:
-            continue
-        catchers = caught_by(flee_rolls[uid], rolls)
-        if catchers:
-            rec.emit(UnitCaught(uid, catchers, flee_rolls[uid], rolls, clause="W6-PU-1"),
-                     UnitDestroyed(uid, "caught by pursuers", clause="W6-PU-1"))
-        else:
-            rec.emit(UnitEscaped(uid, flee_rolls[uid], rolls, clause="W6-PU-1"))
+    resolve_catches(rec, flee_rolls, pursuits, pursuit_rolls, "W6-PU-1")
 
     for uid, source in flee_from.items():
         if rec.battle.states[uid].status != Status.BROKEN:
@@ -171,9 +162,8 @@ def combat_aftermath(battle: Battle, combats: Sequence[Combat]) -> Procedure:
         emit_flee(rec, uid, plan, flee_rolls[uid], away_from=source, clause="W6-FL-3")
 
     for pursuer, target in pursuits.items():
-        plan = straight_move(rec.battle, pursuer, headings[target], pursuit_rolls[pursuer],
-                             through_friends=False, halt_before=frozenset({target}),
-                             stay_on_table=True)
+        plan = pursue_around(rec.battle, pursuer, headings[target], pursuit_rolls[pursuer],
+                             halt_before=frozenset({target}))
         rec.emit(UnitPursued(pursuer, pursuit_rolls[pursuer], plan.path, plan.facing,
                              target=target, charged=plan.contacted_enemy, clause="W6-PU-2"))
     return rec.events
@@ -297,13 +287,8 @@ def _flee_roll(rec: Recorder, unit_id: str, pursuits: Mapping[str, str]
         why += (f" {' and '.join(battle.roster[p].name for p in chasers)} pursue; any pursuit "
                 f"roll equal to or above this one catches and destroys them.")
     outcomes = [("escapes", odds.ONE - chance), ("caught", chance)] if chasers else []
-    faces = yield with_odds(
-        Roll(key=f"flee:{unit_id}", unit=unit_id, player=unit.player, dice=dice,
-             purpose="flee roll", why=why, clause="W6-FL-3"), outcomes)
-    assert isinstance(faces, tuple)
-    total = dice.total(faces)
-    rec.emit(DiceRolled(unit_id, "flee", str(dice), faces, total, clause="W6-FL-3"))
-    return total
+    return (yield from distance_roll(rec, unit_id, dice, key=f"flee:{unit_id}", purpose="flee",
+                                     why=why, clause="W6-FL-3", outcomes=outcomes))
 
 
 def _pursuit_roll(rec: Recorder, unit_id: str, target: str, flee_roll: int
@@ -312,16 +297,11 @@ def _pursuit_roll(rec: Recorder, unit_id: str, target: str, flee_roll: int
     dice = flee_dice(battle, unit_id)
     unit = battle.roster[unit_id]
     chance = odds.catches(dice, flee_roll)
-    faces = yield with_odds(
-        Roll(key=f"pursue_roll:{unit_id}", unit=unit_id, player=unit.player, dice=dice,
-             purpose="pursuit roll", clause="W6-PU-1",
-             why=(f"{unit.name} pursue {dice}\". {battle.roster[target].name} fled "
-                  f"{flee_roll}\": {flee_roll} or more catches them.")),
-        [("catches", chance), ("misses", odds.ONE - chance)])
-    assert isinstance(faces, tuple)
-    total = dice.total(faces)
-    rec.emit(DiceRolled(unit_id, "pursue", str(dice), faces, total, clause="W6-PU-1"))
-    return total
+    return (yield from distance_roll(
+        rec, unit_id, dice, key=f"pursue_roll:{unit_id}", purpose="pursue", clause="W6-PU-1",
+        why=(f"{unit.name} pursue {dice}\". {battle.roster[target].name} fled "
+             f"{flee_roll}\": {flee_roll} or more catches them."),
+        outcomes=[("catches", chance), ("misses", odds.ONE - chance)]))
 
 
 def start_of_turn(battle: Battle, player: str) -> Procedure:
@@ -344,14 +324,10 @@ def start_of_turn(battle: Battle, player: str) -> Procedure:
             rec.emit(UnitRallied(uid, clause="W6-RA-1"))
             continue
         dice = flee_dice(rec.battle, uid)
-        rolled = yield Roll(
-            key=f"flee:{uid}", unit=uid, player=player, dice=dice, purpose="flee roll",
-            clause="W6-FL-5",
+        total = yield from distance_roll(
+            rec, uid, dice, key=f"flee:{uid}", purpose="flee", clause="W6-FL-5",
             why=(f"{unit.name} run {dice}\" towards the nearest table edge before anything "
                  f"else moves, staying 4\" from enemies if they can."))
-        assert isinstance(rolled, tuple)
-        total = dice.total(rolled)
-        rec.emit(DiceRolled(uid, "flee", str(dice), rolled, total, clause="W6-FL-5"))
         plan = compulsory_flee(rec.battle, uid, total)
         emit_flee(rec, uid, plan, total, away_from="", clause="W6-FL-5")
     return rec.events
@@ -391,16 +367,12 @@ def charge_fleeing(battle: Battle, charge: ChargeOnFleeing) -> Procedure:
                   if _charge_reaches(battle, charger, target, heading, roll, reach)),
                  start=odds.ZERO)
     unit = battle.roster[target]
-    faces = yield with_odds(
-        Roll(key=f"flee:{target}", unit=target, player=unit.player, dice=dice,
-             purpose="flee roll", clause="W6-FL-8",
-             why=(f"{unit.name} are already fleeing and run from the charge: {dice}\" "
-                  f"straight away from {battle.roster[charger].name}, who reach {reach}\" "
-                  f"(twice their Move) and destroy them if that is enough.")),
-        [("escapes", odds.ONE - chance), ("caught", chance)])
-    assert isinstance(faces, tuple)
-    roll = dice.total(faces)
-    rec.emit(DiceRolled(target, "flee", str(dice), faces, roll, clause="W6-FL-8"))
+    roll = yield from distance_roll(
+        rec, target, dice, key=f"flee:{target}", purpose="flee", clause="W6-FL-8",
+        why=(f"{unit.name} are already fleeing and run from the charge: {dice}\" straight "
+             f"away from {battle.roster[charger].name}, who reach {reach}\" (twice their "
+             f"Move) and destroy them if that is enough."),
+        outcomes=[("escapes", odds.ONE - chance), ("caught", chance)])
     plan = flee_around(rec.battle, target, heading, roll)
     emit_flee(rec, target, plan, roll, away_from=charger, clause="W6-FL-8")
     gap = distance(rec.battle.footprint(charger), rec.battle.footprint(target))

@@ -1,0 +1,249 @@
+"""The "Breaks or Pursues" procedure (The 9th Age style): every BP-* clause, in order.
+
+One resolution, `breaks_pursues`: combat scores and Break tests (BP-B), then, if anything
+broke or was wiped out (BP-0), flee directions (BP-1), flee rolls (BP-2), pursuit and Overrun
+declarations (BP-3, BP-3a), pursuit rolls (BP-4), catches (BP-5) and finally the moves (BP-6).
+Nothing moves before every roll is on the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Mapping, Sequence
+from typing import Any
+
+from desktop.engine import odds
+from desktop.engine.combat import Combat, check_combats, parse_combats
+from desktop.engine.dice import Dice
+from desktop.engine.errors import ScenarioError
+from desktop.engine.events import (
+    CasualtiesRemoved,
+    PursuitDeclared,
+    UnitDestroyed,
+    UnitFled,
+    UnitLeftTable,
+    UnitPursued,
+)
+from desktop.engine.geometry import CONTACT_TOLERANCE, distance
+from desktop.engine.model import Battle, Status
+from desktop.engine.movement import DEFLECTIONS, MovePlan, flee_around, heading_away, pursue_around
+from desktop.engine.procedure import (
+    Answer,
+    Choice,
+    Option,
+    Outcome,
+    Procedure,
+    Recorder,
+    Request,
+)
+from desktop.engine.rulesets.base import OptionSpec, ProcedureKind, Ruleset, StatSpec
+from desktop.engine.rulesets.common import (
+    break_test,
+    distance_roll,
+    resolve_catches,
+    score_combat,
+    strongest_enemy,
+)
+
+
+def _dice_option(battle: Battle, name: str) -> Dice:
+    return Dice.parse(str(RULESET.option(battle, name)))
+
+
+def _touching(battle: Battle, unit_id: str, candidates: Sequence[str]) -> list[str]:
+    footprint = battle.footprint(unit_id)
+    return [uid for uid in candidates
+            if distance(footprint, battle.footprint(uid)) <= CONTACT_TOLERANCE]
+
+
+def breaks_pursues(battle: Battle, combats: Sequence[Combat]) -> Procedure:
+    check_combats(battle, combats)
+    rec = Recorder(battle)
+    wiped_out: dict[str, str] = {}  # unit -> combat
+    for combat in combats:
+        for combatant in combat.combatants():
+            if combatant.casualties:
+                rec.emit(CasualtiesRemoved(combatant.unit, combatant.casualties, clause="BP-0"))
+                if rec.battle.states[combatant.unit].models == 0:
+                    rec.emit(UnitDestroyed(combatant.unit, "wiped out in combat",
+                                           clause="BP-0"))
+                    wiped_out[combatant.unit] = combat.id
+
+    broken: dict[str, Combat] = {}
+    for combat in combats:
+        result, event = score_combat(rec.battle, combat, "BP-B")
+        rec.emit(event)
+        if result.loser is None:
+            continue
+        for uid in combat.side_of(result.loser).unit_ids:
+            if rec.battle.states[uid].status != Status.READY:
+                continue
+            if (yield from break_test(rec, uid, result.difference, clause="BP-B",
+                                      double_one_holds=False)):
+                broken[uid] = combat
+    if not broken and not wiped_out:
+        return rec.events  # BP-0: nothing broke and nothing was wiped out
+
+    flee_from: dict[str, str] = {}
+    for uid, combat in broken.items():
+        flee_from[uid] = yield from _flee_direction(rec, uid, combat)
+    headings = {uid: heading_away(rec.battle, uid, rec.battle.states[source].center)
+                for uid, source in flee_from.items()}
+
+    flee_dice = _dice_option(battle, "flee_dice")
+    flee_rolls: dict[str, int] = {}
+    for uid in flee_from:
+        flee_rolls[uid] = yield from distance_roll(
+            rec, uid, flee_dice, key=f"flee:{uid}", purpose="flee", clause="BP-2",
+            why=(f"{rec.battle.roster[uid].name} roll {flee_dice} to flee. The dice are set "
+                 f"beside the unit; nothing moves until every roll is made."))
+
+    pursuits, overruns = yield from _declare(rec, combats, wiped_out, flee_rolls)
+    pursue_dice = _dice_option(battle, "pursue_dice")
+    pursuit_rolls: dict[str, int] = {}
+    for uid in [*pursuits, *overruns]:
+        target = pursuits.get(uid)
+        outcomes = []
+        why = f"{rec.battle.roster[uid].name} roll {pursue_dice} "
+        if target is None:
+            why += "for their Overrun straight ahead."
+        else:
+            chance = odds.catches(pursue_dice, flee_rolls[target])
+            outcomes = [("catches", chance), ("misses", odds.ONE - chance)]
+            why += (f"to pursue {rec.battle.roster[target].name}, who rolled "
+                    f"{flee_rolls[target]}: equal or more catches them.")
+        pursuit_rolls[uid] = yield from distance_roll(
+            rec, uid, pursue_dice, key=f"pursue_roll:{uid}", purpose="pursue", clause="BP-4",
+            why=why, outcomes=outcomes)
+
+    resolve_catches(rec, flee_rolls, pursuits, pursuit_rolls, "BP-5")
+
+    for uid, source in flee_from.items():
+        if rec.battle.states[uid].status != Status.BROKEN:
+            continue
+        plan = flee_around(rec.battle, uid, headings[uid], flee_rolls[uid])
+        _emit_flee(rec, uid, plan, flee_rolls[uid], source)
+    for uid in [*pursuits, *overruns]:
+        target = pursuits.get(uid, "")
+        heading = headings[target] if target else rec.battle.states[uid].facing
+        # BP-3a: an Overrun always goes straight forward.
+        plan = pursue_around(rec.battle, uid, heading, pursuit_rolls[uid],
+                             halt_before=frozenset({target} - {""}),
+                             deflections=DEFLECTIONS if target else (0.0,))
+        rec.emit(UnitPursued(uid, pursuit_rolls[uid], plan.path, plan.facing, target=target,
+                             charged=plan.contacted_enemy, clause="BP-6"))
+    return rec.events
+
+
+def _emit_flee(rec: Recorder, unit_id: str, plan: MovePlan, roll: int, source: str) -> None:
+    if plan.left_table:
+        rec.emit(UnitLeftTable(unit_id, roll, plan.path, plan.facing, clause="BP-6"))
+    else:
+        rec.emit(UnitFled(unit_id, roll, plan.path, plan.facing, away_from=source,
+                          passed_through=plan.passed_through, blocked_by=plan.blocked_by,
+                          clause="BP-6"))
+
+
+def _flee_direction(rec: Recorder, unit_id: str, combat: Combat
+                    ) -> Generator[Request, Answer, str]:
+    """BP-1: away from an enemy in contact; the enemies' owner picks if there are several."""
+    battle = rec.battle
+    player = battle.player_of(unit_id)
+    enemies = [uid for uid in combat.other_side(player).unit_ids
+               if battle.states[uid].status.on_table]
+    touching = _touching(battle, unit_id, list(battle.enemies_of(unit_id))) or enemies
+    if not touching:
+        raise ScenarioError(f"{combat.id}: '{unit_id}' broke with no enemy left to flee from")
+    if len(touching) == 1:
+        return touching[0]
+    default = strongest_enemy(battle, unit_id, touching)
+    owner = battle.player_of(touching[0])
+    picked = yield Choice(
+        key=f"flee_from:{unit_id}", player=owner, unit=unit_id,
+        options=tuple(Option(uid, f"Away from {battle.roster[uid].name}") for uid in touching),
+        default=default, clause="BP-1",
+        why=(f"{battle.roster[unit_id].name} are in contact with several of your units; "
+             f"you choose which one they flee directly away from."))
+    return str(picked)
+
+
+def _declare(
+    rec: Recorder, combats: Sequence[Combat], wiped_out: Mapping[str, str],
+    flee_rolls: Mapping[str, int],
+) -> Generator[Request, Answer, tuple[dict[str, str], list[str]]]:
+    """BP-3 and BP-3a: who pursues which broken unit, and which chargers Overrun."""
+    battle = rec.battle
+    pursuits: dict[str, str] = {}
+    overruns: list[str] = []
+    pursue_dice = _dice_option(battle, "pursue_dice")
+    charged = {c.unit for combat in combats for c in combat.combatants() if c.charged}
+    for uid in list(battle.on_table()):
+        if battle.states[uid].status != Status.READY:
+            continue
+        enemies = _touching(battle, uid, list(battle.enemies_of(uid)))
+        standing = [e for e in enemies if battle.states[e].status != Status.BROKEN]
+        fleeing = [e for e in enemies if battle.states[e].status == Status.BROKEN]
+        name = battle.roster[uid].name
+        if fleeing and not standing:
+            options = [Option(e, f"Pursue {battle.roster[e].name}") for e in fleeing]
+            options.append(Option("hold", "Hold"))
+            picked = yield Choice(
+                key=f"pursue:{uid}", player=battle.player_of(uid), unit=uid,
+                options=tuple(options), default=fleeing[0], clause="BP-3",
+                odds=tuple(_catch_odds(pursue_dice, fleeing, flee_rolls, battle)),
+                why=(f"{name} touch only broken enemies. They may pursue one of them "
+                     f"(their flee rolls are known) or hold."))
+            if picked != "hold":
+                pursuits[uid] = str(picked)
+                rec.emit(PursuitDeclared(uid, str(picked), clause="BP-3"))
+        elif uid in charged and not enemies and _lost_its_foes(uid, combats, wiped_out):
+            picked = yield Choice(
+                key=f"overrun:{uid}", player=battle.player_of(uid), unit=uid,
+                options=(Option("overrun", "Overrun straight ahead"), Option("hold", "Hold")),
+                default="overrun", clause="BP-3a",
+                why=(f"{name} charged and wiped out everything in front of them. They may "
+                     f"Overrun: a pursue move straight forward."))
+            if picked == "overrun":
+                overruns.append(uid)
+                rec.emit(PursuitDeclared(uid, "", overrun=True, clause="BP-3a"))
+    return pursuits, overruns
+
+
+def _lost_its_foes(unit_id: str, combats: Sequence[Combat], wiped_out: Mapping[str, str]
+                   ) -> bool:
+    for combat in combats:
+        if unit_id in combat.sides[0].unit_ids or unit_id in combat.sides[1].unit_ids:
+            return any(combat.id == where for where in wiped_out.values())
+    return False
+
+
+def _catch_odds(dice: Dice, fleeing: Sequence[str], flee_rolls: Mapping[str, int],
+                battle: Battle) -> list[Outcome]:
+    return [Outcome(f"catches {battle.roster[uid].name}", odds.catches(dice, flee_rolls[uid]))
+            for uid in fleeing]
+
+
+def _check_dice(text: Any) -> object:
+    return Dice.parse(str(text))
+
+
+RULESET = Ruleset(
+    id="breaks_pursues",
+    name="Breaks or Pursues",
+    distance_unit="in",
+    die_sides=6,
+    stats=(
+        StatSpec("M", "Move", 0, 20),
+        StatSpec("Ld", "Discipline", 1, 10),
+    ),
+    options=(
+        OptionSpec("flee_dice", "2D6", "Dice for a flee distance (BP-2 says typically 2D6).",
+                   "BP-2", _check_dice),
+        OptionSpec("pursue_dice", "2D6", "Dice for a pursue distance (BP-4: typically 2D6).",
+                   "BP-4", _check_dice),
+    ),
+    procedures={
+        "breaks_pursues": ProcedureKind(
+            "breaks_pursues", "Break tests, flee and pursue rolls, catches, then moves",
+            lambda battle, data: parse_combats(battle, data), breaks_pursues),
+    },
+)
