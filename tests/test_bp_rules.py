@@ -1,0 +1,216 @@
+"""Breaks or Pursues: one or more tests per BP-* clause of rules/README.md."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from desktop.engine import odds
+from desktop.engine.dice import Dice
+from desktop.engine.events import (
+    BreakTest,
+    DiceRolled,
+    PursuitDeclared,
+    UnitCaught,
+    UnitEscaped,
+    UnitFled,
+    UnitPursued,
+)
+from desktop.engine.model import Status
+from desktop.engine.procedure import Choice, Roll
+
+from builders import events_of, play, request_keys, scenario, side
+
+WIN, LOSE = "Elves", "Goblins"
+
+
+def bp_unit(unit_id: str, player: str, x: float, y: float, *, facing: float = 90,
+            models: int = 10, files: int = 10, M: int = 5, Ld: int = 7, **fields) -> dict:
+    return {"id": unit_id, "name": unit_id.title(), "player": player,
+            "profile": {"M": M, "Ld": Ld}, "base": [1, 1], "models": models, "files": files,
+            "position": [x, y], "facing": facing, **fields}
+
+
+def line_fight(*, extra: list | None = None, winner_units: tuple = ("elves",),
+               loser: dict | None = None, **kwargs) -> dict:
+    """Goblins (10 wide at y 30, facing down) lose to Elves (10 wide, in contact below)."""
+    units = [bp_unit("elves", WIN, 36, 29),
+             bp_unit("goblins", LOSE, 36, 30, facing=270, **(loser or {})), *(extra or [])]
+    combat = {"id": "line", "sides": [
+        side(*({"unit": u, "wounds_caused": 3 if u == "elves" else 0} for u in winner_units)),
+        side({"unit": "goblins", "wounds_caused": 1})]}
+    return scenario(units, {"procedure": "breaks_pursues", "combats": [combat]},
+                    ruleset="breaks_pursues", **kwargs)
+
+
+def test_bp_0_nothing_broke_nothing_wiped_out_ends_after_the_break_tests():
+    _, session, battle = play(line_fight(), [1, 1])
+    assert request_keys(session) == ["break:goblins"]
+    assert events_of(session, BreakTest)[0].passed is True
+    assert not events_of(session, DiceRolled)
+    assert battle.states["elves"].center == (36, 29)
+
+
+def test_bp_0_a_wipe_out_alone_still_runs_the_steps():
+    data = line_fight()
+    data["units"][0]["facing"] = 90
+    data["resolve"]["combats"][0]["sides"][0]["units"][0]["charged"] = True
+    data["resolve"]["combats"][0]["sides"][1]["units"][0]["casualties"] = 10
+    _, session, battle = play(data, [3, 4])
+    assert request_keys(session) == ["overrun:elves", "pursue_roll:elves"]
+    assert battle.states["goblins"].status == Status.DESTROYED
+
+
+@pytest.mark.parametrize(("faces", "broken"), [((3, 2), False), ((3, 3), True)])
+def test_bp_b_break_test_is_2d6_plus_difference_against_discipline(faces, broken):
+    # Elves 3 wounds against 1: difference 2; Ld 7. 5 + 2 = 7 holds, 6 + 2 = 8 breaks.
+    _, session, _ = play(line_fight(), [*faces, 1, 1, 1, 1])
+    test = events_of(session, BreakTest)[0]
+    assert (test.modifier, test.target, test.passed, test.clause) == (2, 7, not broken, "BP-B")
+    request = session.steps[0].request
+    assert isinstance(request, Roll)
+    assert request.clause == "BP-B"
+    assert dict((o.label, o.chance) for o in request.odds)["breaks"] == odds.break_test_fails(
+        7, 2)
+
+
+def test_bp_1_one_enemy_in_contact_gives_the_direction():
+    _, session, _ = play(line_fight(), [6, 6, 2, 2, 1, 1])
+    assert not any(key.startswith("flee_from:") for key in request_keys(session))
+    fled = events_of(session, UnitFled)[0]
+    assert fled.away_from == "elves"
+    assert fled.facing == pytest.approx(90.0)
+
+
+def test_bp_1_several_enemies_in_contact_their_owner_chooses():
+    # Wolves on the Goblins' right flank (facing -x, touching x = 41).
+    wolves = bp_unit("wolves", WIN, 41.5, 30, facing=180, models=3, files=3)
+    data = line_fight(extra=[wolves], winner_units=("elves", "wolves"))
+    _, session, _ = play(data, [6, 6, 2, 2], {"flee_from:goblins": "wolves",
+                                              "pursue:elves": "hold", "pursue:wolves": "hold"})
+    choice = next(s.request for s in session.steps if s.request.key == "flee_from:goblins")
+    assert isinstance(choice, Choice)
+    assert choice.player == WIN and choice.clause == "BP-1"
+    assert {o.id for o in choice.options} == {"elves", "wolves"}
+    fled = events_of(session, UnitFled)[0]
+    assert fled.away_from == "wolves"
+    assert fled.facing == pytest.approx(180.0)  # directly away from the wolves' centre
+
+
+def test_bp_2_every_flee_roll_is_made_before_anything_moves_or_pursues():
+    data = line_fight(options={"flee_dice": "3D6"})
+    _, session, _ = play(data, [6, 6, 1, 2, 3, 6, 6])
+    keys = request_keys(session)
+    assert keys.index("flee:goblins") < keys.index("pursue:elves") < keys.index(
+        "pursue_roll:elves")
+    flee = next(s.request for s in session.steps if s.request.key == "flee:goblins")
+    assert flee.dice == Dice(3, 6)  # the ruleset option replaces "typically 2D6"
+    kinds = [type(e).__name__ for e in session.events]
+    assert kinds.index("DiceRolled") < kinds.index("PursuitDeclared")
+    assert kinds.index("UnitCaught") < kinds.index("UnitPursued")
+
+
+def test_bp_3_a_unit_touching_a_standing_enemy_may_not_pursue():
+    # A second Goblin unit, still standing, touches the Elves' right end.
+    guard = bp_unit("guard", LOSE, 42, 28, facing=180, models=6, files=3)
+    data = line_fight(extra=[guard])
+    _, session, _ = play(data, [6, 6, 2, 2])
+    assert "pursue:elves" not in request_keys(session)
+    assert not events_of(session, PursuitDeclared)
+
+
+def test_bp_3_pursuer_declares_its_target_or_holds():
+    _, session, _ = play(line_fight(), [6, 6, 2, 2], {"pursue:elves": "hold"})
+    choice = next(s.request for s in session.steps if s.request.key == "pursue:elves")
+    assert {o.id for o in choice.options} == {"goblins", "hold"}
+    assert choice.clause == "BP-3"
+    assert dict((o.label, o.chance) for o in choice.odds)["catches Goblins"] == odds.catches(
+        Dice(2, 6), 4)
+    assert not events_of(session, UnitPursued)
+    assert events_of(session, UnitFled)[0].unit == "goblins"
+
+
+def test_bp_3a_a_charger_left_with_no_enemy_overruns_straight_forward():
+    data = line_fight()
+    data["units"][0]["facing"] = 80  # slightly turned: the Overrun follows its facing
+    data["resolve"]["combats"][0]["sides"][0]["units"][0]["charged"] = True
+    data["resolve"]["combats"][0]["sides"][1]["units"][0]["casualties"] = 10
+    data["units"][1]["position"] = [36, 31]  # keep clear of the turned Elves
+    _, session, _ = play(data, [4, 4])
+    declared = events_of(session, PursuitDeclared)[0]
+    assert declared.overrun is True and declared.clause == "BP-3a"
+    moved = events_of(session, UnitPursued)[0]
+    assert moved.facing == pytest.approx(80.0)
+    (x0, y0), (x1, y1) = moved.path
+    assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(8.0)
+
+
+def test_bp_3a_no_overrun_for_a_unit_that_did_not_charge():
+    data = line_fight()
+    data["resolve"]["combats"][0]["sides"][1]["units"][0]["casualties"] = 10
+    _, session, _ = play(data, [])
+    assert session.steps == []
+
+
+def test_bp_4_pursue_rolls_come_after_all_declarations_with_exact_odds():
+    data = line_fight(options={"pursue_dice": "3D6"})
+    _, session, _ = play(data, [6, 6, 5, 4, 1, 1, 1])
+    roll = next(s.request for s in session.steps if s.request.key == "pursue_roll:elves")
+    assert roll.dice == Dice(3, 6)
+    assert roll.clause == "BP-4"
+    assert dict((o.label, o.chance) for o in roll.odds)["catches"] == odds.catches(
+        Dice(3, 6), 9)
+
+
+@pytest.mark.parametrize(("flee", "pursuits", "caught"), [
+    ((3, 3), [(3, 3)], True),            # a tie is caught
+    ((3, 4), [(3, 3)], False),           # greater than the only pursuit: away
+    ((3, 4), [(1, 1), (4, 4)], True),    # one pursuer of two is enough
+    ((5, 4), [(1, 1), (4, 4)], False),   # greater than every pursuit
+])
+def test_bp_5_escapes_only_when_greater_than_every_pursue_roll(flee, pursuits, caught):
+    extra, winners = [], ("elves",)
+    if len(pursuits) == 2:
+        extra = [bp_unit("wolves", WIN, 41.5, 30, facing=180, models=3, files=3)]
+        winners = ("elves", "wolves")
+    dice = [6, 6, *flee] + [face for pair in pursuits for face in pair]
+    _, session, battle = play(line_fight(extra=extra, winner_units=winners), dice,
+                              {"flee_from:goblins": "elves"})
+    if caught:
+        assert events_of(session, UnitCaught)[0].clause == "BP-5"
+        assert battle.states["goblins"].status == Status.DESTROYED
+        assert not events_of(session, UnitFled)
+    else:
+        assert events_of(session, UnitEscaped)[0].unit == "goblins"
+        assert battle.states["goblins"].status == Status.FLEEING
+
+
+def test_bp_6_survivors_then_move_flee_and_pursue_distances():
+    _, session, battle = play(line_fight(), [6, 6, 4, 4, 3, 3])
+    fled = events_of(session, UnitFled)[0]
+    pursued = events_of(session, UnitPursued)[0]
+    assert (fled.clause, pursued.clause) == ("BP-6", "BP-6")
+    assert battle.states["goblins"].center == pytest.approx((36.0, 38.0))
+    assert battle.states["elves"].center == pytest.approx((36.0, 35.0))  # along the flee line
+    assert pursued.facing == pytest.approx(fled.facing)
+
+
+def test_bp_example_scenario_through_rout_resolve(scenario_path):
+    completed = subprocess.run(
+        [sys.executable, "-m", "desktop", "resolve", str(scenario_path("bp-two-combats.json"))],
+        capture_output=True, text=True, check=True)
+    output = json.loads(completed.stdout)
+    kinds = [e["type"] for e in output["events"]]
+    assert kinds.count("UnitDestroyed") == 2  # the archers wiped out, the goblins caught
+    caught = next(e for e in output["events"] if e["type"] == "UnitCaught")
+    assert caught["by"] == ["lions"] and caught["flee_roll"] == 7
+    overrun = next(e for e in output["events"] if e["type"] == "PursuitDeclared"
+                   and e["overrun"])
+    assert overrun["unit"] == "silver_helms"
+    assert output["units"]["silver_helms"]["position"] == [12.0, 34.5]
+    assert Fraction(output["steps"][0]["odds"][1]["chance"]) == 1  # lost by 6 against Ld 6
