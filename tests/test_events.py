@@ -14,10 +14,14 @@ import desktop.engine
 from desktop.engine.dice import ScriptedRoller
 from desktop.engine.errors import ScenarioError
 from desktop.engine.events import (
+    LOCKED_RUNNER,
     BreakTest,
     CasualtiesRemoved,
     ChargeFailed,
+    ChaseCharged,
+    ChaseReached,
     CombatResolved,
+    CommandPointSpent,
     DiceRolled,
     EngagedInCombat,
     Event,
@@ -28,12 +32,14 @@ from desktop.engine.events import (
     PursuitDeclared,
     RallyTest,
     RestraintTest,
+    RunnerLocked,
     TestTaken,
     TestWaived,
     TurnStarted,
     UnitBroke,
     UnitCaught,
     UnitCharged,
+    UnitChased,
     UnitDestroyed,
     UnitEscaped,
     UnitFled,
@@ -42,6 +48,8 @@ from desktop.engine.events import (
     UnitPanicked,
     UnitPursued,
     UnitRallied,
+    UnitTurned,
+    WoundsSuffered,
     apply,
     event_from_json,
     fold,
@@ -113,7 +121,17 @@ SAMPLES: dict[type[Event], Event] = {
     ModifierApplied: ModifierApplied(unit="boyz", stat="Ld", delta=-1, expires_after_turn=2,
                                      source="passed through by a fleeing unit",
                                      clause="K-RA-11"),
-    FlagSet: FlagSet(unit="wolf_riders", flag="ran_from_charge", clause="K-RA-3"),
+    FlagSet: FlagSet(unit="wolf_riders", flag="turn:ran_from_charge", clause="K-RA-3"),
+    WoundsSuffered: WoundsSuffered(unit="boyz", wounds=3, clause="K-RA-4"),
+    RunnerLocked: RunnerLocked(unit="handgunners", enemy="boyz", clause="K-RA-12"),
+    UnitChased: UnitChased(unit="boyz", roll=12, path=((36.0, 21.243), (36.0, 30.0)),
+                           facing=90.0, target="handgunners", reached="swordsmen",
+                           clause="K-RA-7"),
+    ChaseReached: ChaseReached(unit="boyz", target="handgunners", clause="K-RA-8"),
+    ChaseCharged: ChaseCharged(unit="boyz", enemy="handgunners", clause="K-RA-8"),
+    CommandPointSpent: CommandPointSpent(player="Empire", unit="handgunners",
+                                         purpose="regroup", clause="K-RG-1"),
+    UnitTurned: UnitTurned(unit="boyz", facing=405.0, clause="K-RG-1"),
 }
 
 
@@ -311,7 +329,7 @@ def test_event_from_json_fills_defaults_and_ignores_unknown_keys():
 def test_records_of_rolls_and_tests_change_nothing(battle):
     for cls in (CombatResolved, TestTaken, BreakTest, PanicTest, RestraintTest, RallyTest,
                 HonorTest, TestWaived, DiceRolled, UnitEscaped, PursuitDeclared, UnitCaught,
-                ChargeFailed):
+                ChargeFailed, ChaseReached, CommandPointSpent):
         assert apply(battle, SAMPLES[cls]) == battle, cls.__name__
 
 
@@ -457,13 +475,39 @@ def test_modifiers_stack_and_expire_separately(battle):
     assert [m.source for m in later.state("boyz").modifiers] == ["b"]
 
 
-def test_flag_set_adds_a_flag_and_turn_started_clears_every_flag(battle):
-    flagged = fold(battle, [FlagSet(unit="wolf_riders", flag="ran_from_charge"),
+def test_flag_set_adds_a_flag_and_turn_started_clears_only_turn_flags(battle):
+    flagged = fold(battle, [FlagSet(unit="wolf_riders", flag="turn:ran_from_charge"),
                             FlagSet(unit="boyz", flag="chased")])
-    assert flagged.state("wolf_riders").flags == {"ran_from_charge"}
+    assert flagged.state("wolf_riders").flags == {"turn:ran_from_charge"}
     assert flagged.state("boyz").flags == {"chased"}
     assert flagged.state("swordsmen").flags == frozenset()
     assert apply(flagged, FlagSet(unit="boyz", flag="chased")) == flagged
     cleared = apply(flagged, TurnStarted(turn=2))
-    assert all(state.flags == frozenset() for state in cleared.states.values())
+    assert cleared.state("wolf_riders").flags == frozenset()
+    assert cleared.state("boyz").flags == {"chased"}  # not a turn flag: it stays
     assert cleared.state("boyz").center == flagged.state("boyz").center
+
+
+def test_wounds_suffered_take_whole_models_and_keep_the_rest(battle):
+    after = apply(battle, WoundsSuffered(unit="boyz", wounds=3))
+    assert after.state("boyz").models == battle.state("boyz").models - 3
+    assert after.state("boyz").wounds_lost == 0
+    wiped = apply(battle, WoundsSuffered(unit="boyz", wounds=500))
+    assert wiped.state("boyz").models == 0
+
+
+def test_runner_locked_engages_both_and_marks_the_runner_until_freed(battle):
+    locked = apply(battle, RunnerLocked(unit="handgunners", enemy="boyz"))
+    assert locked.state("handgunners").status == Status.READY
+    assert "boyz" in locked.state("handgunners").engaged_with
+    assert "handgunners" in locked.state("boyz").engaged_with
+    assert LOCKED_RUNNER in locked.state("handgunners").flags
+    assert LOCKED_RUNNER in apply(locked, TurnStarted(turn=2)).state("handgunners").flags
+    freed = apply(locked, UnitDestroyed(unit="boyz", reason="test"))
+    assert LOCKED_RUNNER not in freed.state("handgunners").flags
+
+
+def test_chase_charged_engages_and_unit_turned_normalises_the_facing(battle):
+    after = apply(battle, ChaseCharged(unit="boyz", enemy="handgunners"))
+    assert "handgunners" in after.state("boyz").engaged_with
+    assert apply(battle, UnitTurned(unit="boyz", facing=450.0)).state("boyz").facing == 90.0

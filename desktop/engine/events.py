@@ -79,13 +79,27 @@ def fold(battle: Battle, events: Iterable[Event]) -> Battle:
     return battle
 
 
+# Kensei K-RA-12: a runner that ran into an enemy loses its Initiative and Honor rolls for as
+# long as it stays locked in that combat.
+LOCKED_RUNNER = "locked_runner"
+# Flags starting with this last until the next TurnStarted; others until their cause ends.
+TURN_FLAG = "turn:"
+
+
 def _disengage(battle: Battle, unit_id: str) -> Battle:
     """Free `unit_id` and everyone fighting it from that combat."""
     for other in battle.states[unit_id].engaged_with:
         if other in battle.states:
-            battle = battle.update(other,
-                                   engaged_with=battle.states[other].engaged_with - {unit_id})
-    return battle.update(unit_id, engaged_with=frozenset())
+            battle = _set_engaged(battle, other,
+                                  battle.states[other].engaged_with - {unit_id})
+    return _set_engaged(battle, unit_id, frozenset())
+
+
+def _set_engaged(battle: Battle, unit_id: str, engaged: frozenset[str]) -> Battle:
+    flags = battle.states[unit_id].flags
+    if not engaged:
+        flags = flags - {LOCKED_RUNNER}
+    return battle.update(unit_id, engaged_with=engaged, flags=flags)
 
 
 # --- records of rolls and tests (no change of state) ---------------------------------------
@@ -312,13 +326,14 @@ class ChargeFailed(Event):
 
 @dataclass(frozen=True)
 class TurnStarted(Event):
-    """A new turn: modifiers that ran out with the last one are dropped, markers cleared."""
+    """A new turn: modifiers that ran out with the last one are dropped, turn flags cleared."""
 
     turn: int
 
     def apply_to(self, battle: Battle) -> Battle:
         states = {
-            uid: replace(state, flags=frozenset(),
+            uid: replace(state,
+                         flags=frozenset(f for f in state.flags if not f.startswith(TURN_FLAG)),
                          modifiers=tuple(m for m in state.modifiers
                                          if m.expires_after_turn >= self.turn))
             for uid, state in battle.states.items()
@@ -342,10 +357,90 @@ class ModifierApplied(Event):
 
 @dataclass(frozen=True)
 class FlagSet(Event):
-    """A marker on a unit until the next TurnStarted (or for good, as the ruleset says)."""
+    """A marker on a unit: `turn:` flags last until the next TurnStarted."""
 
     unit: str
     flag: str
 
     def apply_to(self, battle: Battle) -> Battle:
         return battle.update(self.unit, flags=battle.states[self.unit].flags | {self.flag})
+
+
+# --- Kensei ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WoundsSuffered(Event):
+    """Damage to a unit: whole models come off, the rest stays on a wounded model."""
+
+    unit: str
+    wounds: int
+
+    def apply_to(self, battle: Battle) -> Battle:
+        state = battle.states[self.unit]
+        per_model = battle.roster[self.unit].profile.wounds
+        total = state.wounds_lost + self.wounds
+        models = max(state.models - total // per_model, 0)
+        return battle.update(self.unit, models=models,
+                             wounds_lost=total % per_model if models else 0,
+                             files=max(min(state.files, models), 1))
+
+
+@dataclass(frozen=True)
+class RunnerLocked(Event):
+    """K-RA-12: a running unit ran into an enemy; both are now locked in combat."""
+
+    unit: str
+    enemy: str
+
+    def apply_to(self, battle: Battle) -> Battle:
+        battle = EngagedInCombat(self.unit, self.enemy).apply_to(battle)
+        state = battle.states[self.unit]
+        return battle.update(self.unit, status=Status.READY,
+                             flags=state.flags | {LOCKED_RUNNER})
+
+
+@dataclass(frozen=True)
+class UnitChased(UnitMoved):
+    """K-RA-7: a Chase move; `reached` is the unit it ran into, if any."""
+
+    target: str
+    reached: str = ""
+
+    def apply_to(self, battle: Battle) -> Battle:
+        return self._moved(battle)
+
+
+@dataclass(frozen=True)
+class ChaseReached(Event):
+    """K-RA-8: the chaser caught up with the runner and makes a free attack."""
+
+    unit: str
+    target: str
+
+
+@dataclass(frozen=True)
+class ChaseCharged(Event):
+    """K-RA-8: the chaser ran into another enemy: a successful Charge, fought next turn."""
+
+    unit: str
+    enemy: str
+
+    def apply_to(self, battle: Battle) -> Battle:
+        return EngagedInCombat(self.unit, self.enemy).apply_to(battle)
+
+
+@dataclass(frozen=True)
+class CommandPointSpent(Event):
+    player: str
+    unit: str
+    purpose: str
+
+
+@dataclass(frozen=True)
+class UnitTurned(Event):
+    unit: str
+    facing: float
+
+    def apply_to(self, battle: Battle) -> Battle:
+        return battle.update(self.unit, facing=self.facing % 360.0)

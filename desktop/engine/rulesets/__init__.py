@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from desktop.engine.errors import ScenarioError
-from desktop.engine.rulesets import breaks_pursues, warhammer6
+from desktop.engine.rulesets import breaks_pursues, kensei1, warhammer6
 from desktop.engine.rulesets.base import OptionSpec, ProcedureKind, Ruleset, StatSpec
 
 RULESETS: dict[str, Ruleset] = {
     warhammer6.RULESET.id: warhammer6.RULESET,
+    kensei1.RULESET.id: kensei1.RULESET,
     breaks_pursues.RULESET.id: breaks_pursues.RULESET,
 }
 

@@ -1,0 +1,550 @@
+"""Kensei 1st edition: Running Away, Chase and Regroup (every K-* clause). Centimetres, d10.
+
+Resolutions:
+- `charge_reaction`: a charged unit runs away as its free reaction (K-RA-3).
+- `shooting`: a round of shooting; half or more of the unit's Wounds lost means an Honor test
+  or Running Away (K-RA-4).
+- `combat`: a defeated unit tests against the Confrontation Value and against its Honor
+  (K-RA-5, K-RA-6); a runner may be Chased (K-RA-7 to K-RA-9).
+- `regroup`: a running unit spends a Command Point to try to stop (K-RG-1).
+- `new_turn`: the turn counter moves on and two-turn penalties run out (K-RA-11).
+
+Every run moves exactly away from the closest enemy (K-RA-1), 2d10 or 3d10 cm (K-RA-2),
+straight through friends (K-RA-10), who may run too (K-RA-11), and stops at an enemy it runs
+into, locking both in combat (K-RA-12).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Generator, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from desktop.engine import odds
+from desktop.engine.dice import D2D10, D3D10, Dice
+from desktop.engine.errors import RuleError, ScenarioError
+from desktop.engine.events import (
+    LOCKED_RUNNER,
+    TURN_FLAG,
+    ChaseCharged,
+    ChaseReached,
+    CommandPointSpent,
+    FlagSet,
+    HonorTest,
+    ModifierApplied,
+    RunnerLocked,
+    TestWaived,
+    TurnStarted,
+    UnitChased,
+    UnitDestroyed,
+    UnitFled,
+    UnitLeftTable,
+    UnitRallied,
+    UnitTurned,
+    WoundsSuffered,
+)
+from desktop.engine.geometry import distance, heading_of
+from desktop.engine.model import Battle, Status, TroopType
+from desktop.engine.movement import MovePlan, heading_away, straight_move
+from desktop.engine.procedure import (
+    Answer,
+    Choice,
+    Option,
+    Outcome,
+    Procedure,
+    Recorder,
+    Request,
+    Roll,
+    with_odds,
+)
+from desktop.engine.reading import Reader
+from desktop.engine.rulesets.base import OptionSpec, ProcedureKind, Ruleset, StatSpec
+from desktop.engine.rulesets.common import distance_roll
+
+RAN_FROM_CHARGE = TURN_FLAG + "ran_from_charge"  # K-RA-3: once per turn
+BEYOND_FRIEND = 3.0  # K-RA-10: cm past a friend it could not clear
+PENALTY_TURNS = 2  # K-RA-11
+HONOR_RULES = {
+    "roll_at_most_honor": "a roll equal to or below Honor passes",
+    "roll_below_honor": "a roll below Honor passes",
+}
+# How far a chase looks for what it would reach, whatever the dice could give.
+CHASE_SCAN = 1000.0
+
+
+# --- Honor tests (K-HT-1) --------------------------------------------------------------------
+
+
+def honor_dice(battle: Battle) -> Dice:
+    return Dice.parse(str(RULESET.option(battle, "honor_dice")))
+
+
+def honor_target(battle: Battle, unit_id: str) -> int:
+    """The highest total that passes, by the ruleset option (K-HT-1)."""
+    honor = battle.stat(unit_id, "Honor")
+    return honor if RULESET.option(battle, "honor_test") == "roll_at_most_honor" else honor - 1
+
+
+def honor_test(
+    rec: Recorder, unit_id: str, *, key: str, reason: str, clause: str,
+) -> Generator[Request, Answer, bool]:
+    """An Honor roll against Running Away; Ronin re-roll a failure. True when it holds."""
+    battle = rec.battle
+    unit = battle.roster[unit_id]
+    if LOCKED_RUNNER in battle.states[unit_id].flags:
+        rec.emit(TestWaived(unit_id, "honor", "locked in combat after running into an enemy: "
+                            "it loses every Honor roll", clause="K-RA-12"))
+        return False
+    dice = honor_dice(battle)
+    target = honor_target(battle, unit_id)
+    rerolls = 1 if unit.has("ronin") else 0
+    fails = odds.attribute_test_fails(target, dice, rerolls=rerolls)
+    why = (f"{reason} Roll {dice}: {target} or less and {unit.name} stand their ground "
+           f"(Honor {battle.stat(unit_id, 'Honor')}); more and they run away.")
+    if rerolls:
+        why += " They are Ronin: a failed roll is rolled again."
+    for attempt in range(1 + rerolls):
+        faces = yield with_odds(
+            Roll(key=key if attempt == 0 else f"{key}:reroll", unit=unit_id,
+                 player=unit.player, dice=dice, purpose="honor test", why=why, clause=clause),
+            [("holds", odds.ONE - fails), ("runs away", fails)] if attempt == 0 else
+            [("holds", odds.ONE - odds.attribute_test_fails(target, dice)),
+             ("runs away", odds.attribute_test_fails(target, dice))])
+        assert isinstance(faces, tuple)
+        passed = dice.total(faces) <= target
+        rec.emit(HonorTest(unit_id, str(dice), faces, dice.modifier, target, passed,
+                           clause="K-HT-1"))
+        if passed:
+            return True
+    return False
+
+
+# --- Running Away (K-RA-1, K-RA-2, K-RA-10 to K-RA-12) --------------------------------------
+
+
+def run_dice(battle: Battle, unit_id: str) -> Dice:
+    """K-RA-2: cavalry, large creatures and flyers 3d10, the rest 2d10."""
+    profile = battle.roster[unit_id].profile
+    fast = profile.flies or profile.troop_type in (TroopType.CAVALRY, TroopType.LARGE,
+                                                   TroopType.MONSTER)
+    return D3D10 if fast else D2D10
+
+
+def remaining_wounds(battle: Battle, unit_id: str) -> int:
+    state = battle.states[unit_id]
+    return state.models * battle.roster[unit_id].profile.wounds - state.wounds_lost
+
+
+def closest_enemy(battle: Battle, unit_id: str) -> str | None:
+    """K-RA-1: the closest enemy; at equal distance the one with the most Wounds."""
+    footprint = battle.footprint(unit_id)
+    ranked = sorted(
+        (round(distance(footprint, battle.footprint(uid)), 6), -remaining_wounds(battle, uid),
+         index, uid)
+        for index, uid in enumerate(battle.enemies_of(unit_id)))
+    return ranked[0][3] if ranked else None
+
+
+def _run_heading(battle: Battle, unit_id: str) -> tuple[float, str]:
+    source = closest_enemy(battle, unit_id)
+    if source is None:
+        return (battle.states[unit_id].facing + 180.0) % 360.0, ""
+    return heading_away(battle, unit_id, battle.states[source].center), source
+
+
+def _run_plan(battle: Battle, unit_id: str, heading: float, length: float) -> MovePlan:
+    return straight_move(battle, unit_id, heading, length, through_friends=True,
+                         beyond_gap=BEYOND_FRIEND)
+
+
+def _run_odds(battle: Battle, unit_id: str, heading: float, dice: Dice
+              ) -> list[tuple[str, Fraction]]:
+    """What each possible total would do, weighted by its chance: exact, from the geometry."""
+    outcomes: dict[str, Fraction] = {}
+    for total, chance in dice.pmf().items():
+        plan = _run_plan(battle, unit_id, heading, total)
+        if plan.left_table:
+            label = "leaves the table"
+        elif plan.contacted_enemy:
+            label = "runs into an enemy"
+        elif plan.passed_through:
+            label = "passes through friends"
+        else:
+            label = "gets clear"
+        outcomes[label] = outcomes.get(label, odds.ZERO) + chance
+    return sorted(outcomes.items())
+
+
+@dataclass
+class _Runs:
+    """Counts runs per unit so that each request key stays unique within a resolution."""
+
+    count: dict[str, int]
+
+    def key(self, prefix: str, unit_id: str) -> str:
+        key = f"{prefix}:{unit_id}"
+        self.count[key] = self.count.get(key, 0) + 1
+        number = self.count[key]
+        return key if number == 1 else f"{key}#{number}"
+
+
+def run_away(
+    rec: Recorder, unit_id: str, *, why: str, clause: str, chasers: Sequence[str] = (),
+    runs: _Runs | None = None,
+) -> Generator[Request, Answer, None]:
+    """Run one unit away, then everything that follows from it, in order."""
+    runs = runs or _Runs({})
+    queue: deque[tuple[str, str, str, Sequence[str]]] = deque([(unit_id, why, clause,
+                                                                 chasers)])
+    while queue:
+        runner, reason, cause, may_chase = queue.popleft()
+        if not rec.battle.states[runner].status.on_table:
+            continue
+        passed = yield from _one_run(rec, runner, reason, cause, runs)
+        for friend in passed:
+            if (yield from _passed_through(rec, friend, runner, runs)):
+                queue.append((friend, f"{rec.battle.roster[runner].name} ran through them.",
+                              "K-RA-11", ()))
+        if may_chase and (yield from _chase(rec, runner, may_chase, runs)):
+            queue.appendleft((runner, "They survived the free attack.", "K-RA-9", ()))
+
+
+def _one_run(rec: Recorder, unit_id: str, reason: str, clause: str, runs: _Runs
+             ) -> Generator[Request, Answer, tuple[str, ...]]:
+    battle = rec.battle
+    unit = battle.roster[unit_id]
+    heading, source = _run_heading(battle, unit_id)
+    dice = run_dice(battle, unit_id)
+    away = f"directly away from {battle.roster[source].name}" if source else "straight back"
+    kind = ("cavalry, large creatures and flyers roll 3d10" if dice == D3D10
+            else "units on foot roll 2d10")
+    total = yield from distance_roll(
+        rec, unit_id, dice, key=runs.key("run", unit_id), purpose="run", clause="K-RA-2",
+        why=(f"{reason} {unit.name} run away {dice} cm {away}, the closest enemy ({kind}). "
+             f"They go through friends in their way and stop at an enemy."),
+        outcomes=_run_odds(battle, unit_id, heading, dice))
+    plan = _run_plan(rec.battle, unit_id, heading, total)
+    if plan.left_table:
+        rec.emit(UnitLeftTable(unit_id, total, plan.path, plan.facing, clause="K-RA-1"))
+        return plan.passed_through
+    rec.emit(UnitFled(unit_id, total, plan.path, plan.facing, away_from=source,
+                      passed_through=plan.passed_through, blocked_by=plan.blocked_by,
+                      clause=clause))
+    if plan.contacted_enemy:
+        rec.emit(RunnerLocked(unit_id, plan.contacted_enemy, clause="K-RA-12"))
+    return plan.passed_through
+
+
+def _passed_through(rec: Recorder, friend: str, runner: str, runs: _Runs
+                    ) -> Generator[Request, Answer, bool]:
+    """K-RA-11: a friend run through tests Honor unless it has a Bushi; True if it runs."""
+    battle = rec.battle
+    state = battle.states[friend]
+    if state.status != Status.READY:
+        return False
+    unit = battle.roster[friend]
+    if unit.has("bushi"):
+        rec.emit(TestWaived(friend, "honor", "a Bushi hero steadies them", clause="K-RA-11"))
+    else:
+        held = yield from honor_test(
+            rec, friend, key=runs.key("honor_passed", friend), clause="K-RA-11",
+            reason=f"{battle.roster[runner].name} ran through {unit.name}.")
+        if not held:
+            return True
+    until = battle.turn + PENALTY_TURNS - 1
+    for stat in ("Honor", "Init"):
+        rec.emit(ModifierApplied(friend, stat, -1, until, f"{runner} ran through",
+                                 clause="K-RA-11"))
+    return False
+
+
+def _chase(rec: Recorder, runner: str, chasers: Sequence[str], runs: _Runs
+           ) -> Generator[Request, Answer, bool]:
+    """K-RA-7 to K-RA-9: chasers may follow; True if the runner survives a free attack."""
+    for chaser in chasers:
+        battle = rec.battle
+        if (battle.states[runner].status != Status.FLEEING
+                or battle.states[chaser].status != Status.READY):
+            return False
+        dice = run_dice(battle, chaser)
+        heading = _heading_to(battle, chaser, runner)
+        scan = straight_move(battle, chaser, heading, CHASE_SCAN, through_friends=False,
+                             stay_on_table=True)
+        reach_runner = reach_other = odds.ZERO
+        if scan.contacted_enemy:
+            chance = odds.ONE - dice.cdf(_ceil(scan.travelled) - 1)
+            if scan.contacted_enemy == runner:
+                reach_runner = chance
+            else:
+                reach_other = chance
+        name, target = battle.roster[chaser].name, battle.roster[runner].name
+        decision = yield Choice(
+            key=runs.key("chase", chaser), player=battle.player_of(chaser), unit=chaser,
+            options=(Option("chase", f"Chase {target}"), Option("stay", "Stay")),
+            default="chase", clause="K-RA-7",
+            odds=tuple(_outcomes([(f"reaches {target}", reach_runner),
+                                  ("charges another enemy", reach_other)])),
+            why=(f"{target} ran from {name}. {name} may chase for free, rolling {dice} cm "
+                 f"as if running: reaching them gives a free attack; reaching another enemy "
+                 f"is a Charge on it, fought next turn."))
+        if decision != "chase":
+            continue
+        total = yield from distance_roll(
+            rec, chaser, dice, key=runs.key("chase_roll", chaser), purpose="chase",
+            clause="K-RA-7", why=f"{name} chase {dice} cm towards {target}.")
+        plan = straight_move(rec.battle, chaser, heading, total, through_friends=False,
+                             stay_on_table=True)
+        rec.emit(UnitChased(chaser, total, plan.path, plan.facing, target=runner,
+                            reached=plan.contacted_enemy, clause="K-RA-7"))
+        if plan.contacted_enemy == runner:
+            rec.emit(ChaseReached(chaser, runner, clause="K-RA-8"))
+            outcome = yield Choice(
+                key=runs.key("free_attack", runner), player=battle.player_of(chaser),
+                unit=runner, default="survived", clause="K-RA-8",
+                options=(Option("destroyed", f"{target} were destroyed"),
+                         Option("survived", f"{target} survived")),
+                why=(f"{name} make a free attack on {target}. Fight it out, then say "
+                     f"whether {target} survived: survivors run again, with no second "
+                     f"Chase."))
+            if outcome == "destroyed":
+                rec.emit(UnitDestroyed(runner, "destroyed by a free attack after a chase",
+                                       clause="K-RA-8"))
+                return False
+            return True  # K-RA-9
+        if plan.contacted_enemy:
+            rec.emit(ChaseCharged(chaser, plan.contacted_enemy, clause="K-RA-8"))
+    return False
+
+
+def _ceil(value: float) -> int:
+    whole = int(value)
+    return whole if whole >= value - 1e-9 else whole + 1
+
+
+def _outcomes(items: Sequence[tuple[str, Fraction]]) -> list[Outcome]:
+    return [Outcome(label, chance) for label, chance in items if chance]
+
+
+def _heading_to(battle: Battle, unit_id: str, target: str) -> float:
+    (x0, y0), (x1, y1) = battle.states[unit_id].center, battle.states[target].center
+    return heading_of((x1 - x0, y1 - y0)) if (x0, y0) != (x1, y1) else battle.states[
+        unit_id].facing
+
+
+# --- the resolutions -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChargeReaction:
+    unit: str
+    charger: str
+
+
+def charge_reaction(battle: Battle, reaction: ChargeReaction) -> Procedure:
+    """K-RA-3: run as a free reaction to a charge, once per turn."""
+    _require_units(battle, reaction.unit, reaction.charger)
+    rec = Recorder(battle)
+    unit = battle.roster[reaction.unit]
+    if RAN_FROM_CHARGE in battle.states[reaction.unit].flags:
+        rec.emit(TestWaived(reaction.unit, "charge reaction",
+                            "it already ran from a charge this turn", clause="K-RA-3"))
+        return rec.events
+    if battle.states[reaction.unit].status != Status.READY:
+        raise ScenarioError(f"'{reaction.unit}' cannot react: it is "
+                            f"{battle.states[reaction.unit].status}")
+    decision = yield Choice(
+        key=f"react:{reaction.unit}", player=unit.player, unit=reaction.unit,
+        options=(Option("run", "Run away (free, once this turn)"), Option("stand", "Stand")),
+        default="run", clause="K-RA-3",
+        why=(f"{battle.roster[reaction.charger].name} charge {unit.name}. As their reaction "
+             f"they may run away: it costs no Action Points, they turn right round first, and "
+             f"they can do it only once a turn."))
+    if decision == "run":
+        rec.emit(FlagSet(reaction.unit, RAN_FROM_CHARGE, clause="K-RA-3"))
+        yield from run_away(rec, reaction.unit, clause="K-RA-3",
+                            why=f"{unit.name} run from the charge.")
+    return rec.events
+
+
+@dataclass(frozen=True)
+class Shooting:
+    unit: str
+    wounds: int
+
+
+def shooting(battle: Battle, shot: Shooting) -> Procedure:
+    """K-RA-4: half or more of the unit's Wounds lost to one round of shooting."""
+    _require_units(battle, shot.unit)
+    rec = Recorder(battle)
+    unit = battle.roster[shot.unit]
+    # Wounds of the rank and file at the start of this round; characters are left out.
+    before = remaining_wounds(battle, shot.unit)
+    rec.emit(WoundsSuffered(shot.unit, shot.wounds, clause="K-RA-4"))
+    if rec.battle.states[shot.unit].models == 0:
+        rec.emit(UnitDestroyed(shot.unit, "shot down", clause="K-RA-4"))
+        return rec.events
+    if battle.states[shot.unit].status != Status.READY or 2 * shot.wounds < before:
+        return rec.events
+    held = yield from honor_test(
+        rec, shot.unit, key=f"honor_shot:{shot.unit}", clause="K-RA-4",
+        reason=(f"{unit.name} lost {shot.wounds} of their {before} Wounds to one round of "
+                f"shooting: half or more."))
+    if not held:
+        yield from run_away(rec, shot.unit, clause="K-RA-4",
+                            why=f"{unit.name} break under the shooting.")
+    return rec.events
+
+
+@dataclass(frozen=True)
+class CombatDefeat:
+    unit: str
+    damage_difference: int
+    confrontation_value: int
+
+
+def combat_defeat(battle: Battle, defeat: CombatDefeat) -> Procedure:
+    """K-RA-5 and K-RA-6, each its own Honor test; failing one means Running Away."""
+    _require_units(battle, defeat.unit)
+    rec = Recorder(battle)
+    uid = defeat.unit
+    unit = battle.roster[uid]
+    if battle.states[uid].status != Status.READY:
+        raise ScenarioError(f"'{uid}' is not fighting: it is {battle.states[uid].status}")
+    enemies = [e for e in battle.states[uid].engaged_with if battle.states[e].status.on_table]
+    if not enemies:
+        raise ScenarioError(f"'{uid}' is not engaged with any enemy (give engaged_with)")
+    difference = defeat.damage_difference
+    honor = unit.profile.stats["Honor"]
+    triggers = []
+    if difference > defeat.confrontation_value:
+        triggers.append(("K-RA-5", f"honor_cv:{uid}",
+                         f"{unit.name} lost by {difference}, more than the Confrontation "
+                         f"Value of {defeat.confrontation_value}."))
+    if difference > honor:
+        triggers.append(("K-RA-6", f"honor_honor:{uid}",
+                         f"{unit.name} lost by {difference}, more than their own Honor of "
+                         f"{honor}."))
+    for clause, key, reason in triggers:
+        if not (yield from honor_test(rec, uid, key=key, reason=reason, clause=clause)):
+            yield from run_away(rec, uid, clause=clause, chasers=sorted(enemies),
+                                why=f"{unit.name} give way.")
+            break
+    return rec.events
+
+
+def regroup(battle: Battle, unit_id: str) -> Procedure:
+    """K-RG-1: a Command Point and an Honor roll stop a running unit; else it runs on."""
+    _require_units(battle, unit_id)
+    if battle.states[unit_id].status != Status.FLEEING:
+        raise ScenarioError(f"'{unit_id}' is not running away")
+    rec = Recorder(battle)
+    unit = battle.roster[unit_id]
+    decision = yield Choice(
+        key=f"regroup:{unit_id}", player=unit.player, unit=unit_id, default="regroup",
+        options=(Option("regroup", "Spend 1 Command Point to regroup"),
+                 Option("run", "Keep running")),
+        clause="K-RG-1",
+        why=(f"{unit.name} are running away. For 1 Command Point they may try to stop: an "
+             f"Honor roll; if it holds they lose 1 Action Point and may face any way. "
+             f"Otherwise all their Action Points go on running."))
+    if decision == "regroup":
+        rec.emit(CommandPointSpent(unit.player, unit_id, "regroup", clause="K-RG-1"))
+        if (yield from honor_test(rec, unit_id, key=f"honor_regroup:{unit_id}",
+                                  clause="K-RG-1", reason=f"{unit.name} try to regroup.")):
+            rec.emit(UnitRallied(unit_id, clause="K-RG-1"),
+                     ModifierApplied(unit_id, "AP", -1, battle.turn, "regrouped",
+                                     clause="K-RG-1"))
+            enemy = closest_enemy(rec.battle, unit_id)
+            if enemy is not None:
+                facing = yield Choice(
+                    key=f"regroup_facing:{unit_id}", player=unit.player, unit=unit_id,
+                    options=(Option("keep", "Keep facing"),
+                             Option("face_enemy", f"Face {battle.roster[enemy].name}")),
+                    default="face_enemy", clause="K-RG-1",
+                    why=f"{unit.name} stopped and may face any direction.")
+                if facing == "face_enemy":
+                    rec.emit(UnitTurned(unit_id, _heading_to(rec.battle, unit_id, enemy),
+                                        clause="K-RG-1"))
+            return rec.events
+    yield from run_away(rec, unit_id, clause="K-RG-1",
+                        why=f"{unit.name} spend their Action Points running.")
+    return rec.events
+
+
+def new_turn(battle: Battle, _: object) -> Procedure:
+    """The next turn: two-turn penalties and once-a-turn flags run out."""
+    rec = Recorder(battle)
+    yield from ()  # a generator like every resolution, though it asks nothing
+    rec.emit(TurnStarted(battle.turn + 1, clause="K-RA-11"))
+    return rec.events
+
+
+def _require_units(battle: Battle, *unit_ids: str) -> None:
+    for uid in unit_ids:
+        if uid not in battle.roster:
+            raise ScenarioError(f"no unit '{uid}' in this battle")
+        if not battle.states[uid].status.on_table:
+            raise ScenarioError(f"'{uid}' is no longer on the table")
+
+
+def _check_honor_rule(value: Any) -> object:
+    if value not in HONOR_RULES:
+        raise RuleError(f"'{value}' is not an Honor rule (use {', '.join(HONOR_RULES)})")
+    return value
+
+
+def _check_dice(value: Any) -> object:
+    return Dice.parse(str(value))
+
+
+def _reader(data: Mapping[str, Any]) -> Reader:
+    return Reader(data, "resolve")
+
+
+RULESET = Ruleset(
+    id="kensei1",
+    name="Kensei 1st edition",
+    distance_unit="cm",
+    die_sides=10,
+    stats=(
+        StatSpec("Mv", "Move (cm)", 0, 60),
+        StatSpec("Init", "Initiative", 0, 10),
+        StatSpec("Honor", "Honor", 1, 10),
+        StatSpec("W", "Wounds", 1, 20),
+        StatSpec("AP", "Action Points", 0, 6),
+    ),
+    options=(
+        OptionSpec("honor_dice", "D10", "Dice rolled for an Honor test (K-HT-1).", "K-HT-1",
+                   _check_dice),
+        OptionSpec("honor_test", "roll_at_most_honor",
+                   "How the roll compares: roll_at_most_honor or roll_below_honor.", "K-HT-1",
+                   _check_honor_rule),
+    ),
+    procedures={
+        "charge_reaction": ProcedureKind(
+            "charge_reaction", "Run away as a reaction to a charge",
+            lambda battle, data: ChargeReaction(_reader(data).text("unit"),
+                                                _reader(data).text("charger")),
+            charge_reaction),
+        "shooting": ProcedureKind(
+            "shooting", "Wounds from one round of shooting",
+            lambda battle, data: Shooting(_reader(data).text("unit"),
+                                          _reader(data).integer("wounds", minimum=0,
+                                                                maximum=1000)),
+            shooting),
+        "combat": ProcedureKind(
+            "combat", "A defeat in combat: Honor tests, Running Away and Chase",
+            lambda battle, data: CombatDefeat(
+                _reader(data).text("unit"),
+                _reader(data).integer("damage_difference", minimum=0, maximum=1000),
+                _reader(data).integer("confrontation_value", minimum=0, maximum=1000)),
+            combat_defeat),
+        "regroup": ProcedureKind(
+            "regroup", "A running unit tries to regroup",
+            lambda battle, data: _reader(data).text("unit"), regroup),
+        "new_turn": ProcedureKind("new_turn", "Start the next turn",
+                                  lambda battle, data: None, new_turn),
+    },
+)
