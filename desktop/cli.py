@@ -4,6 +4,7 @@
     rout --screenshot FILE.png            save a picture of the main window and exit
     rout odds break --ld 8 --diff 3       exact odds of a test
     rout odds catch --flee 2D6 --pursue 2D6 3D6
+    rout odds honor --honor 5 --ronin
     rout resolve SCENARIO.json [--dice 6,1,4] [--seed N] [--choose KEY=OPTION]
 
 Bad input prints one line on stderr and exits with status 2; never a traceback.
@@ -78,6 +79,14 @@ def _build_parser() -> _Parser:
     catch_parser.add_argument("--ties-escape", action="store_true",
                               help="a tie lets the fleeing unit escape (default: caught)")
 
+    honor_parser = tests.add_parser("honor", help="Kensei Honor test (K-HT-1)")
+    honor_parser.add_argument("--honor", type=int, required=True, help="Honor")
+    honor_parser.add_argument("--dice", type=_dice, default=Dice(1, 10))
+    honor_parser.add_argument("--below", action="store_true",
+                              help="pass only on a roll below Honor (default: at most Honor)")
+    honor_parser.add_argument("--ronin", action="store_true",
+                              help="Ronin re-roll a failed Honor roll against Running Away")
+
     resolve_parser = commands.add_parser(
         "resolve", help="run a scenario file and print the requests and events as JSON")
     resolve_parser.add_argument("scenario", type=Path)
@@ -111,6 +120,13 @@ def odds_command(args: argparse.Namespace) -> dict[str, Any]:
         fails = odds.attribute_test_fails(leadership, args.dice)
         return {"test": "panic", "clause": "W6-PT-2", "ld": leadership,
                 "dice": str(args.dice), "flees": _chance(fails), "passes": _chance(1 - fails)}
+    if args.test == "honor":
+        honor = get_ruleset("kensei1").check_stat("Honor", args.honor, "--honor")
+        fails = odds.attribute_test_fails(honor - 1 if args.below else honor, args.dice,
+                                          rerolls=1 if args.ronin else 0)
+        return {"test": "honor", "clause": "K-HT-1", "honor": honor, "dice": str(args.dice),
+                "passes_on": "below Honor" if args.below else "Honor or less",
+                "ronin": args.ronin, "runs_away": _chance(fails), "holds": _chance(1 - fails)}
     chance = odds.caught(args.flee, args.pursue, ties_caught=not args.ties_escape)
     return {"test": "catch", "clause": "W6-PU-1", "flee": str(args.flee),
             "pursuers": [str(d) for d in args.pursue], "ties_caught": not args.ties_escape,

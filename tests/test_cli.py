@@ -767,3 +767,26 @@ def test_module_path_through_a_file_is_one_line():
     assert "Traceback" not in result.stderr
     assert result.returncode == 2
     assert len(result.stderr.splitlines()) == 1, result.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# rout odds honor (K-HT-1)
+
+
+@pytest.mark.parametrize(("args", "runs_away"), [
+    (["--honor", "5"], Fraction(5, 10)),
+    (["--honor", "5", "--ronin"], Fraction(25, 100)),
+    (["--honor", "5", "--below"], Fraction(6, 10)),
+    (["--honor", "7", "--dice", "2D6"], Fraction(15, 36)),
+])
+def test_k_ht_1_honor_odds(capsys, args, runs_away):
+    assert main(["odds", "honor", *args]) == 0
+    output = json.loads(capsys.readouterr().out)
+    assert Fraction(output["runs_away"]["chance"]) == runs_away
+    assert Fraction(output["holds"]["chance"]) == 1 - runs_away
+    assert output["clause"] == "K-HT-1"
+
+
+@pytest.mark.parametrize("honor", ["0", "11"])
+def test_k_ht_1_honor_out_of_range_is_one_line(capsys, honor):
+    assert_bad(capsys, ["odds", "honor", "--honor", honor], "Honor", honor)

@@ -166,3 +166,50 @@ def test_w6_fl_5_compulsory_flee_keeps_units_apart_and_on_the_table(data, seed):
     session = run(loaded.start(), answer_with(seed, {}))
     assert session.events is not None
     check_end_state(loaded.battle, session.events)
+
+
+def as_breaks_pursues(data: dict[str, Any]) -> dict[str, Any]:
+    """The same battle under Breaks-or-Pursues: profiles cut down to Move and Discipline."""
+    for unit in data["units"]:
+        unit["profile"] = {"M": unit["profile"]["M"], "Ld": unit["profile"]["Ld"]}
+    data["ruleset"] = "breaks_pursues"
+    data["resolve"]["procedure"] = "breaks_pursues"
+    return data
+
+
+def as_kensei(data: dict[str, Any], difference: int, value: int) -> dict[str, Any]:
+    """The same battle under Kensei (read as centimetres): the loser is beaten in combat."""
+    for unit in data["units"]:
+        profile = unit["profile"]
+        unit["profile"] = {"Mv": 2 * profile["M"], "Init": 4, "Honor": profile["Ld"],
+                           "W": 1, "AP": 2}
+    data["units"][0]["engaged_with"] = ["winner"]
+    data["units"][1]["engaged_with"] = ["loser"]
+    data["ruleset"] = "kensei1"
+    data["resolve"] = {"procedure": "combat", "unit": "loser",
+                       "damage_difference": difference, "confrontation_value": value}
+    return data
+
+
+@PROPERTY_SETTINGS
+@given(data=battles(), seed=st.integers(0, 2**32 - 1), pick=st.integers(0, 3))
+def test_bp_same_answers_same_events_and_sound_end_positions(data, seed, pick):
+    data = as_breaks_pursues(data)
+    start, first = run_events(data, seed, pick)
+    _, second = run_events(data, seed, pick)
+    assert [e.to_json() for e in first] == [e.to_json() for e in second]
+    check_end_state(start, first)
+    for caught in (e for e in first if isinstance(e, UnitCaught)):
+        assert caught.flee_roll <= max(roll for _, roll in caught.pursuit_rolls)  # BP-5
+
+
+@PROPERTY_SETTINGS
+@given(data=battles(), seed=st.integers(0, 2**32 - 1), pick=st.integers(0, 3),
+       difference=st.integers(0, 8), value=st.integers(0, 5))
+def test_kensei_same_answers_same_events_and_sound_end_positions(data, seed, pick,
+                                                                   difference, value):
+    data = as_kensei(data, difference, value)
+    start, first = run_events(data, seed, pick)
+    _, second = run_events(data, seed, pick)
+    assert [e.to_json() for e in first] == [e.to_json() for e in second]
+    check_end_state(start, first)

@@ -64,11 +64,11 @@ class Ruleset:
         except StatError as error:
             raise StatError(f"{prefix}{error} (it has "
                             f"{', '.join(s.name for s in self.stats)})") from None
+        what = name if spec.label == name else f"{spec.label} ({name})"
         if isinstance(value, bool) or not isinstance(value, int):
-            raise StatError(f"{prefix}{spec.label} ({name}) must be a whole number, "
-                            f"not '{value}'")
+            raise StatError(f"{prefix}{what} must be a whole number, not '{value}'")
         if not spec.minimum <= value <= spec.maximum:
-            raise StatError(f"{prefix}{spec.label} ({name}) {value} is out of range "
+            raise StatError(f"{prefix}{what} {value} is out of range "
                             f"{spec.minimum} to {spec.maximum}")
         return value
 
