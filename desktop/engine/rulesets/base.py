@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from desktop.engine.dice import Dice
 from desktop.engine.errors import ScenarioError, StatError
 from desktop.engine.model import Battle, UnitProfile
 from desktop.engine.procedure import Procedure
@@ -17,6 +18,11 @@ class StatSpec:
     label: str
     minimum: int
     maximum: int
+
+
+def check_dice_option(value: Any) -> object:
+    """For options that hold a dice expression: refuse one that is not."""
+    return Dice.parse(str(value))
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ Nothing moves before every roll is on the table.
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping, Sequence
-from typing import Any
 
 from desktop.engine import odds
 from desktop.engine.combat import Combat, check_combats, parse_combats
@@ -19,13 +18,11 @@ from desktop.engine.events import (
     CasualtiesRemoved,
     PursuitDeclared,
     UnitDestroyed,
-    UnitFled,
-    UnitLeftTable,
     UnitPursued,
 )
 from desktop.engine.geometry import CONTACT_TOLERANCE, distance
 from desktop.engine.model import Battle, Status
-from desktop.engine.movement import DEFLECTIONS, MovePlan, flee_around, heading_away, pursue_around
+from desktop.engine.movement import DEFLECTIONS, flee_around, heading_away, pursue_around
 from desktop.engine.procedure import (
     Answer,
     Choice,
@@ -35,10 +32,17 @@ from desktop.engine.procedure import (
     Recorder,
     Request,
 )
-from desktop.engine.rulesets.base import OptionSpec, ProcedureKind, Ruleset, StatSpec
+from desktop.engine.rulesets.base import (
+    OptionSpec,
+    ProcedureKind,
+    Ruleset,
+    StatSpec,
+    check_dice_option,
+)
 from desktop.engine.rulesets.common import (
     break_test,
     distance_roll,
+    emit_flee,
     resolve_catches,
     score_combat,
     strongest_enemy,
@@ -121,7 +125,8 @@ def breaks_pursues(battle: Battle, combats: Sequence[Combat]) -> Procedure:
         if rec.battle.states[uid].status != Status.BROKEN:
             continue
         plan = flee_around(rec.battle, uid, headings[uid], flee_rolls[uid])
-        _emit_flee(rec, uid, plan, flee_rolls[uid], source)
+        emit_flee(rec, uid, plan, flee_rolls[uid], away_from=source, clause="BP-6",
+                  left_clause="BP-6")
     for uid in [*pursuits, *overruns]:
         target = pursuits.get(uid, "")
         heading = headings[target] if target else rec.battle.states[uid].facing
@@ -132,15 +137,6 @@ def breaks_pursues(battle: Battle, combats: Sequence[Combat]) -> Procedure:
         rec.emit(UnitPursued(uid, pursuit_rolls[uid], plan.path, plan.facing, target=target,
                              charged=plan.contacted_enemy, clause="BP-6"))
     return rec.events
-
-
-def _emit_flee(rec: Recorder, unit_id: str, plan: MovePlan, roll: int, source: str) -> None:
-    if plan.left_table:
-        rec.emit(UnitLeftTable(unit_id, roll, plan.path, plan.facing, clause="BP-6"))
-    else:
-        rec.emit(UnitFled(unit_id, roll, plan.path, plan.facing, away_from=source,
-                          passed_through=plan.passed_through, blocked_by=plan.blocked_by,
-                          clause="BP-6"))
 
 
 def _flee_direction(rec: Recorder, unit_id: str, combat: Combat
@@ -222,10 +218,6 @@ def _catch_odds(dice: Dice, fleeing: Sequence[str], flee_rolls: Mapping[str, int
             for uid in fleeing]
 
 
-def _check_dice(text: Any) -> object:
-    return Dice.parse(str(text))
-
-
 RULESET = Ruleset(
     id="breaks_pursues",
     name="Breaks or Pursues",
@@ -237,9 +229,9 @@ RULESET = Ruleset(
     ),
     options=(
         OptionSpec("flee_dice", "2D6", "Dice for a flee distance (BP-2 says typically 2D6).",
-                   "BP-2", _check_dice),
+                   "BP-2", check_dice_option),
         OptionSpec("pursue_dice", "2D6", "Dice for a pursue distance (BP-4: typically 2D6).",
-                   "BP-4", _check_dice),
+                   "BP-4", check_dice_option),
     ),
     procedures={
         "breaks_pursues": ProcedureKind(

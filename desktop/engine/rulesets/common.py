@@ -22,9 +22,12 @@ from desktop.engine.events import (
     UnitCaught,
     UnitDestroyed,
     UnitEscaped,
+    UnitFled,
+    UnitLeftTable,
 )
 from desktop.engine.geometry import distance
 from desktop.engine.model import Battle, Status
+from desktop.engine.movement import MovePlan
 from desktop.engine.procedure import Answer, Recorder, Request, Roll, with_odds
 
 # Rank bonus (W6-CR-2): a rank counts when it is full and at least this many models wide.
@@ -164,6 +167,17 @@ def still_fighting(battle: Battle, unit_id: str) -> bool:
 def caught_by(flee_roll: int, pursuit_rolls: Sequence[tuple[str, int]]) -> tuple[str, ...]:
     """Pursuers whose roll reaches the flee roll (W6-PU-1, BP-5: ties are caught)."""
     return tuple(uid for uid, roll in pursuit_rolls if roll >= flee_roll)
+
+
+def emit_flee(rec: Recorder, unit_id: str, plan: MovePlan, roll: int, *, away_from: str,
+              clause: str, left_clause: str) -> None:
+    """A flee move, or leaving the table when any corner crossed its edge."""
+    if plan.left_table:
+        rec.emit(UnitLeftTable(unit_id, roll, plan.path, plan.facing, clause=left_clause))
+    else:
+        rec.emit(UnitFled(unit_id, roll, plan.path, plan.facing, away_from=away_from,
+                          passed_through=plan.passed_through, blocked_by=plan.blocked_by,
+                          clause=clause))
 
 
 def distance_roll(

@@ -39,8 +39,6 @@ from desktop.engine.events import (
     TurnStarted,
     UnitChased,
     UnitDestroyed,
-    UnitFled,
-    UnitLeftTable,
     UnitRallied,
     UnitTurned,
     WoundsSuffered,
@@ -60,8 +58,14 @@ from desktop.engine.procedure import (
     with_odds,
 )
 from desktop.engine.reading import Reader
-from desktop.engine.rulesets.base import OptionSpec, ProcedureKind, Ruleset, StatSpec
-from desktop.engine.rulesets.common import distance_roll
+from desktop.engine.rulesets.base import (
+    OptionSpec,
+    ProcedureKind,
+    Ruleset,
+    StatSpec,
+    check_dice_option,
+)
+from desktop.engine.rulesets.common import distance_roll, emit_flee
 
 RAN_FROM_CHARGE = TURN_FLAG + "ran_from_charge"  # K-RA-3: once per turn
 BEYOND_FRIEND = 3.0  # K-RA-10: cm past a friend it could not clear
@@ -226,13 +230,8 @@ def _one_run(rec: Recorder, unit_id: str, reason: str, clause: str, runs: _Runs
              f"They go through friends in their way and stop at an enemy."),
         outcomes=_run_odds(battle, unit_id, heading, dice))
     plan = _run_plan(rec.battle, unit_id, heading, total)
-    if plan.left_table:
-        rec.emit(UnitLeftTable(unit_id, total, plan.path, plan.facing, clause="K-RA-1"))
-        return plan.passed_through
-    rec.emit(UnitFled(unit_id, total, plan.path, plan.facing, away_from=source,
-                      passed_through=plan.passed_through, blocked_by=plan.blocked_by,
-                      clause=clause))
-    if plan.contacted_enemy:
+    emit_flee(rec, unit_id, plan, total, away_from=source, clause=clause, left_clause="K-RA-1")
+    if plan.contacted_enemy and not plan.left_table:
         rec.emit(RunnerLocked(unit_id, plan.contacted_enemy, clause="K-RA-12"))
     return plan.passed_through
 
@@ -495,10 +494,6 @@ def _check_honor_rule(value: Any) -> object:
     return value
 
 
-def _check_dice(value: Any) -> object:
-    return Dice.parse(str(value))
-
-
 def _reader(data: Mapping[str, Any]) -> Reader:
     return Reader(data, "resolve")
 
@@ -517,7 +512,7 @@ RULESET = Ruleset(
     ),
     options=(
         OptionSpec("honor_dice", "D10", "Dice rolled for an Honor test (K-HT-1).", "K-HT-1",
-                   _check_dice),
+                   check_dice_option),
         OptionSpec("honor_test", "roll_at_most_honor",
                    "How the roll compares: roll_at_most_honor or roll_below_honor.", "K-HT-1",
                    _check_honor_rule),

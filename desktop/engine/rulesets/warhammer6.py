@@ -29,8 +29,6 @@ from desktop.engine.events import (
     UnitCaught,
     UnitCharged,
     UnitDestroyed,
-    UnitFled,
-    UnitLeftTable,
     UnitPanicked,
     UnitPursued,
     UnitRallied,
@@ -60,6 +58,7 @@ from desktop.engine.rulesets.base import OptionSpec, ProcedureKind, Ruleset, Sta
 from desktop.engine.rulesets.common import (
     break_test,
     distance_roll,
+    emit_flee,
     nearest_enemy,
     resolve_catches,
     score_combat,
@@ -159,7 +158,8 @@ def combat_aftermath(battle: Battle, combats: Sequence[Combat]) -> Procedure:
         if rec.battle.states[uid].status != Status.BROKEN:
             continue
         plan = flee_around(rec.battle, uid, headings[uid], flee_rolls[uid])
-        emit_flee(rec, uid, plan, flee_rolls[uid], away_from=source, clause="W6-FL-3")
+        emit_flee(rec, uid, plan, flee_rolls[uid], away_from=source, clause="W6-FL-3",
+                  left_clause="W6-FL-6")
 
     for pursuer, target in pursuits.items():
         plan = pursue_around(rec.battle, pursuer, headings[target], pursuit_rolls[pursuer],
@@ -167,17 +167,6 @@ def combat_aftermath(battle: Battle, combats: Sequence[Combat]) -> Procedure:
         rec.emit(UnitPursued(pursuer, pursuit_rolls[pursuer], plan.path, plan.facing,
                              target=target, charged=plan.contacted_enemy, clause="W6-PU-2"))
     return rec.events
-
-
-def emit_flee(rec: Recorder, unit_id: str, plan: MovePlan, roll: int, *, away_from: str,
-              clause: str) -> None:
-    """A flee move, or leaving the table if any part of the unit crossed its edge (W6-FL-6)."""
-    if plan.left_table:
-        rec.emit(UnitLeftTable(unit_id, roll, plan.path, plan.facing, clause="W6-FL-6"))
-    else:
-        rec.emit(UnitFled(unit_id, roll, plan.path, plan.facing, away_from=away_from,
-                          passed_through=plan.passed_through, blocked_by=plan.blocked_by,
-                          clause=clause))
 
 
 def _panic_tests(
@@ -329,7 +318,8 @@ def start_of_turn(battle: Battle, player: str) -> Procedure:
             why=(f"{unit.name} run {dice}\" towards the nearest table edge before anything "
                  f"else moves, staying 4\" from enemies if they can."))
         plan = compulsory_flee(rec.battle, uid, total)
-        emit_flee(rec, uid, plan, total, away_from="", clause="W6-FL-5")
+        emit_flee(rec, uid, plan, total, away_from="", clause="W6-FL-5",
+                  left_clause="W6-FL-6")
     return rec.events
 
 
@@ -374,7 +364,8 @@ def charge_fleeing(battle: Battle, charge: ChargeOnFleeing) -> Procedure:
              f"Move) and destroy them if that is enough."),
         outcomes=[("escapes", odds.ONE - chance), ("caught", chance)])
     plan = flee_around(rec.battle, target, heading, roll)
-    emit_flee(rec, target, plan, roll, away_from=charger, clause="W6-FL-8")
+    emit_flee(rec, target, plan, roll, away_from=charger, clause="W6-FL-8",
+              left_clause="W6-FL-6")
     gap = distance(rec.battle.footprint(charger), rec.battle.footprint(target))
     reached = not plan.left_table and gap <= reach
     if reached:
