@@ -299,6 +299,9 @@ def test_w6_fl_3_flee_distance_dice_by_move(move, dice):
     assert fled.roll == 2 * dice.count
     (x0, y0), (x1, y1) = fled.path
     assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(fled.roll)
+    # The closest part of the unit ends the roll away from the enemy it fled.
+    assert distance(battle.footprint("elves"), battle.footprint("orcs")) == pytest.approx(
+        fled.roll)
     assert fled.facing == pytest.approx(90.0)  # facing away from the Orcs
     assert battle.states["elves"].facing == pytest.approx(90.0)
 
@@ -312,8 +315,8 @@ def test_w6_fl_4_goes_round_a_friend_in_the_way():
     fled = events_of(session, UnitFled)[0]
     assert fled.passed_through == ()
     assert 90.0 < fled.facing <= 135.0  # bent to the left, round the friend
-    (x0, y0), (x1, y1) = fled.path
-    assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(8.0)
+    # W6-FL-3 still holds on the bent path: the closest part ends the roll away.
+    assert distance(battle.footprint("elves"), battle.footprint("orcs")) == pytest.approx(8.0)
     end = battle.footprint("elves").polygon
     assert end.intersection(battle.footprint("guard").polygon).area < 1e-6
 
@@ -363,6 +366,21 @@ def test_w6_fl_5_compulsory_flee_goes_straight_for_the_nearest_edge():
     fled = events_of(session, UnitFled)[0]
     assert fled.facing == pytest.approx(0.0) and fled.roll == 6
     assert battle.states["elves"].center == pytest.approx((66.0, 30.0))
+
+
+def test_w6_fl_3_a_flank_contact_still_ends_the_roll_away():
+    # Trolls on the Elves' left flank: the Elves (10 x 1) turn to face away (east) and run
+    # until their nearest part is the roll from the Trolls, whatever their turned shape.
+    trolls = w6_unit("trolls", ORCS, 30.5, 30, facing=0, models=3, files=3, unit_strength=9)
+    data = duel(extra=[trolls])
+    data["resolve"]["combats"][0]["sides"][0]["units"].append({"unit": "trolls"})
+    # Break, two Restraint tests, then a flee of 12.
+    _, session, battle = play(data, [6, 6, 1, 1, 1, 1, 6, 6],
+                              {"pursue:orcs": "hold", "pursue:trolls": "hold"})
+    fled = events_of(session, UnitFled)[0]
+    assert fled.away_from == "trolls"
+    assert fled.facing == pytest.approx(0.0)
+    assert distance(battle.footprint("elves"), battle.footprint("trolls")) == pytest.approx(12)
 
 
 def test_w6_fl_6_any_model_leaving_the_table_removes_the_unit():

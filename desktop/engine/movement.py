@@ -14,14 +14,16 @@ cover the rules we implement:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+from shapely.geometry import MultiPoint, Polygon
 
 from desktop.engine.geometry import (
     CONTACT_TOLERANCE,
     Crossing,
     Footprint,
+    Obstacle,
     ObstacleKind,
     Point,
     direction_away,
@@ -32,9 +34,6 @@ from desktop.engine.geometry import (
     sweep,
 )
 from desktop.engine.model import Battle
-
-if TYPE_CHECKING:
-    from shapely.geometry import Polygon
 
 # Gap left in front of something a unit stops short of: it does not overlap it, and it is
 # far enough not to count as contact (a pursuer that missed is not fighting its quarry).
@@ -51,12 +50,14 @@ WIDE_DEFLECTIONS = (*DEFLECTIONS, 60.0, -60.0, 75.0, -75.0)
 class MovePlan:
     start: Point
     end: Point
-    facing: float
+    facing: float  # where the unit faces once it stops
     travelled: float
     left_table: bool = False
     passed_through: tuple[str, ...] = ()
     blocked_by: str = ""
     blocked_kind: str = ""
+    # Everything the unit covered on the way, for checks on the whole path.
+    area: Polygon = field(default_factory=Polygon, compare=False)
 
     @property
     def path(self) -> tuple[Point, ...]:
@@ -65,6 +66,32 @@ class MovePlan:
     @property
     def contacted_enemy(self) -> str:
         return self.blocked_by if self.blocked_kind == ObstacleKind.ENEMY else ""
+
+
+def _touching(footprint: Footprint, obstacles: Sequence[Obstacle]) -> frozenset[str]:
+    return frozenset(o.id for o in obstacles
+                     if o.polygon.distance(footprint.polygon) <= CONTACT_TOLERANCE)
+
+
+def _fits(battle: Battle, footprint: Footprint, obstacles: Sequence[Obstacle],
+          allowed: frozenset[str] = frozenset()) -> bool:
+    """On the table and overlapping nothing but the obstacles in `allowed`."""
+    return battle.table.contains(footprint) and not any(
+        overlaps(footprint.polygon, o.polygon) for o in obstacles if o.id not in allowed)
+
+
+def moving_footprint(battle: Battle, unit_id: str, heading: float,
+                     ignore: frozenset[str] = frozenset()) -> Footprint:
+    """The footprint a unit moves with: turned to `heading` about its centre when it can.
+
+    Turning must not swing it over the table edge or into something it was not already
+    touching; then it keeps its facing while it moves, and turns at the end if there is room.
+    """
+    original = battle.footprint(unit_id)
+    obstacles = battle.obstacles_for(unit_id, ignore)
+    turned = original.turned(heading)
+    return turned if _fits(battle, turned, obstacles, _touching(original, obstacles)) else (
+        original)
 
 
 def straight_move(
@@ -78,27 +105,29 @@ def straight_move(
     ignore: frozenset[str] = frozenset(),
     halt_before: frozenset[str] = frozenset(),
     stay_on_table: bool = False,
-    start: Footprint | None = None,
 ) -> MovePlan:
-    """Turn `unit_id` to `heading` about its centre and move it up to `length` straight on.
+    """Move `unit_id` up to `length` straight along `heading`, facing that way.
 
-    Things the turned footprint already overlaps (typically the enemy it is running from) do
-    not stop it. `ignore` lists units that are not obstacles at all; `halt_before` lists
+    What the unit touches where it stands (typically the enemy it is running from) never
+    stops it. `ignore` lists units that are not obstacles at all; `halt_before` lists
     enemies the unit stops short of instead of contacting (the unit it pursued and missed).
     With `stay_on_table` the move ends at the table edge instead of leaving it.
     """
-    footprint = (start or battle.footprint(unit_id)).turned(heading)
-    direction = heading_vector(heading)
+    original = battle.footprint(unit_id)
     obstacles = battle.obstacles_for(unit_id, ignore)
-    # Look past the roll: a unit ending inside a friend is placed beyond it.
-    reach = length + sum(max(footprint.frontage, footprint.depth) for _ in obstacles) + 1.0
+    touching = _touching(original, obstacles)
+    footprint = moving_footprint(battle, unit_id, heading, ignore)
+    direction = heading_vector(heading)
+    # Look far enough past the roll to find every friend a unit may be pushed beyond.
+    reach = (length + _diagonal(footprint.polygon) + 1.0
+             + sum(_diagonal(o.polygon) + beyond_gap for o in obstacles))
     swept = sweep(footprint, direction, reach, battle.table, obstacles)
     crossings = [replace(c, kind=ObstacleKind.IMPASSABLE) if c.id in halt_before else c
                  for c in swept.crossings]
-    # What the turned footprint already overlaps it leaves behind; that never stops it.
-    # Something it only touches ahead (enter 0) is in its way like anything else.
-    started_in = [c for c in crossings if c.enter < -_TOUCH]
-    ahead = [c for c in crossings if c.enter >= -_TOUCH]
+    # It leaves behind what it touched at the start; anything else in its way counts, even
+    # something it only touches ahead (enter 0).
+    started_in = [c for c in crossings if c.enter < -_TOUCH and c.id in touching]
+    ahead = [c for c in crossings if c not in started_in]
     friends_ahead = [c for c in ahead if c.kind == ObstacleKind.FRIEND]
     blocker = next((c for c in ahead if c.kind != ObstacleKind.FRIEND or not through_friends),
                    None)
@@ -110,24 +139,62 @@ def straight_move(
     if travelled > stop_at:
         # Beyond the friends lies something it cannot enter: it stays on the near side.
         travelled = _back_off(friends_ahead, stop_at)
-    blocked = blocker is not None and travelled >= stop_at - 1e-9
     left = swept.leaves_table_at is not None and swept.leaves_table_at < travelled
     if left:
         assert swept.leaves_table_at is not None
         travelled = swept.leaves_table_at
-    passed = tuple(c.id for c in friends_ahead if c.enter < travelled)
-    end_point = (footprint.center[0] + direction[0] * travelled,
-                 footprint.center[1] + direction[1] * travelled)
+        facing = heading % 360.0
+    else:
+        travelled, facing = _settle(battle, footprint, direction, travelled, heading,
+                                    obstacles, touching if travelled <= 0 else frozenset())
+    blocked = blocker is not None and not left and travelled >= stop_at - 1e-9
     return MovePlan(
         start=battle.states[unit_id].center,
-        end=end_point,
-        facing=heading % 360.0,
+        end=(footprint.center[0] + direction[0] * travelled,
+             footprint.center[1] + direction[1] * travelled),
+        facing=facing,
         travelled=travelled,
         left_table=left,
-        passed_through=passed,
-        blocked_by=blocker.id if blocked and blocker and not left else "",
-        blocked_kind=str(blocker.kind) if blocked and blocker and not left else "",
+        passed_through=tuple(c.id for c in friends_ahead if c.enter < travelled),
+        blocked_by=blocker.id if blocked and blocker else "",
+        blocked_kind=str(blocker.kind) if blocked and blocker else "",
+        area=MultiPoint(footprint.corners + footprint.moved(
+            direction[0] * travelled, direction[1] * travelled).corners).convex_hull,
     )
+
+
+def _diagonal(polygon: Polygon) -> float:
+    min_x, min_y, max_x, max_y = polygon.bounds
+    return math.hypot(max_x - min_x, max_y - min_y)
+
+
+# Steps by which a move that would end badly is shortened until it ends well.
+_SETTLE_STEP = 0.25
+
+
+def _settle(battle: Battle, footprint: Footprint, direction: Point, travelled: float,
+            heading: float, obstacles: Sequence[Obstacle], allowed: frozenset[str]
+            ) -> tuple[float, float]:
+    """Where the move really ends and which way the unit faces there.
+
+    It faces `heading` when there is room to; the rules above normally leave it clear, and
+    this is the last guard: an end that would overlap something or hang off the table is
+    pulled back along the path until it does not (the start is always a legal place).
+    """
+    while True:
+        end = footprint.moved(direction[0] * travelled, direction[1] * travelled)
+        for facing in dict.fromkeys((heading % 360.0, end.facing)):
+            if _fits(battle, end.turned(facing), obstacles, allowed):
+                return travelled, facing
+        if travelled <= 0.0:
+            return 0.0, footprint.facing
+        travelled = max(travelled - _SETTLE_STEP, 0.0)
+
+
+def end_footprint(battle: Battle, unit_id: str, plan: MovePlan) -> Footprint:
+    """The unit's footprint where `plan` leaves it."""
+    footprint = battle.footprint(unit_id)
+    return Footprint(plan.end, plan.facing, footprint.frontage, footprint.depth)
 
 
 def _stop_before(crossing: Crossing) -> float:
@@ -161,11 +228,14 @@ def _back_off(friends: Sequence[Crossing], travelled: float) -> float:
     return travelled
 
 
+Length = float | Callable[[float], float]
+
+
 def flee_around(
     battle: Battle,
     unit_id: str,
     heading: float,
-    length: float,
+    length: Length,
     *,
     keep_away: float = 0.0,
     deflections: Sequence[float] = DEFLECTIONS,
@@ -176,11 +246,50 @@ def flee_around(
     Tries headings near `heading`; takes the first that runs its full length (or off the
     table) touching nothing and, with `keep_away`, passing no nearer than that to any enemy
     it is not already nearer to. When none is clear it flees straight on through friends.
+    `length` may depend on the heading (see `gap_length`).
     """
     plan = _first_clear(battle, unit_id, heading, length, deflections, keep_away=keep_away,
                         ignore=ignore)
-    return plan or straight_move(battle, unit_id, heading, length, through_friends=True,
-                                 ignore=ignore)
+    return plan or straight_move(battle, unit_id, heading, _length(length, heading),
+                                 through_friends=True, ignore=ignore)
+
+
+def gap_length(battle: Battle, unit_id: str, source: str, roll: float) -> Callable[[float],
+                                                                                   float]:
+    """How far to move so that the unit ends `roll` further from `source` (W6-FL-3).
+
+    A unit in contact ends with its closest part `roll` away; one that was some way off
+    adds `roll` to that gap. The gap grows steadily as the unit moves away (the distance
+    between two convex shapes is convex along a straight move), so bisection finds it.
+    """
+    enemy = battle.footprint(source).polygon
+    target = float(battle.footprint(unit_id).polygon.distance(enemy)) + roll
+
+    def length_for(heading: float) -> float:
+        footprint = moving_footprint(battle, unit_id, heading)
+        dx, dy = heading_vector(heading)
+
+        def gap(t: float) -> float:
+            return float(footprint.moved(dx * t, dy * t).polygon.distance(enemy))
+
+        low, high = 0.0, roll
+        while gap(high) < target - 1e-9:
+            low, high = high, high * 2 + 1.0
+            if high > 1e6:
+                return roll  # moving this way never opens the gap: move the roll itself
+        for _ in range(50):
+            middle = (low + high) / 2
+            if gap(middle) < target:
+                low = middle
+            else:
+                high = middle
+        return high
+
+    return length_for
+
+
+def _length(length: Length, heading: float) -> float:
+    return length(heading) if callable(length) else length
 
 
 def pursue_around(
@@ -204,39 +313,36 @@ def pursue_around(
 
 
 def _first_clear(
-    battle: Battle, unit_id: str, heading: float, length: float, deflections: Sequence[float],
-    *, keep_away: float = 0.0, ignore: frozenset[str] = frozenset(),
-    halt_before: frozenset[str] = frozenset(), stay_on_table: bool = False,
-    enemy_contact_ok: bool = False,
+    battle: Battle, unit_id: str, heading: float, length: Length,
+    deflections: Sequence[float], *, keep_away: float = 0.0,
+    ignore: frozenset[str] = frozenset(), halt_before: frozenset[str] = frozenset(),
+    stay_on_table: bool = False, enemy_contact_ok: bool = False,
 ) -> MovePlan | None:
     """The first heading of `deflections` whose whole path is clear, or None."""
     footprint = battle.footprint(unit_id)
     enemies = [(battle.footprint(uid).polygon, min(keep_away, distance(footprint,
                                                                        battle.footprint(uid))))
                for uid in battle.enemies_of(unit_id) if uid not in ignore]
-    # Turning about its centre may swing the unit into a neighbour: such a path is not clear.
-    # What it already touches (the enemy it runs from) does not count.
-    others = [o for o in battle.obstacles_for(unit_id, ignore)
-              if o.polygon.distance(footprint.polygon) > CONTACT_TOLERANCE]
+    obstacles = battle.obstacles_for(unit_id, ignore)
+    # What it already touches (the enemy it runs from) does not make a path unclear.
+    others = [o for o in obstacles if o.id not in _touching(footprint, obstacles)]
     for deflection in deflections:
-        plan = straight_move(battle, unit_id, heading + deflection, length,
+        wanted = _length(length, heading + deflection)
+        plan = straight_move(battle, unit_id, heading + deflection, wanted,
                              through_friends=False, ignore=ignore, halt_before=halt_before,
                              stay_on_table=stay_on_table)
         if plan.blocked_by and not (enemy_contact_ok and plan.contacted_enemy):
             continue
-        area = _swept_area(battle, unit_id, plan)
-        if any(overlaps(area, other.polygon) for other in others):
+        if not plan.left_table and not plan.blocked_by and (
+                plan.travelled < wanted - 1e-6 and not stay_on_table):
+            continue  # pulled back short of its roll
+        if any(overlaps(plan.area, other.polygon) for other in others):
             continue
-        if keep_away and not all(float(area.distance(enemy)) >= required - 1e-9
+        if keep_away and not all(float(plan.area.distance(enemy)) >= required - 1e-9
                                  for enemy, required in enemies):
             continue
         return plan
     return None
-
-
-def _swept_area(battle: Battle, unit_id: str, plan: MovePlan) -> Polygon:
-    footprint = battle.footprint(unit_id).turned(plan.facing)
-    return sweep(footprint, heading_vector(plan.facing), plan.travelled, battle.table, []).area
 
 
 def heading_away(battle: Battle, unit_id: str, source: Point) -> float:

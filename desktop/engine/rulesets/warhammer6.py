@@ -38,7 +38,9 @@ from desktop.engine.model import Battle, Status
 from desktop.engine.movement import (
     WIDE_DEFLECTIONS,
     MovePlan,
+    end_footprint,
     flee_around,
+    gap_length,
     heading_away,
     pursue_around,
     straight_move,
@@ -157,7 +159,8 @@ def combat_aftermath(battle: Battle, combats: Sequence[Combat]) -> Procedure:
     for uid, source in flee_from.items():
         if rec.battle.states[uid].status != Status.BROKEN:
             continue
-        plan = flee_around(rec.battle, uid, headings[uid], flee_rolls[uid])
+        plan = flee_around(rec.battle, uid, headings[uid],
+                           gap_length(rec.battle, uid, source, flee_rolls[uid]))
         emit_flee(rec, uid, plan, flee_rolls[uid], away_from=source, clause="W6-FL-3",
                   left_clause="W6-FL-6")
 
@@ -363,7 +366,7 @@ def charge_fleeing(battle: Battle, charge: ChargeOnFleeing) -> Procedure:
              f"away from {battle.roster[charger].name}, who reach {reach}\" (twice their "
              f"Move) and destroy them if that is enough."),
         outcomes=[("escapes", odds.ONE - chance), ("caught", chance)])
-    plan = flee_around(rec.battle, target, heading, roll)
+    plan = flee_around(rec.battle, target, heading, gap_length(rec.battle, target, charger, roll))
     emit_flee(rec, target, plan, roll, away_from=charger, clause="W6-FL-8",
               left_clause="W6-FL-6")
     gap = distance(rec.battle.footprint(charger), rec.battle.footprint(target))
@@ -387,12 +390,10 @@ def charge_fleeing(battle: Battle, charge: ChargeOnFleeing) -> Procedure:
 
 def _charge_reaches(battle: Battle, charger: str, target: str, heading: float, roll: int,
                     reach: int) -> bool:
-    plan = flee_around(battle, target, heading, roll)
+    plan = flee_around(battle, target, heading, gap_length(battle, target, charger, roll))
     if plan.left_table:
         return False
-    moved = battle.footprint(target).turned(plan.facing)
-    moved = moved.moved(plan.end[0] - moved.center[0], plan.end[1] - moved.center[1])
-    return distance(battle.footprint(charger), moved) <= reach
+    return distance(battle.footprint(charger), end_footprint(battle, target, plan)) <= reach
 
 
 def _parse_aftermath(battle: Battle, data: Mapping[str, Any]) -> tuple[Combat, ...]:
