@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 from desktop.engine import odds
 from desktop.engine.dice import Dice, Roller, ScriptedRoller, SeededRoller, parse_faces
 from desktop.engine.errors import RuleError
+from desktop.engine.events import fold
 from desktop.engine.procedure import ScriptedAnswers, run
 from desktop.engine.rulesets import get_ruleset
 from desktop.engine.scenario import load_scenario
@@ -191,15 +192,16 @@ def resolve_command(args: argparse.Namespace) -> dict[str, Any]:
         choices[key] = option
     session = run(scenario.start(), ScriptedAnswers(roller, choices))
     assert session.events is not None
-    battle = scenario.battle
-    for event in session.events:
-        battle = event.apply_to(battle)
+    battle = fold(scenario.battle, session.events)
+    asked = {step.request.key for step in session.steps}
     return {
         "scenario": scenario.title,
         "ruleset": scenario.ruleset.id,
         "procedure": scenario.procedure.name,
         "seed": seed,
         "unused_dice": len(script) - roller.used if roller.used <= len(script) else 0,
+        # Choices depend on the dice: one given but never asked is reported, not an error.
+        "unused_choices": sorted(key for key in choices if key not in asked),
         "steps": [step.to_json() for step in session.steps],
         "events": [event.to_json() for event in session.events],
         "units": {uid: {"status": str(state.status), "models": state.models,

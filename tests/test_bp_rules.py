@@ -214,3 +214,30 @@ def test_bp_example_scenario_through_rout_resolve(scenario_path):
     assert overrun["unit"] == "silver_helms"
     assert output["units"]["silver_helms"]["position"] == [12.0, 34.5]
     assert Fraction(output["steps"][0]["odds"][1]["chance"]) == 1  # lost by 6 against Ld 6
+
+
+def test_bp_1_with_the_enemy_wiped_out_it_still_flees():
+    data = line_fight(extra=[bp_unit("wolves", WIN, 20, 29, models=5, files=5)])
+    data["units"][0].update(models=1, files=1)
+    data["resolve"]["combats"][0]["sides"][0]["units"][0]["casualties"] = 1
+    _, session, battle = play(data, [6, 6, 2, 2])
+    assert events_of(session, UnitFled)[0].away_from == "elves"
+    assert battle.states["goblins"].status == Status.FLEEING
+
+
+def test_bp_3a_no_overrun_when_only_a_friend_was_wiped_out():
+    # The Goblins charged and lost a friend unit in the same combat: no Overrun for them.
+    runt = bp_unit("runts", LOSE, 20, 30, facing=270, models=2, files=2)
+    data = line_fight(extra=[runt])
+    data["resolve"]["combats"][0]["sides"][1]["units"] = [
+        {"unit": "goblins", "wounds_caused": 5, "charged": True},
+        {"unit": "runts", "casualties": 2}]
+    _, session, _ = play(data, [1, 1])
+    assert not any(key.startswith("overrun:") for key in request_keys(session))
+
+
+def test_bp_0_a_fleeing_unit_cannot_be_one_of_the_fighters():
+    from desktop.engine.errors import ScenarioError
+
+    with pytest.raises(ScenarioError, match="fleeing"):
+        play(line_fight(loser={"status": "fleeing"}), [])

@@ -790,3 +790,13 @@ def test_k_ht_1_honor_odds(capsys, args, runs_away):
 @pytest.mark.parametrize("honor", ["0", "11"])
 def test_k_ht_1_honor_out_of_range_is_one_line(capsys, honor):
     assert_bad(capsys, ["odds", "honor", "--honor", honor], "Honor", honor)
+
+
+def test_choices_that_were_never_asked_are_reported(capsys, scenario_path):
+    # The Elves hold their Break test (1, 1), so nobody is asked about pursuing.
+    path = scenario_path("w6-goblins-vs-elves.json")
+    assert main(["resolve", str(path), "--dice", "1,1", "--choose", "pursue:goblins=hold",
+                 "--choose", "pursue:nobody=hold"]) == 0
+    output = json.loads(capsys.readouterr().out)
+    assert output["unused_choices"] == ["pursue:goblins", "pursue:nobody"]
+    assert output["unused_dice"] == 0

@@ -414,3 +414,74 @@ def test_kensei_example_scenario_through_rout_resolve(scenario_path):
     assert [e["purpose"] for e in rolled] == ["run", "chase"]
     assert math.isclose(output["units"]["samurai"]["position"][1], 78.0)
     assert DiceRolled.__name__ in kinds
+
+
+def test_k_ht_1_no_ronin_reroll_for_a_regroup_roll():
+    data = fight({"procedure": "regroup", "unit": "samurai"},
+                 samurai={"status": "fleeing", "engaged_with": [], "special_rules": ["ronin"]},
+                 oni={"engaged_with": []})
+    data["units"][0]["position"] = [60, 80]
+    _, session, _ = play(data, [9, 3, 3])
+    assert "honor_regroup:samurai:reroll" not in request_keys(session)
+    assert len(events_of(session, HonorTest)) == 1
+
+
+def test_k_rg_1_a_regrouped_unit_may_face_any_compass_direction():
+    data = fight({"procedure": "regroup", "unit": "samurai"},
+                 samurai={"status": "fleeing", "engaged_with": []}, oni={"engaged_with": []})
+    data["units"][0]["position"] = [60, 80]
+    _, _, battle = play(data, [4], {"regroup_facing:samurai": "135"})
+    assert battle.states["samurai"].facing == 135.0
+
+
+def test_k_ra_4_option_counts_the_wounds_the_unit_started_with():
+    # 10 Wounds at the start, 4 already lost: 3 more is half of the 6 left, not of 10.
+    shot = {"procedure": "shooting", "unit": "samurai", "wounds": 3}
+    data = fight(shot, samurai={"models_lost": 4})
+    _, session, _ = play(data, [1])
+    assert request_keys(session) == ["honor_shot:samurai"]
+    data["options"] = {"shooting_total": "starting"}
+    _, session, _ = play(data, [])
+    assert session.steps == []
+
+
+def test_k_ra_12_turning_never_swings_a_runner_through_an_enemy_it_did_not_touch():
+    # Running east from the unit on its left; turning to face east would swing the long
+    # line into the enemy just above it, so it slides east keeping its facing.
+    runner = k_unit("runner", CRANE, 60, 60, models=5, files=5)
+    left = k_unit("left", SHADOW, 52.5, 60, models=1, files=1)
+    above = k_unit("above", SHADOW, 60, 63.5, models=1, files=1)
+    data = scenario([runner, left, above], {"procedure": "charge_reaction", "unit": "runner",
+                                            "charger": "left"},
+                    ruleset="kensei1", table=(120, 120))
+    _, session, battle = play(data, [1, 1])
+    fled = events_of(session, UnitFled)[0]
+    assert fled.path[-1] == pytest.approx((62.0, 60.0))
+    assert not events_of(session, RunnerLocked)
+    end = battle.footprint("runner").polygon
+    assert end.intersection(battle.footprint("above").polygon).area < 1e-9
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d["units"][0].update(engaged_with=["ashigaru"]), "friend"),
+    (lambda d: d["units"][0].update(wounds_lost=1), "wounds_lost"),
+    (lambda d: d["units"][0].update(models_lost=10), "models_lost"),
+    (lambda d: d["units"][0].update(wound_lost=1), "unknown field 'wound_lost'"),
+    (lambda d: d["resolve"].update(bogus=1), "unknown field 'bogus'"),
+])
+def test_kensei_scenarios_refuse_what_cannot_be(change, message):
+    from desktop.engine.errors import ScenarioError
+
+    guard = k_unit("ashigaru", CRANE, 60, 75, facing=270)
+    data = fight(defeat(3, 2), extra=[guard])
+    change(data)
+    with pytest.raises(ScenarioError, match=message):
+        play(data, [])
+
+
+def test_k_ra_3_only_an_enemy_charge_can_be_run_from():
+    from desktop.engine.errors import ScenarioError
+
+    guard = k_unit("ashigaru", CRANE, 60, 75, facing=270)
+    with pytest.raises(ScenarioError, match="not an enemy"):
+        play(fight(REACT | {"charger": "ashigaru"}, extra=[guard]), [])

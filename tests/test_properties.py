@@ -10,15 +10,16 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from desktop.engine.dice import SeededRoller
+from desktop.engine.errors import ScenarioError
 from desktop.engine.events import DiceRolled, UnitCaught, UnitLeftTable, fold
 from desktop.engine.geometry import heading_vector, overlaps
 from desktop.engine.model import Battle, Status
 from desktop.engine.procedure import Choice, Request, ScriptedAnswers, run
-from desktop.engine.scenario import load_scenario
+from desktop.engine.scenario import Scenario, load_scenario
 
 from builders import scenario, side, w6_unit
 
@@ -54,12 +55,36 @@ def battles(draw: st.DrawFn) -> dict[str, Any]:
     loser_depth = math.ceil(loser_shape["models"] / loser_shape["files"])
     winner_depth = math.ceil(winner_shape["models"] / winner_shape["files"])
     fx, fy = heading_vector(facing)
-    gap = (loser_depth + winner_depth) / 2
+    rx, ry = fy, -fx  # the loser's right hand
+    # The winner touches the loser's front or its right flank, not always centred on it.
+    offset = draw(st.floats(-2.0, 2.0))
+    if draw(st.booleans()):
+        gap = (loser_depth + winner_depth) / 2
+        winner_at = (36.0 + fx * gap + rx * offset, 24.0 + fy * gap + ry * offset)
+        winner_facing = (facing + 180.0) % 360.0
+    else:
+        gap = loser_shape["files"] / 2 + winner_depth / 2
+        winner_at = (36.0 + rx * gap + fx * offset, 24.0 + ry * gap + fy * offset)
+        winner_facing = (facing + 90.0) % 360.0
     units = [
         w6_unit("loser", PLAYERS[1], 36.0, 24.0, facing=facing, **loser_shape, **draw(stats())),
-        w6_unit("winner", PLAYERS[0], 36.0 + fx * gap, 24.0 + fy * gap,
-                facing=(facing + 180.0) % 360.0, **winner_shape, **draw(stats())),
+        w6_unit("winner", PLAYERS[0], *winner_at, facing=winner_facing, **winner_shape,
+                **draw(stats())),
     ]
+    # Neighbours close beside and behind the loser, where turning and fleeing get crowded.
+    for name, beside in (("left_neighbour", True), ("rear_neighbour", False)):
+        if not draw(st.booleans()):
+            continue
+        shape = draw(formations(max_files=5, max_ranks=2))
+        gap = draw(st.floats(0.2, 3.0))
+        if beside:
+            along = loser_shape["files"] / 2 + gap + shape["files"] / 2
+            at = (36.0 - rx * along, 24.0 - ry * along)
+        else:
+            along = loser_depth / 2 + gap + math.ceil(shape["models"] / shape["files"]) / 2
+            at = (36.0 - fx * along, 24.0 - fy * along)
+        units.append(w6_unit(name, draw(st.sampled_from(PLAYERS)), *at, facing=facing,
+                             **shape, **draw(stats())))
     slots = draw(st.lists(st.sampled_from(range(len(SLOTS))), unique=True, max_size=5))
     terrain = []
     for index, slot in enumerate(slots):
@@ -96,8 +121,17 @@ def choice_picker(pick: int) -> Any:
     return pick_for
 
 
+def load_placed(data: dict[str, Any]) -> Scenario:
+    """The scenario, or a rejected example when the drawn units happen to overlap."""
+    try:
+        return load_scenario(data)
+    except ScenarioError as error:
+        assume("overlap" not in str(error) and "does not fit" not in str(error))
+        raise
+
+
 def run_events(data: dict[str, Any], seed: int, pick: int) -> tuple[Battle, list[Any]]:
-    loaded = load_scenario(data)
+    loaded = load_placed(data)
     roller = SeededRoller(seed)
     choose = choice_picker(pick)
 
@@ -162,7 +196,7 @@ def test_w6_fl_5_compulsory_flee_keeps_units_apart_and_on_the_table(data, seed):
         if unit["player"] == PLAYERS[1]:
             unit["status"] = "fleeing"
     data["resolve"] = {"procedure": "start_of_turn", "player": PLAYERS[1]}
-    loaded = load_scenario(data)
+    loaded = load_placed(data)
     session = run(loaded.start(), answer_with(seed, {}))
     assert session.events is not None
     check_end_state(loaded.battle, session.events)

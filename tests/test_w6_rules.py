@@ -534,3 +534,24 @@ def test_w6_ra_1_only_the_players_fleeing_units_test():
                     {"procedure": "start_of_turn", "player": ORCS})
     _, session, _ = play(data, [1, 1])
     assert request_keys(session) == ["rally:orcs"]
+
+
+def test_w6_fl_2_with_every_winner_wiped_out_it_flees_from_where_they_stood():
+    # The Orcs win on wounds but their last model falls: the Elves still break and flee.
+    data = duel(orc={"models": 1, "files": 1})
+    data["resolve"]["combats"][0]["sides"][0]["units"][0]["casualties"] = 1
+    _, session, battle = play(data, [6, 6, 2, 2])
+    fled = events_of(session, UnitFled)[0]
+    assert fled.away_from == "orcs"
+    assert fled.facing == pytest.approx(90.0)
+    assert battle.states["elves"].status == Status.FLEEING
+
+
+def test_w6_fl_2_only_winners_touching_it_count_when_some_do():
+    # Big Trolls (US 9) fight in the same combat but stand apart; the Orcs touch the Elves.
+    trolls = w6_unit("trolls", ORCS, 60, 10, models=3, files=3, unit_strength=3)
+    data = duel(extra=[trolls])
+    data["resolve"]["combats"][0]["sides"][0]["units"].append({"unit": "trolls"})
+    _, session, _ = play(data, [6, 6, 1, 1, 1, 1, 2, 2],
+                         {"pursue:orcs": "hold", "pursue:trolls": "hold"})
+    assert events_of(session, UnitFled)[0].away_from == "orcs"

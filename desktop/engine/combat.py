@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from desktop.engine.errors import ScenarioError
-from desktop.engine.model import Battle
+from desktop.engine.model import Battle, Status
 from desktop.engine.reading import Reader
 
 
@@ -60,11 +60,15 @@ def parse_combats(battle: Battle, data: Mapping[str, Any]) -> tuple[Combat, ...]
     combats = []
     seen: dict[str, str] = {}
     for index, node in enumerate(reader.entries("combats")):
+        node.expect("id", "sides")
         combat_id = node.text("id", f"combat {index + 1}")
         sides = []
         for side_node in node.entries("sides"):
+            side_node.expect("units", "flank", "rear", "high_ground", "battle_standard",
+                             "other")
             units = []
             for unit_node in side_node.entries("units"):
+                unit_node.expect("unit", "wounds_caused", "casualties", "charged")
                 unit_id = unit_node.text("unit")
                 if unit_id not in battle.roster:
                     raise unit_node.fail(f"no unit '{unit_id}' in this battle", "unit")
@@ -100,11 +104,27 @@ def parse_combats(battle: Battle, data: Mapping[str, Any]) -> tuple[Combat, ...]
     return tuple(combats)
 
 
-def check_combats(battle: Battle, combats: Sequence[Combat]) -> None:
-    """Refuse combats with units that are not on the table or not ready to fight."""
+def engage(battle: Battle, combats: Sequence[Combat]) -> Battle:
+    """Units on the two sides of a combat are engaged with each other."""
+    for combat in combats:
+        first, second = combat.sides
+        for a in first.unit_ids:
+            for b in second.unit_ids:
+                battle = battle.update(a, engaged_with=battle.states[a].engaged_with | {b})
+                battle = battle.update(b, engaged_with=battle.states[b].engaged_with | {a})
+    return battle
+
+
+def check_combats(battle: Battle, combats: Sequence[Combat], *, fleeing_clause: str) -> None:
+    """Refuse combats with units that are not on the table or are fleeing: a fleeing unit
+    cannot fight (`fleeing_clause` names the rule that says so)."""
     for combat in combats:
         for combatant in combat.combatants():
             if combatant.unit not in battle.states:
                 raise ScenarioError(f"{combat.id}: no unit '{combatant.unit}' in this battle")
-            if not battle.states[combatant.unit].status.on_table:
+            status = battle.states[combatant.unit].status
+            if not status.on_table:
                 raise ScenarioError(f"{combat.id}: '{combatant.unit}' is no longer on the table")
+            if status in (Status.FLEEING, Status.BROKEN):
+                raise ScenarioError(f"{combat.id}: '{combatant.unit}' is fleeing and cannot "
+                                    f"fight ({fleeing_clause})")

@@ -143,15 +143,6 @@ def _pmf(count: int, sides: int, modifier: int) -> Pmf:
             for total, number in _ways(count, sides, modifier).items()}
 
 
-def convolve(first: Pmf, second: Pmf) -> dict[int, Fraction]:
-    """Distribution of the sum of two independent totals."""
-    result: dict[int, Fraction] = {}
-    for a, pa in first.items():
-        for b, pb in second.items():
-            result[a + b] = result.get(a + b, Fraction(0)) + pa * pb
-    return result
-
-
 def parse_faces(text: str) -> list[int]:
     """Faces typed by a player: `6,1,4` or `6 1 4`."""
     parts = [part for part in re.split(r"[\s,]+", text.strip()) if part]

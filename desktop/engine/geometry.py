@@ -18,7 +18,7 @@ from enum import StrEnum
 from functools import cached_property
 
 import shapely
-from shapely.geometry import LineString, MultiPoint, Polygon
+from shapely.geometry import MultiPoint, Polygon
 
 Point = tuple[float, float]
 
@@ -271,7 +271,3 @@ def sweep(
         leaves_table_at=exit_at if exit_at < length - _EPSILON else None,
         area=area,
     )
-
-
-def path_line(start: Point, end: Point) -> LineString:
-    return LineString([start, end])

@@ -146,7 +146,7 @@ def straight_move(
         facing = heading % 360.0
     else:
         travelled, facing = _settle(battle, footprint, direction, travelled, heading,
-                                    obstacles, touching if travelled <= 0 else frozenset())
+                                    obstacles, original.facing)
     blocked = blocker is not None and not left and travelled >= stop_at - 1e-9
     return MovePlan(
         start=battle.states[unit_id].center,
@@ -173,21 +173,22 @@ _SETTLE_STEP = 0.25
 
 
 def _settle(battle: Battle, footprint: Footprint, direction: Point, travelled: float,
-            heading: float, obstacles: Sequence[Obstacle], allowed: frozenset[str]
+            heading: float, obstacles: Sequence[Obstacle], original_facing: float
             ) -> tuple[float, float]:
     """Where the move really ends and which way the unit faces there.
 
     It faces `heading` when there is room to; the rules above normally leave it clear, and
     this is the last guard: an end that would overlap something or hang off the table is
-    pulled back along the path until it does not (the start is always a legal place).
+    pulled back along the path until it does not. Back at the start it keeps its old
+    facing if it must: where it stood is always a legal place.
     """
     while True:
         end = footprint.moved(direction[0] * travelled, direction[1] * travelled)
         for facing in dict.fromkeys((heading % 360.0, end.facing)):
-            if _fits(battle, end.turned(facing), obstacles, allowed):
+            if _fits(battle, end.turned(facing), obstacles):
                 return travelled, facing
         if travelled <= 0.0:
-            return 0.0, footprint.facing
+            return 0.0, original_facing
         travelled = max(travelled - _SETTLE_STEP, 0.0)
 
 

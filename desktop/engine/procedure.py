@@ -174,9 +174,6 @@ class Recorder:
             self.events.append(event)
             self.battle = event.apply_to(self.battle)
 
-    def emitted(self, kind: type[Event]) -> list[Any]:
-        return [event for event in self.events if isinstance(event, kind)]
-
 
 def with_odds(request: Roll, outcomes: Sequence[tuple[str, Fraction]]) -> Roll:
     return replace(request, odds=tuple(Outcome(label, chance) for label, chance in outcomes))

@@ -44,6 +44,14 @@ class Reader:
             raise self.fail(f"expected an object, found {_kind(self.data)}")
         return self.data
 
+    def expect(self, *keys: str) -> Reader:
+        """Refuse keys other than `keys`: a misspelt field must not be silently ignored."""
+        unknown = sorted(set(self.mapping()) - set(keys))
+        if unknown:
+            raise self.fail(f"unknown field '{unknown[0]}' (expected "
+                            f"{', '.join(sorted(keys))})", unknown[0])
+        return self
+
     def has(self, key: str) -> bool:
         return key in self.mapping()
 

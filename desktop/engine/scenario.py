@@ -12,7 +12,6 @@ from typing import Any
 
 from shapely.geometry import Polygon
 
-from desktop.engine.combat import Combat
 from desktop.engine.errors import RuleError, ScenarioError
 from desktop.engine.geometry import Table, overlaps
 from desktop.engine.model import (
@@ -54,7 +53,8 @@ class Scenario:
 def load_scenario(data: object) -> Scenario:
     """Build a Scenario from parsed JSON, or raise a RuleError that says what is wrong."""
     root = Reader(data)
-    root.mapping()
+    root.expect("format", "version", "title", "ruleset", "table", "turn", "options", "units",
+                "terrain", "resolve", "answers")
     if root.has("format") and root.child("format").data != FORMAT:
         raise root.fail(f"this is not a Rout scenario (format should be '{FORMAT}')", "format")
     version = root.integer("version", minimum=1)
@@ -62,7 +62,7 @@ def load_scenario(data: object) -> Scenario:
         raise root.fail(f"version {version} was written by a newer Rout; this one reads "
                         f"version {VERSION}", "version")
     ruleset = get_ruleset(root.text("ruleset"))
-    table_node = root.child("table")
+    table_node = root.child("table").expect("width", "depth")
     table = Table(table_node.number("width", positive=True),
                   table_node.number("depth", positive=True))
     options = _options(ruleset, root.child("options", {}))
@@ -85,18 +85,21 @@ def load_scenario(data: object) -> Scenario:
         for other in node.strings("engaged_with"):
             if other not in roster:
                 raise node.fail(f"no unit '{other}' in this battle", "engaged_with")
+            if roster[other].player == roster[node.text("id")].player:
+                raise node.fail(f"'{other}' is a friend, not an enemy to be engaged with",
+                                "engaged_with")
     _check_placement(battle)
 
     resolve = root.child("resolve")
     kind = ruleset.procedure(resolve.text("procedure"))
+    resolve.expect("procedure", *kind.fields)
     try:
         procedure_input = kind.parse(battle, resolve.mapping())
     except RuleError as error:
         raise ScenarioError(str(error)) from None
-    if isinstance(procedure_input, tuple) and all(isinstance(c, Combat)
-                                                  for c in procedure_input):
-        battle = _engage(battle, procedure_input)
-    answers = root.child("answers", {})
+    if kind.prepare is not None:
+        battle = kind.prepare(battle, procedure_input)
+    answers = root.child("answers", {}).expect("dice", "choices")
     dice = tuple(_faces(answers))
     choices = answers.child("choices", {}).mapping()
     if not all(isinstance(v, str) for v in choices.values()):
@@ -131,7 +134,14 @@ def _options(ruleset: Ruleset, node: Reader) -> dict[str, Any]:
     return options
 
 
+UNIT_FIELDS = ("id", "name", "player", "profile", "profile_name", "troop_type", "base",
+               "base_mm", "unit_strength", "wounds", "special_rules", "flies", "models",
+               "files", "status", "upgrades", "character_wounds", "position", "facing",
+               "models_lost", "wounds_lost", "engaged_with")
+
+
 def _unit(ruleset: Ruleset, node: Reader) -> tuple[Unit, UnitState]:
+    node.expect(*UNIT_FIELDS)
     unit_id = node.text("id")
     name = node.text("name", unit_id)
     profile_node = node.child("profile")
@@ -188,9 +198,11 @@ def _unit(ruleset: Ruleset, node: Reader) -> tuple[Unit, UnitState]:
         center=node.point("position"),
         facing=node.number("facing", 90.0) % 360.0,
         files=files,
-        models=models - node.integer("models_lost", 0, minimum=0, maximum=models),
+        # A unit still on the table keeps at least one model; a wounded model is still alive.
+        models=models - node.integer("models_lost", 0, minimum=0,
+                                     maximum=models - 1 if status.on_table else models),
         status=status,
-        wounds_lost=node.integer("wounds_lost", 0, minimum=0),
+        wounds_lost=node.integer("wounds_lost", 0, minimum=0, maximum=profile.wounds - 1),
         engaged_with=frozenset(node.strings("engaged_with")),
     )
     if state.models < state.files:
@@ -199,6 +211,7 @@ def _unit(ruleset: Ruleset, node: Reader) -> tuple[Unit, UnitState]:
 
 
 def _terrain(node: Reader) -> Terrain:
+    node.expect("id", "name", "points", "impassable")
     points_node = node.child("points")
     if not isinstance(points_node.data, list) or len(points_node.data) < 3:
         raise points_node.fail("a piece of terrain needs at least three corner points")
@@ -236,14 +249,3 @@ def _check_placement(battle: Battle) -> None:
         for second in placed[index + 1:]:
             if overlaps(polygons[first], polygons[second]):
                 raise ScenarioError(f"units '{first}' and '{second}' overlap on the table")
-
-
-def _engage(battle: Battle, combats: tuple[Combat, ...]) -> Battle:
-    """Units on the two sides of a combat are engaged with each other."""
-    for combat in combats:
-        first, second = combat.sides
-        for a in first.unit_ids:
-            for b in second.unit_ids:
-                battle = battle.update(a, engaged_with=battle.states[a].engaged_with | {b})
-                battle = battle.update(b, engaged_with=battle.states[b].engaged_with | {a})
-    return battle

@@ -39,12 +39,18 @@ class OptionSpec:
 
 @dataclass(frozen=True)
 class ProcedureKind:
-    """A resolution a ruleset offers: how to read its input and how to start it."""
+    """A resolution a ruleset offers: how to read its input and how to start it.
+
+    `fields` are the keys its part of a scenario may hold (besides "procedure");
+    `prepare` sets up the battle the input implies (units in a combat are engaged).
+    """
 
     name: str
     description: str
+    fields: tuple[str, ...]
     parse: Callable[[Battle, Mapping[str, Any]], Any]
     start: Callable[[Battle, Any], Procedure]
+    prepare: Callable[[Battle, Any], Battle] | None = None
 
 
 @dataclass(frozen=True)
@@ -52,7 +58,6 @@ class Ruleset:
     id: str
     name: str
     distance_unit: str  # "in" or "cm"
-    die_sides: int
     stats: tuple[StatSpec, ...]
     options: tuple[OptionSpec, ...] = ()
     procedures: Mapping[str, ProcedureKind] = field(default_factory=dict)

@@ -11,16 +11,15 @@ from __future__ import annotations
 from collections.abc import Generator, Mapping, Sequence
 
 from desktop.engine import odds
-from desktop.engine.combat import Combat, check_combats, parse_combats
+from desktop.engine.combat import Combat, check_combats, engage, parse_combats
 from desktop.engine.dice import Dice
-from desktop.engine.errors import ScenarioError
 from desktop.engine.events import (
     CasualtiesRemoved,
     PursuitDeclared,
     UnitDestroyed,
     UnitPursued,
 )
-from desktop.engine.geometry import CONTACT_TOLERANCE, distance
+from desktop.engine.geometry import in_contact
 from desktop.engine.model import Battle, Status
 from desktop.engine.movement import DEFLECTIONS, flee_around, heading_away, pursue_around
 from desktop.engine.procedure import (
@@ -43,6 +42,7 @@ from desktop.engine.rulesets.common import (
     break_test,
     distance_roll,
     emit_flee,
+    flee_source,
     resolve_catches,
     score_combat,
     strongest_enemy,
@@ -55,12 +55,11 @@ def _dice_option(battle: Battle, name: str) -> Dice:
 
 def _touching(battle: Battle, unit_id: str, candidates: Sequence[str]) -> list[str]:
     footprint = battle.footprint(unit_id)
-    return [uid for uid in candidates
-            if distance(footprint, battle.footprint(uid)) <= CONTACT_TOLERANCE]
+    return [uid for uid in candidates if in_contact(footprint, battle.footprint(uid))]
 
 
 def breaks_pursues(battle: Battle, combats: Sequence[Combat]) -> Procedure:
-    check_combats(battle, combats)
+    check_combats(battle, combats, fleeing_clause="BP-0")
     rec = Recorder(battle)
     wiped_out: dict[str, str] = {}  # unit -> combat
     for combat in combats:
@@ -82,7 +81,7 @@ def breaks_pursues(battle: Battle, combats: Sequence[Combat]) -> Procedure:
             if rec.battle.states[uid].status != Status.READY:
                 continue
             if (yield from break_test(rec, uid, result.difference, clause="BP-B",
-                                      double_one_holds=False)):
+                                      waived_clause="BP-B", double_one_holds=False)):
                 broken[uid] = combat
     if not broken and not wiped_out:
         return rec.events  # BP-0: nothing broke and nothing was wiped out
@@ -143,14 +142,11 @@ def _flee_direction(rec: Recorder, unit_id: str, combat: Combat
                     ) -> Generator[Request, Answer, str]:
     """BP-1: away from an enemy in contact; the enemies' owner picks if there are several."""
     battle = rec.battle
-    player = battle.player_of(unit_id)
-    enemies = [uid for uid in combat.other_side(player).unit_ids
-               if battle.states[uid].status.on_table]
-    touching = _touching(battle, unit_id, list(battle.enemies_of(unit_id))) or enemies
-    if not touching:
-        raise ScenarioError(f"{combat.id}: '{unit_id}' broke with no enemy left to flee from")
-    if len(touching) == 1:
-        return touching[0]
+    touching = _touching(battle, unit_id, list(battle.enemies_of(unit_id)))
+    if len(touching) <= 1:
+        # One enemy in contact, or none left standing there: where it stood will do.
+        return touching[0] if touching else flee_source(
+            battle, unit_id, combat.other_side(battle.player_of(unit_id)).unit_ids)
     default = strongest_enemy(battle, unit_id, touching)
     owner = battle.player_of(touching[0])
     picked = yield Choice(
@@ -191,7 +187,8 @@ def _declare(
             if picked != "hold":
                 pursuits[uid] = str(picked)
                 rec.emit(PursuitDeclared(uid, str(picked), clause="BP-3"))
-        elif uid in charged and not enemies and _lost_its_foes(uid, combats, wiped_out):
+        elif (uid in charged and not enemies
+              and _lost_its_foes(battle, uid, combats, wiped_out)):
             picked = yield Choice(
                 key=f"overrun:{uid}", player=battle.player_of(uid), unit=uid,
                 options=(Option("overrun", "Overrun straight ahead"), Option("hold", "Hold")),
@@ -204,11 +201,13 @@ def _declare(
     return pursuits, overruns
 
 
-def _lost_its_foes(unit_id: str, combats: Sequence[Combat], wiped_out: Mapping[str, str]
-                   ) -> bool:
+def _lost_its_foes(battle: Battle, unit_id: str, combats: Sequence[Combat],
+                   wiped_out: Mapping[str, str]) -> bool:
+    """BP-3a: an enemy of this unit's combat was wiped out (not merely a friend)."""
+    player = battle.player_of(unit_id)
     for combat in combats:
-        if unit_id in combat.sides[0].unit_ids or unit_id in combat.sides[1].unit_ids:
-            return any(combat.id == where for where in wiped_out.values())
+        if unit_id in combat.side_of(player).unit_ids:
+            return any(uid in wiped_out for uid in combat.other_side(player).unit_ids)
     return False
 
 
@@ -222,7 +221,6 @@ RULESET = Ruleset(
     id="breaks_pursues",
     name="Breaks or Pursues",
     distance_unit="in",
-    die_sides=6,
     stats=(
         StatSpec("M", "Move", 0, 20),
         StatSpec("Ld", "Discipline", 1, 10),
@@ -236,6 +234,6 @@ RULESET = Ruleset(
     procedures={
         "breaks_pursues": ProcedureKind(
             "breaks_pursues", "Break tests, flee and pursue rolls, catches, then moves",
-            lambda battle, data: parse_combats(battle, data), breaks_pursues),
+            ("combats",), parse_combats, breaks_pursues, prepare=engage),
     },
 )

@@ -6,7 +6,8 @@ least its flee roll; each ruleset supplies its own clause ids and words around t
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping, Sequence
+import math
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -25,8 +26,8 @@ from desktop.engine.events import (
     UnitFled,
     UnitLeftTable,
 )
-from desktop.engine.geometry import distance
-from desktop.engine.model import Battle, Status
+from desktop.engine.geometry import distance, in_contact
+from desktop.engine.model import Battle
 from desktop.engine.movement import MovePlan
 from desktop.engine.procedure import Answer, Recorder, Request, Roll, with_odds
 
@@ -104,6 +105,7 @@ def break_test(
     difference: int,
     *,
     clause: str,
+    waived_clause: str,
     double_one_holds: bool,
     dice: Dice = D2D6,
 ) -> Generator[Request, Answer, bool]:
@@ -111,7 +113,8 @@ def break_test(
     battle = rec.battle
     unit = battle.roster[unit_id]
     if unit.has("unbreakable"):
-        rec.emit(TestWaived(unit_id, "break", "Unbreakable: it never breaks", clause="W6-BT-4"))
+        rec.emit(TestWaived(unit_id, "break", "Unbreakable: it never breaks",
+                            clause=waived_clause))
         return False
     leadership = battle.stat(unit_id, "Ld")
     stubborn = unit.has("stubborn")
@@ -151,17 +154,32 @@ def strongest_enemy(battle: Battle, unit_id: str, enemies: Sequence[str]) -> str
     return ranked[0][1]
 
 
-def nearest_enemy(battle: Battle, unit_id: str) -> str | None:
+def flee_source(battle: Battle, unit_id: str, enemies: Sequence[str]) -> str:
+    """Whom a broken unit flees from, among the enemies of its combat (W6-FL-2).
+
+    Of those touching it, the one with the highest Unit Strength; if none touches, of those
+    still standing; if its combat left no enemy standing, the nearest of where they stood;
+    failing that, the nearest enemy on the table. "" when there is no enemy at all.
+    """
+    standing = [e for e in enemies if battle.states[e].status.on_table]
+    touching = [e for e in standing
+                if in_contact(battle.footprint(unit_id), battle.footprint(e))]
+    if touching or standing:
+        return strongest_enemy(battle, unit_id, touching or standing)
+    here = battle.states[unit_id].center
+    fallen = sorted(enemies, key=lambda e: math.dist(here, battle.states[e].center))
+    return fallen[0] if fallen else (nearest_enemy(battle, unit_id) or "")
+
+
+def nearest_enemy(battle: Battle, unit_id: str,
+                  prefer: Callable[[Battle, str], int] | None = None) -> str | None:
+    """The closest enemy on the table; at equal distance the one `prefer` ranks highest."""
     fp = battle.footprint(unit_id)
-    enemies = list(battle.enemies_of(unit_id))
-    if not enemies:
-        return None
-    return min(enemies, key=lambda uid: distance(fp, battle.footprint(uid)))
-
-
-def still_fighting(battle: Battle, unit_id: str) -> bool:
-    state = battle.states[unit_id]
-    return state.status == Status.READY and bool(state.engaged_with)
+    ranked = sorted(
+        (round(distance(fp, battle.footprint(uid)), 6),
+         -prefer(battle, uid) if prefer else 0, index, uid)
+        for index, uid in enumerate(battle.enemies_of(unit_id)))
+    return ranked[0][3] if ranked else None
 
 
 def caught_by(flee_roll: int, pursuit_rolls: Sequence[tuple[str, int]]) -> tuple[str, ...]:

@@ -43,7 +43,7 @@ from desktop.engine.events import (
     UnitTurned,
     WoundsSuffered,
 )
-from desktop.engine.geometry import distance, heading_of
+from desktop.engine.geometry import heading_of
 from desktop.engine.model import Battle, Status, TroopType
 from desktop.engine.movement import MovePlan, heading_away, straight_move
 from desktop.engine.procedure import (
@@ -65,7 +65,7 @@ from desktop.engine.rulesets.base import (
     StatSpec,
     check_dice_option,
 )
-from desktop.engine.rulesets.common import distance_roll, emit_flee
+from desktop.engine.rulesets.common import distance_roll, emit_flee, nearest_enemy
 
 RAN_FROM_CHARGE = TURN_FLAG + "ran_from_charge"  # K-RA-3: once per turn
 BEYOND_FRIEND = 3.0  # K-RA-10: cm past a friend it could not clear
@@ -74,6 +74,9 @@ HONOR_RULES = {
     "roll_at_most_honor": "a roll equal to or below Honor passes",
     "roll_below_honor": "a roll below Honor passes",
 }
+COMPASS = ((90, "up the table"), (0, "right"), (270, "down the table"), (180, "left"),
+           (45, "up and right"), (135, "up and left"), (225, "down and left"),
+           (315, "down and right"))
 # How far a chase looks for what it would reach, whatever the dice could give.
 CHASE_SCAN = 1000.0
 
@@ -93,8 +96,10 @@ def honor_target(battle: Battle, unit_id: str) -> int:
 
 def honor_test(
     rec: Recorder, unit_id: str, *, key: str, reason: str, clause: str,
+    against_running_away: bool = True,
 ) -> Generator[Request, Answer, bool]:
-    """An Honor roll against Running Away; Ronin re-roll a failure. True when it holds."""
+    """An Honor roll; True when it holds. Ronin re-roll a failure, but only of a roll against
+    Running Away (K-HT-1), not of one to stop running (K-RG-1)."""
     battle = rec.battle
     unit = battle.roster[unit_id]
     if LOCKED_RUNNER in battle.states[unit_id].flags:
@@ -103,7 +108,7 @@ def honor_test(
         return False
     dice = honor_dice(battle)
     target = honor_target(battle, unit_id)
-    rerolls = 1 if unit.has("ronin") else 0
+    rerolls = 1 if unit.has("ronin") and against_running_away else 0
     fails = odds.attribute_test_fails(target, dice, rerolls=rerolls)
     why = (f"{reason} Roll {dice}: {target} or less and {unit.name} stand their ground "
            f"(Honor {battle.stat(unit_id, 'Honor')}); more and they run away.")
@@ -143,12 +148,7 @@ def remaining_wounds(battle: Battle, unit_id: str) -> int:
 
 def closest_enemy(battle: Battle, unit_id: str) -> str | None:
     """K-RA-1: the closest enemy; at equal distance the one with the most Wounds."""
-    footprint = battle.footprint(unit_id)
-    ranked = sorted(
-        (round(distance(footprint, battle.footprint(uid)), 6), -remaining_wounds(battle, uid),
-         index, uid)
-        for index, uid in enumerate(battle.enemies_of(unit_id)))
-    return ranked[0][3] if ranked else None
+    return nearest_enemy(battle, unit_id, prefer=remaining_wounds)
 
 
 def _run_heading(battle: Battle, unit_id: str) -> tuple[float, str]:
@@ -344,6 +344,9 @@ class ChargeReaction:
 def charge_reaction(battle: Battle, reaction: ChargeReaction) -> Procedure:
     """K-RA-3: run as a free reaction to a charge, once per turn."""
     _require_units(battle, reaction.unit, reaction.charger)
+    if battle.player_of(reaction.unit) == battle.player_of(reaction.charger):
+        raise ScenarioError(f"'{reaction.charger}' is not an enemy of '{reaction.unit}': "
+                            f"only an enemy's charge can be run from")
     rec = Recorder(battle)
     unit = battle.roster[reaction.unit]
     if RAN_FROM_CHARGE in battle.states[reaction.unit].flags:
@@ -378,8 +381,11 @@ def shooting(battle: Battle, shot: Shooting) -> Procedure:
     _require_units(battle, shot.unit)
     rec = Recorder(battle)
     unit = battle.roster[shot.unit]
-    # Wounds of the rank and file at the start of this round; characters are left out.
-    before = remaining_wounds(battle, shot.unit)
+    # Wounds of the rank and file only: characters are left out (K-RA-4).
+    if RULESET.option(battle, "shooting_total") == "starting":
+        before = unit.models * unit.profile.wounds
+    else:
+        before = remaining_wounds(battle, shot.unit)
     rec.emit(WoundsSuffered(shot.unit, shot.wounds, clause="K-RA-4"))
     if rec.battle.states[shot.unit].models == 0:
         rec.emit(UnitDestroyed(shot.unit, "shot down", clause="K-RA-4"))
@@ -389,7 +395,9 @@ def shooting(battle: Battle, shot: Shooting) -> Procedure:
     held = yield from honor_test(
         rec, shot.unit, key=f"honor_shot:{shot.unit}", clause="K-RA-4",
         reason=(f"{unit.name} lost {shot.wounds} of their {before} Wounds to one round of "
-                f"shooting: half or more."))
+                f"shooting: half or more"
+                + (f" (their hero's {unit.character_wounds} Wounds do not count)."
+                   if unit.character_wounds else ".")))
     if not held:
         yield from run_away(rec, shot.unit, clause="K-RA-4",
                             why=f"{unit.name} break under the shooting.")
@@ -451,21 +459,29 @@ def regroup(battle: Battle, unit_id: str) -> Procedure:
     if decision == "regroup":
         rec.emit(CommandPointSpent(unit.player, unit_id, "regroup", clause="K-RG-1"))
         if (yield from honor_test(rec, unit_id, key=f"honor_regroup:{unit_id}",
-                                  clause="K-RG-1", reason=f"{unit.name} try to regroup.")):
+                                  clause="K-RG-1", reason=f"{unit.name} try to regroup.",
+                                  against_running_away=False)):
             rec.emit(UnitRallied(unit_id, clause="K-RG-1"),
                      ModifierApplied(unit_id, "AP", -1, battle.turn, "regrouped",
                                      clause="K-RG-1"))
             enemy = closest_enemy(rec.battle, unit_id)
+            options = [Option("keep", "Keep facing")]
             if enemy is not None:
-                facing = yield Choice(
-                    key=f"regroup_facing:{unit_id}", player=unit.player, unit=unit_id,
-                    options=(Option("keep", "Keep facing"),
-                             Option("face_enemy", f"Face {battle.roster[enemy].name}")),
-                    default="face_enemy", clause="K-RG-1",
-                    why=f"{unit.name} stopped and may face any direction.")
-                if facing == "face_enemy":
-                    rec.emit(UnitTurned(unit_id, _heading_to(rec.battle, unit_id, enemy),
-                                        clause="K-RG-1"))
+                options.append(Option("face_enemy", f"Face {battle.roster[enemy].name}"))
+            options.extend(Option(str(degrees), f"Face {name} ({degrees}°)")
+                           for degrees, name in COMPASS)
+            facing = yield Choice(
+                key=f"regroup_facing:{unit_id}", player=unit.player, unit=unit_id,
+                options=tuple(options), default=options[min(1, len(options) - 1)].id,
+                clause="K-RG-1",
+                why=(f"{unit.name} stopped and may face any direction: the nearest enemy, a "
+                     f"compass direction (degrees from the right-hand table edge), or as "
+                     f"they are."))
+            if facing == "face_enemy" and enemy is not None:
+                rec.emit(UnitTurned(unit_id, _heading_to(rec.battle, unit_id, enemy),
+                                    clause="K-RG-1"))
+            elif facing != "keep":
+                rec.emit(UnitTurned(unit_id, float(str(facing)), clause="K-RG-1"))
             return rec.events
     yield from run_away(rec, unit_id, clause="K-RG-1",
                         why=f"{unit.name} spend their Action Points running.")
@@ -494,15 +510,37 @@ def _check_honor_rule(value: Any) -> object:
     return value
 
 
-def _reader(data: Mapping[str, Any]) -> Reader:
-    return Reader(data, "resolve")
+def _check_shooting_total(value: Any) -> object:
+    if value not in ("remaining", "starting"):
+        raise RuleError(f"'{value}' is not a shooting total (use remaining or starting)")
+    return value
+
+
+def _parse_reaction(battle: Battle, data: Mapping[str, Any]) -> ChargeReaction:
+    reader = Reader(data, "resolve")
+    return ChargeReaction(reader.text("unit"), reader.text("charger"))
+
+
+def _parse_shooting(battle: Battle, data: Mapping[str, Any]) -> Shooting:
+    reader = Reader(data, "resolve")
+    return Shooting(reader.text("unit"), reader.integer("wounds", minimum=0, maximum=1000))
+
+
+def _parse_defeat(battle: Battle, data: Mapping[str, Any]) -> CombatDefeat:
+    reader = Reader(data, "resolve")
+    return CombatDefeat(reader.text("unit"),
+                        reader.integer("damage_difference", minimum=0, maximum=1000),
+                        reader.integer("confrontation_value", minimum=0, maximum=1000))
+
+
+def _parse_unit(battle: Battle, data: Mapping[str, Any]) -> str:
+    return Reader(data, "resolve").text("unit")
 
 
 RULESET = Ruleset(
     id="kensei1",
     name="Kensei 1st edition",
     distance_unit="cm",
-    die_sides=10,
     stats=(
         StatSpec("Mv", "Move (cm)", 0, 60),
         StatSpec("Init", "Initiative", 0, 10),
@@ -513,33 +551,28 @@ RULESET = Ruleset(
     options=(
         OptionSpec("honor_dice", "D10", "Dice rolled for an Honor test (K-HT-1).", "K-HT-1",
                    check_dice_option),
+        OptionSpec("shooting_total", "remaining",
+                   "Half of which Wounds a round of shooting must take for a test: the unit's "
+                   "remaining Wounds (remaining) or all it started the battle with (starting).",
+                   "K-RA-4", _check_shooting_total),
         OptionSpec("honor_test", "roll_at_most_honor",
                    "How the roll compares: roll_at_most_honor or roll_below_honor.", "K-HT-1",
                    _check_honor_rule),
     ),
     procedures={
         "charge_reaction": ProcedureKind(
-            "charge_reaction", "Run away as a reaction to a charge",
-            lambda battle, data: ChargeReaction(_reader(data).text("unit"),
-                                                _reader(data).text("charger")),
-            charge_reaction),
+            "charge_reaction", "Run away as a reaction to a charge", ("unit", "charger"),
+            _parse_reaction, charge_reaction),
         "shooting": ProcedureKind(
-            "shooting", "Wounds from one round of shooting",
-            lambda battle, data: Shooting(_reader(data).text("unit"),
-                                          _reader(data).integer("wounds", minimum=0,
-                                                                maximum=1000)),
-            shooting),
+            "shooting", "Wounds from one round of shooting", ("unit", "wounds"),
+            _parse_shooting, shooting),
         "combat": ProcedureKind(
             "combat", "A defeat in combat: Honor tests, Running Away and Chase",
-            lambda battle, data: CombatDefeat(
-                _reader(data).text("unit"),
-                _reader(data).integer("damage_difference", minimum=0, maximum=1000),
-                _reader(data).integer("confrontation_value", minimum=0, maximum=1000)),
+            ("unit", "damage_difference", "confrontation_value"), _parse_defeat,
             combat_defeat),
         "regroup": ProcedureKind(
-            "regroup", "A running unit tries to regroup",
-            lambda battle, data: _reader(data).text("unit"), regroup),
-        "new_turn": ProcedureKind("new_turn", "Start the next turn",
+            "regroup", "A running unit tries to regroup", ("unit",), _parse_unit, regroup),
+        "new_turn": ProcedureKind("new_turn", "Start the next turn", (),
                                   lambda battle, data: None, new_turn),
     },
 )

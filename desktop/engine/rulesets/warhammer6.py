@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from desktop.engine import odds
-from desktop.engine.combat import Combat, check_combats, parse_combats
+from desktop.engine.combat import Combat, check_combats, engage, parse_combats
 from desktop.engine.dice import D2D6, D3D6, Dice
 from desktop.engine.errors import ScenarioError
 from desktop.engine.events import (
@@ -33,7 +33,7 @@ from desktop.engine.events import (
     UnitPursued,
     UnitRallied,
 )
-from desktop.engine.geometry import Footprint, distance, heading_of
+from desktop.engine.geometry import Footprint, distance, heading_of, in_contact
 from desktop.engine.model import Battle, Status
 from desktop.engine.movement import (
     WIDE_DEFLECTIONS,
@@ -61,10 +61,10 @@ from desktop.engine.rulesets.common import (
     break_test,
     distance_roll,
     emit_flee,
+    flee_source,
     nearest_enemy,
     resolve_catches,
     score_combat,
-    strongest_enemy,
 )
 
 PANIC_RADIUS = 6.0  # W6-PT-1
@@ -94,12 +94,7 @@ def attribute_test(
 
 def combat_aftermath(battle: Battle, combats: Sequence[Combat]) -> Procedure:
     """Everything from the combat scores to the last pursuit move of one turn's combats."""
-    check_combats(battle, combats)
-    for combat in combats:
-        for combatant in combat.combatants():
-            if battle.states[combatant.unit].status in (Status.FLEEING, Status.BROKEN):
-                raise ScenarioError(f"{combat.id}: '{combatant.unit}' is fleeing and cannot "
-                                    f"fight (W6-FL-7)")
+    check_combats(battle, combats, fleeing_clause="W6-FL-7")
     rec = Recorder(battle)
     double_one_holds = bool(RULESET.option(battle, "double_one_holds"))
 
@@ -128,24 +123,22 @@ def combat_aftermath(battle: Battle, combats: Sequence[Combat]) -> Procedure:
     for result in results:
         if result.loser is None or result.winner is None:
             continue  # W6-CR-2: a draw, nobody tests
-        winners = [uid for uid in result.combat.side_of(result.winner).unit_ids
-                   if rec.battle.states[uid].status.on_table]
+        winners = result.combat.side_of(result.winner).unit_ids
         for uid in result.combat.side_of(result.loser).unit_ids:
             if rec.battle.states[uid].status != Status.READY:
                 continue
             if (yield from break_test(rec, uid, result.difference, clause="W6-BT-2",
+                                      waived_clause="W6-BT-4",
                                       double_one_holds=double_one_holds)):
                 fallen[uid] = rec.battle.footprint(uid)
-                if winners:
-                    flee_from[uid] = strongest_enemy(rec.battle, uid, winners)
+                flee_from[uid] = flee_source(rec.battle, uid, winners)
 
     in_combat = {c.unit for combat in combats for c in combat.combatants()}
     flee_from.update((yield from _panic_tests(rec, fallen, in_combat)))
     pursuits = yield from _declare_pursuits(rec, results)
 
     # Where each runs to is fixed before anything moves, from where everyone stands now.
-    headings = {uid: heading_away(rec.battle, uid, rec.battle.states[source].center)
-                for uid, source in flee_from.items()}
+    headings = {uid: _flee_heading(rec.battle, uid, source) for uid, source in flee_from.items()}
     flee_rolls = {}
     for uid in flee_from:
         flee_rolls[uid] = yield from _flee_roll(rec, uid, pursuits)
@@ -159,8 +152,9 @@ def combat_aftermath(battle: Battle, combats: Sequence[Combat]) -> Procedure:
     for uid, source in flee_from.items():
         if rec.battle.states[uid].status != Status.BROKEN:
             continue
-        plan = flee_around(rec.battle, uid, headings[uid],
-                           gap_length(rec.battle, uid, source, flee_rolls[uid]))
+        length = (gap_length(rec.battle, uid, source, flee_rolls[uid]) if source
+                  else float(flee_rolls[uid]))
+        plan = flee_around(rec.battle, uid, headings[uid], length)
         emit_flee(rec, uid, plan, flee_rolls[uid], away_from=source, clause="W6-FL-3",
                   left_clause="W6-FL-6")
 
@@ -170,6 +164,13 @@ def combat_aftermath(battle: Battle, combats: Sequence[Combat]) -> Procedure:
         rec.emit(UnitPursued(pursuer, pursuit_rolls[pursuer], plan.path, plan.facing,
                              target=target, charged=plan.contacted_enemy, clause="W6-PU-2"))
     return rec.events
+
+
+def _flee_heading(battle: Battle, unit_id: str, source: str) -> float:
+    """Directly away from `source`; with no enemy anywhere, straight back."""
+    if not source:
+        return (battle.states[unit_id].facing + 180.0) % 360.0
+    return heading_away(battle, unit_id, battle.states[source].center)
 
 
 def _panic_tests(
@@ -210,7 +211,7 @@ def _panic_tests(
 def _fighting(battle: Battle, unit_id: str, enemies: Sequence[str]) -> list[str]:
     """The enemies of one combat this unit fights: those touching it, else all of them."""
     footprint = battle.footprint(unit_id)
-    touching = [uid for uid in enemies if distance(footprint, battle.footprint(uid)) <= 0.05]
+    touching = [uid for uid in enemies if in_contact(footprint, battle.footprint(uid))]
     return touching or list(enemies)
 
 
@@ -413,7 +414,6 @@ RULESET = Ruleset(
     id="warhammer6",
     name="Warhammer Fantasy Battle 6th edition",
     distance_unit="in",
-    die_sides=6,
     stats=(
         StatSpec("M", "Movement", 0, 10),
         StatSpec("WS", "Weapon Skill", 0, 10),
@@ -433,12 +433,12 @@ RULESET = Ruleset(
     procedures={
         "combat_aftermath": ProcedureKind(
             "combat_aftermath", "Break tests, Panic, fleeing and pursuit after combat",
-            _parse_aftermath, combat_aftermath),
+            ("combats",), _parse_aftermath, combat_aftermath, prepare=engage),
         "start_of_turn": ProcedureKind(
-            "start_of_turn", "Rally tests and compulsory flee moves", _parse_start_of_turn,
-            start_of_turn),
+            "start_of_turn", "Rally tests and compulsory flee moves", ("player",),
+            _parse_start_of_turn, start_of_turn),
         "charge_fleeing": ProcedureKind(
-            "charge_fleeing", "A charge on a unit that is already fleeing", _parse_charge,
-            charge_fleeing),
+            "charge_fleeing", "A charge on a unit that is already fleeing",
+            ("charger", "target"), _parse_charge, charge_fleeing),
     },
 )
