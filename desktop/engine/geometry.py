@@ -27,6 +27,8 @@ CONTACT_TOLERANCE = 0.05
 # Areas below this are rounding noise, not an overlap.
 OVERLAP_AREA_TOLERANCE = 1e-6
 _EPSILON = 1e-9
+# Shapes that go no deeper into each other than this only touch.
+_PENETRATION = 1e-9
 
 
 def heading_vector(degrees: float) -> Point:
@@ -126,6 +128,29 @@ def overlaps(a: Polygon, b: Polygon) -> bool:
     return bool(a.intersects(b)) and float(a.intersection(b).area) > OVERLAP_AREA_TOLERANCE
 
 
+def convex_overlap(a: Sequence[Point], b: Sequence[Point]) -> bool:
+    """True when two convex polygons interpenetrate; touching is not overlapping.
+
+    The separating-axis test in plain Python: units are rectangles, and this is asked far
+    too often in a move to build shapely polygons each time.
+    """
+    for shape in (a, b):
+        count = len(shape)
+        for index in range(count):
+            (x1, y1), (x2, y2) = shape[index], shape[(index + 1) % count]
+            nx, ny = y1 - y2, x2 - x1
+            length = math.hypot(nx, ny)
+            if length < _EPSILON:
+                continue
+            nx, ny = nx / length, ny / length
+            a_proj = [nx * x + ny * y for x, y in a]
+            b_proj = [nx * x + ny * y for x, y in b]
+            if (max(a_proj) - min(b_proj) <= _PENETRATION
+                    or max(b_proj) - min(a_proj) <= _PENETRATION):
+                return False
+    return True
+
+
 def within_radius(center: Footprint, others: Mapping[str, Footprint], radius: float) -> list[str]:
     """Ids of the footprints whose nearest point is within `radius` of `center`'s footprint."""
     return [key for key, other in others.items()
@@ -200,10 +225,23 @@ class Obstacle:
     id: str
     kind: ObstacleKind
     points: tuple[Point, ...]
+    # The polygon when the caller already has it: building shapely polygons is not free.
+    known_polygon: Polygon | None = field(default=None, compare=False, repr=False)
+    convex: bool = False  # lets overlap tests skip shapely (units are rectangles)
 
     @cached_property
     def polygon(self) -> Polygon:
-        return Polygon(self.points)
+        return self.known_polygon if self.known_polygon is not None else Polygon(self.points)
+
+    @cached_property
+    def bounds(self) -> tuple[float, float, float, float]:
+        xs, ys = [x for x, _ in self.points], [y for _, y in self.points]
+        return (min(xs), min(ys), max(xs), max(ys))
+
+    def overlapped_by(self, corners: Sequence[Point]) -> bool:
+        if self.convex:
+            return convex_overlap(corners, self.points)
+        return overlaps(Polygon(corners), self.polygon)
 
 
 @dataclass(frozen=True)
@@ -226,11 +264,20 @@ class Sweep:
     crossings: tuple[Crossing, ...]
     # Distance at which the first corner leaves the table; None if the move stays on it.
     leaves_table_at: float | None = None
-    area: Polygon = field(compare=False, default_factory=Polygon)
 
     def end(self, travelled: float | None = None) -> Footprint:
         t = self.length if travelled is None else travelled
         return self.start.moved(self.direction[0] * t, self.direction[1] * t)
+
+    @cached_property
+    def area(self) -> Polygon:
+        """All the ground the footprint covers on the way."""
+        return swept_area(self.start, self.direction, self.length)
+
+
+def swept_area(start: Footprint, direction: Point, length: float) -> Polygon:
+    end = start.moved(direction[0] * length, direction[1] * length)
+    return MultiPoint(start.corners + end.corners).convex_hull
 
 
 def sweep(
@@ -245,11 +292,14 @@ def sweep(
     Obstacles the footprint already overlaps at the start are reported with enter <= 0.
     """
     end = start.moved(direction[0] * length, direction[1] * length)
-    area = MultiPoint(start.corners + end.corners).convex_hull
+    points = start.corners + end.corners
+    min_x, max_x = min(x for x, _ in points), max(x for x, _ in points)
+    min_y, max_y = min(y for _, y in points), max(y for _, y in points)
     crossings = []
     for obstacle in obstacles:
-        if not area.intersects(obstacle.polygon):
-            continue
+        o_min_x, o_min_y, o_max_x, o_max_y = obstacle.bounds
+        if o_min_x > max_x or o_max_x < min_x or o_min_y > max_y or o_max_y < min_y:
+            continue  # nowhere near the path
         interval = contact_interval(start.corners, obstacle.points, direction)
         if interval is None:
             continue
@@ -257,8 +307,8 @@ def sweep(
         if leave <= _EPSILON or enter >= length - _EPSILON:
             continue  # touches only at the very start or end
         middle = (enter + leave) / 2
-        if not overlaps(start.moved(direction[0] * middle, direction[1] * middle).polygon,
-                        obstacle.polygon):
+        if not obstacle.overlapped_by(
+                start.moved(direction[0] * middle, direction[1] * middle).corners):
             continue  # slides along it, touching but never overlapping
         crossings.append(Crossing(obstacle.id, obstacle.kind, enter, leave))
     crossings.sort(key=lambda crossing: (crossing.enter, crossing.id))
@@ -269,5 +319,4 @@ def sweep(
         length=length,
         crossings=tuple(crossings),
         leaves_table_at=exit_at if exit_at < length - _EPSILON else None,
-        area=area,
     )

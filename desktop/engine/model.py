@@ -11,8 +11,11 @@ import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
+
+from shapely.geometry import Polygon
 
 from desktop.engine.geometry import Footprint, Obstacle, ObstacleKind, Point, Table
 
@@ -130,6 +133,14 @@ class Terrain:
     points: tuple[Point, ...]
     impassable: bool = False
 
+    @cached_property
+    def polygon(self) -> Polygon:
+        return Polygon(self.points)
+
+    @cached_property
+    def convex(self) -> bool:
+        return abs(float(self.polygon.convex_hull.area) - float(self.polygon.area)) < 1e-9
+
 
 @dataclass(frozen=True)
 class Battle:
@@ -155,7 +166,12 @@ class Battle:
         return self.states[unit_id]
 
     def with_state(self, state: UnitState) -> Battle:
-        return replace(self, states={**self.states, state.unit_id: state})
+        battle = replace(self, states={**self.states, state.unit_id: state})
+        # The other units have not moved: their footprints carry over.
+        kept = self.__dict__.get("_footprints", {})
+        battle.__dict__["_footprints"] = {uid: footprint for uid, footprint in kept.items()
+                                          if uid != state.unit_id}
+        return battle
 
     def update(self, unit_id: str, **changes: Any) -> Battle:
         return self.with_state(replace(self.states[unit_id], **changes))
@@ -196,14 +212,22 @@ class Battle:
     def unit_strength(self, unit_id: str) -> int:
         return self.states[unit_id].models * self.roster[unit_id].profile.unit_strength
 
-    def obstacles_for(self, unit_id: str, ignore: frozenset[str] = frozenset()) -> list[Obstacle]:
+    def obstacles_for(self, unit_id: str,
+                      ignore: frozenset[str] = frozenset()) -> tuple[Obstacle, ...]:
         """Every other unit on the table and every impassable piece of terrain."""
-        player = self.player_of(unit_id)
-        result = [
-            Obstacle(uid, ObstacleKind.FRIEND if self.player_of(uid) == player
-                     else ObstacleKind.ENEMY, self.footprint(uid).corners)
-            for uid in self.on_table() if uid != unit_id and uid not in ignore
-        ]
-        result.extend(Obstacle(piece.id, ObstacleKind.IMPASSABLE, piece.points)
-                      for piece in self.terrain if piece.impassable)
-        return result
+        cache: dict[tuple[str, frozenset[str]], tuple[Obstacle, ...]] = (
+            self.__dict__.setdefault("_obstacles", {}))
+        found = cache.get((unit_id, ignore))
+        if found is None:
+            player = self.player_of(unit_id)
+            units = [
+                Obstacle(uid, ObstacleKind.FRIEND if self.player_of(uid) == player
+                         else ObstacleKind.ENEMY, self.footprint(uid).corners,
+                         self.footprint(uid).polygon, convex=True)
+                for uid in self.on_table() if uid != unit_id and uid not in ignore
+            ]
+            terrain = [Obstacle(piece.id, ObstacleKind.IMPASSABLE, piece.points, piece.polygon,
+                                convex=piece.convex)
+                       for piece in self.terrain if piece.impassable]
+            found = cache[(unit_id, ignore)] = (*units, *terrain)
+        return found

@@ -16,8 +16,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
-from shapely.geometry import MultiPoint, Polygon
+from shapely.geometry import Polygon
 
 from desktop.engine.geometry import (
     CONTACT_TOLERANCE,
@@ -32,6 +33,7 @@ from desktop.engine.geometry import (
     heading_vector,
     overlaps,
     sweep,
+    swept_area,
 )
 from desktop.engine.model import Battle
 
@@ -56,12 +58,24 @@ class MovePlan:
     passed_through: tuple[str, ...] = ()
     blocked_by: str = ""
     blocked_kind: str = ""
-    # Everything the unit covered on the way, for checks on the whole path.
-    area: Polygon = field(default_factory=Polygon, compare=False)
+    # The footprint it moved with (see `moving_footprint`), for checks on the whole path.
+    moving: Footprint | None = field(default=None, compare=False, repr=False)
 
     @property
     def path(self) -> tuple[Point, ...]:
         return (self.start, self.end)
+
+    @cached_property
+    def area(self) -> Polygon:
+        """Everything the unit covered on the way."""
+        assert self.moving is not None
+        return swept_area(self.moving, heading_vector(self.facing_on_the_way),
+                          self.travelled)
+
+    @property
+    def facing_on_the_way(self) -> float:
+        dx, dy = self.end[0] - self.start[0], self.end[1] - self.start[1]
+        return heading_of((dx, dy)) if (dx, dy) != (0.0, 0.0) else self.facing
 
     @property
     def contacted_enemy(self) -> str:
@@ -77,7 +91,7 @@ def _fits(battle: Battle, footprint: Footprint, obstacles: Sequence[Obstacle],
           allowed: frozenset[str] = frozenset()) -> bool:
     """On the table and overlapping nothing but the obstacles in `allowed`."""
     return battle.table.contains(footprint) and not any(
-        overlaps(footprint.polygon, o.polygon) for o in obstacles if o.id not in allowed)
+        o.overlapped_by(footprint.corners) for o in obstacles if o.id not in allowed)
 
 
 def moving_footprint(battle: Battle, unit_id: str, heading: float,
@@ -158,8 +172,7 @@ def straight_move(
         passed_through=tuple(c.id for c in friends_ahead if c.enter < travelled),
         blocked_by=blocker.id if blocked and blocker else "",
         blocked_kind=str(blocker.kind) if blocked and blocker else "",
-        area=MultiPoint(footprint.corners + footprint.moved(
-            direction[0] * travelled, direction[1] * travelled).corners).convex_hull,
+        moving=footprint,
     )
 
 
@@ -270,23 +283,47 @@ def gap_length(battle: Battle, unit_id: str, source: str, roll: float) -> Callab
         footprint = moving_footprint(battle, unit_id, heading)
         dx, dy = heading_vector(heading)
 
-        def gap(t: float) -> float:
-            return float(footprint.moved(dx * t, dy * t).polygon.distance(enemy))
+        def shortfall(t: float) -> float:
+            return float(footprint.moved(dx * t, dy * t).polygon.distance(enemy)) - target
 
+        if abs(shortfall(roll)) < 1e-9:
+            return roll  # the usual case: straight away from a parallel edge
         low, high = 0.0, roll
-        while gap(high) < target - 1e-9:
-            low, high = high, high * 2 + 1.0
+        below, above = shortfall(low), shortfall(high)
+        if below >= 0.0:
+            return 0.0
+        while above < 0.0:
+            low, below = high, above
+            high = high * 2 + 1.0
             if high > 1e6:
                 return roll  # moving this way never opens the gap: move the roll itself
-        for _ in range(50):
-            middle = (low + high) / 2
-            if gap(middle) < target:
-                low = middle
-            else:
-                high = middle
-        return high
+            above = shortfall(high)
+        return _root(shortfall, low, below, high, above)
 
     return length_for
+
+
+def _root(f: Callable[[float], float], low: float, f_low: float, high: float, f_high: float
+          ) -> float:
+    """The root of `f` between `low` (f < 0) and `high` (f >= 0): regula falsi, Illinois
+    variant, a few evaluations where bisection would need dozens."""
+    side = 0
+    for _ in range(100):
+        middle = (low * f_high - high * f_low) / (f_high - f_low)
+        f_middle = f(middle)
+        if abs(f_middle) < 1e-9 or high - low < 1e-9:
+            return middle
+        if f_middle > 0.0:
+            high, f_high = middle, f_middle
+            if side == 1:
+                f_low /= 2
+            side = 1
+        else:
+            low, f_low = middle, f_middle
+            if side == -1:
+                f_high /= 2
+            side = -1
+    return high
 
 
 def _length(length: Length, heading: float) -> float:
