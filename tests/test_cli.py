@@ -622,8 +622,8 @@ BAD_SCENARIOS = {
                      ["units[1].position", "expected a point"]),
     "infinite-position": (_unit(1, position=[float("inf"), 30]),
                           ["units[1].position", "expected a point"]),
-    "nan-facing": (_unit(1, facing=float("nan")), ["units[1].facing", "nan"]),
-    "string-models": (_unit(0, models="25"), ["units[0].models", "text '25'"]),
+    "nan-facing": (_unit(1, facing=float("nan")), ["units[1].facing", "NaN"]),
+    "string-models": (_unit(0, models="25"), ["units[0].models", 'text "25"']),
     "string-position": (_unit(0, position=["36", 27]), ["units[0].position"]),
     "string-width": (lambda d: d["table"].update(width="72"), ["table.width", "text"]),
     "string-ld": (_stat(0, Ld="6"), ["Leadership (Ld)", "'6'"]),
@@ -659,7 +659,7 @@ def test_bad_scenario(capsys, tmp_path, mutate, fragments):
 
 
 @pytest.mark.parametrize(("old", "new", "fragments"), [
-    ('"width": 72', '"width": 1e400', ["table.width", "inf"]),
+    ('"width": 72', '"width": 1e400', ["table.width", "too large"]),
     ('"models": 25', '"models": 1e400', ["units[0].models", "too large"]),
     ("[36, 30]", "[1e400, 30]", ["units[1].position", "expected a point"]),
     ("[36, 30]", "[NaN, 30]", ["units[1].position", "expected a point"]),

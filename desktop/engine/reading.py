@@ -6,6 +6,7 @@ ScenarioError such as "units[2].models: -3 is below the minimum of 1".
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -23,6 +24,15 @@ MISSING: Any = _Missing()
 def _kind(value: object) -> str:
     return {dict: "an object", list: "a list", str: "text", bool: "true/false",
             int: "a number", float: "a number", type(None): "null"}.get(type(value), "a value")
+
+
+def _show(value: object) -> str:
+    """A value as it looks in the file, cut short if long."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class Reader:
@@ -85,7 +95,7 @@ class Reader:
         if isinstance(value, float) and math.isinf(value):
             raise node.fail("the number is far too large")
         if isinstance(value, bool) or not isinstance(value, int):
-            raise node.fail(f"expected a whole number, found {_kind(value)} '{value}'")
+            raise node.fail(f"expected a whole number, found {_kind(value)} {_show(value)}")
         if minimum is not None and value < minimum:
             raise node.fail(f"{value} is below the minimum of {minimum}")
         if maximum is not None and value > maximum:
@@ -96,9 +106,12 @@ class Reader:
                positive: bool = False) -> float:
         node = self.child(key, default)
         value = node.data
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(
-                value):
-            raise node.fail(f"expected a number, found {_kind(value)} '{value}'")
+        if isinstance(value, float) and math.isinf(value):
+            raise node.fail("the number is far too large")
+        if isinstance(value, float) and math.isnan(value):
+            raise node.fail("NaN is not a number Rout can use")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise node.fail(f"expected a number, found {_kind(value)} {_show(value)}")
         if positive and value <= 0:
             raise node.fail(f"{value} must be greater than 0")
         if minimum is not None and value < minimum:
@@ -111,7 +124,7 @@ class Reader:
             return default
         value = data[key]
         if not isinstance(value, bool):
-            raise self.fail(f"expected true or false, found {_kind(value)} '{value}'", key)
+            raise self.fail(f"expected true or false, found {_kind(value)} {_show(value)}", key)
         return value
 
     def point(self, key: str) -> tuple[float, float]:

@@ -217,7 +217,7 @@ def _terrain(node: Reader) -> Terrain:
         raise points_node.fail("a piece of terrain needs at least three corner points")
     points = tuple(_point(points_node, i) for i in range(len(points_node.data)))
     if not Polygon(points).is_valid:
-        raise points_node.fail("the outline crosses itself")
+        raise points_node.fail("not a proper outline: it crosses itself or encloses no area")
     return Terrain(id=node.text("id"), name=node.text("name", node.text("id")),
                    points=points, impassable=node.flag("impassable"))
 
