@@ -317,11 +317,16 @@ def test_k_ra_12_running_into_an_enemy_locks_both_and_loses_honor_rolls():
     assert "samurai" in battle.states["ninja"].engaged_with
     gap = battle.footprint("samurai").polygon.distance(battle.footprint("ninja").polygon)
     assert gap < 0.05
+    assert kensei1.loses_roll(battle, "samurai")  # Initiative and Honor rolls alike
+    assert not kensei1.loses_roll(battle, "ninja")
     shot = run(kensei1.shooting(battle, kensei1.Shooting("samurai", 5)),
                ScriptedAnswers(ScriptedRoller([1, 1])))
     waived = [e for e in shot.events if isinstance(e, TestWaived)]
     assert waived and waived[0].clause == "K-RA-12"
     assert not any(isinstance(e, HonorTest) for e in shot.events)
+    # Once the enemy is gone the lock is over, and so is the penalty.
+    freed = fold(battle, [UnitDestroyed("ninja", "test")])
+    assert not kensei1.loses_roll(freed, "samurai")
 
 
 # --- K-HT-1 and K-RG-1 ---------------------------------------------------------------------------

@@ -94,6 +94,12 @@ def honor_target(battle: Battle, unit_id: str) -> int:
     return honor if RULESET.option(battle, "honor_test") == "roll_at_most_honor" else honor - 1
 
 
+def loses_roll(battle: Battle, unit_id: str) -> bool:
+    """K-RA-12: a runner that ran into an enemy loses every Initiative and Honor roll while
+    it stays locked in that combat."""
+    return LOCKED_RUNNER in battle.states[unit_id].flags
+
+
 def honor_test(
     rec: Recorder, unit_id: str, *, key: str, reason: str, clause: str,
     against_running_away: bool = True,
@@ -102,7 +108,7 @@ def honor_test(
     Running Away (K-HT-1), not of one to stop running (K-RG-1)."""
     battle = rec.battle
     unit = battle.roster[unit_id]
-    if LOCKED_RUNNER in battle.states[unit_id].flags:
+    if loses_roll(battle, unit_id):
         rec.emit(TestWaived(unit_id, "honor", "locked in combat after running into an enemy: "
                             "it loses every Honor roll", clause="K-RA-12"))
         return False
