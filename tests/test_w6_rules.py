@@ -286,7 +286,10 @@ def test_w6_fl_2_flees_from_the_enemy_with_the_highest_unit_strength():
                                                           "pursue:trolls": "hold"})
     fled = events_of(session, UnitFled)[0]
     assert fled.away_from == "trolls"
-    assert fled.facing == pytest.approx(0.0)  # straight away from the trolls' centre
+    (x0, y0), (x1, y1) = fled.path
+    assert heading_of((x1 - x0, y1 - y0)) == pytest.approx(0.0)  # away from the trolls
+    # Turning to face east would swing the long line into the Orcs: it keeps its facing.
+    assert fled.facing == pytest.approx(270.0)
 
 
 @pytest.mark.parametrize(("move", "dice"), [(6, D2D6), (7, D3D6)])

@@ -29,6 +29,8 @@ OVERLAP_AREA_TOLERANCE = 1e-6
 _EPSILON = 1e-9
 # Shapes that go no deeper into each other than this only touch.
 _PENETRATION = 1e-9
+# Something left behind within this distance was only touched, not crossed.
+_BEHIND = 1e-6
 
 
 def heading_vector(degrees: float) -> Point:
@@ -280,6 +282,18 @@ def swept_area(start: Footprint, direction: Point, length: float) -> Polygon:
     return MultiPoint(start.corners + end.corners).convex_hull
 
 
+def _passes_through(start: Footprint, direction: Point, enter: float, leave: float,
+                    obstacle: Obstacle) -> bool:
+    if obstacle.convex:
+        # Overlap of convex shapes along a slide is one stretch: its middle decides.
+        middle = (enter + leave) / 2
+        return obstacle.overlapped_by(
+            start.moved(direction[0] * middle, direction[1] * middle).corners)
+    # A concave outline (a U of rocks) may be touched at both ends and missed between.
+    entering = start.moved(direction[0] * enter, direction[1] * enter)
+    return overlaps(swept_area(entering, direction, leave - enter), obstacle.polygon)
+
+
 def sweep(
     start: Footprint,
     direction: Point,
@@ -304,11 +318,9 @@ def sweep(
         if interval is None:
             continue
         enter, leave = interval
-        if leave <= _EPSILON or enter >= length - _EPSILON:
-            continue  # touches only at the very start or end
-        middle = (enter + leave) / 2
-        if not obstacle.overlapped_by(
-                start.moved(direction[0] * middle, direction[1] * middle).corners):
+        if leave <= _BEHIND or enter >= length - _EPSILON:
+            continue  # touches only at the very start (it is moving away) or at the end
+        if not _passes_through(start, direction, enter, leave, obstacle):
             continue  # slides along it, touching but never overlapping
         crossings.append(Crossing(obstacle.id, obstacle.kind, enter, leave))
     crossings.sort(key=lambda crossing: (crossing.enter, crossing.id))

@@ -40,8 +40,9 @@ from desktop.engine.model import Battle
 # Gap left in front of something a unit stops short of: it does not overlap it, and it is
 # far enough not to count as contact (a pursuer that missed is not fighting its quarry).
 STOP_GAP = 2 * CONTACT_TOLERANCE
-# How far two shapes may interpenetrate and still count as merely touching.
-_TOUCH = 1e-9
+# How far two shapes may interpenetrate and still count as merely touching: hand-entered
+# positions are rounded, so units placed in contact overlap by a hair.
+_TOUCH = 1e-6
 # Headings tried, in order, when a fleeing unit goes round what is in its way (degrees).
 DEFLECTIONS = (0.0, 10.0, -10.0, 20.0, -20.0, 30.0, -30.0, 45.0, -45.0)
 # Later turns may bend further to keep clear of enemies, as long as they head for the edge.
@@ -98,14 +99,19 @@ def moving_footprint(battle: Battle, unit_id: str, heading: float,
                      ignore: frozenset[str] = frozenset()) -> Footprint:
     """The footprint a unit moves with: turned to `heading` about its centre when it can.
 
-    Turning must not swing it over the table edge or into something it was not already
-    touching; then it keeps its facing while it moves, and turns at the end if there is room.
+    Turning must not swing it over the table edge or into anything, not even what it
+    touches; otherwise it keeps its facing while it moves, and turns at the end if there is
+    room.
     """
     original = battle.footprint(unit_id)
-    obstacles = battle.obstacles_for(unit_id, ignore)
     turned = original.turned(heading)
-    return turned if _fits(battle, turned, obstacles, _touching(original, obstacles)) else (
-        original)
+    return turned if _fits(battle, turned, battle.obstacles_for(unit_id, ignore)) else original
+
+
+def can_face(battle: Battle, unit_id: str, facing: float) -> bool:
+    """Whether the unit can turn about its centre to `facing` where it stands."""
+    return _fits(battle, battle.footprint(unit_id).turned(facing),
+                 battle.obstacles_for(unit_id))
 
 
 def straight_move(
@@ -138,8 +144,8 @@ def straight_move(
     swept = sweep(footprint, direction, reach, battle.table, obstacles)
     crossings = [replace(c, kind=ObstacleKind.IMPASSABLE) if c.id in halt_before else c
                  for c in swept.crossings]
-    # It leaves behind what it touched at the start; anything else in its way counts, even
-    # something it only touches ahead (enter 0).
+    # Whatever it already stands deep inside (only a hand-placed scenario does that) it
+    # leaves behind; anything else in its way counts, even something it only touches ahead.
     started_in = [c for c in crossings if c.enter < -_TOUCH and c.id in touching]
     ahead = [c for c in crossings if c not in started_in]
     friends_ahead = [c for c in ahead if c.kind == ObstacleKind.FRIEND]
@@ -274,33 +280,48 @@ def gap_length(battle: Battle, unit_id: str, source: str, roll: float) -> Callab
 
     A unit in contact ends with its closest part `roll` away; one that was some way off
     adds `roll` to that gap. The gap grows steadily as the unit moves away (the distance
-    between two convex shapes is convex along a straight move), so bisection finds it.
+    between two convex shapes is convex along a straight move), so a bracketing root
+    search finds it.
     """
     enemy = battle.footprint(source).polygon
     target = float(battle.footprint(unit_id).polygon.distance(enemy)) + roll
 
     def length_for(heading: float) -> float:
-        footprint = moving_footprint(battle, unit_id, heading)
+        # Measured with the shape it will end in: facing away if it has room to turn there,
+        # else as it stands (see `moving_footprint`).
+        turned = battle.footprint(unit_id).turned(heading)
         dx, dy = heading_vector(heading)
-
-        def shortfall(t: float) -> float:
-            return float(footprint.moved(dx * t, dy * t).polygon.distance(enemy)) - target
-
-        if abs(shortfall(roll)) < 1e-9:
-            return roll  # the usual case: straight away from a parallel edge
-        low, high = 0.0, roll
-        below, above = shortfall(low), shortfall(high)
-        if below >= 0.0:
-            return 0.0
-        while above < 0.0:
-            low, below = high, above
-            high = high * 2 + 1.0
-            if high > 1e6:
-                return roll  # moving this way never opens the gap: move the roll itself
-            above = shortfall(high)
-        return _root(shortfall, low, below, high, above)
+        length = _gap_travel(turned, (dx, dy), enemy, target, roll)
+        moving = moving_footprint(battle, unit_id, heading)
+        if moving.facing == turned.facing or _fits(
+                battle, turned.moved(dx * length, dy * length), battle.obstacles_for(unit_id)):
+            return length
+        return _gap_travel(moving, (dx, dy), enemy, target, roll)
 
     return length_for
+
+
+def _gap_travel(footprint: Footprint, direction: Point, enemy: Polygon, target: float,
+                guess: float) -> float:
+    """How far `footprint` slides along `direction` until it is `target` from `enemy`."""
+    dx, dy = direction
+
+    def shortfall(t: float) -> float:
+        return float(footprint.moved(dx * t, dy * t).polygon.distance(enemy)) - target
+
+    if abs(shortfall(guess)) < 1e-9:
+        return guess  # the usual case: straight away from a parallel edge
+    low, high = 0.0, guess
+    below, above = shortfall(low), shortfall(high)
+    if below >= 0.0:
+        return 0.0
+    while above < 0.0:
+        low, below = high, above
+        high = high * 2 + 1.0
+        if high > 1e6:
+            return guess  # moving this way never opens the gap: move the roll itself
+        above = shortfall(high)
+    return _root(shortfall, low, below, high, above)
 
 
 def _root(f: Callable[[float], float], low: float, f_low: float, high: float, f_high: float
