@@ -246,16 +246,22 @@ def test_w6_pt_2_panicked_unit_flees_directly_away_from_the_nearest_enemy():
     assert battle.states["spearmen"].status == Status.FLEEING
 
 
-def test_w6_pt_2_fleeing_and_engaged_units_do_not_test():
-    fleeing = w6_unit("scouts", ELVES, 44, 34, status="fleeing")
-    engaged = w6_unit("guard", ELVES, 44, 25, facing=270)
-    their_foe = w6_unit("wolves", ORCS, 44, 23)
-    data = duel(extra=[fleeing, engaged, their_foe])
-    data["resolve"]["combats"].append(
-        {"id": "other", "sides": [side({"unit": "wolves", "wounds_caused": 1}),
-                                  side({"unit": "guard", "wounds_caused": 1})]})
-    _, session, _ = play(data, [6, 6, 1, 1, 1, 1])
-    assert not any(key.startswith("panic:") for key in request_keys(session))
+@pytest.mark.parametrize("bystander", ["fleeing", "engaged", "in_another_combat", "free"])
+def test_w6_pt_2_fleeing_and_engaged_units_do_not_test(bystander):
+    # An Elf unit 3" right of the Elves that break; only a free one takes a Panic test.
+    guard = w6_unit("guard", ELVES, 46.5, 30.5, facing=270)
+    wolves = w6_unit("wolves", ORCS, 46.5, 28.5)
+    if bystander == "fleeing":
+        guard["status"] = "fleeing"
+    elif bystander == "engaged":  # fighting the wolves in a combat not being resolved now
+        guard["engaged_with"] = ["wolves"]
+    data = duel(extra=[guard, wolves])
+    if bystander == "in_another_combat":
+        data["resolve"]["combats"].append(
+            {"id": "other", "sides": [side({"unit": "wolves", "wounds_caused": 1}),
+                                      side({"unit": "guard", "wounds_caused": 1})]})
+    _, session, _ = play(data, [6, 6, 1, 1, 1, 1, 1, 1], {"pursue:orcs": "hold"})
+    assert ("panic:guard" in request_keys(session)) is (bystander == "free")
 
 
 # --- W6-FL: fleeing ------------------------------------------------------------------------
@@ -400,11 +406,13 @@ def test_w6_fl_7_a_fleeing_unit_cannot_fight():
         play(data, [])
 
 
-def test_w6_fl_7_a_fleeing_unit_does_not_pursue():
-    # The guard is fleeing and stands beside the Orcs; it never gets a pursuit choice.
-    guard = w6_unit("guard", ORCS, 44, 28, status="fleeing")
-    _, session, _ = play(duel(extra=[guard]), [6, 6, 1, 1, 1, 1])
-    assert not any(key.endswith(":guard") for key in request_keys(session))
+def test_w6_fl_7_a_fleeing_unit_cannot_be_among_the_winners_either():
+    # Pursuers come from a combat's winners; a fleeing unit cannot be one of them.
+    guard = w6_unit("guard", ORCS, 44, 29, status="fleeing")
+    data = duel(extra=[guard])
+    data["resolve"]["combats"][0]["sides"][0]["units"].append({"unit": "guard"})
+    with pytest.raises(ScenarioError, match="W6-FL-7"):
+        play(data, [])
 
 
 def charge_on_fleeing(gap: float, move: int = 4) -> dict:

@@ -40,9 +40,6 @@ from desktop.engine.model import Battle
 # Gap left in front of something a unit stops short of: it does not overlap it, and it is
 # far enough not to count as contact (a pursuer that missed is not fighting its quarry).
 STOP_GAP = 2 * CONTACT_TOLERANCE
-# How far two shapes may interpenetrate and still count as merely touching: hand-entered
-# positions are rounded, so units placed in contact overlap by a hair.
-_TOUCH = 1e-6
 # Headings tried, in order, when a fleeing unit goes round what is in its way (degrees).
 DEFLECTIONS = (0.0, 10.0, -10.0, 20.0, -20.0, 30.0, -30.0, 45.0, -45.0)
 # Later turns may bend further to keep clear of enemies, as long as they head for the edge.
@@ -128,46 +125,48 @@ def straight_move(
 ) -> MovePlan:
     """Move `unit_id` up to `length` straight along `heading`, facing that way.
 
-    What the unit touches where it stands (typically the enemy it is running from) never
-    stops it. `ignore` lists units that are not obstacles at all; `halt_before` lists
-    enemies the unit stops short of instead of contacting (the unit it pursued and missed).
-    With `stay_on_table` the move ends at the table edge instead of leaving it.
+    What the unit merely touches where it stands and moves away from (typically the enemy
+    it is running from) does not stop it; what it touches and moves into does. `ignore`
+    lists units that are not obstacles at all; `halt_before` lists enemies the unit stops
+    short of instead of contacting (the unit it pursued and missed). With `stay_on_table`
+    the move ends at the table edge instead of leaving it.
     """
     original = battle.footprint(unit_id)
     obstacles = battle.obstacles_for(unit_id, ignore)
-    touching = _touching(original, obstacles)
     footprint = moving_footprint(battle, unit_id, heading, ignore)
     direction = heading_vector(heading)
     # Look far enough past the roll to find every friend a unit may be pushed beyond.
     reach = (length + _diagonal(footprint.polygon) + 1.0
              + sum(_diagonal(o.polygon) + beyond_gap for o in obstacles))
     swept = sweep(footprint, direction, reach, battle.table, obstacles)
-    crossings = [replace(c, kind=ObstacleKind.IMPASSABLE) if c.id in halt_before else c
-                 for c in swept.crossings]
-    # Whatever it already stands deep inside (only a hand-placed scenario does that) it
-    # leaves behind; anything else in its way counts, even something it only touches ahead.
-    started_in = [c for c in crossings if c.enter < -_TOUCH and c.id in touching]
-    ahead = [c for c in crossings if c not in started_in]
+    # Something it overlaps by a hair at the start (hand-placed contact) and leaves at once
+    # is behind it; anything else counts from where it is met, even at distance 0.
+    ahead = [replace(c, kind=ObstacleKind.IMPASSABLE) if c.id in halt_before else c
+             for c in swept.crossings if not (c.enter < 0.0 and c.leave <= CONTACT_TOLERANCE)]
     friends_ahead = [c for c in ahead if c.kind == ObstacleKind.FRIEND]
     blocker = next((c for c in ahead if c.kind != ObstacleKind.FRIEND or not through_friends),
                    None)
-    if stay_on_table and swept.leaves_table_at is not None:
-        length = min(length, max(swept.leaves_table_at - STOP_GAP, 0.0))
+    edge = swept.leaves_table_at
+    if stay_on_table and edge is not None:
+        length = min(length, max(edge - STOP_GAP, 0.0))
     stop_at = math.inf if blocker is None else _stop_before(blocker)
-    passable = started_in + (friends_ahead if through_friends else [])
-    travelled = _clear_of(passable, min(length, stop_at), beyond_gap)
+    if stay_on_table and edge is not None:
+        stop_at = min(stop_at, max(edge - STOP_GAP, 0.0))
+    travelled = min(length, stop_at)
+    if through_friends:
+        travelled = _clear_of(friends_ahead, travelled, beyond_gap)
     if travelled > stop_at:
         # Beyond the friends lies something it cannot enter: it stays on the near side.
         travelled = _back_off(friends_ahead, stop_at)
-    left = swept.leaves_table_at is not None and swept.leaves_table_at < travelled
+    left = not stay_on_table and edge is not None and edge < travelled
     if left:
-        assert swept.leaves_table_at is not None
-        travelled = swept.leaves_table_at
-        facing = heading % 360.0
+        assert edge is not None
+        travelled, facing = edge, heading % 360.0
     else:
         travelled, facing = _settle(battle, footprint, direction, travelled, heading,
                                     obstacles, original.facing)
-    blocked = blocker is not None and not left and travelled >= stop_at - 1e-9
+    blocked = (blocker is not None and not left
+               and travelled >= _stop_before(blocker) - 1e-9)
     return MovePlan(
         start=battle.states[unit_id].center,
         end=(footprint.center[0] + direction[0] * travelled,
@@ -383,7 +382,8 @@ def _first_clear(
                                                                        battle.footprint(uid))))
                for uid in battle.enemies_of(unit_id) if uid not in ignore]
     obstacles = battle.obstacles_for(unit_id, ignore)
-    # What it already touches (the enemy it runs from) does not make a path unclear.
+    # What it already touches (the enemy it runs from) does not make a path unclear: the
+    # move itself refuses to go into it.
     others = [o for o in obstacles if o.id not in _touching(footprint, obstacles)]
     for deflection in deflections:
         wanted = _length(length, heading + deflection)

@@ -245,6 +245,12 @@ def _check_placement(battle: Battle) -> None:
                                 f"{battle.table.width:g}x{battle.table.depth:g} table "
                                 f"at {battle.states[uid].center}")
     polygons = {uid: battle.footprint(uid).polygon for uid in placed}
+    for piece in battle.terrain:
+        if not piece.impassable:
+            continue
+        for uid in placed:
+            if overlaps(polygons[uid], piece.polygon):
+                raise ScenarioError(f"unit '{uid}' stands on impassable terrain '{piece.id}'")
     for index, first in enumerate(placed):
         for second in placed[index + 1:]:
             if overlaps(polygons[first], polygons[second]):

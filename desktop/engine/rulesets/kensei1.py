@@ -45,7 +45,7 @@ from desktop.engine.events import (
 )
 from desktop.engine.geometry import heading_of
 from desktop.engine.model import Battle, Status, TroopType
-from desktop.engine.movement import MovePlan, heading_away, straight_move
+from desktop.engine.movement import MovePlan, can_face, heading_away, straight_move
 from desktop.engine.procedure import (
     Answer,
     Choice,
@@ -471,11 +471,14 @@ def regroup(battle: Battle, unit_id: str) -> Procedure:
                      ModifierApplied(unit_id, "AP", -1, battle.turn, "regrouped",
                                      clause="K-RG-1"))
             enemy = closest_enemy(rec.battle, unit_id)
+            # Only facings it has room to turn to where it stands.
             options = [Option("keep", "Keep facing")]
-            if enemy is not None:
+            if enemy is not None and can_face(rec.battle, unit_id,
+                                              _heading_to(rec.battle, unit_id, enemy)):
                 options.append(Option("face_enemy", f"Face {battle.roster[enemy].name}"))
             options.extend(Option(str(degrees), f"Face {name} ({degrees}°)")
-                           for degrees, name in COMPASS)
+                           for degrees, name in COMPASS
+                           if can_face(rec.battle, unit_id, float(degrees)))
             facing = yield Choice(
                 key=f"regroup_facing:{unit_id}", player=unit.player, unit=unit_id,
                 options=tuple(options), default=options[min(1, len(options) - 1)].id,
