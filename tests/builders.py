@@ -5,10 +5,12 @@ Tests go through `load_scenario`, so every battle they build also exercises the 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from desktop.engine.dice import ScriptedRoller
-from desktop.engine.events import Event, fold
+from desktop.engine.events import Event, UnitMoved, fold
+from desktop.engine.geometry import overlaps, swept_area
 from desktop.engine.model import Battle
 from desktop.engine.procedure import Roll, ScriptedAnswers, Session, run
 from desktop.engine.scenario import Scenario, load_scenario
@@ -58,6 +60,43 @@ def play(data: dict[str, Any], dice: list[int], choices: dict[str, str] | None =
     session = run(loaded.start(), ScriptedAnswers(ScriptedRoller(dice), choices or {}))
     assert session.events is not None
     return loaded, session, fold(loaded.battle, session.events)
+
+
+def problems(battle: Battle) -> list[str]:
+    """What is wrong with where the units stand: overlaps, off the table, in terrain."""
+    found = []
+    placed = list(battle.on_table())
+    for index, uid in enumerate(placed):
+        polygon = battle.footprint(uid).polygon
+        if not battle.table.contains(battle.footprint(uid)):
+            found.append(f"{uid} hangs off the table")
+        found += [f"{uid} stands in {piece.id}" for piece in battle.terrain
+                  if piece.impassable and overlaps(polygon, piece.polygon)]
+        found += [f"{uid} overlaps {other}" for other in placed[index + 1:]
+                  if overlaps(polygon, battle.footprint(other).polygon)]
+    return found
+
+
+def crossed(before: Battle, event: Event) -> list[str]:
+    """Enemies and impassable terrain a move went through on its way (not just its end).
+
+    The engine moves a unit either turned to its new facing or, when it has no room to turn,
+    as it stood; a move is wrong only if neither shape had a clear path.
+    """
+    if not isinstance(event, UnitMoved) or len(event.path) < 2:
+        return []
+    (x0, y0), (x1, y1) = event.path[0], event.path[-1]
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length < 1e-9:
+        return []
+    direction = ((x1 - x0) / length, (y1 - y0) / length)
+    standing = before.footprint(event.unit)
+    shapes = [swept_area(shape, direction, length)
+              for shape in (standing, standing.turned(event.facing))]
+    blockers = [(uid, before.footprint(uid).polygon) for uid in before.enemies_of(event.unit)]
+    blockers += [(piece.id, piece.polygon) for piece in before.terrain if piece.impassable]
+    return [f"{event.unit} went through {name}" for name, polygon in blockers
+            if all(overlaps(shape, polygon) for shape in shapes)]
 
 
 def events_of(session: Session, kind: type[Event]) -> list[Any]:

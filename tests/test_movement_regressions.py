@@ -17,26 +17,13 @@ import pytest
 
 from desktop.engine.dice import ScriptedRoller, SeededRoller
 from desktop.engine.events import UnitLeftTable
-from desktop.engine.geometry import overlaps
-from desktop.engine.model import Battle, Status
+from desktop.engine.model import Status
 from desktop.engine.procedure import ScriptedAnswers, run
 from desktop.engine.scenario import load_scenario
 
+from builders import crossed, problems
+
 CASES = sorted((Path(__file__).parent / "data" / "movement").glob("*.json"))
-
-
-def problems(battle: Battle) -> list[str]:
-    found = []
-    placed = list(battle.on_table())
-    for index, uid in enumerate(placed):
-        polygon = battle.footprint(uid).polygon
-        if not battle.table.contains(battle.footprint(uid)):
-            found.append(f"{uid} hangs off the table")
-        found += [f"{uid} stands in {piece.id}" for piece in battle.terrain
-                  if piece.impassable and overlaps(polygon, piece.polygon)]
-        found += [f"{uid} overlaps {other}" for other in placed[index + 1:]
-                  if overlaps(polygon, battle.footprint(other).polygon)]
-    return found
 
 
 def test_the_corpus_is_there():
@@ -53,6 +40,7 @@ def test_every_event_leaves_the_table_sound(path):
     assert problems(battle) == []
     left = set()
     for number, event in enumerate(session.events):
+        assert crossed(battle, event) == [], f"event {number}: {event}"
         battle = event.apply_to(battle)
         if isinstance(event, UnitLeftTable):
             left.add(event.unit)
