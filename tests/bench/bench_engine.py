@@ -4,7 +4,9 @@
 
 Each line reads `bench <name>: <value> <unit> (budget <value>)`, then the ratio against a
 baseline timed in the same run, so a slow or busy machine shows as a slow baseline too.
-Exits 1 when a measurement is over its budget.
+Exits 1 when a measurement is over its budget; when the baseline itself runs slower than it
+does on the idle development machine, the budget stretches by the same factor, so a busy
+CI host does not fail the run for being busy.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from desktop.engine.procedure import ScriptedAnswers, run
 from desktop.engine.scenario import load_scenario
 
 SCENARIO = Path(__file__).resolve().parents[2] / "resources" / "scenarios" / "w6-four-units.json"
+# The baseline on the idle 2-core development machine (2026-11), in seconds.
+IDLE_BASELINE = 3.5e-6
 
 
 def best_seconds(work: Callable[[], object], number: int, repeat: int = 7) -> float:
@@ -65,13 +69,15 @@ def main() -> int:
         ("w6_resolution_four_units_scripted", resolve_four_units, 50, 5e-3),
     ]
     over = []
-    print(f"bench baseline_enumerate_2d6: {baseline * 1e6:.1f} µs (reference, no budget)")
+    slowdown = max(1.0, baseline / IDLE_BASELINE)
+    print(f"bench baseline_enumerate_2d6: {baseline * 1e6:.1f} µs (reference, no budget; "
+          f"this machine runs {slowdown:.2f}x slower than idle)")
     for name, work, number, budget in cases:
         seconds = best_seconds(work, number)
         scale, unit = (1e6, "µs") if budget <= 1e-3 else (1e3, "ms")
         print(f"bench {name}: {seconds * scale:.1f} {unit} (budget {budget * scale:g} {unit}) "
               f"ratio {seconds / baseline:.1f}x baseline, {seconds / budget:.0%} of budget")
-        if seconds > budget:
+        if seconds > budget * slowdown:
             over.append(name)
     if over:
         print(f"over budget: {', '.join(over)}", file=sys.stderr)
