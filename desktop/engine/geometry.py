@@ -282,6 +282,34 @@ def swept_area(start: Footprint, direction: Point, length: float) -> Polygon:
     return MultiPoint(start.corners + end.corners).convex_hull
 
 
+def swept_outline(start: Footprint, direction: Point, length: float) -> tuple[Point, ...]:
+    """The corners of `swept_area`, in order, without building a shapely polygon."""
+    end = start.moved(direction[0] * length, direction[1] * length)
+    return convex_hull(start.corners + end.corners)
+
+
+def convex_hull(points: Sequence[Point]) -> tuple[Point, ...]:
+    """Andrew's monotone chain: the hull's corners counter-clockwise."""
+    ordered = sorted(set(points))
+    if len(ordered) <= 2:
+        return tuple(ordered)
+
+    def cross(o: Point, a: Point, b: Point) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[Point] = []
+    for point in ordered:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], point) <= 0:
+            lower.pop()
+        lower.append(point)
+    upper: list[Point] = []
+    for point in reversed(ordered):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], point) <= 0:
+            upper.pop()
+        upper.append(point)
+    return tuple(lower[:-1] + upper[:-1])
+
+
 def _passes_through(start: Footprint, direction: Point, enter: float, leave: float,
                     obstacle: Obstacle) -> bool:
     if obstacle.convex:

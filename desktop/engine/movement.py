@@ -31,9 +31,8 @@ from desktop.engine.geometry import (
     distance,
     heading_of,
     heading_vector,
-    overlaps,
     sweep,
-    swept_area,
+    swept_outline,
 )
 from desktop.engine.model import Battle
 
@@ -66,9 +65,14 @@ class MovePlan:
     @cached_property
     def area(self) -> Polygon:
         """Everything the unit covered on the way."""
+        return Polygon(self.outline)
+
+    @cached_property
+    def outline(self) -> tuple[Point, ...]:
+        """The corners of `area`: enough for overlap tests against rectangles."""
         assert self.moving is not None
-        return swept_area(self.moving, heading_vector(self.facing_on_the_way),
-                          self.travelled)
+        return swept_outline(self.moving, heading_vector(self.facing_on_the_way),
+                             self.travelled)
 
     @property
     def facing_on_the_way(self) -> float:
@@ -135,10 +139,13 @@ def straight_move(
     obstacles = battle.obstacles_for(unit_id, ignore)
     footprint = moving_footprint(battle, unit_id, heading, ignore)
     direction = heading_vector(heading)
-    # Look far enough past the roll to find every friend a unit may be pushed beyond.
-    reach = (length + _diagonal(footprint.polygon) + 1.0
-             + sum(_diagonal(o.polygon) + beyond_gap for o in obstacles))
+    # Look a little past the roll; if it is pushed beyond friends further than that, look
+    # again far enough to find every friend it may be pushed beyond.
+    reach = length + _diagonal(footprint.polygon) + beyond_gap + 1.0
     swept = sweep(footprint, direction, reach, battle.table, obstacles)
+    if through_friends and any(c.kind == ObstacleKind.FRIEND for c in swept.crossings):
+        reach += sum(_diagonal(o.polygon) + beyond_gap for o in obstacles)
+        swept = sweep(footprint, direction, reach, battle.table, obstacles)
     # Something it overlaps by a hair at the start (hand-placed contact) and leaves at once
     # is behind it; anything else counts from where it is met, even at distance 0.
     ahead = [replace(c, kind=ObstacleKind.IMPASSABLE) if c.id in halt_before else c
@@ -395,7 +402,7 @@ def _first_clear(
         if not plan.left_table and not plan.blocked_by and (
                 plan.travelled < wanted - 1e-6 and not stay_on_table):
             continue  # pulled back short of its roll
-        if any(overlaps(plan.area, other.polygon) for other in others):
+        if any(other.overlapped_by(plan.outline) for other in others):
             continue
         if keep_away and not all(float(plan.area.distance(enemy)) >= required - 1e-9
                                  for enemy, required in enemies):
