@@ -33,7 +33,7 @@ from desktop.engine.events import (
     UnitPursued,
     UnitRallied,
 )
-from desktop.engine.geometry import Footprint, distance, heading_of, in_contact
+from desktop.engine.geometry import Footprint, distance, heading_of, in_contact, within_radius
 from desktop.engine.model import Battle, Status
 from desktop.engine.movement import (
     WIDE_DEFLECTIONS,
@@ -185,9 +185,8 @@ def _panic_tests(
         if state.status != Status.READY:
             continue  # W6-PT-2: fleeing units do not test
         player = rec.battle.player_of(uid)
-        footprint = rec.battle.footprint(uid)
-        causes = [f for f, fp in fallen.items() if rec.battle.player_of(f) == player
-                  and distance(footprint, fp) <= PANIC_RADIUS + 1e-9]
+        friends_fallen = {f: fp for f, fp in fallen.items() if rec.battle.player_of(f) == player}
+        causes = within_radius(rec.battle.footprint(uid), friends_fallen, PANIC_RADIUS)
         if not causes:
             continue
         unit = rec.battle.roster[uid]
