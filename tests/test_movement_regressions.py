@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ import pytest
 from desktop.engine.dice import ScriptedRoller, SeededRoller
 from desktop.engine.events import UnitLeftTable
 from desktop.engine.model import Status
+from desktop.engine.movement import CROWDED, straight_move
 from desktop.engine.procedure import ScriptedAnswers, run
 from desktop.engine.scenario import load_scenario
 
@@ -47,3 +49,45 @@ def test_every_event_leaves_the_table_sound(path):
         assert problems(battle) == [], f"after event {number}: {event}"
         for uid, state in battle.states.items():
             assert state.status != Status.LEFT_TABLE or uid in left
+
+
+def test_a_move_pulled_back_by_the_last_guard_says_what_was_in_the_way():
+    # Found by fuzzing: fleeing through friends, the end beyond them would overlap another
+    # friend (u6) the straight path never crossed; the move is shortened and says by what.
+    def unit(uid: str, player: str, at: list[float], facing: float, files: int,
+             models: int, base: tuple[float, float]) -> dict:
+        return {"id": uid, "player": player, "position": at, "facing": facing,
+                "files": files, "models": models, "base": list(base),
+                "profile": {"M": 4, "WS": 3, "BS": 3, "S": 3, "T": 3, "W": 1, "I": 3,
+                            "A": 1, "Ld": 7}}
+
+    data = {
+        "format": "rout-scenario", "version": 1, "ruleset": "warhammer6",
+        "table": {"width": 48, "depth": 48},
+        "units": [
+            unit("u0", "Red", [12.23001386745011, 34.672105215881565], 0.0, 6, 6,
+                 (0.984, 0.984)),
+            unit("u2", "Blue", [13.593995759686988, 39.54082763582565], 314.6963066600213,
+                 3, 3, (0.984, 1.969)),
+            unit("u3", "Red", [17.43004507994915, 34.50162534612992], 253.40388350941532,
+                 5, 8, (0.984, 0.984)),
+            unit("u5", "Blue", [9.97797182182899, 35.64262788661444], 134.58194287621777,
+                 1, 2, (0.984, 1.969)),
+            unit("u6", "Red", [12.900348297653727, 31.3689487147856], 114.43100163847666,
+                 1, 1, (0.787, 0.787)),
+        ],
+        "terrain": [{"id": "t0", "impassable": True,
+                     "points": [[9.794435494937197, 30.204952973124087],
+                                [13.176388651511944, 28.103723757238164],
+                                [13.899713255466745, 31.099444305570533]]}],
+        "resolve": {"procedure": "start_of_turn", "player": "Red"},
+    }
+    battle = load_scenario(data).battle
+    plan = straight_move(battle, "u0", 336.68626330194866, 11, through_friends=True)
+    assert plan.blocked_kind == CROWDED
+    assert plan.blocked_by == "u6"
+    assert plan.travelled < 11
+    assert plan.contacted_enemy == ""
+    ended = battle.with_state(replace(battle.states["u0"], center=plan.end,
+                                      facing=plan.facing))
+    assert problems(ended) == []

@@ -39,6 +39,9 @@ from desktop.engine.model import Battle
 # Gap left in front of something a unit stops short of: it does not overlap it, and it is
 # far enough not to count as contact (a pursuer that missed is not fighting its quarry).
 STOP_GAP = 2 * CONTACT_TOLERANCE
+# What a move reports as its blocker when the last guard had to pull it back.
+CROWDED = "crowded"
+TABLE_EDGE = "table edge"
 # Headings tried, in order, when a fleeing unit goes round what is in its way (degrees).
 DEFLECTIONS = (0.0, 10.0, -10.0, 20.0, -20.0, 30.0, -30.0, 45.0, -45.0)
 # Later turns may bend further to keep clear of enemies, as long as they head for the edge.
@@ -166,14 +169,22 @@ def straight_move(
         # Beyond the friends lies something it cannot enter: it stays on the near side.
         travelled = _back_off(friends_ahead, stop_at)
     left = not stay_on_table and edge is not None and edge < travelled
+    crowded = ""
     if left:
         assert edge is not None
         travelled, facing = edge, heading % 360.0
     else:
-        travelled, facing = _settle(battle, footprint, direction, travelled, heading,
-                                    obstacles, original.facing)
-    blocked = (blocker is not None and not left
-               and travelled >= _stop_before(blocker) - 1e-9)
+        wanted = travelled
+        travelled, facing, crowded = _settle(battle, footprint, direction, travelled, heading,
+                                             obstacles, original.facing)
+        if travelled >= wanted - 1e-9:
+            crowded = ""
+    blocked_by, blocked_kind = "", ""
+    if blocker is not None and not left and travelled >= _stop_before(blocker) - 1e-9:
+        blocked_by, blocked_kind = blocker.id, str(blocker.kind)
+    elif crowded:
+        # Pulled back short by the last guard: say by what, without claiming contact.
+        blocked_by, blocked_kind = crowded, CROWDED
     return MovePlan(
         start=battle.states[unit_id].center,
         end=(footprint.center[0] + direction[0] * travelled,
@@ -182,8 +193,8 @@ def straight_move(
         travelled=travelled,
         left_table=left,
         passed_through=tuple(c.id for c in friends_ahead if c.enter < travelled),
-        blocked_by=blocker.id if blocked and blocker else "",
-        blocked_kind=str(blocker.kind) if blocked and blocker else "",
+        blocked_by=blocked_by,
+        blocked_kind=blocked_kind,
         moving=footprint,
     )
 
@@ -199,22 +210,31 @@ _SETTLE_STEP = 0.25
 
 def _settle(battle: Battle, footprint: Footprint, direction: Point, travelled: float,
             heading: float, obstacles: Sequence[Obstacle], original_facing: float
-            ) -> tuple[float, float]:
-    """Where the move really ends and which way the unit faces there.
+            ) -> tuple[float, float, str]:
+    """Where the move really ends, which way the unit faces there, and what pulled it back.
 
     It faces `heading` when there is room to; the rules above normally leave it clear, and
     this is the last guard: an end that would overlap something or hang off the table is
     pulled back along the path until it does not. Back at the start it keeps its old
     facing if it must: where it stood is always a legal place.
     """
+    in_the_way = ""
     while True:
         end = footprint.moved(direction[0] * travelled, direction[1] * travelled)
         for facing in dict.fromkeys((heading % 360.0, end.facing)):
             if _fits(battle, end.turned(facing), obstacles):
-                return travelled, facing
+                return travelled, facing, in_the_way
+        in_the_way = in_the_way or _what_is_in_the_way(battle, end, obstacles)
         if travelled <= 0.0:
-            return 0.0, original_facing
+            return 0.0, original_facing, in_the_way
         travelled = max(travelled - _SETTLE_STEP, 0.0)
+
+
+def _what_is_in_the_way(battle: Battle, footprint: Footprint,
+                        obstacles: Sequence[Obstacle]) -> str:
+    if not battle.table.contains(footprint):
+        return TABLE_EDGE
+    return next((o.id for o in obstacles if o.overlapped_by(footprint.corners)), "")
 
 
 def end_footprint(battle: Battle, unit_id: str, plan: MovePlan) -> Footprint:
