@@ -9,9 +9,9 @@ import math
 from typing import Any
 
 from desktop.engine.dice import ScriptedRoller
-from desktop.engine.events import Event, UnitMoved, fold
+from desktop.engine.events import Event, UnitLeftTable, UnitMoved, fold
 from desktop.engine.geometry import overlaps, swept_area
-from desktop.engine.model import Battle
+from desktop.engine.model import Battle, Status
 from desktop.engine.procedure import Roll, ScriptedAnswers, Session, run
 from desktop.engine.scenario import Scenario, load_scenario
 
@@ -97,6 +97,23 @@ def crossed(before: Battle, event: Event) -> list[str]:
     blockers += [(piece.id, piece.polygon) for piece in before.terrain if piece.impassable]
     return [f"{event.unit} went through {name}" for name, polygon in blockers
             if all(overlaps(shape, polygon) for shape in shapes)]
+
+
+def assert_sound_run(start: Battle, events: list[Event]) -> None:
+    """After every event (not only the last): no move went through an enemy or impassable
+    terrain, nothing overlaps, hangs off the table or stands in impassable terrain, and
+    units leave the table only by UnitLeftTable."""
+    battle, left = start, set()
+    assert problems(battle) == []
+    for number, event in enumerate(events):
+        assert crossed(battle, event) == [], f"event {number}: {event}"
+        battle = event.apply_to(battle)
+        if isinstance(event, UnitLeftTable):
+            left.add(event.unit)
+        assert problems(battle) == [], f"after event {number}: {event}"
+        for uid, state in battle.states.items():
+            assert state.status != Status.LEFT_TABLE or uid in left, (
+                f"{uid} left the table without a UnitLeftTable event")
 
 
 def events_of(session: Session, kind: type[Event]) -> list[Any]:

@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 
 from desktop.engine.dice import SeededRoller
 from desktop.engine.errors import ScenarioError
-from desktop.engine.events import DiceRolled, UnitCaught, UnitLeftTable
+from desktop.engine.events import DiceRolled, UnitCaught
 from desktop.engine.geometry import heading_vector
-from desktop.engine.model import Battle, Status
+from desktop.engine.model import Battle
 from desktop.engine.procedure import Choice, Request, ScriptedAnswers, run
 from desktop.engine.scenario import Scenario, load_scenario
 
-from builders import crossed, problems, scenario, side, w6_unit
+from builders import assert_sound_run, scenario, side, w6_unit
 
 PLAYERS = ("Red", "Blue")
 # Slots for bystanders, far enough apart that units of up to 8 x 4 inches never overlap,
@@ -156,20 +156,6 @@ def run_events(data: dict[str, Any], seed: int, pick: int) -> tuple[Battle, list
     return loaded.battle, session.events
 
 
-def check_end_state(start: Battle, events: list[Any]) -> None:
-    """After every event (not only the last): nothing overlaps, hangs off the table or
-    stands in impassable terrain, and units leave the table only by UnitLeftTable."""
-    battle, left = start, set()
-    for number, event in enumerate(events):
-        assert crossed(battle, event) == [], f"event {number}: {event}"
-        battle = event.apply_to(battle)
-        if isinstance(event, UnitLeftTable):
-            left.add(event.unit)
-        assert problems(battle) == [], f"after event {number}: {event}"
-        for uid, state in battle.states.items():
-            assert state.status != Status.LEFT_TABLE or uid in left, (
-                f"{uid} left the table without a UnitLeftTable event")
-
 
 @PROPERTY_SETTINGS
 @given(data=battles(), seed=st.integers(0, 2**32 - 1), pick=st.integers(0, 3))
@@ -196,7 +182,7 @@ def test_w6_pu_1_a_caught_unit_rolled_no_more_than_a_pursuer(data, seed, pick):
 @given(data=battles(), seed=st.integers(0, 2**32 - 1), pick=st.integers(0, 3))
 def test_no_unit_ends_overlapping_or_silently_off_the_table(data, seed, pick):
     start, events = run_events(data, seed, pick)
-    check_end_state(start, events)
+    assert_sound_run(start, events)
 
 
 @PROPERTY_SETTINGS
@@ -210,7 +196,7 @@ def test_w6_fl_5_compulsory_flee_keeps_units_apart_and_on_the_table(data, seed):
     loaded = load_placed(data)
     session = run(loaded.start(), answer_with(seed, {}))
     assert session.events is not None
-    check_end_state(loaded.battle, session.events)
+    assert_sound_run(loaded.battle, session.events)
 
 
 def as_breaks_pursues(data: dict[str, Any]) -> dict[str, Any]:
@@ -243,7 +229,7 @@ def test_bp_same_answers_same_events_and_sound_end_positions(data, seed, pick):
     start, first = run_events(data, seed, pick)
     _, second = run_events(data, seed, pick)
     assert [e.to_json() for e in first] == [e.to_json() for e in second]
-    check_end_state(start, first)
+    assert_sound_run(start, first)
     for caught in (e for e in first if isinstance(e, UnitCaught)):
         assert caught.flee_roll <= max(roll for _, roll in caught.pursuit_rolls)  # BP-5
 
@@ -257,4 +243,4 @@ def test_kensei_same_answers_same_events_and_sound_end_positions(data, seed, pic
     start, first = run_events(data, seed, pick)
     _, second = run_events(data, seed, pick)
     assert [e.to_json() for e in first] == [e.to_json() for e in second]
-    check_end_state(start, first)
+    assert_sound_run(start, first)

@@ -18,7 +18,7 @@ from enum import StrEnum
 from functools import cached_property
 
 import shapely
-from shapely.geometry import MultiPoint, Polygon
+from shapely.geometry import Polygon
 
 Point = tuple[float, float]
 
@@ -278,8 +278,7 @@ class Sweep:
 
 
 def swept_area(start: Footprint, direction: Point, length: float) -> Polygon:
-    end = start.moved(direction[0] * length, direction[1] * length)
-    return MultiPoint(start.corners + end.corners).convex_hull
+    return Polygon(swept_outline(start, direction, length))
 
 
 def swept_outline(start: Footprint, direction: Point, length: float) -> tuple[Point, ...]:

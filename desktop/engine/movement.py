@@ -92,11 +92,10 @@ def _touching(footprint: Footprint, obstacles: Sequence[Obstacle]) -> frozenset[
                      if o.polygon.distance(footprint.polygon) <= CONTACT_TOLERANCE)
 
 
-def _fits(battle: Battle, footprint: Footprint, obstacles: Sequence[Obstacle],
-          allowed: frozenset[str] = frozenset()) -> bool:
-    """On the table and overlapping nothing but the obstacles in `allowed`."""
+def _fits(battle: Battle, footprint: Footprint, obstacles: Sequence[Obstacle]) -> bool:
+    """On the table and overlapping none of `obstacles`."""
     return battle.table.contains(footprint) and not any(
-        o.overlapped_by(footprint.corners) for o in obstacles if o.id not in allowed)
+        o.overlapped_by(footprint.corners) for o in obstacles)
 
 
 def moving_footprint(battle: Battle, unit_id: str, heading: float,
