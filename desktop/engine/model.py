@@ -195,10 +195,6 @@ class Battle:
         """Ids of the units still on the table, in roster order."""
         return (uid for uid, state in self.states.items() if state.status.on_table)
 
-    def friends_of(self, unit_id: str) -> list[str]:
-        player = self.player_of(unit_id)
-        return [uid for uid in self.on_table() if uid != unit_id and self.player_of(uid) == player]
-
     def enemies_of(self, unit_id: str) -> list[str]:
         player = self.player_of(unit_id)
         return [uid for uid in self.on_table() if self.player_of(uid) != player]

@@ -157,7 +157,8 @@ class ScriptedAnswers:
 def run(procedure: Procedure, answer: Callable[[Request], Answer]) -> Session:
     """Answer every request of `procedure` with `answer` and return the finished session."""
     session = Session(procedure)
-    while session.pending is not None:
+    while not session.done:
+        assert session.pending is not None
         session.answer(answer(session.pending))
     return session
 
