@@ -6,6 +6,12 @@
     rout odds catch --flee 2D6 --pursue 2D6 3D6
     rout odds honor --honor 5 --ronin
     rout resolve SCENARIO.json [--dice 6,1,4] [--seed N] [--choose KEY=OPTION]
+    rout import ROSTER [--ruleset ID]     a .json, .ros or .rosz army into the database
+    rout export ARMY FILE [--format F]    an army (name or id) as .json, .txt or .md
+    rout armies                           the armies in the database
+
+`--database URL` picks the database (default: $ROUT_DATABASE, else rout.sqlite in the
+user's data folder).
 
 Bad input prints one line on stderr and exits with status 2; never a traceback.
 """
@@ -26,8 +32,10 @@ from desktop.engine.dice import Dice, Roller, ScriptedRoller, SeededRoller, pars
 from desktop.engine.errors import RuleError
 from desktop.engine.events import fold
 from desktop.engine.procedure import ScriptedAnswers, run
-from desktop.engine.rulesets import get_ruleset
+from desktop.engine.rulesets import RULESETS, get_ruleset
 from desktop.engine.scenario import load_scenario
+from desktop.store.errors import BadFileError
+from desktop.store.files import read_json
 
 EXIT_BAD_INPUT = 2
 MAX_SCENARIO_BYTES = 10 * 1024 * 1024
@@ -97,6 +105,22 @@ def _build_parser() -> _Parser:
                                 "seed (repeatable)")
     resolve_parser.add_argument("--choose", action="append", default=[], metavar="KEY=OPTION",
                                 help="answer a choice, e.g. pursue:goblins=hold")
+
+    database = argparse.ArgumentParser(add_help=False)
+    database.add_argument("--database", metavar="URL", default=argparse.SUPPRESS,
+                          help="SQLAlchemy database URL (default: the user's rout.sqlite)")
+    import_parser = commands.add_parser(
+        "import", parents=[database], help="import an army: Rout JSON or BattleScribe roster")
+    import_parser.add_argument("file", type=Path, help=".json, .ros or .rosz")
+    import_parser.add_argument("--ruleset", choices=sorted(RULESETS),
+                               help="the ruleset to import for (default: from the file)")
+    export_parser = commands.add_parser("export", parents=[database],
+                                        help="write an army to a file")
+    export_parser.add_argument("army", help="the army's name or id (see `rout armies`)")
+    export_parser.add_argument("file", type=Path, help=".json, .txt or .md")
+    export_parser.add_argument("--format", choices=("json", "text", "markdown"),
+                               help="default: from the file's extension")
+    commands.add_parser("armies", parents=[database], help="list the armies as JSON")
     return parser
 
 
@@ -136,40 +160,9 @@ def odds_command(args: argparse.Namespace) -> dict[str, Any]:
 
 def _read_json(path: Path) -> Any:
     try:
-        size = path.stat().st_size
-        if size > MAX_SCENARIO_BYTES:
-            raise UsageError(f"{path}: {size} bytes is too large for a scenario "
-                             f"(limit {MAX_SCENARIO_BYTES})")
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UsageError(f"{_short(path)}: no such file") from None
-    except IsADirectoryError:
-        raise UsageError(f"{_short(path)}: is a folder, not a scenario file") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{_short(path)}: not a text file (expected UTF-8 JSON)") from None
-    except OSError as error:
-        raise UsageError(f"{_short(path)}: cannot read it: {error.strerror or error}") from None
-    try:
-        # A number too long to be anything real becomes infinity, which the scenario reader
-        # then refuses with the place it was found, instead of Python's digit-limit error.
-        return json.loads(text, parse_int=_bounded_int)
-    except json.JSONDecodeError as error:
-        raise UsageError(f"{_short(path)}: not valid JSON: {error.msg} at line {error.lineno} "
-                         f"column {error.colno}") from None
-    except RecursionError:
-        raise UsageError(f"{_short(path)}: JSON nested too deeply") from None
-    except ValueError as error:  # e.g. a number with thousands of digits
-        raise UsageError(f"{_short(path)}: not usable JSON: {str(error)[:120]}") from None
-
-
-def _bounded_int(text: str) -> int | float:
-    return int(text) if len(text) <= 64 else float("inf")
-
-
-def _short(path: Path) -> str:
-    """A path for a one-line message: very long names are cut in the middle."""
-    text = str(path)
-    return text if len(text) <= 160 else f"{text[:80]}…{text[-60:]}"
+        return read_json(path, MAX_SCENARIO_BYTES, "scenario")
+    except BadFileError as error:
+        raise UsageError(str(error)) from None
 
 
 def resolve_command(args: argparse.Namespace) -> dict[str, Any]:
@@ -211,6 +204,48 @@ def resolve_command(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def import_command(args: argparse.Namespace) -> dict[str, Any]:
+    from desktop.store.store import Store
+    from desktop.store.transfer import read_army_file
+
+    # Read and check the whole file before the database is opened: a bad file writes nothing.
+    imported = read_army_file(args.file, args.ruleset)
+    with Store.open(args.database) as store:
+        army = store.save_army(imported.army)
+        where = store.describe()
+    return {"army": army.id, "name": army.name, "ruleset": army.ruleset,
+            "units": len(army.units), "models": army.models, "points": army.points,
+            "points_limit": army.points_limit, "warnings": list(imported.warnings),
+            "database": where}
+
+
+def export_command(args: argparse.Namespace) -> dict[str, Any]:
+    from desktop.store.store import Store
+    from desktop.store.transfer import export_format, write_army_file
+
+    chosen = export_format(args.file, args.format)
+    with Store.open(args.database) as store:
+        army = store.find_army(args.army)
+    write_army_file(army, args.file, chosen)
+    return {"army": army.id, "name": army.name, "file": str(args.file), "format": chosen,
+            "units": len(army.units), "points": army.points}
+
+
+def armies_command(args: argparse.Namespace) -> list[dict[str, Any]]:
+    from desktop.store.store import Store
+
+    with Store.open(args.database) as store:
+        summaries = store.list_armies()
+    return [{"id": s.id, "name": s.name, "player": s.player, "ruleset": s.ruleset,
+             "points": s.points, "points_limit": s.points_limit, "units": s.units,
+             "models": s.models, "updated": s.updated.isoformat(timespec="seconds")}
+            for s in summaries]
+
+
+STORE_COMMANDS = {"import": import_command, "export": export_command,
+                  "armies": armies_command}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -219,6 +254,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             result = odds_command(args)
         elif args.command == "resolve":
             result = resolve_command(args)
+        elif args.command in STORE_COMMANDS:
+            result = _store_command(args)
         else:
             from desktop.gui.app import run_app
 
@@ -227,8 +264,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"rout: {error}" if isinstance(error, RuleError) else str(error),
               file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(json.dumps(result, indent=2))
+    print(json.dumps(result, indent=2, ensure_ascii=False))
     return 0
+
+
+def _store_command(args: argparse.Namespace) -> Any:
+    from desktop.store.errors import StoreError
+
+    try:
+        return STORE_COMMANDS[args.command](args)
+    except StoreError as error:
+        raise UsageError(f"rout {args.command}: {error}") from None
 
 
 if __name__ == "__main__":

@@ -80,6 +80,10 @@ class Unit:
     upgrades: frozenset[str] = frozenset()  # "standard", "musician", ...
     # Wounds on characters who lead the unit; Kensei leaves them out of the shooting trigger.
     character_wounds: int = 0
+    # Roster bookkeeping: no rule reads these.
+    points: int = 0
+    slot: str = ""  # the army-list category, such as "Core" or "Heroes"
+    notes: tuple[str, ...] = ()
 
     def has(self, rule: str) -> bool:
         return rule in self.profile.special_rules or rule in self.upgrades
@@ -91,6 +95,28 @@ class Army:
     player: str
     ruleset: str
     units: tuple[Unit, ...]
+    points_limit: int = 0  # 0: no limit
+    notes: tuple[str, ...] = ()
+    id: str = ""  # given by the store when the army is first saved
+
+    @property
+    def points(self) -> int:
+        return sum(unit.points for unit in self.units)
+
+    @property
+    def models(self) -> int:
+        return sum(unit.models for unit in self.units)
+
+
+@dataclass(frozen=True)
+class LibraryEntry:
+    """A unit players add from a ruleset's library: its profile and what it usually costs."""
+
+    ruleset: str
+    profile: UnitProfile
+    points_per_model: int = 0
+    slot: str = ""
+    models: int = 10  # a new unit's size
 
 
 @dataclass(frozen=True)

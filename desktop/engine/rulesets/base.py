@@ -18,6 +18,8 @@ class StatSpec:
     label: str
     minimum: int
     maximum: int
+    # What a new or imported profile gets when no value is known (a plain trooper).
+    default: int
 
 
 def check_dice_option(value: Any) -> object:
@@ -82,6 +84,9 @@ class Ruleset:
             raise StatError(f"{prefix}{what} {value} is out of range "
                             f"{spec.minimum} to {spec.maximum}")
         return value
+
+    def default_stats(self) -> dict[str, int]:
+        return {spec.name: spec.default for spec in self.stats}
 
     def check_profile(self, profile: UnitProfile, where: str = "") -> None:
         """Raise StatError for a missing, unknown or out-of-range statistic."""

@@ -222,8 +222,8 @@ RULESET = Ruleset(
     name="Breaks or Pursues",
     distance_unit="in",
     stats=(
-        StatSpec("M", "Move", 0, 20),
-        StatSpec("Ld", "Discipline", 1, 10),
+        StatSpec("M", "Move", 0, 20, 4),
+        StatSpec("Ld", "Discipline", 1, 10, 7),
     ),
     options=(
         OptionSpec("flee_dice", "2D6", "Dice for a flee distance (BP-2 says typically 2D6).",

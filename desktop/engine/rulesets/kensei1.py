@@ -551,11 +551,11 @@ RULESET = Ruleset(
     name="Kensei 1st edition",
     distance_unit="cm",
     stats=(
-        StatSpec("Mv", "Move (cm)", 0, 60),
-        StatSpec("Init", "Initiative", 0, 10),
-        StatSpec("Honor", "Honor", 1, 10),
-        StatSpec("W", "Wounds", 1, 20),
-        StatSpec("AP", "Action Points", 0, 6),
+        StatSpec("Mv", "Move (cm)", 0, 60, 10),
+        StatSpec("Init", "Initiative", 0, 10, 3),
+        StatSpec("Honor", "Honor", 1, 10, 5),
+        StatSpec("W", "Wounds", 1, 20, 1),
+        StatSpec("AP", "Action Points", 0, 6, 2),
     ),
     options=(
         OptionSpec("honor_dice", "D10", "Dice rolled for an Honor test (K-HT-1).", "K-HT-1",

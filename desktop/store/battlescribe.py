@@ -1,0 +1,490 @@
+"""BattleScribe rosters (`.ros` XML, `.rosz` zip), as written by BattleScribe and New Recruit.
+
+What a roster says and what Rout makes of it:
+- a `selection` of type "unit" or "model" directly in a force is one unit; its name is the
+  player's `customName` when there is one;
+- models: the `number` of its selections of type "model"; none (a character) is its own
+  `number`;
+- points: costs are totals per selection, so a unit's points are its own cost plus every
+  cost below it;
+- slot: the primary category ("Core", "Heroes"...);
+- profiles: characteristics are matched to the ruleset's statistics by name through
+  STAT_ALIASES (`Mv`/`M`, `US`/`Unit Strength`...). A second profile on an upgrade is a
+  mount (its Move is the unit's; the unit is cavalry) or a champion; everything that does
+  not map is kept in the unit's notes, so nothing the file said is lost.
+
+The XML is parsed with defusedxml (no DTDs, entities or external references), the zip is
+never extracted to disk, and every size is bounded.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import zipfile
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+from xml.etree.ElementTree import Element, ParseError
+
+import defusedxml.ElementTree as SafeTree
+from defusedxml import DefusedXmlException
+
+from desktop.engine.model import Army, TroopType, Unit, UnitProfile
+from desktop.engine.rulesets import RULESETS, Ruleset
+from desktop.engine.scenario import MM_PER_UNIT
+from desktop.store.errors import BadFileError
+
+MAX_ROSTER_BYTES = 20 * 1024 * 1024
+MAX_COMPRESSION_RATIO = 200
+MAX_DEPTH = 40
+MAX_UNITS = 2000
+MAX_MODELS = 10_000
+MAX_POINTS = 1_000_000
+FALLBACK_RULESET = "breaks_pursues"
+# Notes that keep a profile's characteristics word for word; exports to text leave them out.
+PROFILE_NOTE = "Profile "
+
+# Characteristic names as army builders spell them → what the statistic means.
+STAT_ALIASES: Mapping[str, str] = {
+    "m": "move", "mv": "move", "move": "move", "movement": "move",
+    "ws": "weapon_skill", "weaponskill": "weapon_skill",
+    "bs": "ballistic_skill", "ballisticskill": "ballistic_skill",
+    "s": "strength", "str": "strength", "strength": "strength",
+    "t": "toughness", "toughness": "toughness",
+    "w": "wounds", "wounds": "wounds",
+    "i": "initiative", "ini": "initiative", "init": "initiative", "initiative": "initiative",
+    "a": "attacks", "attacks": "attacks",
+    "ld": "leadership", "leadership": "leadership", "disc": "leadership",
+    "discipline": "leadership",
+    "hon": "honor", "honor": "honor", "honour": "honor",
+    "ap": "action_points", "actionpoints": "action_points",
+    "us": "unit_strength", "unitstrength": "unit_strength",
+    "base": "base", "basesize": "base",
+}
+# Which statistic each meaning is in each ruleset.
+RULESET_STATS: Mapping[str, Mapping[str, str]] = {
+    "warhammer6": {"move": "M", "weapon_skill": "WS", "ballistic_skill": "BS",
+                   "strength": "S", "toughness": "T", "wounds": "W", "initiative": "I",
+                   "attacks": "A", "leadership": "Ld"},
+    "kensei1": {"move": "Mv", "initiative": "Init", "honor": "Honor", "wounds": "W",
+                "action_points": "AP"},
+    "breaks_pursues": {"move": "M", "leadership": "Ld"},
+}
+# Upgrades the rules read, by the names army builders give them.
+UPGRADE_ALIASES: Mapping[str, str] = {
+    "standardbearer": "standard", "standard": "standard", "musician": "musician",
+    "battlestandardbearer": "battle_standard", "battlestandard": "battle_standard",
+    "general": "general", "champion": "champion", "bushihero": "bushi_hero",
+}
+MOUNT_WORDS = ("horse", "steed", "mount", "pegasus", "hippogryph", "griffon", "boar", "wolf",
+               "dragon", "unicorn", "stag")
+BASE_MM = {TroopType.CAVALRY: (25.0, 50.0), TroopType.MONSTER: (50.0, 50.0),
+           TroopType.CHARIOT: (50.0, 100.0), TroopType.WAR_MACHINE: (50.0, 50.0)}
+
+
+@dataclass(frozen=True)
+class ImportedArmy:
+    army: Army
+    warnings: tuple[str, ...] = ()
+    game_system: str = ""
+
+
+def guess_ruleset(game_system: str) -> str | None:
+    name = game_system.lower()
+    if "kensei" in name:
+        return "kensei1"
+    if "warhammer" in name and "fantasy" in name and ("6th" in name or "sixth" in name):
+        return "warhammer6"
+    if "breaks or pursues" in name:
+        return "breaks_pursues"
+    return None
+
+
+def read_rosz(data: bytes, name: str) -> bytes:
+    """The one `.ros` inside a `.rosz`, read in memory with its size bounded."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, ValueError, EOFError):
+        raise BadFileError(f"{name}: not a .rosz file (it is not a valid zip)") from None
+    with archive:
+        members = archive.infolist()
+        for member in members:
+            path = PurePosixPath(member.filename.replace("\\", "/"))
+            if path.is_absolute() or ".." in path.parts or re.match(r"^[A-Za-z]:", str(path)):
+                raise BadFileError(f"{name}: refused: the zip holds an unsafe file name "
+                                   f"'{member.filename[:80]}'")
+        rosters = [m for m in members if m.filename.lower().endswith(".ros")]
+        if len(rosters) != 1:
+            raise BadFileError(f"{name}: a .rosz holds exactly one .ros roster; this one holds "
+                               f"{len(rosters)}")
+        member = rosters[0]
+        if member.file_size > MAX_ROSTER_BYTES or (
+                member.compress_size and member.file_size / member.compress_size
+                > MAX_COMPRESSION_RATIO and member.file_size > 1024 * 1024):
+            raise BadFileError(f"{name}: refused: the roster inside unpacks to "
+                               f"{member.file_size} bytes (limit {MAX_ROSTER_BYTES})")
+        try:
+            with archive.open(member) as handle:
+                # The header's size can lie: stop reading one byte past the limit.
+                content = handle.read(MAX_ROSTER_BYTES + 1)
+        except (zipfile.BadZipFile, RuntimeError, NotImplementedError, OSError, EOFError,
+                ValueError) as error:
+            raise BadFileError(f"{name}: the roster inside cannot be unpacked "
+                               f"({error})") from None
+    if len(content) > MAX_ROSTER_BYTES:
+        raise BadFileError(f"{name}: refused: the roster inside unpacks to more than "
+                           f"{MAX_ROSTER_BYTES} bytes")
+    return content
+
+
+def read_ros(data: bytes, name: str, ruleset_id: str | None = None) -> ImportedArmy:
+    """An army from a `.ros` document; `ruleset_id` overrides the guess from its game."""
+    root = _parse(data, name)
+    if _local(root.tag) != "roster":
+        raise BadFileError(f"{name}: not a BattleScribe roster (the document is "
+                           f"<{_local(root.tag)[:40]}>, expected <roster>)")
+    warnings: list[str] = []
+    game = root.get("gameSystemName", "").strip()
+    guessed = guess_ruleset(game)
+    explicit = ruleset_id is not None
+    if ruleset_id is None:
+        ruleset_id = guessed or FALLBACK_RULESET
+        if guessed is None:
+            warnings.append(f"unknown game system '{game or '(none)'}': imported for "
+                            f"{RULESETS[ruleset_id].name}; the profiles are kept as notes and "
+                            "the statistics need checking")
+    elif guessed is not None and guessed != ruleset_id:
+        warnings.append(f"the roster is for '{game}'; imported for "
+                        f"{_ruleset(ruleset_id).name} as asked")
+    ruleset = _ruleset(ruleset_id)
+    # Characteristics are matched by name only when the ruleset is known to fit the game.
+    reader = _RosterReader(ruleset, name, map_stats=guessed is not None or explicit,
+                           warnings=warnings)
+    units = reader.units(root)
+    army = Army(
+        name=_clean(root.get("name")) or "Imported roster",
+        player="Player",
+        ruleset=ruleset.id,
+        units=tuple(units),
+        points_limit=_points_limit(root),
+        notes=tuple(note for note in (f"Imported from {name}",
+                                      f"Game system: {game}" if game else "") if note),
+    )
+    declared = _declared_points(root)
+    if declared is not None and declared != army.points:
+        warnings.append(f"the roster says {declared} points but its units add up to "
+                        f"{army.points}")
+    return ImportedArmy(army, tuple(warnings), game)
+
+
+def _ruleset(ruleset_id: str) -> Ruleset:
+    ruleset = RULESETS.get(ruleset_id)
+    if ruleset is None:
+        raise BadFileError(f"unknown ruleset '{ruleset_id}' (known: "
+                           f"{', '.join(sorted(RULESETS))})")
+    return ruleset
+
+
+def _parse(data: bytes, name: str) -> Element:
+    if len(data) > MAX_ROSTER_BYTES:
+        raise BadFileError(f"{name}: larger than the {MAX_ROSTER_BYTES} bytes Rout reads")
+    try:
+        return SafeTree.fromstring(data, forbid_dtd=True)
+    except DefusedXmlException as error:
+        feature = type(error).__name__.removesuffix("Forbidden").upper()
+        raise BadFileError(f"{name}: refused: the XML declares {feature} (entity expansion "
+                           "or external references), which rosters never need") from None
+    except ParseError as error:
+        raise BadFileError(f"{name}: not well-formed XML ({error})") from None
+    except (ValueError, RecursionError) as error:
+        raise BadFileError(f"{name}: cannot be read as XML ({error})") from None
+
+
+def _local(tag: object) -> str:
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def _children(element: Element, *path: str) -> Iterator[Element]:
+    """Children along `path` by local name, whatever namespace the file uses."""
+    if not path:
+        yield element
+        return
+    for child in element:
+        if _local(child.tag) == path[0]:
+            yield from _children(child, *path[1:])
+
+
+def _clean(text: str | None, limit: int = 200) -> str:
+    return " ".join((text or "").split())[:limit]
+
+
+def _number(text: str | None, what: str, name: str) -> float:
+    try:
+        value = float(text or 0)
+    except ValueError:
+        raise BadFileError(f"{name}: {what} '{_clean(text, 40)}' is not a number") from None
+    if not math.isfinite(value) or abs(value) > MAX_POINTS * 10:
+        raise BadFileError(f"{name}: {what} '{_clean(text, 40)}' is not a usable number")
+    return value
+
+
+def _is_points(cost: Element) -> bool:
+    return _clean(cost.get("name")).lower() in ("pts", "points", "pt")
+
+
+def _declared_points(root: Element) -> int | None:
+    for cost in _children(root, "costs", "cost"):
+        if _is_points(cost):
+            return round(_number(cost.get("value"), "the roster's points", "roster"))
+    return None
+
+
+def _points_limit(root: Element) -> int:
+    for limit in _children(root, "costLimits", "costLimit"):
+        if _is_points(limit):
+            value = round(_number(limit.get("value"), "the points limit", "roster"))
+            return min(max(value, 0), MAX_POINTS)
+    return 0
+
+
+@dataclass
+class _Profile:
+    name: str
+    characteristics: list[tuple[str, str]]
+    owner: Element  # the selection it belongs to
+
+
+@dataclass
+class _RosterReader:
+    ruleset: Ruleset
+    file_name: str
+    map_stats: bool
+    warnings: list[str] = field(default_factory=list)
+    ids: set[str] = field(default_factory=set)
+
+    def units(self, root: Element) -> list[Unit]:
+        found: list[Unit] = []
+        for force in self._forces(root, 0):
+            for selection in _children(force, "selections", "selection"):
+                if selection.get("type") in ("unit", "model", None):
+                    found.append(self.unit(selection))
+                    if len(found) > MAX_UNITS:
+                        raise BadFileError(f"{self.file_name}: more than {MAX_UNITS} units")
+        if not found:
+            self.warnings.append("the roster has no units")
+        return found
+
+    def _forces(self, element: Element, depth: int) -> Iterator[Element]:
+        if depth > MAX_DEPTH:
+            raise BadFileError(f"{self.file_name}: forces nested too deeply")
+        for force in _children(element, "forces", "force"):
+            yield force
+            yield from self._forces(force, depth + 1)
+
+    def _descendants(self, selection: Element, depth: int = 0) -> Iterator[Element]:
+        if depth > MAX_DEPTH:
+            raise BadFileError(f"{self.file_name}: selections nested too deeply")
+        for child in _children(selection, "selections", "selection"):
+            yield child
+            yield from self._descendants(child, depth + 1)
+
+    def unit(self, selection: Element) -> Unit:
+        entry_name = _clean(selection.get("name")) or "Unit"
+        name = _clean(selection.get("customName")) or entry_name
+        below = list(self._descendants(selection))
+        everything = [selection, *below]
+        points = round(sum(_number(cost.get("value"), "a cost", self.file_name)
+                           for item in everything for cost in _children(item, "costs", "cost")
+                           if _is_points(cost)))
+        model_selections = [item for item in below if item.get("type") == "model"]
+        models = (sum(self._count(item) for item in model_selections) if model_selections
+                  else self._count(selection))
+        if not 1 <= models <= MAX_MODELS:
+            raise BadFileError(f"{self.file_name}: unit '{name}' has {models} models "
+                               f"(Rout takes 1 to {MAX_MODELS})")
+        profiles = [_Profile(_clean(p.get("name")) or entry_name,
+                             [(_clean(c.get("name"), 40), _clean(c.text, 40))
+                              for c in _children(p, "characteristics", "characteristic")],
+                             item)
+                    for item in everything for p in _children(item, "profiles", "profile")]
+        stat_profiles = [p for p in profiles if self._stat_count(p) >= 2]
+        main = next((p for p in stat_profiles if p.owner is selection), None) or next(
+            (p for p in stat_profiles if p.owner in model_selections), None) or next(
+            iter(stat_profiles), None)
+        mount = next((p for p in stat_profiles if p is not main and _is_mount(p)), None)
+        champions = [p for p in stat_profiles if p not in (main, mount)
+                     and p.owner.get("type") != "model"]
+        notes: list[str] = []
+        upgrades: set[str] = set()
+        troop_type = TroopType.CAVALRY if mount else TroopType.INFANTRY
+        stats, extras = self._stats(main, mount, name, notes)
+        if champions:
+            upgrades.add("champion")
+        for profile in [mount, *champions]:
+            if profile is not None:
+                notes.append(f"{PROFILE_NOTE}{profile.name}: {_shown(profile.characteristics)}")
+        for profile in profiles:
+            if profile not in stat_profiles and profile.characteristics:
+                notes.append(f"{PROFILE_NOTE}{profile.name}: {_shown(profile.characteristics)}")
+        equipment = []
+        for item in below:
+            if item.get("type") == "model":
+                continue
+            item_name = _clean(item.get("name"))
+            alias = UPGRADE_ALIASES.get(_key(item_name))
+            if alias:
+                upgrades.add(alias)
+            cost = sum(_number(c.get("value"), "a cost", self.file_name)
+                       for c in _children(item, "costs", "cost") if _is_points(c))
+            count = self._count(item)
+            label = f"{count}x {item_name}" if count > 1 else item_name
+            equipment.append(f"{label} ({round(cost)} pts)" if cost else label)
+        if equipment:
+            notes.insert(0, "Selections: " + ", ".join(equipment))
+        rules = {_rule_name(rule.get("name")) for item in everything
+                 if item is selection or item.get("type") == "model" or item is mount_owner(mount)
+                 for rule in _children(item, "rules", "rule")}
+        rules.discard("")
+        item_rules = sorted({_clean(rule.get("name")) for item in below
+                             if item.get("type") != "model" and item is not mount_owner(mount)
+                             for rule in _children(item, "rules", "rule")} - {""})
+        if item_rules:
+            notes.append("Rules from upgrades: " + ", ".join(item_rules))
+        unit_profile = UnitProfile(
+            name=entry_name,
+            stats=stats,
+            troop_type=troop_type,
+            base=self._base(extras.get("base", ""), troop_type, name),
+            unit_strength=_small_int(extras.get("unit_strength"), 1),
+            wounds=stats.get("W", 1),
+            special_rules=frozenset(rules),
+        )
+        return Unit(
+            id=self._unit_id(name),
+            name=name,
+            player="Player",
+            profile=unit_profile,
+            models=models,
+            files=min(models, 5),
+            upgrades=frozenset(upgrades),
+            points=min(max(points, 0), MAX_POINTS),
+            slot=_slot(selection),
+            notes=tuple(notes),
+        )
+
+    def _count(self, selection: Element) -> int:
+        value = _number(selection.get("number", "1"), "a selection's number", self.file_name)
+        return max(int(value), 0)
+
+    def _stat_count(self, profile: _Profile) -> int:
+        return sum(1 for name, _ in profile.characteristics
+                   if STAT_ALIASES.get(_key(name)) in RULESET_STATS.get(self.ruleset.id, {}))
+
+    def _stats(self, main: _Profile | None, mount: _Profile | None, unit_name: str,
+               notes: list[str]) -> tuple[dict[str, int], dict[str, str]]:
+        """The ruleset's statistics from the main profile (Move from the mount)."""
+        stats = self.ruleset.default_stats()
+        extras: dict[str, str] = {}
+        if main is None:
+            self.warnings.append(f"'{unit_name}' has no profile Rout can read: it has the "
+                                 "default statistics")
+            return stats, extras
+        meanings = RULESET_STATS.get(self.ruleset.id, {})
+        unmapped: list[tuple[str, str]] = []
+        found: set[str] = set()
+        sources = [(main, name, value) for name, value in main.characteristics]
+        if mount is not None:
+            sources += [(mount, name, value) for name, value in mount.characteristics
+                        if STAT_ALIASES.get(_key(name)) in ("move", "base")]
+        for source, name, value in sources:
+            meaning = STAT_ALIASES.get(_key(name))
+            if meaning in ("unit_strength", "base"):
+                if value and value != "-":
+                    extras.setdefault(meaning, value)  # the rider's own base first
+                continue
+            stat = meanings.get(meaning or "") if self.map_stats else None
+            if stat is None:
+                if source is main and value:
+                    unmapped.append((name, value))
+                continue
+            number = _leading_int(value)
+            spec = self.ruleset.stat(stat)
+            if number is None:
+                if value not in ("", "-"):
+                    self.warnings.append(f"'{unit_name}': {name} '{value}' is not a number; "
+                                         f"{spec.label} is {stats[stat]}")
+                continue
+            if not spec.minimum <= number <= spec.maximum:
+                clamped = min(max(number, spec.minimum), spec.maximum)
+                self.warnings.append(f"'{unit_name}': {name} {number} is outside "
+                                     f"{spec.minimum} to {spec.maximum}; set to {clamped}")
+                number = clamped
+            stats[stat] = number
+            found.add(stat)
+        missing = [spec.name for spec in self.ruleset.stats if spec.name not in found]
+        if self.map_stats and missing and found:
+            self.warnings.append(f"'{unit_name}' has no {', '.join(missing)}: the default is "
+                                 "used")
+        if unmapped:
+            notes.append(f"{PROFILE_NOTE}{main.name}: {_shown(unmapped)}")
+        return stats, extras
+
+    def _base(self, text: str, troop_type: TroopType, unit_name: str) -> tuple[float, float]:
+        scale = MM_PER_UNIT[self.ruleset.distance_unit]
+        match = re.match(r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(mm)?\s*$", text)
+        if match and 0 < float(match[1]) <= 500 and 0 < float(match[2]) <= 500:
+            return (float(match[1]) / scale, float(match[2]) / scale)
+        if text and text != "-":
+            self.warnings.append(f"'{unit_name}': base '{text}' is not WIDTHxDEPTH in mm; "
+                                 "the usual base is used")
+        width, depth = BASE_MM.get(troop_type, (20.0, 20.0))
+        return (width / scale, depth / scale)
+
+    def _unit_id(self, name: str) -> str:
+        stem = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "unit"
+        candidate, number = stem, 2
+        while candidate in self.ids:
+            candidate, number = f"{stem}-{number}", number + 1
+        self.ids.add(candidate)
+        return candidate
+
+
+def mount_owner(mount: _Profile | None) -> Element | None:
+    return mount.owner if mount else None
+
+
+def _is_mount(profile: _Profile) -> bool:
+    names = f"{profile.name} {profile.owner.get('name', '')}".lower()
+    return profile.owner.get("type") != "model" and any(word in names for word in MOUNT_WORDS)
+
+
+def _slot(selection: Element) -> str:
+    categories = list(_children(selection, "categories", "category"))
+    primary = [c for c in categories if c.get("primary") == "true"]
+    chosen = primary or categories
+    return _clean(chosen[0].get("name"), 100) if chosen else ""
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def _rule_name(name: str | None) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", _clean(name).lower()).strip("_")[:60]
+
+
+def _leading_int(text: str) -> int | None:
+    match = re.match(r"^\s*(\d{1,4})", text)
+    return int(match[1]) if match else None
+
+
+def _small_int(text: Any, default: int) -> int:
+    number = _leading_int(text) if isinstance(text, str) else None
+    return number if number is not None and 0 <= number <= 100 else default
+
+
+def _shown(characteristics: list[tuple[str, str]]) -> str:
+    return ", ".join(f"{name} {value}" for name, value in characteristics if value) or "-"

@@ -1,0 +1,347 @@
+"""The store: one object per open database, one short connection per action.
+
+Callers hand in and get back engine dataclasses (`Army`, `Battle`, `Event`, ...); ORM rows
+never leave this module. Every method is one transaction: it is all written or none of it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, Table, delete, func, insert, select, update
+
+from desktop.engine.codec import (
+    battle_from_json,
+    battle_to_json,
+    profile_from_json,
+    profile_from_stored,
+    profile_to_json,
+)
+from desktop.engine.errors import RuleError
+from desktop.engine.events import Event, event_from_json, fold
+from desktop.engine.model import Army, Battle, LibraryEntry, Unit
+from desktop.engine.reading import Reader
+from desktop.engine.rulesets import get_ruleset
+from desktop.store.database import (
+    create_database_engine,
+    default_database_url,
+    describe,
+    prepare,
+    translate_errors,
+)
+from desktop.store.errors import CorruptDatabaseError, NotFoundError
+from desktop.store.tables import (
+    ArmyRow,
+    BattleEventRow,
+    BattleRow,
+    LibraryEntryRow,
+    RosterEntryRow,
+)
+
+# Queries go through SQLAlchemy Core on the tables the models declare: rows become engine
+# dataclasses at once, so the ORM's identity map and unit of work would add only cost.
+ARMIES: Table = ArmyRow.__table__  # type: ignore[attr-defined]
+ROSTER: Table = RosterEntryRow.__table__  # type: ignore[attr-defined]
+LIBRARY: Table = LibraryEntryRow.__table__  # type: ignore[attr-defined]
+BATTLES: Table = BattleRow.__table__  # type: ignore[attr-defined]
+EVENTS: Table = BattleEventRow.__table__  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class ArmySummary:
+    """What a list of armies shows, without loading their rosters."""
+
+    id: str
+    name: str
+    player: str
+    ruleset: str
+    points: int
+    points_limit: int
+    units: int
+    models: int
+    updated: datetime
+
+
+@dataclass(frozen=True)
+class BattleSummary:
+    id: str
+    title: str
+    ruleset: str
+    steps: int
+    events: int
+    created: datetime
+
+
+@dataclass(frozen=True)
+class SavedBattle:
+    """A battle as saved: how it started and every event since, step by step."""
+
+    id: str
+    title: str
+    start: Battle
+    steps: tuple[tuple[Event, ...], ...]
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(event for step in self.steps for event in step)
+
+    @property
+    def state(self) -> Battle:
+        """The battle now: its start with every event applied (DESIGN: state = fold)."""
+        return fold(self.start, self.events)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def _new_id() -> str:
+    return uuid.uuid4().hex
+
+
+class Store:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.url = engine.url.render_as_string(hide_password=False)
+        # Writers take the lock up front: a step waits its turn rather than failing halfway.
+        self._writer = engine.execution_options(sqlite_begin="BEGIN IMMEDIATE")
+
+    @classmethod
+    def open(cls, url: str | None = None, *, busy_timeout: float = 5.0,
+             version_locations: Sequence[Path] = ()) -> Store:
+        """Open (and create or migrate) a database; the default is the user's SQLite file.
+
+        `version_locations` adds folders of Alembic revisions (tests use it to migrate past
+        the shipped head).
+        """
+        engine = create_database_engine(url or default_database_url(), busy_timeout)
+        try:
+            prepare(engine, version_locations)
+        except BaseException:
+            engine.dispose()
+            raise
+        return cls(engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def describe(self) -> str:
+        return describe(self.url)
+
+    # One short transaction per action, on a plain connection (see ARMIES above).
+
+    @contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        with translate_errors(self.url), self.engine.connect() as connection:
+            yield connection
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        with translate_errors(self.url), self._writer.begin() as connection:
+            yield connection
+
+    # Armies
+
+    def list_armies(self) -> list[ArmySummary]:
+        columns = (ARMIES.c.id, ARMIES.c.name, ARMIES.c.player, ARMIES.c.ruleset, ARMIES.c.points,
+                   ARMIES.c.points_limit, ARMIES.c.unit_count, ARMIES.c.model_count,
+                   ARMIES.c.updated)
+        with self._reading() as connection:
+            rows = connection.execute(select(*columns).order_by(ARMIES.c.ruleset,
+                                                             func.lower(ARMIES.c.name),
+                                                             ARMIES.c.id)).all()
+        return [ArmySummary(*row) for row in rows]
+
+    def save_army(self, army: Army) -> Army:
+        """Insert or replace the army and its whole roster; returns it with its id."""
+        get_ruleset(army.ruleset)
+        saved = army if army.id else replace(army, id=_new_id())
+        now = _now()
+        values = {"name": saved.name, "player": saved.player, "ruleset": saved.ruleset,
+                  "points_limit": saved.points_limit, "notes": list(saved.notes),
+                  "points": saved.points, "unit_count": len(saved.units),
+                  "model_count": saved.models, "updated": now}
+        with self._writing() as connection:
+            found = connection.execute(update(ARMIES).where(ARMIES.c.id == saved.id)
+                                    .values(**values))
+            if not found.rowcount:
+                connection.execute(insert(ARMIES).values(id=saved.id, created=now, **values))
+            connection.execute(delete(ROSTER).where(ROSTER.c.army_id == saved.id))
+            if saved.units:
+                connection.execute(insert(ROSTER), [
+                    _entry_row(saved.id, position, unit)
+                    for position, unit in enumerate(saved.units)])
+        return saved
+
+    def load_army(self, army_id: str) -> Army:
+        with self._reading() as connection:
+            army = connection.execute(select(ARMIES).where(ARMIES.c.id == army_id)).one_or_none()
+            if army is None:
+                raise NotFoundError(f"no army with id '{army_id}' in {self.describe()}")
+            entries = connection.execute(
+                select(ROSTER).where(ROSTER.c.army_id == army_id)
+                .order_by(ROSTER.c.position)).all()
+            header = (army.id, army.name, army.player, army.ruleset, army.points_limit,
+                      tuple(army.notes))
+        return _army(self.describe(), header, entries)
+
+    def find_army(self, name_or_id: str) -> Army:
+        """By id, else by name (ignoring case); a name two armies share is refused."""
+        with self._reading() as connection:
+            if connection.execute(select(ARMIES.c.id).where(ARMIES.c.id == name_or_id)).first():
+                found = [name_or_id]
+            else:
+                found = list(connection.execute(
+                    select(ARMIES.c.id).where(func.lower(ARMIES.c.name) == name_or_id.lower())
+                ).scalars())
+        if not found:
+            raise NotFoundError(f"no army named '{name_or_id}' in {self.describe()} (see "
+                                "`rout armies`)")
+        if len(found) > 1:
+            raise NotFoundError(f"{len(found)} armies are named '{name_or_id}'; give the id "
+                                f"instead ({', '.join(sorted(found))})")
+        return self.load_army(found[0])
+
+    def delete_army(self, army_id: str) -> None:
+        with self._writing() as connection:
+            connection.execute(delete(ROSTER).where(ROSTER.c.army_id == army_id))
+            gone = connection.execute(delete(ARMIES).where(ARMIES.c.id == army_id))
+            if not gone.rowcount:
+                raise NotFoundError(f"no army with id '{army_id}' in {self.describe()}")
+
+    # Unit libraries
+
+    def save_library(self, ruleset: str, entries: Sequence[LibraryEntry]) -> None:
+        """Replace a ruleset's library."""
+        get_ruleset(ruleset)
+        with self._writing() as connection:
+            connection.execute(delete(LIBRARY).where(LIBRARY.c.ruleset == ruleset))
+            if entries:
+                connection.execute(insert(LIBRARY), [
+                    {"ruleset": ruleset, "position": position,
+                     "profile": profile_to_json(entry.profile),
+                     "points_per_model": entry.points_per_model, "slot": entry.slot,
+                     "models": entry.models}
+                    for position, entry in enumerate(entries)])
+
+    def load_library(self, ruleset: str) -> tuple[LibraryEntry, ...]:
+        rules = get_ruleset(ruleset)
+        with self._reading() as connection:
+            rows = connection.execute(
+                select(LIBRARY.c.profile, LIBRARY.c.points_per_model,
+                       LIBRARY.c.slot, LIBRARY.c.models)
+                .where(LIBRARY.c.ruleset == ruleset)
+                .order_by(LIBRARY.c.position)).all()
+        with self._damage_reported("library"):
+            return tuple(LibraryEntry(ruleset, profile_from_json(rules, Reader(profile)),
+                                      points, slot, models)
+                         for profile, points, slot, models in rows)
+
+    # Battles
+
+    def create_battle(self, start: Battle, title: str = "") -> str:
+        battle_id = _new_id()
+        with self._writing() as connection:
+            connection.execute(insert(BATTLES).values(
+                id=battle_id, title=title[:200], ruleset=start.ruleset,
+                start=battle_to_json(start, title), created=_now()))
+        return battle_id
+
+    def append_step(self, battle_id: str, events: Sequence[Event]) -> int:
+        """Add one step's events in one transaction; returns the step's number (from 1).
+
+        The rows are written together or not at all: a step is never half saved, even if
+        the process is killed while writing it.
+        """
+        with self._writing() as connection:
+            found = connection.execute(select(BATTLES.c.id).where(BATTLES.c.id == battle_id))
+            if not found.first():
+                raise NotFoundError(f"no battle with id '{battle_id}' in {self.describe()}")
+            last_sequence, last_step = connection.execute(
+                select(func.max(EVENTS.c.sequence), func.max(EVENTS.c.step))
+                .where(EVENTS.c.battle_id == battle_id)).one()
+            step = (last_step or 0) + 1
+            first = 0 if last_sequence is None else last_sequence + 1
+            if events:
+                connection.execute(insert(EVENTS), [
+                    {"battle_id": battle_id, "sequence": first + index, "step": step,
+                     "kind": type(event).__name__, "data": event.to_json()}
+                    for index, event in enumerate(events)])
+        return step
+
+    def load_battle(self, battle_id: str) -> SavedBattle:
+        with self._reading() as connection:
+            found = connection.execute(select(BATTLES.c.start).where(
+                BATTLES.c.id == battle_id)).scalar_one_or_none()
+            if found is None:
+                raise NotFoundError(f"no battle with id '{battle_id}' in {self.describe()}")
+            rows = connection.execute(
+                select(EVENTS.c.step, EVENTS.c.data)
+                .where(EVENTS.c.battle_id == battle_id)
+                .order_by(EVENTS.c.sequence)).all()
+        with self._damage_reported(f"battle {battle_id}"):
+            title, start, _ = battle_from_json(found)
+            steps: dict[int, list[Event]] = {}
+            for step, data in rows:
+                steps.setdefault(step, []).append(event_from_json(data))
+        return SavedBattle(battle_id, title, start,
+                           tuple(tuple(steps[key]) for key in sorted(steps)))
+
+    def list_battles(self) -> list[BattleSummary]:
+        counts = (select(EVENTS.c.battle_id,
+                         func.count(func.distinct(EVENTS.c.step)).label("steps"),
+                         func.count().label("events"))
+                  .group_by(EVENTS.c.battle_id).subquery())
+        with self._reading() as connection:
+            rows = connection.execute(
+                select(BATTLES.c.id, BATTLES.c.title, BATTLES.c.ruleset,
+                       func.coalesce(counts.c.steps, 0), func.coalesce(counts.c.events, 0),
+                       BATTLES.c.created)
+                .outerjoin(counts, counts.c.battle_id == BATTLES.c.id)
+                .order_by(BATTLES.c.created, BATTLES.c.id)).all()
+        return [BattleSummary(*row) for row in rows]
+
+    @contextmanager
+    def _damage_reported(self, what: str) -> Iterator[None]:
+        """Rows that no longer read as Rout data (edited by hand, say) name what broke."""
+        try:
+            yield
+        except (RuleError, KeyError, TypeError, ValueError) as error:
+            raise CorruptDatabaseError(f"{self.describe()}: the {what} cannot be read "
+                                       f"({error})") from None
+
+
+def _entry_row(army_id: str, position: int, unit: Unit) -> dict[str, Any]:
+    return {"army_id": army_id, "position": position, "unit_id": unit.id, "name": unit.name,
+            "profile": profile_to_json(unit.profile), "models": unit.models,
+            "files": unit.files, "upgrades": sorted(unit.upgrades),
+            "character_wounds": unit.character_wounds, "points": unit.points,
+            "slot": unit.slot, "notes": list(unit.notes)}
+
+
+def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any]) -> Army:
+    army_id, name, player, ruleset_id, points_limit, notes = header
+    try:
+        get_ruleset(ruleset_id)
+        units = tuple(
+            Unit(id=row.unit_id, name=row.name, player=player,
+                 profile=profile_from_stored(row.profile), models=row.models, files=row.files,
+                 upgrades=frozenset(row.upgrades), character_wounds=row.character_wounds,
+                 points=row.points, slot=row.slot, notes=tuple(row.notes))
+            for row in entries)
+    except (RuleError, KeyError, TypeError, ValueError) as error:
+        raise CorruptDatabaseError(f"{where}: army '{name}' cannot be read ({error})") from None
+    return Army(name=name, player=player, ruleset=ruleset_id, units=units,
+                points_limit=points_limit, notes=notes, id=army_id)

@@ -1,0 +1,107 @@
+"""The database tables. Rows stay inside the store: callers get engine dataclasses.
+
+Profiles, notes and events are JSON documents written by `desktop.engine.codec`, so a
+profile reads the same from a file and from the database, and one ruleset's statistics do
+not need columns of their own. A schema change here needs an Alembic migration
+(`desktop/store/migrations`); `tests/test_store_schema.py` fails until it has one.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, DateTime, ForeignKey, Index, String
+from sqlmodel import Field, SQLModel
+
+__all__ = ["ArmyRow", "BattleEventRow", "BattleRow", "LibraryEntryRow", "RosterEntryRow",
+           "SQLModel"]
+
+# Stable constraint names: SQLite migrations rebuild tables by name (render_as_batch).
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def _json() -> Any:
+    return Field(sa_column=Column(JSON, nullable=False))
+
+
+def _moment() -> Any:
+    return Field(sa_column=Column(DateTime(), nullable=False))
+
+
+class ArmyRow(SQLModel, table=True):
+    __tablename__ = "army"
+
+    id: str = Field(sa_column=Column(String(32), primary_key=True))
+    name: str = Field(sa_column=Column(String(200), nullable=False, index=True))
+    player: str = Field(sa_column=Column(String(200), nullable=False))
+    ruleset: str = Field(sa_column=Column(String(40), nullable=False))
+    points_limit: int
+    notes: list[str] = _json()
+    # Kept with the army so that listing a thousand armies reads one table.
+    points: int
+    unit_count: int
+    model_count: int
+    created: datetime = _moment()
+    updated: datetime = _moment()
+
+
+class RosterEntryRow(SQLModel, table=True):
+    __tablename__ = "roster_entry"
+
+    army_id: str = Field(sa_column=Column(String(32), ForeignKey("army.id", ondelete="CASCADE"),
+                                          primary_key=True))
+    position: int = Field(primary_key=True)
+    unit_id: str = Field(sa_column=Column(String(100), nullable=False))
+    name: str = Field(sa_column=Column(String(200), nullable=False))
+    profile: dict[str, Any] = _json()
+    models: int
+    files: int
+    upgrades: list[str] = _json()
+    character_wounds: int
+    points: int
+    slot: str = Field(sa_column=Column(String(100), nullable=False))
+    notes: list[str] = _json()
+
+
+class LibraryEntryRow(SQLModel, table=True):
+    __tablename__ = "library_entry"
+
+    ruleset: str = Field(sa_column=Column(String(40), primary_key=True))
+    position: int = Field(primary_key=True)
+    profile: dict[str, Any] = _json()
+    points_per_model: int
+    slot: str = Field(sa_column=Column(String(100), nullable=False))
+    models: int  # a new unit's size
+
+
+class BattleRow(SQLModel, table=True):
+    __tablename__ = "battle"
+
+    id: str = Field(sa_column=Column(String(32), primary_key=True))
+    title: str = Field(sa_column=Column(String(200), nullable=False))
+    ruleset: str = Field(sa_column=Column(String(40), nullable=False))
+    # The battle before its first event, as codec.battle_to_json writes it.
+    start: dict[str, Any] = _json()
+    created: datetime = _moment()
+
+
+class BattleEventRow(SQLModel, table=True):
+    """Append-only: rows are inserted, never updated; one step commits all its rows."""
+
+    __tablename__ = "battle_event"
+    __table_args__ = (Index("ix_battle_event_step", "battle_id", "step"),)
+
+    battle_id: str = Field(sa_column=Column(String(32),
+                                            ForeignKey("battle.id", ondelete="CASCADE"),
+                                            primary_key=True))
+    sequence: int = Field(primary_key=True)
+    step: int
+    kind: str = Field(sa_column=Column(String(60), nullable=False))
+    data: dict[str, Any] = _json()
