@@ -11,7 +11,7 @@ from typing import Any
 from desktop.engine.dice import ScriptedRoller
 from desktop.engine.events import Event, UnitLeftTable, UnitMoved, fold
 from desktop.engine.geometry import overlaps, swept_area
-from desktop.engine.model import Battle, Status
+from desktop.engine.model import Army, Battle, Status, TroopType, Unit, UnitProfile
 from desktop.engine.procedure import Roll, ScriptedAnswers, Session, run
 from desktop.engine.scenario import Scenario, load_scenario
 
@@ -127,3 +127,28 @@ def roll_keys(session: Session) -> list[str]:
 
 def request_keys(session: Session) -> list[str]:
     return [step.request.key for step in session.steps]
+
+
+# Armies for the store's tests.
+
+W6_STATS = {"M": 4, "WS": 3, "BS": 3, "S": 3, "T": 3, "W": 1, "I": 3, "A": 1, "Ld": 7}
+
+
+def army(name: str = "Grimgor's Boyz", units: int = 3, ruleset: str = "warhammer6",
+         player: str = "Alice") -> Army:
+    stats = W6_STATS if ruleset == "warhammer6" else {"M": 5, "Ld": 8}
+    return Army(
+        name=name, player=player, ruleset=ruleset, points_limit=2000,
+        notes=("painted", "Ünïcode ✓"),
+        units=tuple(
+            Unit(id=f"u{index}", name=f"Unit {index}", player=player,
+                 profile=UnitProfile(f"Profile {index}", {**stats, "Ld": 5 + index % 5},
+                                     troop_type=list(TroopType)[index % len(TroopType)],
+                                     base=(0.8 + index / 100, 1.6), unit_strength=1 + index % 3,
+                                     wounds=1 + index % 2,
+                                     special_rules=frozenset({"stubborn"} if index % 2 else ()),
+                                     flies=index % 4 == 0),
+                 models=10 + index, files=5, upgrades=frozenset({"standard", "musician"}),
+                 character_wounds=index % 3, points=100 + index, slot="Core",
+                 notes=(f"note {index}",))
+            for index in range(units)))

@@ -24,3 +24,58 @@ def scenario_path():
         return path
 
     return find
+
+
+BATTLESCRIBE_ROSTER = REPO / "tests" / "data" / "battlescribe" / "bretonnia-6th-newrecruit.rosz"
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A real PostgreSQL server on loopback for this test run, or a skip saying why not."""
+    import shutil
+    import tempfile
+
+    from postgres import Server
+
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        pytest.skip("PostgreSQL tests need psycopg (pip install -e '.[test]')")
+    # Not under pytest's tmp folder: that is private to root, and the server runs as postgres.
+    folder = Path(tempfile.mkdtemp(prefix="rout-postgres-"))
+    server = Server(folder)
+    try:
+        server.start()
+    except RuntimeError as error:
+        shutil.rmtree(folder, ignore_errors=True)
+        if os.environ.get("ROUT_REQUIRE_POSTGRES"):  # CI installs the server: it must run
+            pytest.fail(f"no PostgreSQL server could be started: {error}")
+        pytest.skip(f"no PostgreSQL server could be started: {error}")
+    yield server
+    server.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path):
+    """A fresh, empty database: a SQLite file, or a new database on the PostgreSQL server."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'rout.sqlite'}"
+    server = request.getfixturevalue("postgres_server")
+    import psycopg
+
+    name = f"t_{os.getpid()}_{abs(hash(request.node.nodeid)) % 10**12}"
+    with psycopg.connect(server.url("postgres").replace("+psycopg", ""),
+                         autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return server.url(name)
+
+
+@pytest.fixture
+def store(database_url):
+    from desktop.store.store import Store
+
+    opened = Store.open(database_url)
+    yield opened
+    opened.close()

@@ -115,12 +115,15 @@ def check_sqlite_file(path: Path) -> None:
     if not path.exists() or path.stat().st_size == 0:
         return
     with path.open("rb") as handle:
-        header = handle.read(len(SQLITE_HEADER))
-    if header != SQLITE_HEADER:
+        header = handle.read(100)
+    if header[:len(SQLITE_HEADER)] != SQLITE_HEADER:
         raise CorruptDatabaseError(f"{short_path(path)} is not a SQLite database (it may be "
                                    "another kind of file, or damaged); Rout left it as it is")
+    # A WAL database nobody has open has no -wal file; reading it normally would create one
+    # (and a -shm), so it is read as immutable: no companions, no locks, nothing written.
+    idle_wal = header[18:20] == b"\x02\x02" and not Path(f"{path}-wal").exists()
     try:
-        with _read_only(path) as connection:
+        with _read_only(path, immutable=idle_wal) as connection:
             problems = [row[0] for row in connection.execute("PRAGMA quick_check(5)")]
     except sqlite3.OperationalError as error:
         if "locked" in str(error):
@@ -135,8 +138,9 @@ def check_sqlite_file(path: Path) -> None:
 
 
 @contextmanager
-def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
-    connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=1.0)
+def _read_only(path: Path, immutable: bool = False) -> Iterator[sqlite3.Connection]:
+    flags = "mode=ro&immutable=1" if immutable else "mode=ro"
+    connection = sqlite3.connect(f"{path.resolve().as_uri()}?{flags}", uri=True, timeout=1.0)
     try:
         yield connection
     finally:
@@ -169,7 +173,11 @@ def prepare(engine: Engine, version_locations: Sequence[Path] = ()) -> None:
     path = sqlite_path(url)
     if path is not None:
         check_sqlite_file(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise DatabaseError(f"{short_path(path)}: cannot create its folder: "
+                                f"{error.strerror or error}") from None
     with translate_errors(url), engine.connect() as connection:
         revision = current_revision(connection)
         connection.rollback()

@@ -1,0 +1,281 @@
+"""Opening databases: creation, migrations, and refusing what Rout must not touch.
+
+Damaged, locked, foreign and newer databases give a clear error and stay byte-identical.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine
+
+from desktop.store import database
+from desktop.store.errors import (
+    CorruptDatabaseError,
+    DatabaseError,
+    LockedDatabaseError,
+    NewerDatabaseError,
+    NotRoutDatabaseError,
+)
+from desktop.store.store import Store
+
+from builders import army
+
+EXTRA_MIGRATIONS = Path(__file__).parent / "data" / "migrations"
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def files_of(path: Path) -> dict[str, str]:
+    """The database file and its WAL companions, by name, with their contents' digests."""
+    return {p.name: digest(p) for p in sorted(path.parent.glob(path.name + "*"))}
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture
+def saved_database(tmp_path) -> Path:
+    """A Rout SQLite file holding one army, closed."""
+    path = tmp_path / "rout.sqlite"
+    with Store.open(sqlite_url(path)) as store:
+        for index in range(30):
+            store.save_army(army(f"Army {index}", units=20))
+    return path
+
+
+def test_first_open_creates_the_file_in_wal_mode_at_the_head_revision(tmp_path):
+    path = tmp_path / "folder" / "that" / "is" / "new" / "rout.sqlite"
+    with Store.open(sqlite_url(path)) as store:
+        store.save_army(army())
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
+            (database.HEAD,)]
+
+
+def test_the_default_database_lives_in_the_user_data_folder(tmp_path, monkeypatch):
+    monkeypatch.delenv(database.DATABASE_ENVIRONMENT, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    url = database.default_database_url()
+    assert database.sqlite_path(url) == tmp_path / "data" / "Rout" / "rout.sqlite"
+    with Store.open() as store:
+        assert store.list_armies() == []
+    assert (tmp_path / "data" / "Rout" / "rout.sqlite").is_file()
+
+
+def test_rout_database_variable_overrides_the_default(tmp_path, monkeypatch):
+    monkeypatch.setenv(database.DATABASE_ENVIRONMENT, sqlite_url(tmp_path / "club.sqlite"))
+    with Store.open() as store:
+        store.save_army(army())
+    assert (tmp_path / "club.sqlite").is_file()
+
+
+def test_revisions_listed_in_code_match_the_alembic_scripts():
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(database.MIGRATIONS))
+    script = ScriptDirectory.from_config(config)
+    walked = [revision.revision for revision in script.walk_revisions()]
+    assert tuple(reversed(walked)) == database.REVISIONS
+    assert script.get_current_head() == database.HEAD
+
+
+def test_migrated_schema_matches_the_tables_exactly(database_url):
+    """Autogenerate finds nothing to do: tables.py and the migrations agree."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from desktop.store.tables import SQLModel
+
+    Store.open(database_url).close()
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            context = MigrationContext.configure(connection, opts={"compare_type": True})
+            assert compare_metadata(context, SQLModel.metadata) == []
+    finally:
+        engine.dispose()
+
+
+def test_random_bytes_are_refused_and_left_as_they_are(tmp_path):
+    path = tmp_path / "rout.sqlite"
+    path.write_bytes(os.urandom(64 * 1024))
+    before = files_of(path)
+    with pytest.raises(CorruptDatabaseError, match="is not a SQLite database"):
+        Store.open(sqlite_url(path))
+    assert files_of(path) == before
+
+
+def test_a_truncated_database_is_refused_and_left_as_it_is(saved_database):
+    data = saved_database.read_bytes()
+    assert len(data) > 64 * 1024, "the fixture should span many pages"
+    saved_database.write_bytes(data[: len(data) // 2])
+    before = files_of(saved_database)
+    with pytest.raises(CorruptDatabaseError, match="damaged"):
+        Store.open(sqlite_url(saved_database))
+    assert files_of(saved_database) == before
+
+
+def test_damaged_pages_are_refused(saved_database):
+    data = bytearray(saved_database.read_bytes())
+    page = 4096
+    for offset in range(2 * page, len(data), page):  # scribble over every b-tree page header
+        data[offset:offset + 8] = b"\xff" * 8
+    saved_database.write_bytes(bytes(data))
+    before = files_of(saved_database)
+    with pytest.raises(CorruptDatabaseError):
+        Store.open(sqlite_url(saved_database))
+    assert files_of(saved_database) == before
+
+
+def test_someone_elses_database_is_refused_and_left_as_it_is(tmp_path):
+    path = tmp_path / "photos.sqlite"
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE photo (id INTEGER PRIMARY KEY, name TEXT)")
+    before = files_of(path)
+    with pytest.raises(NotRoutDatabaseError, match=r"photo.*not a Rout database"):
+        Store.open(sqlite_url(path))
+    assert files_of(path) == before
+
+
+def test_a_database_from_a_newer_rout_is_refused_and_left_as_it_is(saved_database):
+    with sqlite3.connect(saved_database) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = '9999'")
+    connection.close()
+    before = files_of(saved_database)
+    with pytest.raises(NewerDatabaseError, match=r"newer Rout \(schema 9999.*knows up to"):
+        Store.open(sqlite_url(saved_database))
+    assert files_of(saved_database) == before
+
+
+def test_a_newer_postgresql_schema_is_refused(postgres_server):
+    import psycopg
+
+    url = postgres_server.url("postgres")
+    plain = url.replace("+psycopg", "")
+    with psycopg.connect(plain, autocommit=True) as connection:
+        connection.execute("DROP DATABASE IF EXISTS newer")
+        connection.execute("CREATE DATABASE newer")
+    Store.open(postgres_server.url("newer")).close()
+    with psycopg.connect(plain.rsplit("/", 1)[0] + "/newer", autocommit=True) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = '9999'")
+    with pytest.raises(NewerDatabaseError, match="newer Rout"):
+        Store.open(postgres_server.url("newer"))
+
+
+def test_migrating_takes_a_copy_first_and_keeps_the_data(saved_database):
+    with Store.open(sqlite_url(saved_database)) as store:
+        armies = {s.id: store.load_army(s.id) for s in store.list_armies()}
+    with Store.open(sqlite_url(saved_database),
+                    version_locations=[EXTRA_MIGRATIONS]) as migrated:
+        assert {s.id: migrated.load_army(s.id) for s in migrated.list_armies()} == armies
+    [copy] = saved_database.parent.glob("rout.before-0002_test.*.sqlite")
+    with sqlite3.connect(copy) as connection:
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
+            ("0001",)]
+        assert connection.execute("SELECT count(*) FROM army").fetchone()[0] == len(armies)
+    with sqlite3.connect(saved_database) as connection:
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
+            ("0002_test",)]
+        columns = [row[1] for row in connection.execute("PRAGMA table_info(army)")]
+        assert "nickname" in columns
+    # This Rout does not know 0002_test: to it, the migrated database is from a newer Rout.
+    with pytest.raises(NewerDatabaseError):
+        Store.open(sqlite_url(saved_database))
+
+
+def test_postgresql_migrates_in_place(postgres_server):
+    import psycopg
+
+    with psycopg.connect(postgres_server.url("postgres").replace("+psycopg", ""),
+                         autocommit=True) as connection:
+        connection.execute("DROP DATABASE IF EXISTS migrated")
+        connection.execute("CREATE DATABASE migrated")
+    database_url = postgres_server.url("migrated")
+    Store.open(database_url).close()
+    with Store.open(database_url, version_locations=[EXTRA_MIGRATIONS]) as migrated:
+        saved = migrated.save_army(army())
+        assert migrated.load_army(saved.id) == saved
+
+
+HOLDER = textwrap.dedent("""
+    import sqlite3, sys, time
+    connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+    connection.execute("BEGIN EXCLUSIVE")
+    connection.execute("DELETE FROM roster_entry WHERE position = 0")
+    print("LOCKED", flush=True)
+    sys.stdin.readline()
+    connection.execute("ROLLBACK")
+""")
+
+
+def test_a_database_locked_by_another_program_is_reported_and_not_changed(saved_database):
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(saved_database)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "LOCKED"  # type: ignore[union-attr]
+        store = Store.open(sqlite_url(saved_database), busy_timeout=0.2)
+        try:
+            before = store.list_armies()  # readers still read under WAL
+            first = store.load_army(before[0].id)
+            with pytest.raises(LockedDatabaseError, match="in use by another program"):
+                store.save_army(army("New"))
+            with pytest.raises(LockedDatabaseError):
+                store.delete_army(before[0].id)
+            assert store.list_armies() == before
+        finally:
+            store.close()
+    finally:
+        holder.communicate("\n", timeout=30)
+    with Store.open(sqlite_url(saved_database)) as store:
+        assert store.load_army(first.id) == first
+        assert len(store.list_armies()) == 30
+        store.save_army(army("New"))  # the lock is gone
+
+
+def test_a_rollback_journal_database_locked_exclusively_cannot_be_opened(tmp_path):
+    path = tmp_path / "rout.sqlite"
+    with Store.open(sqlite_url(path)) as store:
+        store.save_army(army())
+    with sqlite3.connect(path) as connection:
+        connection.execute("PRAGMA journal_mode = DELETE")
+    connection.close()
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "LOCKED"  # type: ignore[union-attr]
+        before = files_of(path)
+        with pytest.raises(LockedDatabaseError, match="in use by another program"):
+            Store.open(sqlite_url(path), busy_timeout=0.2)
+        assert files_of(path) == before
+    finally:
+        holder.communicate("\n", timeout=30)
+
+
+@pytest.mark.parametrize(("url", "message"), [
+    ("not a url", "is not a database URL"),
+    ("nosuchdb://host/db", "no driver"),
+    ("sqlite:////proc/rout-cannot-be-here/rout.sqlite", "rout.sqlite"),
+])
+def test_unusable_urls_are_named(url, message):
+    with pytest.raises(DatabaseError, match=message):
+        Store.open(url)
+
+
+def test_an_unreachable_postgresql_server_is_named():
+    with pytest.raises(DatabaseError, match=r"127\.0\.0\.1"):
+        Store.open("postgresql+psycopg://rout@127.0.0.1:1/rout", busy_timeout=1)
