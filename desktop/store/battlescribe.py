@@ -20,9 +20,11 @@ never extracted to disk, and every size is bounded.
 from __future__ import annotations
 
 import io
+import lzma
 import math
 import re
 import zipfile
+import zlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -109,29 +111,44 @@ def read_rosz(data: bytes, name: str) -> bytes:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, ValueError, EOFError):
         raise BadFileError(f"{name}: not a .rosz file (it is not a valid zip)") from None
+    except NotImplementedError as error:
+        # A damaged or exotic header: zipfile refuses "zip file version 19.3" and the like.
+        raise BadFileError(f"{name}: not a .rosz file Rout can read ({error})") from None
     with archive:
         members = archive.infolist()
         for member in members:
             path = PurePosixPath(member.filename.replace("\\", "/"))
             if path.is_absolute() or ".." in path.parts or re.match(r"^[A-Za-z]:", str(path)):
                 raise BadFileError(f"{name}: refused: the zip holds an unsafe file name "
-                                   f"'{member.filename[:80]}'")
-        rosters = [m for m in members if m.filename.lower().endswith(".ros")]
+                                   f"'{_printable(member.filename[:80])}'")
+        # macOS Finder adds "__MACOSX/._name.ros" resource forks when it re-zips a file.
+        rosters = [m for m in members if m.filename.lower().endswith(".ros")
+                   and not m.filename.startswith("__MACOSX/")
+                   and not PurePosixPath(m.filename).name.startswith("._")]
         if len(rosters) != 1:
             raise BadFileError(f"{name}: a .rosz holds exactly one .ros roster; this one holds "
                                f"{len(rosters)}")
         member = rosters[0]
-        if member.file_size > MAX_ROSTER_BYTES or (
-                member.compress_size and member.file_size / member.compress_size
-                > MAX_COMPRESSION_RATIO and member.file_size > 1024 * 1024):
+        if member.flag_bits & 0x1:
+            # Checked here: zipfile's own error would show its ZipInfo's repr to the player.
+            raise BadFileError(f"{name}: the roster inside is encrypted (password-protected); "
+                               "army builders never write those")
+        if member.file_size > MAX_ROSTER_BYTES:
             raise BadFileError(f"{name}: refused: the roster inside unpacks to "
                                f"{member.file_size} bytes (limit {MAX_ROSTER_BYTES})")
+        if (member.file_size > 1024 * 1024
+                and member.file_size > MAX_COMPRESSION_RATIO * member.compress_size):
+            # Under the size limit, but no XML compresses this well: a zip bomb.
+            raise BadFileError(f"{name}: refused: the roster inside unpacks from "
+                               f"{member.compress_size} to {member.file_size} bytes (more "
+                               f"than {MAX_COMPRESSION_RATIO} times; a zip bomb?)")
         try:
             with archive.open(member) as handle:
                 # The header's size can lie: stop reading one byte past the limit.
                 content = handle.read(MAX_ROSTER_BYTES + 1)
+        # Damaged compressed data raises the decompressor's own error, not zipfile's.
         except (zipfile.BadZipFile, RuntimeError, NotImplementedError, OSError, EOFError,
-                ValueError) as error:
+                ValueError, zlib.error, lzma.LZMAError) as error:
             raise BadFileError(f"{name}: the roster inside cannot be unpacked "
                                f"({error})") from None
     if len(content) > MAX_ROSTER_BYTES:
@@ -169,11 +186,11 @@ def read_ros(data: bytes, name: str, ruleset_id: str | None = None) -> ImportedA
         player="Player",
         ruleset=ruleset.id,
         units=tuple(units),
-        points_limit=_points_limit(root),
+        points_limit=_points_limit(root, name),
         notes=tuple(note for note in (f"Imported from {name}",
                                       f"Game system: {game}" if game else "") if note),
     )
-    declared = _declared_points(root)
+    declared = _declared_points(root, name)
     if declared is not None and declared != army.points:
         warnings.append(f"the roster says {declared} points but its units add up to "
                         f"{army.points}")
@@ -199,7 +216,8 @@ def _parse(data: bytes, name: str) -> Element:
                            "or external references), which rosters never need") from None
     except ParseError as error:
         raise BadFileError(f"{name}: not well-formed XML ({error})") from None
-    except (ValueError, RecursionError) as error:
+    # LookupError: an encoding Python does not know, named in the XML declaration.
+    except (ValueError, LookupError, RecursionError) as error:
         raise BadFileError(f"{name}: cannot be read as XML ({error})") from None
 
 
@@ -235,17 +253,17 @@ def _is_points(cost: Element) -> bool:
     return _clean(cost.get("name")).lower() in ("pts", "points", "pt")
 
 
-def _declared_points(root: Element) -> int | None:
+def _declared_points(root: Element, name: str) -> int | None:
     for cost in _children(root, "costs", "cost"):
         if _is_points(cost):
-            return round(_number(cost.get("value"), "the roster's points", "roster"))
+            return round(_number(cost.get("value"), "the roster's points", name))
     return None
 
 
-def _points_limit(root: Element) -> int:
+def _points_limit(root: Element, name: str) -> int:
     for limit in _children(root, "costLimits", "costLimit"):
         if _is_points(limit):
-            value = round(_number(limit.get("value"), "the points limit", "roster"))
+            value = round(_number(limit.get("value"), "the points limit", name))
             return min(max(value, 0), MAX_POINTS)
     return 0
 
@@ -358,7 +376,7 @@ class _RosterReader:
             stats=stats,
             troop_type=troop_type,
             base=self._base(extras.get("base", ""), troop_type, name),
-            unit_strength=_small_int(extras.get("unit_strength"), 1),
+            unit_strength=self._unit_strength(extras, mount),
             wounds=stats.get("W", 1),
             special_rules=frozenset(rules),
         )
@@ -376,12 +394,27 @@ class _RosterReader:
         )
 
     def _count(self, selection: Element) -> int:
-        value = _number(selection.get("number", "1"), "a selection's number", self.file_name)
-        return max(int(value), 0)
+        label = _clean(selection.get("customName") or selection.get("name"), 60) or "selection"
+        value = _number(selection.get("number", "1"), f"the number of '{label}'",
+                        self.file_name)
+        if value < 0:
+            # Refused rather than read as 0: the message then names the number in the file.
+            raise BadFileError(f"{self.file_name}: the number of '{label}' is {value:g}; a "
+                               "count cannot be negative")
+        return int(value)
 
     def _stat_count(self, profile: _Profile) -> int:
         return sum(1 for name, _ in profile.characteristics
                    if STAT_ALIASES.get(_key(name)) in RULESET_STATS.get(self.ruleset.id, {}))
+
+    def _unit_strength(self, extras: Mapping[str, str], mount: _Profile | None) -> int:
+        """A rider and its mount count together (a 6th-edition cavalry model is US 2)."""
+        rider = _small_int(extras.get("unit_strength"), 1)
+        if mount is None:
+            return rider
+        mount_us = next((value for name, value in mount.characteristics
+                         if STAT_ALIASES.get(_key(name)) == "unit_strength"), None)
+        return min(rider + _small_int(mount_us, 1), 100)
 
     def _stats(self, main: _Profile | None, mount: _Profile | None, unit_name: str,
                notes: list[str]) -> tuple[dict[str, int], dict[str, str]]:
@@ -416,6 +449,7 @@ class _RosterReader:
                 if value not in ("", "-"):
                     self.warnings.append(f"'{unit_name}': {name} '{value}' is not a number; "
                                          f"{spec.label} is {stats[stat]}")
+                    found.add(stat)  # warned about once here, not again as missing
                 continue
             if not spec.minimum <= number <= spec.maximum:
                 clamped = min(max(number, spec.minimum), spec.maximum)
@@ -477,13 +511,20 @@ def _rule_name(name: str | None) -> str:
 
 
 def _leading_int(text: str) -> int | None:
-    match = re.match(r"^\s*(\d{1,4})", text)
+    """The whole number a value starts with (`8`, `8"`, `3+`, `-1`); a dice roll (`2D6`) is
+    none."""
+    match = re.match(r"^\s*(-?\d{1,9})(?!\d)(?!\s*[dD]\d)", text)
     return int(match[1]) if match else None
 
 
 def _small_int(text: Any, default: int) -> int:
     number = _leading_int(text) if isinstance(text, str) else None
     return number if number is not None and 0 <= number <= 100 else default
+
+
+def _printable(text: str) -> str:
+    """A name from the file for a one-line message: control characters become `?`."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 
 def _shown(characteristics: list[tuple[str, str]]) -> str:
