@@ -4,12 +4,21 @@ This is Rout's own file format (README, "Rout JSON") and also what the store kee
 JSON columns, so a profile reads the same from a file and from a database. Reading is strict:
 an unknown field, a wrong type or a statistic out of its ruleset's range raises a
 ScenarioError or StatError naming the place, e.g. "units[3].profile.stats.Ld: ...".
+A battle's events are checked too: each must be a known event with fields of the right types,
+and together they must apply to the battle they follow.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import math
+import types
+import typing
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from shapely.geometry import Polygon
 
 from desktop.engine.errors import RuleError, ScenarioError
 from desktop.engine.events import Event, event_from_json
@@ -55,7 +64,8 @@ def profile_from_json(ruleset: Ruleset, node: Reader) -> UnitProfile:
     node.expect("name", "stats", "troop_type", "base", "unit_strength", "wounds",
                 "special_rules", "flies")
     stats_node = node.child("stats")
-    stats = {name: ruleset.check_stat(name, value, stats_node.path)
+    # Each statistic is named with its own place ("...stats.Ld"), as the module promises.
+    stats = {name: ruleset.check_stat(name, value, stats_node.child(name).path)
              for name, value in stats_node.mapping().items()}
     troop_text = node.text("troop_type", TroopType.INFANTRY.value)
     try:
@@ -87,9 +97,13 @@ def profile_from_stored(data: Mapping[str, Any]) -> UnitProfile:
     TypeError or ValueError, which the store reports as a damaged database.
     """
     width, depth = data["base"]
+    stats = data["stats"]
+    if not isinstance(stats, Mapping):
+        # Else .items() raises AttributeError, which the store would not report as damage.
+        raise TypeError(f"stats should be an object, not {type(stats).__name__}")
     return UnitProfile(
         name=str(data["name"]),
-        stats={str(name): int(value) for name, value in data["stats"].items()},
+        stats={str(name): int(value) for name, value in stats.items()},
         troop_type=TroopType(data["troop_type"]),
         base=(float(width), float(depth)),
         unit_strength=int(data["unit_strength"]),
@@ -122,7 +136,9 @@ UNIT_FIELDS = ("id", "name", "player", "profile", "models", "files", "upgrades",
 def unit_from_json(ruleset: Ruleset, node: Reader, player: str | None = None,
                    extra_fields: Sequence[str] = ()) -> Unit:
     """`player` is the army's when units sit in an army document (they carry none)."""
-    node.expect(*UNIT_FIELDS, *extra_fields)
+    # In an army a unit's own "player" would be silently overridden: refuse it as unknown.
+    fields = UNIT_FIELDS if player is None else tuple(f for f in UNIT_FIELDS if f != "player")
+    node.expect(*fields, *extra_fields)
     models = node.integer("models", minimum=1, maximum=MAX_MODELS)
     files = node.integer("files", min(models, 5), minimum=1)
     if files > models:
@@ -204,8 +220,10 @@ def army_from_json(data: object) -> Army:
 
 
 def _ruleset(root: Reader) -> Ruleset:
+    # root.text already names the place; only get_ruleset's message needs it added.
+    ruleset_id = root.text("ruleset")
     try:
-        return get_ruleset(root.text("ruleset"))
+        return get_ruleset(ruleset_id)
     except RuleError as error:
         raise root.fail(str(error), "ruleset") from None
 
@@ -234,7 +252,8 @@ def state_to_json(state: UnitState) -> dict[str, Any]:
     }
 
 
-def state_from_json(unit: Unit, node: Reader) -> UnitState:
+def state_from_json(unit: Unit, node: Reader, ruleset: Ruleset | None = None) -> UnitState:
+    """`ruleset`, when given, checks that modifiers change statistics it has."""
     node.expect("center", "facing", "files", "models", "status", "wounds_lost",
                 "engaged_with", "modifiers", "flags")
     status_text = node.text("status", Status.READY.value)
@@ -246,8 +265,12 @@ def state_from_json(unit: Unit, node: Reader) -> UnitState:
     modifiers = []
     for item in node.entries("modifiers", required=False):
         item.expect("stat", "delta", "expires_after_turn", "source")
-        modifiers.append(Modifier(item.text("stat"), item.integer("delta", minimum=-100,
-                                                                   maximum=100),
+        stat = item.text("stat")
+        if ruleset is not None and stat not in {spec.name for spec in ruleset.stats}:
+            # A misspelt statistic ("LD") would otherwise never apply, silently.
+            raise item.fail(f"{ruleset.name} has no statistic '{stat}' (it has "
+                            f"{', '.join(s.name for s in ruleset.stats)})", "stat")
+        modifiers.append(Modifier(stat, item.integer("delta", minimum=-100, maximum=100),
                                   item.integer("expires_after_turn", minimum=0),
                                   item.text("source")))
     facing = node.number("facing")
@@ -260,7 +283,9 @@ def state_from_json(unit: Unit, node: Reader) -> UnitState:
         files=node.integer("files", minimum=1, maximum=MAX_MODELS),
         models=node.integer("models", minimum=0, maximum=unit.models),
         status=status,
-        wounds_lost=node.integer("wounds_lost", 0, minimum=0, maximum=100),
+        # Whole lost models come off (WoundsSuffered): the rest is less than one model's.
+        wounds_lost=node.integer("wounds_lost", 0, minimum=0,
+                                 maximum=unit.profile.wounds - 1),
         engaged_with=frozenset(node.strings("engaged_with")),
         modifiers=tuple(modifiers),
         flags=frozenset(node.strings("flags")),
@@ -307,26 +332,11 @@ def battle_from_json(data: object) -> tuple[str, Battle, tuple[Event, ...]]:
         if unit.id in roster:
             raise node.fail(f"the id '{unit.id}' is used twice", "id")
         roster[unit.id] = unit
-        states[unit.id] = state_from_json(unit, node.child("state"))
-    for uid, state in states.items():
-        for other in state.engaged_with:
-            if other not in roster:
-                raise ScenarioError(f"unit '{uid}' is engaged with '{other}', which is not in "
-                                    "this battle")
-    terrain = []
-    for node in root.entries("terrain", required=False):
-        node.expect("id", "name", "points", "impassable")
-        points = [Reader({"p": item.data}, item.path).point("p")
-                  for item in node.child("points").items()]
-        if len(points) < 3:
-            raise node.fail("a piece of terrain needs at least three corner points", "points")
-        terrain.append(Terrain(node.text("id"), node.text("name", node.text("id")),
-                               tuple(points), node.flag("impassable")))
-    options = dict(root.child("options", {}).mapping())
-    known = {spec.name for spec in ruleset.options}
-    for name in options:
-        if name not in known:
-            raise root.fail(f"unknown option for {ruleset.name}", f"options.{name}")
+        states[unit.id] = state_from_json(unit, node.child("state"), ruleset)
+    for node in nodes:
+        _check_engaged(node.child("state"), roster, node.text("id"))
+    terrain = [_terrain(node) for node in root.entries("terrain", required=False)]
+    options = _options(ruleset, root.child("options", {}))
     event_nodes = root.entries("events", required=False)
     if len(event_nodes) > MAX_EVENTS:
         raise root.fail(f"more than {MAX_EVENTS} events", "events")
@@ -334,13 +344,148 @@ def battle_from_json(data: object) -> tuple[str, Battle, tuple[Event, ...]]:
     battle = Battle(ruleset=ruleset.id, table=table, roster=roster, states=states,
                     terrain=tuple(terrain), turn=root.integer("turn", 1, minimum=1),
                     options=options)
+    _check_events_apply(battle, events, event_nodes)
     return optional_text(root, "title"), battle, events
 
 
+def _check_engaged(node: Reader, roster: Mapping[str, Unit], unit_id: str) -> None:
+    """A unit fights only enemies that are in the battle (events never engage friends)."""
+    for other in node.strings("engaged_with"):
+        if other not in roster:
+            raise node.fail(f"no unit '{other}' in this battle", "engaged_with")
+        if roster[other].player == roster[unit_id].player:
+            raise node.fail(f"'{other}' is a friend, not an enemy to be engaged with",
+                            "engaged_with")
+
+
+def _terrain(node: Reader) -> Terrain:
+    node.expect("id", "name", "points", "impassable")
+    points_node = node.child("points")
+    points = tuple(_point(item) for item in points_node.items())
+    if len(points) < 3:
+        raise node.fail("a piece of terrain needs at least three corner points", "points")
+    # Shapely answers nonsense for an outline that crosses itself; the scenario reader
+    # refuses those too.
+    if not Polygon(points).is_valid:
+        raise points_node.fail("not a proper outline: it crosses itself or encloses no area")
+    return Terrain(node.text("id"), node.text("name", node.text("id")), points,
+                   node.flag("impassable"))
+
+
+def _point(item: Reader) -> tuple[float, float]:
+    """`item` itself as [x, y]; Reader.point reads a point under a key."""
+    head, _, key = item.path.rpartition(".")
+    return Reader({key: item.data}, head).point(key)
+
+
+def _options(ruleset: Ruleset, node: Reader) -> dict[str, Any]:
+    """Options as the scenario reader takes them: known, of the default's type, checked.
+
+    A wrong type must not slip through: "double_one_holds": "no" would count as true.
+    """
+    known = {spec.name: spec for spec in ruleset.options}
+    options = {}
+    for name, value in node.mapping().items():
+        spec = known.get(name)
+        if spec is None:
+            raise node.fail(f"unknown option for {ruleset.name} "
+                            f"(known: {', '.join(sorted(known)) or 'none'})", name)
+        if type(value) is not type(spec.default):
+            raise node.fail(f"expected {_kind_of(spec.default)}, found {value!r}", name)
+        if spec.check is not None:
+            try:
+                spec.check(value)
+            except RuleError as error:
+                raise node.fail(str(error), name) from None
+        options[name] = value
+    return options
+
+
+def _kind_of(value: object) -> str:
+    return {bool: "true or false", str: "text", int: "a whole number"}.get(type(value),
+                                                                          type(value).__name__)
+
+
 def _event(node: Reader) -> Event:
+    data = node.mapping()  # names its own place when the entry is not an object
     try:
-        return event_from_json(node.mapping())
+        event = event_from_json(data)
     except ScenarioError as error:
         raise node.fail(str(error)) from None
     except (TypeError, ValueError) as error:
         raise node.fail(f"not an event Rout can read: {error}") from None
+    # event_from_json drops fields its class does not have; here a typo must be refused.
+    hints = _event_fields(type(event))
+    node.expect("type", *hints)
+    for name, hint in hints.items():
+        if not _fits(getattr(event, name), hint):
+            shown = json.dumps(data.get(name))
+            shown = shown if len(shown) <= 40 else shown[:37] + "..."
+            raise node.fail(f"expected {_hint_text(hint)}, found {shown}", name)
+    return event
+
+
+_EVENT_FIELDS: dict[type[Event], dict[str, Any]] = {}
+
+
+def _event_fields(kind: type[Event]) -> dict[str, Any]:
+    """Field name -> declared type; get_type_hints is slow, and a log has many events."""
+    found = _EVENT_FIELDS.get(kind)
+    if found is None:
+        hints = typing.get_type_hints(kind)
+        found = _EVENT_FIELDS[kind] = {item.name: hints[item.name]
+                                       for item in dataclasses.fields(kind)}
+    return found
+
+
+def _fits(value: object, hint: Any) -> bool:
+    """Whether a value read from JSON (lists already made tuples) has the declared type."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, arg) for arg in args)
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_fits(item, args[0]) for item in value)
+        return len(value) == len(args) and all(map(_fits, value, args))
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        # An int is a fine float (and math.isfinite would overflow on a huge one).
+        if isinstance(value, float):
+            return math.isfinite(value)
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is str:
+        return isinstance(value, str)
+    return False  # a field type this reader does not know yet: refuse rather than guess
+
+
+def _hint_text(hint: Any) -> str:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_hint_text(arg) for arg in typing.get_args(hint))
+    if origin is tuple:
+        return "a list"
+    return {bool: "true or false", int: "a whole number", float: "a number", str: "text",
+            type(None): "null"}.get(hint, str(hint))
+
+
+def _check_events_apply(battle: Battle, events: Sequence[Event],
+                        nodes: Sequence[Reader]) -> None:
+    """Every event must apply to the battle as the ones before it left it.
+
+    Otherwise the document reads but the battle cannot be replayed: an event naming a unit
+    that is not in it would fail much later, far from the file that caused it.
+    """
+    for event, node in zip(events, nodes, strict=True):
+        try:
+            battle = event.apply_to(battle)
+        except KeyError as error:
+            raise node.fail(f"names {error}, which is not a unit of this battle") from None
+        except (IndexError, TypeError, ValueError) as error:
+            raise node.fail(f"cannot be applied to the battle: {error}") from None

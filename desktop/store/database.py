@@ -71,11 +71,11 @@ def create_database_engine(url: str, busy_timeout: float = 5.0) -> Engine:
     except ArgumentError:
         raise DatabaseError(f"'{url}' is not a database URL (expected e.g. "
                             "sqlite:///rout.sqlite or postgresql+psycopg://host/rout)") from None
-    if parsed.get_backend_name() == "sqlite":
-        engine = create_engine(parsed, connect_args={"timeout": busy_timeout})
-        _sqlite_transactions(engine, busy_timeout)
-        return engine
     try:
+        if parsed.get_backend_name() == "sqlite":
+            engine = create_engine(parsed, connect_args={"timeout": busy_timeout})
+            _sqlite_transactions(engine, busy_timeout)
+            return engine
         if parsed.get_backend_name() == "postgresql":
             return create_engine(parsed, pool_pre_ping=True,
                                  connect_args={"connect_timeout": max(int(busy_timeout), 1)})

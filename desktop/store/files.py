@@ -6,9 +6,11 @@ nothing is written in place (a crash mid-write leaves the old file, never half a
 
 from __future__ import annotations
 
+import errno
 import json
 import os
-import tempfile
+import secrets
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -69,16 +71,20 @@ def _bounded_int(text: str) -> int | float:
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """Write `data` to `path` through a temporary file in the same folder and a rename."""
+    """Write `data` to `path` through a temporary file in the same folder and a rename.
+
+    The file ends with the permissions any new file gets (the user's umask), or keeps those
+    of the file it replaces: an exported roster is for sharing, not private like mkstemp's.
+    """
     folder = path.parent if str(path.parent) else Path(".")
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part",
-                                             dir=folder)
+        handle, temporary = _create_temporary(folder, path.name)
     except OSError as error:
         raise BadFileError(f"{short_path(path)}: cannot write there: "
                            f"{error.strerror or error}") from None
     try:
         with os.fdopen(handle, "wb") as output:
+            _keep_mode(path, temporary)
             output.write(data)
             output.flush()
             os.fsync(output.fileno())
@@ -87,3 +93,29 @@ def write_atomically(path: Path, data: bytes) -> None:
         Path(temporary).unlink(missing_ok=True)
         raise BadFileError(f"{short_path(path)}: cannot write it: "
                            f"{error.strerror or error}") from None
+
+
+def _create_temporary(folder: Path, name: str) -> tuple[int, str]:
+    """A new file beside the target, created with the mode a plain open() would give it.
+
+    tempfile.mkstemp would make it readable by its owner only (0600), and the rename would
+    carry that over to the exported file.
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        temporary = str(folder / f".{name}.{secrets.token_hex(4)}.part")
+        try:
+            return os.open(temporary, flags, 0o666), temporary
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free name for a temporary file")
+
+
+def _keep_mode(path: Path, temporary: str) -> None:
+    """Give the new file the permissions of the file it replaces, if there is one."""
+    try:
+        found = path.stat()
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(found.st_mode):
+        os.chmod(temporary, stat.S_IMODE(found.st_mode))

@@ -13,10 +13,15 @@ from desktop.engine.rulesets import get_ruleset
 from desktop.store.battlescribe import PROFILE_NOTE
 
 
+def _line(text: str) -> str:
+    """Text on one line: a name with a line break in it would split a unit's entry."""
+    return " ".join(text.split())
+
+
 def _groups(army: Army) -> list[tuple[str, list[Unit]]]:
     groups: dict[str, list[Unit]] = {}
     for unit in army.units:
-        groups.setdefault(unit.slot or "Units", []).append(unit)
+        groups.setdefault(_line(unit.slot) or "Units", []).append(unit)
     return list(groups.items())
 
 
@@ -42,16 +47,18 @@ def _details(unit: Unit) -> Iterable[str]:
     if unit.profile.special_rules:
         yield "Special rules: " + ", ".join(sorted(unit.profile.special_rules))
     # Profile dumps from imports stay in the army file; a forum post does not need them.
-    yield from (note for note in unit.notes if not note.startswith(PROFILE_NOTE))
+    for note in unit.notes:
+        if not note.startswith(PROFILE_NOTE):
+            yield from filter(None, map(_line, note.splitlines()))
 
 
 def roster_text(army: Army) -> str:
-    lines = [army.name, _headline(army)]
+    lines = [_line(army.name), _headline(army)]
     for slot, units in _groups(army):
         lines += ["", f"{slot} ({sum(u.points for u in units)} points)"]
         for unit in units:
-            lines.append(f"  {unit.name} [{unit.profile.name}], {_models(unit.models)}: "
-                         f"{unit.points} points")
+            lines.append(f"  {_line(unit.name)} [{_line(unit.profile.name)}], "
+                         f"{_models(unit.models)}: {unit.points} points")
             lines += [f"      {detail}" for detail in _details(unit)]
     return "\n".join(lines) + "\n"
 
@@ -61,11 +68,12 @@ def _escape(text: str) -> str:
 
 
 def roster_markdown(army: Army) -> str:
-    lines = [f"# {_escape(army.name)}", "", f"*{_escape(_headline(army))}*"]
+    lines = [f"# {_escape(_line(army.name))}", "", f"*{_escape(_headline(army))}*"]
     for slot, units in _groups(army):
         lines += ["", f"## {_escape(slot)} — {sum(u.points for u in units)} points", ""]
         for unit in units:
-            lines.append(f"- **{_escape(unit.name)}** ({_escape(unit.profile.name)}) · "
+            lines.append(f"- **{_escape(_line(unit.name))}** "
+                         f"({_escape(_line(unit.profile.name))}) · "
                          f"{_models(unit.models)} · {unit.points} points")
             lines += [f"  - {_escape(detail)}" for detail in _details(unit)]
     return "\n".join(lines) + "\n"

@@ -155,14 +155,16 @@ class Store:
     # Armies
 
     def list_armies(self) -> list[ArmySummary]:
-        columns = (ARMIES.c.id, ARMIES.c.name, ARMIES.c.player, ARMIES.c.ruleset, ARMIES.c.points,
-                   ARMIES.c.points_limit, ARMIES.c.unit_count, ARMIES.c.model_count,
-                   ARMIES.c.updated)
+        """Every army, by ruleset and then name; names compare with Unicode case folding,
+        which SQL's lower() does not do on SQLite."""
+        columns = (ARMIES.c.id, ARMIES.c.name, ARMIES.c.player, ARMIES.c.ruleset,
+                   ARMIES.c.points, ARMIES.c.points_limit, ARMIES.c.unit_count,
+                   ARMIES.c.model_count, ARMIES.c.updated)
         with self._reading() as connection:
-            rows = connection.execute(select(*columns).order_by(ARMIES.c.ruleset,
-                                                             func.lower(ARMIES.c.name),
-                                                             ARMIES.c.id)).all()
-        return [ArmySummary(*row) for row in rows]
+            rows = connection.execute(select(*columns)).all()
+        summaries = [ArmySummary(*row) for row in rows]
+        summaries.sort(key=lambda s: (s.ruleset, s.name.casefold(), s.id))
+        return summaries
 
     def save_army(self, army: Army) -> Army:
         """Insert or replace the army and its whole roster; returns it with its id."""
@@ -198,14 +200,13 @@ class Store:
         return _army(self.describe(), header, entries)
 
     def find_army(self, name_or_id: str) -> Army:
-        """By id, else by name (ignoring case); a name two armies share is refused."""
+        """By id, else by name ignoring case (Unicode-aware); a name two armies share is
+        refused."""
+        wanted = name_or_id.casefold()
         with self._reading() as connection:
-            if connection.execute(select(ARMIES.c.id).where(ARMIES.c.id == name_or_id)).first():
-                found = [name_or_id]
-            else:
-                found = list(connection.execute(
-                    select(ARMIES.c.id).where(func.lower(ARMIES.c.name) == name_or_id.lower())
-                ).scalars())
+            rows = connection.execute(select(ARMIES.c.id, ARMIES.c.name)).all()
+        found = [army_id for army_id, _ in rows if army_id == name_or_id] or [
+            army_id for army_id, name in rows if name.casefold() == wanted]
         if not found:
             raise NotFoundError(f"no army named '{name_or_id}' in {self.describe()} (see "
                                 "`rout armies`)")

@@ -1,0 +1,790 @@
+"""Rout JSON (desktop.engine.codec): armies and battles to plain data and back, strictly.
+
+Round trips go through JSON text (json.dumps, json.loads), as a file or a database column
+would. Bad documents must raise a RuleError subclass whose message starts with the place of
+the problem ("units[0].profile.stats.Ld: ..."), so a player can find it in the file.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import types
+import typing
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from desktop.engine import codec
+from desktop.engine.codec import (
+    MAX_MODELS,
+    MAX_POINTS,
+    army_from_json,
+    army_to_json,
+    battle_from_json,
+    battle_to_json,
+    profile_from_json,
+    profile_from_stored,
+    profile_to_json,
+)
+from desktop.engine.dice import ScriptedRoller
+from desktop.engine.errors import RuleError, ScenarioError, StatError
+from desktop.engine.events import (
+    Event,
+    FlagSet,
+    ModifierApplied,
+    TurnStarted,
+    UnitDestroyed,
+    WoundsSuffered,
+    fold,
+)
+from desktop.engine.model import Army, Battle, Status, Terrain, TroopType, Unit, UnitProfile
+from desktop.engine.procedure import ScriptedAnswers, run
+from desktop.engine.reading import Reader
+from desktop.engine.rulesets import RULESETS, get_ruleset
+from desktop.engine.scenario import Scenario, load_scenario
+
+REPO = Path(__file__).resolve().parents[1]
+BUNDLED = sorted((REPO / "resources" / "scenarios").glob("*.json"))
+
+W6 = {"M": 4, "WS": 3, "BS": 3, "S": 3, "T": 3, "W": 1, "I": 3, "A": 1, "Ld": 7}
+K1 = {"Mv": 10, "Init": 3, "Honor": 5, "W": 1, "AP": 2}
+BP = {"M": 5, "Ld": 8}
+
+
+def through_text(data: object) -> Any:
+    """What a reader gets back from a file: the data as JSON text, parsed again."""
+    return json.loads(json.dumps(data))
+
+
+def read_back(army: Army) -> Army:
+    return army_from_json(through_text(army_to_json(army)))
+
+
+def w6_army() -> Army:
+    """A Warhammer army that uses every field a roster entry has."""
+    player = "Orcs & Goblins"
+
+    def unit(uid: str, name: str, stats: dict[str, int], **fields: Any) -> Unit:
+        profile_fields = {key: fields.pop(key) for key in
+                          ("troop_type", "base", "unit_strength", "wounds", "special_rules",
+                           "flies") if key in fields}
+        profile = UnitProfile(fields.pop("profile_name", name), {**W6, **stats},
+                              **profile_fields)
+        return Unit(uid, name, player, profile, **fields)
+
+    units = (
+        unit("boyz", "Orc Boyz", {"S": 4, "T": 4, "Ld": 7}, models=25, files=5,
+             base=(0.7874015748031497, 0.7874015748031497), upgrades=frozenset(
+                 {"standard", "musician"}), points=150, slot="Core",
+             notes=("Big Boss leads", "Choppas and shields")),
+        unit("wolf_riders", "Goblin Wolf Riders", {"M": 9, "Ld": 6}, models=5, files=5,
+             troop_type=TroopType.CAVALRY, base=(1.0, 2.0), unit_strength=2,
+             points=90, slot="Core"),
+        unit("giant", "Giant", {"M": 6, "WS": 3, "S": 7, "T": 5, "W": 6, "A": 10, "Ld": 10},
+             models=1, files=1, troop_type=TroopType.MONSTER, base=(1.9685, 1.9685),
+             unit_strength=6, wounds=6, special_rules=frozenset({"stubborn", "large_target",
+                                                                 "fear"}),
+             points=205, slot="Rare"),
+        unit("chariot", "Wolf Chariot", {"M": 9, "T": 4, "W": 3}, models=1, files=1,
+             troop_type=TroopType.CHARIOT, base=(2.0, 4.0), unit_strength=4, wounds=3,
+             points=50, slot="Special"),
+        unit("lobber", "Rock Lobber", {"M": 0, "WS": 0, "BS": 0, "A": 0}, models=1, files=1,
+             troop_type=TroopType.WAR_MACHINE, base=(2.5, 2.5), points=80, slot="Rare"),
+        unit("shaman", "Goblin Shaman", {"W": 2, "Ld": 6}, models=1, files=1,
+             troop_type=TroopType.CHARACTER, wounds=2, points=65, slot="Heroes",
+             upgrades=frozenset({"dispel_scroll"}), notes=("Level 1 wizard",)),
+        unit("squigs", "Squig Herd", {}, models=12, files=4, troop_type=TroopType.SWARM,
+             special_rules=frozenset({"unbreakable", "immune_to_psychology"}), points=0),
+        unit("wyvern", "Orc Warboss on Wyvern", {"M": 6, "W": 7, "Ld": 9},
+             profile_name="Wyvern", models=1, files=1, troop_type=TroopType.MONSTER,
+             base=(2.0, 4.0), flies=True, unit_strength=5, wounds=7, character_wounds=3,
+             points=MAX_POINTS, slot="Lords"),
+    )
+    return Army("Grimgor's 'Ard Boyz — ünïcode", player, "warhammer6", units,
+                points_limit=2250, notes=("Tournament list", "", "Ruled by \"Grimgor\""),
+                id="saved-id-is-not-written")
+
+
+def k1_army() -> Army:
+    player = "Crane Clan"
+    samurai = UnitProfile("Ronin Samurai", {"Mv": 10, "Init": 5, "Honor": 3, "W": 1, "AP": 2},
+                          base=(2.5, 2.5), special_rules=frozenset({"ronin"}))
+    oni = UnitProfile("Oni", {"Mv": 12, "Init": 4, "Honor": 6, "W": 20, "AP": 6},
+                      troop_type=TroopType.LARGE, base=(5.0, 5.0), wounds=20)
+    hero = UnitProfile("Ashigaru", {**K1, "Mv": 0, "Init": 0, "Honor": 10, "AP": 0},
+                       special_rules=frozenset({"bushi"}), base=(2.5, 2.5))
+    return Army("Crane Clan vanguard", player, "kensei1", (
+        Unit("samurai", "Ronin Samurai", player, samurai, 10, 5, points=120, slot="Bushi"),
+        Unit("oni", "Captured Oni", player, oni, 1, 1, points=75, slot="Monsters",
+             notes=("Bound by a shugenja",)),
+        Unit("ashigaru", "Ashigaru with a Bushi", player, hero, 12, 6,
+             upgrades=frozenset({"standard"}), character_wounds=2, points=60),
+    ), points_limit=300)
+
+
+def bp_army() -> Army:
+    player = "High Elves"
+    helms = UnitProfile("Silver Helm", {"M": 20, "Ld": 10}, troop_type=TroopType.CAVALRY,
+                        base=(1.0, 2.0), unit_strength=2)
+    archers = UnitProfile("Archer", {"M": 0, "Ld": 1})
+    return Army("Tiranoc", player, "breaks_pursues", (
+        Unit("helms", "Silver Helms", player, helms, 5, 5, points=105, slot="Core"),
+        Unit("archers", "Archers", player, archers, 10, 10, points=110, slot="Core",
+             notes=("", "line one\nline two")),
+    ))
+
+
+HAND_MADE = {"warhammer6": w6_army, "kensei1": k1_army, "breaks_pursues": bp_army}
+
+
+# ---------------------------------------------------------------------------------------------
+# Armies: round trips
+
+
+@pytest.mark.parametrize("ruleset", sorted(HAND_MADE))
+def test_army_reads_back_equal_except_its_id(ruleset):
+    army = HAND_MADE[ruleset]()
+    assert army.ruleset == ruleset
+    found = read_back(army)
+    assert found == replace(army, id="")
+    assert found.points == army.points and found.models == army.models
+    # Read again, it writes the same document: nothing drifts from one save to the next.
+    assert army_to_json(found) == army_to_json(army)
+
+
+def test_army_document_holds_plain_json_and_no_id():
+    data = army_to_json(w6_army())
+    assert data == through_text(data)
+    assert data["format"] == "rout-army" and data["version"] == 1
+    assert "id" not in data
+    assert all("player" not in unit for unit in data["units"])
+    assert data["units"][2]["profile"]["special_rules"] == ["fear", "large_target", "stubborn"]
+
+
+def test_an_army_without_units_reads_back():
+    army = Army("Empty", "Nobody", "kensei1", ())
+    assert read_back(army) == army
+
+
+def test_units_without_optional_fields_get_their_defaults():
+    document = army_to_json(bp_army())
+    for unit in document["units"]:
+        for key in ("upgrades", "character_wounds", "points", "slot", "notes", "files"):
+            del unit[key]
+        for key in ("troop_type", "unit_strength", "wounds", "special_rules", "flies"):
+            del unit["profile"][key]
+    del document["points_limit"], document["notes"]
+    found = army_from_json(document)
+    helms = found.units[0]
+    assert (helms.files, helms.points, helms.slot, helms.notes, helms.upgrades) == (
+        5, 0, "", (), frozenset())
+    assert helms.profile.troop_type is TroopType.INFANTRY
+    assert (helms.profile.unit_strength, helms.profile.wounds) == (1, 1)
+    assert found.units[1].files == 5  # at most five wide by default
+    assert (found.points_limit, found.notes) == (0, ())
+
+
+# Hypothesis: any army a ruleset allows survives the trip.
+
+
+def _stripped_text(max_size: int = 24) -> st.SearchStrategy[str]:
+    # Names are read with their outer whitespace trimmed, and may not be empty.
+    return st.text(min_size=1, max_size=max_size).map(str.strip).filter(bool)
+
+
+def _stats(ruleset_id: str) -> st.SearchStrategy[dict[str, int]]:
+    specs = get_ruleset(ruleset_id).stats
+    return st.fixed_dictionaries({spec.name: st.integers(spec.minimum, spec.maximum)
+                                  for spec in specs})
+
+
+_SIZES = st.floats(min_value=0, max_value=1000, exclude_min=True, allow_nan=False)
+_WORDS = st.sampled_from(["stubborn", "unbreakable", "immune_to_psychology", "ronin", "bushi",
+                          "standard", "musician", "fear"]) | st.text(max_size=12)
+
+
+@st.composite
+def profiles(draw: st.DrawFn, ruleset_id: str) -> UnitProfile:
+    return UnitProfile(
+        name=draw(_stripped_text()),
+        stats=draw(_stats(ruleset_id)),
+        troop_type=draw(st.sampled_from(TroopType)),
+        base=(draw(_SIZES), draw(_SIZES)),
+        unit_strength=draw(st.integers(0, 100)),
+        wounds=draw(st.integers(1, 100)),
+        special_rules=draw(st.frozensets(_WORDS, max_size=4)),
+        flies=draw(st.booleans()),
+    )
+
+
+@st.composite
+def armies(draw: st.DrawFn) -> Army:
+    ruleset_id = draw(st.sampled_from(sorted(RULESETS)))
+    player = draw(_stripped_text())
+    units = []
+    for uid in draw(st.lists(_stripped_text(12), max_size=6, unique=True)):
+        models = draw(st.integers(1, MAX_MODELS))
+        units.append(Unit(
+            id=uid, name=draw(_stripped_text()), player=player,
+            profile=draw(profiles(ruleset_id)), models=models,
+            files=draw(st.integers(1, models)),
+            upgrades=draw(st.frozensets(_WORDS, max_size=3)),
+            character_wounds=draw(st.integers(0, 100)),
+            points=draw(st.integers(0, MAX_POINTS)),
+            slot=draw(st.just("") | _stripped_text()),
+            notes=tuple(draw(st.lists(st.text(max_size=40), max_size=4))),
+        ))
+    return Army(name=draw(_stripped_text()), player=player, ruleset=ruleset_id,
+                units=tuple(units), points_limit=draw(st.integers(0, MAX_POINTS)),
+                notes=tuple(draw(st.lists(st.text(max_size=40), max_size=3))),
+                id=draw(st.just("") | st.uuids().map(lambda u: u.hex)))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(armies())
+def test_any_valid_army_reads_back_equal(army):
+    assert read_back(army) == replace(army, id="")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(sorted(RULESETS)).flatmap(profiles))
+def test_profile_from_stored_reads_what_profile_to_json_writes(profile):
+    stored = through_text(profile_to_json(profile))
+    assert profile_from_stored(stored) == profile
+    # The checked reader agrees with the quick one.
+    ruleset = next(r for r in RULESETS.values() if set(r.default_stats()) == set(profile.stats))
+    assert profile_from_json(ruleset, Reader(stored)) == profile
+
+
+@pytest.mark.parametrize("ruleset", sorted(HAND_MADE))
+def test_profile_from_stored_reads_every_hand_made_profile(ruleset):
+    for unit in HAND_MADE[ruleset]().units:
+        stored = through_text(profile_to_json(unit.profile))
+        assert profile_from_stored(stored) == unit.profile
+
+
+@pytest.mark.parametrize("damage", [
+    lambda p: p.pop("stats"),
+    lambda p: p.update(troop_type="dragon"),
+    lambda p: p.update(base=[1.0]),
+    lambda p: p.update(wounds="many"),
+    lambda p: p.update(stats=[1, 2]),
+])
+def test_profile_from_stored_fails_loudly_on_damaged_data(damage):
+    """The store turns these three exceptions into "the database is damaged"."""
+    stored = profile_to_json(w6_army().units[0].profile)
+    damage(stored)
+    with pytest.raises((KeyError, TypeError, ValueError)):
+        profile_from_stored(stored)
+
+
+# ---------------------------------------------------------------------------------------------
+# Armies: strict reading
+
+
+def _set(path: str, value: Any):
+    """A change to a document: set the value at a dotted path such as units.0.models."""
+
+    def change(data: dict[str, Any]) -> None:
+        *parents, last = path.split(".")
+        node: Any = data
+        for key in parents:
+            node = node[int(key)] if isinstance(node, list) else node[key]
+        if isinstance(node, list):
+            node[int(last)] = value
+        else:
+            node[last] = value
+
+    return change
+
+
+def _drop(path: str):
+    def change(data: dict[str, Any]) -> None:
+        *parents, last = path.split(".")
+        node: Any = data
+        for key in parents:
+            node = node[int(key)] if isinstance(node, list) else node[key]
+        del node[last]
+
+    return change
+
+
+def _duplicate_first_unit(data: dict[str, Any]) -> None:
+    data["units"].append(copy.deepcopy(data["units"][0]))
+
+
+def _many_units(data: dict[str, Any]) -> None:
+    data["units"] = [{**data["units"][0], "id": f"u{i}"} for i in range(codec.MAX_UNITS + 1)]
+
+
+BAD_ARMIES = [
+    # (change, exception class, message start, something else the message says)
+    (_set("units.0.profile.stats.Ld", 11), StatError, "units[0].profile.stats.Ld: ",
+     "Leadership (Ld) 11 is out of range 1 to 10"),
+    (_set("units.0.profile.stats.Ld", 0), StatError, "units[0].profile.stats.Ld: ",
+     "out of range"),
+    (_set("units.2.profile.stats.W", 11), StatError, "units[2].profile.stats.W: ",
+     "out of range 1 to 10"),
+    (_set("units.0.profile.stats.M", -1), StatError, "units[0].profile.stats.M: ",
+     "out of range 0 to 10"),
+    (_set("units.0.profile.stats.Ld", "8"), StatError, "units[0].profile.stats.Ld: ",
+     "whole number"),
+    (_set("units.0.profile.stats.Ld", 7.5), StatError, "units[0].profile.stats.Ld: ",
+     "whole number"),
+    (_set("units.0.profile.stats.Ld", True), StatError, "units[0].profile.stats.Ld: ",
+     "whole number"),
+    (_set("units.0.profile.stats.Ld", None), StatError, "units[0].profile.stats.Ld: ",
+     "whole number"),
+    (_set("units.1.profile.stats.Honor", 5), StatError, "units[1].profile.stats.Honor: ",
+     "no statistic 'Honor'"),
+    (_drop("units.0.profile.stats.Ld"), StatError, "units[0].profile.stats: ",
+     "no Leadership (Ld)"),
+    (_set("units.0.profile.stats", [4, 3]), ScenarioError, "units[0].profile.stats: ",
+     "expected an object"),
+    (_drop("units.0.profile"), ScenarioError, "units[0].profile: ", "is missing"),
+    (_set("units.0.profile.troop_type", "dragon"), ScenarioError,
+     "units[0].profile.troop_type: ", "unknown troop type 'dragon'"),
+    (_set("units.0.profile.base", [0, 1]), ScenarioError, "units[0].profile.base: ",
+     "positive"),
+    (_set("units.0.profile.base", [1]), ScenarioError, "units[0].profile.base: ",
+     "expected a point"),
+    (_set("units.0.profile.base", "20mm"), ScenarioError, "units[0].profile.base: ",
+     "expected a point"),
+    (_set("units.0.profile.flies", "yes"), ScenarioError, "units[0].profile.flies: ",
+     "true or false"),
+    (_set("units.0.profile.unit_strength", 101), ScenarioError,
+     "units[0].profile.unit_strength: ", "above the maximum of 100"),
+    (_set("units.0.profile.wounds", 0), ScenarioError, "units[0].profile.wounds: ",
+     "below the minimum of 1"),
+    (_set("units.0.profile.special_rules", "stubborn"), ScenarioError,
+     "units[0].profile.special_rules: ", "list of text"),
+    (_set("units.0.profile.colour", "green"), ScenarioError, "units[0].profile.colour: ",
+     "unknown field 'colour'"),
+    (_set("units.0.models", "25"), ScenarioError, "units[0].models: ", "whole number"),
+    (_set("units.0.models", 25.0), ScenarioError, "units[0].models: ", "whole number"),
+    (_set("units.0.models", 0), ScenarioError, "units[0].models: ", "below the minimum of 1"),
+    (_set("units.0.models", MAX_MODELS + 1), ScenarioError, "units[0].models: ",
+     "above the maximum"),
+    (_drop("units.0.models"), ScenarioError, "units[0].models: ", "is missing"),
+    (_set("units.0.files", 26), ScenarioError, "units[0].files: ",
+     "26 files is more than the 25 models"),
+    (_set("units.0.files", 0), ScenarioError, "units[0].files: ", "below the minimum"),
+    (_set("units.0.points", -5), ScenarioError, "units[0].points: ", "below the minimum of 0"),
+    (_set("units.0.points", 10**100), ScenarioError, "units[0].points: ", "above the maximum"),
+    (_set("units.0.character_wounds", 101), ScenarioError, "units[0].character_wounds: ",
+     "above the maximum"),
+    (_set("units.0.upgrades", [1]), ScenarioError, "units[0].upgrades: ", "list of text"),
+    (_set("units.0.notes", ["note"] * (codec.MAX_NOTES + 1)), ScenarioError,
+     "units[0].notes: ", "more than Rout keeps"),
+    (_set("units.0.notes", "one note"), ScenarioError, "units[0].notes: ", "list of text"),
+    (_set("units.0.slot", 3), ScenarioError, "units[0].slot: ", "expected text"),
+    (_set("units.0.id", ""), ScenarioError, "units[0].id: ", "non-empty text"),
+    (_drop("units.0.id"), ScenarioError, "units[0].id: ", "is missing"),
+    (_set("units.0.name", ["Orc Boyz"]), ScenarioError, "units[0].name: ", "non-empty text"),
+    # Units in an army carry no player of their own: the army's is theirs.
+    (_set("units.0.player", "Someone else"), ScenarioError, "units[0].player: ",
+     "unknown field 'player'"),
+    (_set("units.0.state", {}), ScenarioError, "units[0].state: ", "unknown field 'state'"),
+    (_set("units.0", "boyz"), ScenarioError, "units[0]: ", "expected an object"),
+    (_duplicate_first_unit, ScenarioError, "units[8].id: ", "'boyz' is used twice"),
+    (_many_units, ScenarioError, "units: ", f"{codec.MAX_UNITS + 1} units is more than"),
+    (_set("units", {"boyz": {}}), ScenarioError, "units: ", "expected a list"),
+    (_drop("name"), ScenarioError, "name: ", "is missing"),
+    (_set("name", 42), ScenarioError, "name: ", "non-empty text"),
+    (_set("name", "   "), ScenarioError, "name: ", "non-empty text"),
+    (_set("player", False), ScenarioError, "player: ", "non-empty text"),
+    (_set("points_limit", -1), ScenarioError, "points_limit: ", "below the minimum"),
+    (_set("points_limit", "2000"), ScenarioError, "points_limit: ", "whole number"),
+    (_set("notes", [1, 2]), ScenarioError, "notes: ", "list of text"),
+    (_set("id", "abc"), ScenarioError, "id: ", "unknown field 'id'"),
+    (_set("colour", "green"), ScenarioError, "colour: ", "unknown field 'colour'"),
+    (_set("ruleset", "warhammer8"), ScenarioError, "ruleset: ",
+     "unknown ruleset 'warhammer8' (known: breaks_pursues, kensei1, warhammer6)"),
+    (_set("ruleset", 6), ScenarioError, "ruleset: ", "non-empty text"),
+    (_drop("ruleset"), ScenarioError, "ruleset: ", "is missing"),
+    (_set("version", 2), ScenarioError, "version: ", "written by a newer Rout"),
+    (_set("version", 0), ScenarioError, "version: ", "below the minimum of 1"),
+    (_set("version", "1"), ScenarioError, "version: ", "whole number"),
+    (_drop("version"), ScenarioError, "version: ", "is missing"),
+    (_set("format", "rout-battle"), ScenarioError, "this is not a Rout army file",
+     "format should be 'rout-army', found 'rout-battle'"),
+    (_set("format", "rout-scenario"), ScenarioError, "this is not a Rout army file",
+     "found 'rout-scenario'"),
+    (_drop("format"), ScenarioError, "this is not a Rout army file", "found None"),
+]
+
+
+@pytest.mark.parametrize(("change", "kind", "start", "says"), BAD_ARMIES)
+def test_bad_army_documents_are_refused_with_their_place(change, kind, start, says):
+    data = through_text(army_to_json(w6_army()))
+    change(data)
+    with pytest.raises(RuleError) as caught:
+        army_from_json(data)
+    assert type(caught.value) is kind
+    message = str(caught.value)
+    assert message.startswith(start), message
+    assert says in message, message
+    assert message.count(start) == 1, message  # the place is named once, not repeated
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize("data", [[], "rout-army", None, 7])
+def test_an_army_document_must_be_an_object(data):
+    with pytest.raises(ScenarioError, match="expected a JSON object at the top of the file"):
+        army_from_json(data)
+
+
+@pytest.mark.parametrize(("path", "place"), [
+    ("units.0.models", "units[0].models: the number is far too large"),
+    ("units.0.points", "units[0].points: the number is far too large"),
+    ("points_limit", "points_limit: the number is far too large"),
+    ("version", "version: the number is far too large"),
+    ("units.0.profile.stats.Ld", "units[0].profile.stats.Ld: "),
+    ("units.0.profile.base.0", "units[0].profile.base: expected a point"),
+])
+def test_huge_numbers_in_the_text_are_refused_with_their_place(path, place):
+    """1e400 parses as infinity; it must be refused where it stands, not crash later."""
+    data = through_text(army_to_json(w6_army()))
+    _set(path, "HUGE")(data)
+    parsed = json.loads(json.dumps(data).replace('"HUGE"', "1e400"))
+    with pytest.raises(RuleError) as caught:
+        army_from_json(parsed)
+    assert str(caught.value).startswith(place), str(caught.value)
+
+
+@pytest.mark.parametrize(("ruleset", "stat", "value", "says"), [
+    ("kensei1", "Mv", 61, "Move (cm) (Mv) 61 is out of range 0 to 60"),
+    ("kensei1", "W", 21, "out of range 1 to 20"),
+    ("kensei1", "AP", 7, "out of range 0 to 6"),
+    ("kensei1", "Honor", 0, "out of range 1 to 10"),
+    ("kensei1", "Ld", 7, "no statistic 'Ld'"),
+    ("breaks_pursues", "M", 21, "out of range 0 to 20"),
+    ("breaks_pursues", "Ld", 0, "Discipline (Ld) 0 is out of range 1 to 10"),
+    ("breaks_pursues", "WS", 3, "no statistic 'WS'"),
+])
+def test_each_ruleset_checks_its_own_statistics(ruleset, stat, value, says):
+    data = through_text(army_to_json(HAND_MADE[ruleset]()))
+    data["units"][1]["profile"]["stats"][stat] = value
+    with pytest.raises(StatError) as caught:
+        army_from_json(data)
+    assert str(caught.value).startswith(f"units[1].profile.stats.{stat}: ")
+    assert says in str(caught.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Battles
+
+
+def resolved(path: Path) -> tuple[Scenario, list[Event]]:
+    """A bundled scenario run with the answers in its file, as `rout resolve` runs it."""
+    scenario = load_scenario(json.loads(path.read_text(encoding="utf-8")))
+    session = run(scenario.start(),
+                  ScriptedAnswers(ScriptedRoller(list(scenario.dice)), scenario.choices))
+    assert session.events
+    return scenario, session.events
+
+
+def assert_same_battle(found: Battle, expected: Battle) -> None:
+    assert found.ruleset == expected.ruleset
+    assert found.table == expected.table
+    assert dict(found.roster) == dict(expected.roster)
+    assert list(found.roster) == list(expected.roster)  # roster order is kept
+    assert dict(found.states) == dict(expected.states)
+    assert found.terrain == expected.terrain
+    assert found.turn == expected.turn
+    assert dict(found.options) == dict(expected.options)
+
+
+def test_there_are_bundled_scenarios_of_every_ruleset():
+    assert {load_scenario(json.loads(p.read_text())).ruleset.id for p in BUNDLED} == set(
+        RULESETS)
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+def test_a_resolved_battle_reads_back_and_folds_to_the_same_end(path):
+    scenario, events = resolved(path)
+    text = json.dumps(battle_to_json(scenario.battle, scenario.title, events))
+    title, start, read_events = battle_from_json(json.loads(text))
+    assert title == scenario.title
+    assert_same_battle(start, scenario.battle)
+    assert read_events == tuple(events)
+    assert_same_battle(fold(start, read_events), fold(scenario.battle, events))
+    # Something really happened: the end differs from the start.
+    assert dict(fold(start, read_events).states) != dict(start.states)
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+def test_a_battle_at_its_end_reads_back_as_a_new_start(path):
+    """The state after the events is itself a battle a file can hold (what a save holds)."""
+    scenario, events = resolved(path)
+    end = fold(scenario.battle, events)
+    title, start, read_events = battle_from_json(through_text(battle_to_json(end)))
+    assert (title, read_events) == ("", ())
+    assert_same_battle(start, end)
+
+
+def _kensei_battle_with_modifiers() -> Battle:
+    """The Kensei example two turns on: modifiers, flags, wounds, a destroyed unit, terrain
+    and options that are not the defaults."""
+    scenario, events = resolved(REPO / "resources" / "scenarios"
+                                / "k1-ronin-run-through-ashigaru.json")
+    battle = fold(scenario.battle, events)
+    battle = replace(battle, options={"honor_dice": "2D10", "honor_test": "roll_below_honor",
+                                      "shooting_total": "starting"},
+                     terrain=(Terrain("wood", "Bamboo wood", ((0, 0), (20, 0), (20, 15.5),
+                                                              (0, 15.5))),
+                              Terrain("rock", "Great rock", ((100, 100), (119.5, 101),
+                                                             (110.25, 119.75)),
+                                      impassable=True)))
+    battle = fold(battle, [
+        ModifierApplied("oni", "Honor", -1, 3, "ran through", clause="K-RA-11"),
+        ModifierApplied("oni", "Init", 2, 4, "war drums"),
+        ModifierApplied("ashigaru", "AP", -1, 2, "regrouped", clause="K-RG-1"),
+        FlagSet("oni", "locked_runner"),
+        WoundsSuffered("oni", 3),
+        TurnStarted(2),
+        FlagSet("oni", "turn:ran_from_charge"),
+        UnitDestroyed("samurai", "caught"),
+    ])
+    assert battle.states["oni"].modifiers and battle.states["oni"].flags
+    assert battle.states["oni"].wounds_lost == 1
+    assert battle.turn == 2
+    return battle
+
+
+def test_modifiers_flags_wounds_terrain_and_options_survive_the_trip():
+    battle = _kensei_battle_with_modifiers()
+    title, found, events = battle_from_json(through_text(
+        battle_to_json(battle, "Turn 2 — after the rout", [TurnStarted(3)])))
+    assert title == "Turn 2 — after the rout"
+    assert_same_battle(found, battle)
+    assert found.states["oni"].modifiers == battle.states["oni"].modifiers
+    assert found.states["oni"].flags == frozenset({"turn:ran_from_charge", "locked_runner"})
+    assert found.states["samurai"].status is Status.DESTROYED
+    assert events == (TurnStarted(3),)
+    # The turn's flag and the modifiers that ran out go at the next turn, as in memory.
+    assert_same_battle(fold(found, events), fold(battle, events))
+    later = fold(found, events)
+    assert [m.stat for m in later.states["oni"].modifiers] == ["Honor", "Init"]
+    assert later.states["ashigaru"].modifiers == ()
+    assert later.states["oni"].flags == frozenset({"locked_runner"})
+
+
+def test_a_battle_document_is_plain_json():
+    battle = _kensei_battle_with_modifiers()
+    data = battle_to_json(battle, "t", [TurnStarted(3)])
+    assert data == through_text(data)
+    assert data["format"] == "rout-battle" and data["version"] == 1
+    state = data["units"][0]["state"]
+    assert set(state) == {"center", "facing", "files", "models", "status", "wounds_lost",
+                          "engaged_with", "modifiers", "flags"}
+
+
+def _battle_document(name: str = "w6-goblins-vs-elves.json") -> dict[str, Any]:
+    scenario, events = resolved(REPO / "resources" / "scenarios" / name)
+    return through_text(battle_to_json(scenario.battle, scenario.title, events))
+
+
+def _events_index(data: dict[str, Any], kind: str) -> int:
+    return next(i for i, e in enumerate(data["events"]) if e["type"] == kind)
+
+
+def _append_terrain(points: Any):
+    def change(data: dict[str, Any]) -> None:
+        data["terrain"].append({"id": "t", "name": "T", "points": points, "impassable": False})
+
+    return change
+
+
+BAD_BATTLES = [
+    # (change, message start, something else the message says)
+    (_set("events.0.type", "UnitTeleported"), "events[0]: ",
+     "unknown event type 'UnitTeleported'"),
+    (_drop("events.0.type"), "events[0]: ", "unknown event type"),
+    (_set("events.0", "CasualtiesRemoved"), "events[0]: ", "expected an object"),
+    (_set("events.0.modles", 4), "events[0].modles: ", "unknown field 'modles'"),
+    (_drop("events.0.models"), "events[0]: ", "missing"),
+    (_set("events.0.models", "four"), "events[0].models: ", "expected a whole number"),
+    (_set("events.0.models", 4.0), "events[0].models: ", "expected a whole number"),
+    (_set("events.0.unit", 7), "events[0].unit: ", "expected text"),
+    (_set("events.0.unit", "dwarves"), "events[0]: ",
+     "'dwarves', which is not a unit of this battle"),
+    (_set("events.0.clause", None), "events[0].clause: ", "expected text"),
+    (_set("events.2.winner", 1), "events[2].winner: ", "text or null"),
+    (_set("events.2.scores", [["Orcs & Goblins"]]), "events[2].scores: ", "a list"),
+    (_set("events.3.passed", "no"), "events[3].passed: ", "true or false"),
+    (_set("events.3.faces", "3,4"), "events[3].faces: ", "a list"),
+    (_set("events", {"0": {}}), "events: ", "expected a list"),
+    (_set("units.0.state.engaged_with", ["dwarves"]), "units[0].state.engaged_with: ",
+     "no unit 'dwarves' in this battle"),
+    (_set("units.0.state.engaged_with", ["goblins"]), "units[0].state.engaged_with: ",
+     "'goblins' is a friend"),
+    (_set("units.0.state.engaged_with", "elves"), "units[0].state.engaged_with: ",
+     "list of text"),
+    (_set("units.0.state.facing", 360), "units[0].state.facing: ", "not a bearing"),
+    (_set("units.0.state.facing", -0.5), "units[0].state.facing: ", "not a bearing"),
+    (_set("units.0.state.facing", "north"), "units[0].state.facing: ", "expected a number"),
+    (_set("units.0.state.center", [36]), "units[0].state.center: ", "expected a point"),
+    (_set("units.0.state.models", 26), "units[0].state.models: ", "above the maximum of 25"),
+    (_set("units.0.state.models", -1), "units[0].state.models: ", "below the minimum"),
+    (_set("units.0.state.files", 0), "units[0].state.files: ", "below the minimum"),
+    (_set("units.0.state.status", "asleep"), "units[0].state.status: ",
+     "unknown status 'asleep'"),
+    (_set("units.0.state.wounds_lost", 1), "units[0].state.wounds_lost: ",
+     "above the maximum of 0"),
+    (_set("units.0.state.modifiers", [{"stat": "LD", "delta": -1, "expires_after_turn": 1,
+                                       "source": "x"}]),
+     "units[0].state.modifiers[0].stat: ", "no statistic 'LD'"),
+    (_set("units.0.state.modifiers", [{"stat": "Ld", "delta": -1, "expires_after_turn": 1}]),
+     "units[0].state.modifiers[0].source: ", "is missing"),
+    (_set("units.0.state.modifiers", [{"stat": "Ld", "delta": 101, "expires_after_turn": 1,
+                                       "source": "x"}]),
+     "units[0].state.modifiers[0].delta: ", "above the maximum"),
+    (_set("units.0.state.flags", [1]), "units[0].state.flags: ", "list of text"),
+    (_set("units.0.state.speed", 3), "units[0].state.speed: ", "unknown field 'speed'"),
+    (_drop("units.0.state"), "units[0].state: ", "is missing"),
+    (_drop("units.0.player"), "units[0].player: ", "is missing"),
+    (_set("units.0.profile.stats.Ld", 12), "units[0].profile.stats.Ld: ", "out of range"),
+    (_set("units.1.id", "goblins"), "units[1].id: ", "'goblins' is used twice"),
+    (_append_terrain([[0, 0], [10, 10], [0, 10], [10, 0]]), "terrain[0].points: ",
+     "crosses itself"),
+    (_append_terrain([[0, 0], [10, 10]]), "terrain[0].points: ", "at least three"),
+    (_append_terrain([[0, 0], [10, 10], "x"]), "terrain[0].points[2]: ", "expected a point"),
+    (_set("terrain", [{"id": "t", "points": [[0, 0], [1, 0], [0, 1]], "height": 2}]),
+     "terrain[0].height: ", "unknown field 'height'"),
+    (_set("options.double_one_holds", "no"), "options.double_one_holds: ",
+     "expected true or false"),
+    (_set("options.honor_dice", "D10"), "options.honor_dice: ", "unknown option"),
+    (_set("table.width", 0), "table.width: ", "greater than 0"),
+    (_set("table.height", 48), "table.height: ", "unknown field"),
+    (_set("turn", 0), "turn: ", "below the minimum of 1"),
+    (_set("turn", 1e400), "turn: ", "far too large"),
+    (_set("title", 5), "title: ", "expected text"),
+    (_set("ruleset", "warhammer7"), "ruleset: ", "unknown ruleset"),
+    (_set("version", 2), "version: ", "newer Rout"),
+    (_set("format", "rout-army"), "this is not a Rout battle file", "found 'rout-army'"),
+    (_set("replay", []), "replay: ", "unknown field 'replay'"),
+]
+
+
+@pytest.mark.parametrize(("change", "start", "says"), BAD_BATTLES)
+def test_bad_battle_documents_are_refused_with_their_place(change, start, says):
+    data = _battle_document()
+    change(data)
+    with pytest.raises(RuleError) as caught:
+        battle_from_json(data)
+    message = str(caught.value)
+    assert message.startswith(start), message
+    assert says in message, message
+    assert message.count(start) == 1, message  # the place is named once, not repeated
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize(("kind", "field", "value", "says"), [
+    ("UnitFled", "path", [[36.0]], "expected a list"),
+    ("UnitFled", "path", "north", "expected a list"),
+    ("UnitFled", "facing", "north", "expected a number"),
+    ("UnitFled", "facing", "NAN", "expected a number, found NaN"),
+    ("UnitFled", "facing", "HUGE", "expected a number, found Infinity"),
+    ("UnitFled", "passed_through", [3], "expected a list"),
+    ("UnitPursued", "roll", 6.5, "expected a whole number, found 6.5"),
+    ("UnitEscaped", "pursuit_rolls", [["goblins", "6"]], "expected a list"),
+    ("PursuitDeclared", "overrun", 0, "expected true or false, found 0"),
+])
+def test_event_fields_of_the_wrong_type_are_refused(kind, field, value, says):
+    data = _battle_document()
+    index = _events_index(data, kind)
+    data["events"][index][field] = value
+    text = json.dumps(data).replace('"NAN"', "NaN").replace('"HUGE"', "1e400")
+    with pytest.raises(ScenarioError) as caught:
+        battle_from_json(json.loads(text))
+    assert str(caught.value).startswith(f"events[{index}].{field}: {says}"), str(caught.value)
+
+
+def _event_classes() -> list[type[Event]]:
+    found, pending = set(), [Event]
+    while pending:
+        for cls in pending.pop().__subclasses__():
+            if cls not in found:
+                found.add(cls)
+                pending.append(cls)
+    return sorted(found, key=lambda cls: cls.__name__)
+
+
+def _sample(name: str, hint: Any) -> Any:
+    """A value of the declared type; text names the elves, or the goblins as the other unit."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return _sample(name, next(arg for arg in args if arg is not type(None)))
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return (_sample(name, args[0]),)
+        return tuple(_sample(name, arg) for arg in args)
+    samples = {str: "elves" if name == "unit" else "goblins", int: 1, float: 90.0,
+               bool: True}
+    assert hint in samples, f"{name}: a field type this test does not know: {hint}"
+    return samples[hint]
+
+
+@pytest.mark.parametrize("kind", _event_classes(), ids=lambda cls: cls.__name__)
+def test_every_kind_of_event_reads_back(kind):
+    hints = typing.get_type_hints(kind)
+    event = kind(**{item.name: _sample(item.name, hints[item.name])
+                    for item in dataclasses.fields(kind)})
+    scenario, _ = resolved(REPO / "resources" / "scenarios" / "w6-goblins-vs-elves.json")
+    _, battle, events = battle_from_json(through_text(
+        battle_to_json(scenario.battle, "", [event])))
+    assert events == (event,)
+    assert_same_battle(fold(battle, events), fold(scenario.battle, [event]))
+
+
+def test_an_event_that_cannot_follow_the_ones_before_is_refused():
+    """Each event applies to the battle the ones before it left: a unit destroyed in the
+    document is still named, but a unit of another battle is not."""
+    data = _battle_document()
+    fled = _events_index(data, "UnitFled")
+    data["events"][fled]["away_from"] = "dwarves"  # a record only: it changes nothing
+    battle_from_json(copy.deepcopy(data))
+    data["events"].insert(fled, {"type": "EngagedInCombat", "clause": "", "unit": "elves",
+                                 "enemy": "dwarves"})
+    with pytest.raises(ScenarioError, match=rf"^events\[{fled}\]: names 'dwarves'"):
+        battle_from_json(data)
+
+
+@pytest.mark.parametrize(("value", "says"), [
+    ("D7", "options.honor_dice: "),
+    (10, "options.honor_dice: expected text"),
+])
+def test_kensei_options_are_checked(value, says):
+    data = _battle_document("k1-ronin-run-through-ashigaru.json")
+    data["options"] = {"honor_dice": value}
+    with pytest.raises(ScenarioError) as caught:
+        battle_from_json(data)
+    assert str(caught.value).startswith(says), str(caught.value)
+
+
+def test_too_many_events_are_refused(monkeypatch):
+    monkeypatch.setattr(codec, "MAX_EVENTS", 3)
+    with pytest.raises(ScenarioError, match=r"^events: more than 3 events"):
+        battle_from_json(_battle_document())
+
+
+def test_a_battle_without_terrain_options_or_events_reads():
+    data = _battle_document()
+    for key in ("terrain", "options", "events", "title", "turn"):
+        del data[key]
+    title, battle, events = battle_from_json(data)
+    assert (title, events, battle.terrain, dict(battle.options), battle.turn) == (
+        "", (), (), {}, 1)
+
+
+@pytest.mark.parametrize("data", [[], None, "rout-battle"])
+def test_a_battle_document_must_be_an_object(data):
+    with pytest.raises(ScenarioError, match="expected a JSON object"):
+        battle_from_json(data)
