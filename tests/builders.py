@@ -152,3 +152,29 @@ def army(name: str = "Grimgor's Boyz", units: int = 3, ruleset: str = "warhammer
                  character_wounds=index % 3, points=100 + index, slot="Core",
                  notes=(f"note {index}",))
             for index in range(units)))
+
+
+# The command line, as the CLI tests drive it.
+
+def run_cli(capsys: Any, *argv: object) -> tuple[int, str, str]:
+    from desktop.cli import main
+
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def assert_bad(capsys: Any, argv: list[object], *fragments: str, prefix: str = "") -> str:
+    """Exit 2, nothing on stdout, one stderr line starting with `prefix` and containing
+    every fragment."""
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2, (code, out, err)
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert err.endswith("\n")
+    assert lines[0].startswith(prefix), lines[0]
+    assert "Traceback" not in err
+    for fragment in fragments:
+        assert fragment in lines[0], f"{fragment!r} not in {lines[0]!r}"
+    return lines[0]

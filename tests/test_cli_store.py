@@ -19,10 +19,11 @@ from typing import Any
 
 import pytest
 
-from desktop.cli import main
 from desktop.engine.codec import army_from_json, army_to_json
 from desktop.engine.model import Army, TroopType, Unit, UnitProfile
 from desktop.store.files import MAX_INPUT_BYTES
+
+from builders import assert_bad, run_cli
 
 W6 = {"M": 4, "WS": 3, "BS": 3, "S": 3, "T": 3, "W": 1, "I": 3, "A": 1, "Ld": 7}
 
@@ -86,12 +87,6 @@ def database(tmp_path) -> Database:
     return Database(tmp_path / "db" / "rout.sqlite")
 
 
-def run_cli(capsys, *argv: object) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 def ok(capsys, *argv: object) -> Any:
     code, out, err = run_cli(capsys, *argv)
     assert (code, err) == (0, ""), err
@@ -99,18 +94,7 @@ def ok(capsys, *argv: object) -> Any:
 
 
 def bad(capsys, argv: list[object], prefix: str, *fragments: str) -> str:
-    """Exit 2, nothing on stdout, one stderr line starting with `prefix` naming the problem."""
-    code, out, err = run_cli(capsys, *argv)
-    assert code == 2, (code, out, err)
-    assert out == ""
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert err.endswith("\n")
-    assert lines[0].startswith(prefix), lines[0]
-    assert "Traceback" not in err
-    for fragment in fragments:
-        assert fragment in lines[0], f"{fragment!r} not in {lines[0]!r}"
-    return lines[0]
+    return assert_bad(capsys, argv, *fragments, prefix=prefix)
 
 
 def write_army(folder: Path, army: Army, name: str = "army.json") -> Path:

@@ -67,12 +67,7 @@ def profile_from_json(ruleset: Ruleset, node: Reader) -> UnitProfile:
     # Each statistic is named with its own place ("...stats.Ld"), as the module promises.
     stats = {name: ruleset.check_stat(name, value, stats_node.child(name).path)
              for name, value in stats_node.mapping().items()}
-    troop_text = node.text("troop_type", TroopType.INFANTRY.value)
-    try:
-        troop_type = TroopType(troop_text)
-    except ValueError:
-        raise node.fail(f"unknown troop type '{troop_text}' (known: "
-                        f"{', '.join(t.value for t in TroopType)})", "troop_type") from None
+    troop_type = node.choice("troop_type", TroopType, TroopType.INFANTRY, "troop type")
     width, depth = node.point("base")
     if not (0 < width <= 1000 and 0 < depth <= 1000):
         raise node.fail("a base must have a positive width and depth", "base")
@@ -256,12 +251,7 @@ def state_from_json(unit: Unit, node: Reader, ruleset: Ruleset | None = None) ->
     """`ruleset`, when given, checks that modifiers change statistics it has."""
     node.expect("center", "facing", "files", "models", "status", "wounds_lost",
                 "engaged_with", "modifiers", "flags")
-    status_text = node.text("status", Status.READY.value)
-    try:
-        status = Status(status_text)
-    except ValueError:
-        raise node.fail(f"unknown status '{status_text}' (known: "
-                        f"{', '.join(s.value for s in Status)})", "status") from None
+    status = node.choice("status", Status, Status.READY, "status")
     modifiers = []
     for item in node.entries("modifiers", required=False):
         item.expect("stat", "delta", "expires_after_turn", "source")
@@ -336,7 +326,7 @@ def battle_from_json(data: object) -> tuple[str, Battle, tuple[Event, ...]]:
     for node in nodes:
         _check_engaged(node.child("state"), roster, node.text("id"))
     terrain = [_terrain(node) for node in root.entries("terrain", required=False)]
-    options = _options(ruleset, root.child("options", {}))
+    options = read_options(ruleset, root.child("options", {}))
     event_nodes = root.entries("events", required=False)
     if len(event_nodes) > MAX_EVENTS:
         raise root.fail(f"more than {MAX_EVENTS} events", "events")
@@ -378,7 +368,7 @@ def _point(item: Reader) -> tuple[float, float]:
     return Reader({key: item.data}, head).point(key)
 
 
-def _options(ruleset: Ruleset, node: Reader) -> dict[str, Any]:
+def read_options(ruleset: Ruleset, node: Reader) -> dict[str, Any]:
     """Options as the scenario reader takes them: known, of the default's type, checked.
 
     A wrong type must not slip through: "double_one_holds": "no" would count as true.

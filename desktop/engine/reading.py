@@ -9,9 +9,12 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator, Mapping
-from typing import Any
+from enum import StrEnum
+from typing import Any, TypeVar
 
 from desktop.engine.errors import ScenarioError
+
+Choice = TypeVar("Choice", bound=StrEnum)
 
 
 class _Missing:
@@ -117,6 +120,15 @@ class Reader:
         if minimum is not None and value < minimum:
             raise node.fail(f"{value} is below the minimum of {minimum}")
         return float(value)
+
+    def choice(self, key: str, kind: type[Choice], default: Choice, what: str) -> Choice:
+        """One of an enumeration's values, e.g. a troop type; a wrong one lists the others."""
+        text = self.text(key, default.value)
+        try:
+            return kind(text)
+        except ValueError:
+            raise self.fail(f"unknown {what} '{text}' (known: "
+                            f"{', '.join(member.value for member in kind)})", key) from None
 
     def flag(self, key: str, default: bool = False) -> bool:
         data = self.mapping()

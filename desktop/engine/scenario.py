@@ -12,6 +12,7 @@ from typing import Any
 
 from shapely.geometry import Polygon
 
+from desktop.engine.codec import read_options
 from desktop.engine.errors import RuleError, ScenarioError
 from desktop.engine.geometry import Table, overlaps
 from desktop.engine.model import (
@@ -65,7 +66,7 @@ def load_scenario(data: object) -> Scenario:
     table_node = root.child("table").expect("width", "depth")
     table = Table(table_node.number("width", positive=True),
                   table_node.number("depth", positive=True))
-    options = _options(ruleset, root.child("options", {}))
+    options = read_options(ruleset, root.child("options", {}))
     roster: dict[str, Unit] = {}
     states: dict[str, UnitState] = {}
     unit_nodes = root.entries("units")
@@ -115,25 +116,6 @@ def load_scenario(data: object) -> Scenario:
     )
 
 
-def _options(ruleset: Ruleset, node: Reader) -> dict[str, Any]:
-    known = {spec.name: spec for spec in ruleset.options}
-    options = {}
-    for name, value in node.mapping().items():
-        if name not in known:
-            raise node.fail(f"unknown option for {ruleset.name} "
-                            f"(known: {', '.join(sorted(known)) or 'none'})", name)
-        spec = known[name]
-        if type(value) is not type(spec.default):
-            raise node.fail(f"expected {type(spec.default).__name__}", name)
-        if spec.check is not None:
-            try:
-                spec.check(value)
-            except RuleError as error:
-                raise node.fail(str(error), name) from None
-        options[name] = value
-    return options
-
-
 UNIT_FIELDS = ("id", "name", "player", "profile", "profile_name", "troop_type", "base",
                "base_mm", "unit_strength", "wounds", "special_rules", "flies", "models",
                "files", "status", "upgrades", "character_wounds", "position", "facing",
@@ -148,12 +130,7 @@ def _unit(ruleset: Ruleset, node: Reader) -> tuple[Unit, UnitState]:
     stats = {}
     for stat_name, value in profile_node.mapping().items():
         stats[stat_name] = ruleset.check_stat(stat_name, value, f"{profile_node.path}")
-    troop_text = node.text("troop_type", "infantry")
-    try:
-        troop_type = TroopType(troop_text)
-    except ValueError:
-        raise node.fail(f"unknown troop type '{troop_text}' (known: "
-                        f"{', '.join(t.value for t in TroopType)})", "troop_type") from None
+    troop_type = node.choice("troop_type", TroopType, TroopType.INFANTRY, "troop type")
     if node.has("base"):
         width, depth = node.point("base")
     else:
@@ -177,12 +154,7 @@ def _unit(ruleset: Ruleset, node: Reader) -> tuple[Unit, UnitState]:
     files = node.integer("files", min(models, 5), minimum=1)
     if files > models:
         raise node.fail(f"{files} files is more than the {models} models of the unit", "files")
-    status_text = node.text("status", "ready")
-    try:
-        status = Status(status_text)
-    except ValueError:
-        raise node.fail(f"unknown status '{status_text}' (known: "
-                        f"{', '.join(s.value for s in Status)})", "status") from None
+    status = node.choice("status", Status, Status.READY, "status")
     unit = Unit(
         id=unit_id,
         name=name,
