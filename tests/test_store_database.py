@@ -6,6 +6,7 @@ Damaged, locked, foreign and newer databases give a clear error and stay byte-id
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sqlite3
 import subprocess
@@ -183,17 +184,17 @@ def test_migrating_takes_a_copy_first_and_keeps_the_data(saved_database):
     with Store.open(sqlite_url(saved_database),
                     version_locations=[EXTRA_MIGRATIONS]) as migrated:
         assert {s.id: migrated.load_army(s.id) for s in migrated.list_armies()} == armies
-    [copy] = saved_database.parent.glob("rout.before-0002_test.*.sqlite")
+    [copy] = saved_database.parent.glob("rout.before-0003_test.*.sqlite")
     with sqlite3.connect(copy) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
-            ("0001",)]
+            ("0002",)]
         assert connection.execute("SELECT count(*) FROM army").fetchone()[0] == len(armies)
     with sqlite3.connect(saved_database) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
-            ("0002_test",)]
+            ("0003_test",)]
         columns = [row[1] for row in connection.execute("PRAGMA table_info(army)")]
         assert "nickname" in columns
-    # This Rout does not know 0002_test: to it, the migrated database is from a newer Rout.
+    # This Rout does not know 0003_test: to it, the migrated database is from a newer Rout.
     with pytest.raises(NewerDatabaseError):
         Store.open(sqlite_url(saved_database))
 
@@ -279,3 +280,60 @@ def test_unusable_urls_are_named(url, message):
 def test_an_unreachable_postgresql_server_is_named():
     with pytest.raises(DatabaseError, match=r"127\.0\.0\.1"):
         Store.open("postgresql+psycopg://rout@127.0.0.1:1/rout", busy_timeout=1)
+
+
+def database_at(url: str, revision: str) -> None:
+    """A new database migrated only as far as `revision`, as an older Rout left it."""
+    from alembic import command
+
+    engine = create_engine(url)
+    try:
+        _, config = database._alembic(())
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, revision)
+    finally:
+        engine.dispose()
+
+
+def test_a_first_schema_database_migrates_to_the_head_with_a_copy_first(tmp_path):
+    from desktop.engine.codec import profile_to_json
+    from desktop.engine.model import UnitProfile
+
+    from builders import W6_STATS
+
+    path = tmp_path / "old.sqlite"
+    database_at(sqlite_url(path), "0001")
+    profile = UnitProfile("Spearmen", W6_STATS)
+    with sqlite3.connect(path) as connection:
+        connection.execute(
+            "INSERT INTO library_entry (ruleset, position, profile, points_per_model, slot, "
+            "models) VALUES ('warhammer6', 0, ?, 5, 'Core', 20)",
+            (json.dumps(profile_to_json(profile)),))
+    connection.close()
+    with Store.open(sqlite_url(path)) as store:
+        [entry] = store.load_library("warhammer6")
+    assert (entry.profile, entry.points_per_model, dict(entry.upgrade_costs)) == (
+        profile, 5, {})
+    [copy] = tmp_path.glob("old.before-0002.*.sqlite")
+    with sqlite3.connect(copy) as connection:
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
+            ("0001",)]
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
+            (database.HEAD,)]
+
+
+def test_a_first_schema_postgresql_database_migrates(postgres_server):
+    import psycopg
+
+    with psycopg.connect(postgres_server.url("postgres").replace("+psycopg", ""),
+                         autocommit=True) as connection:
+        connection.execute("DROP DATABASE IF EXISTS old_schema")
+        connection.execute("CREATE DATABASE old_schema")
+    url = postgres_server.url("old_schema")
+    database_at(url, "0001")
+    with Store.open(url) as store:
+        saved = store.save_army(army())
+        assert store.load_army(saved.id) == saved
+        assert store.load_library("warhammer6") == ()

@@ -26,6 +26,7 @@ from desktop.engine.geometry import Table
 from desktop.engine.model import (
     Army,
     Battle,
+    LibraryEntry,
     Modifier,
     Status,
     Terrain,
@@ -39,6 +40,7 @@ from desktop.engine.rulesets import Ruleset, get_ruleset
 
 ARMY_FORMAT = "rout-army"
 BATTLE_FORMAT = "rout-battle"
+LIBRARY_FORMAT = "rout-library"
 VERSION = 1
 MAX_UNITS = 5000
 MAX_MODELS = 10000
@@ -479,3 +481,41 @@ def _check_events_apply(battle: Battle, events: Sequence[Event],
             raise node.fail(f"names {error}, which is not a unit of this battle") from None
         except (IndexError, TypeError, ValueError) as error:
             raise node.fail(f"cannot be applied to the battle: {error}") from None
+
+
+def library_entry_to_json(entry: LibraryEntry) -> dict[str, Any]:
+    return {"profile": profile_to_json(entry.profile),
+            "points_per_model": entry.points_per_model, "slot": entry.slot,
+            "models": entry.models, "upgrade_costs": dict(entry.upgrade_costs)}
+
+
+def library_to_json(ruleset: str, entries: Sequence[LibraryEntry]) -> dict[str, Any]:
+    return {"format": LIBRARY_FORMAT, "version": VERSION, "ruleset": ruleset,
+            "entries": [library_entry_to_json(entry) for entry in entries]}
+
+
+def library_from_json(data: object) -> tuple[str, tuple[LibraryEntry, ...]]:
+    """(ruleset id, entries) from a `rout-library` document: the units players add from."""
+    root = Reader(data)
+    _check_header(root, LIBRARY_FORMAT)
+    root.expect("format", "version", "ruleset", "entries")
+    ruleset = _ruleset(root)
+    known_upgrades = {spec.name for spec in ruleset.upgrades}
+    entries = []
+    for node in root.entries("entries"):
+        node.expect("profile", "points_per_model", "slot", "models", "upgrade_costs")
+        costs_node = node.child("upgrade_costs", {})
+        costs = {}
+        for name in costs_node.mapping():
+            if name not in known_upgrades:
+                raise costs_node.fail(f"{ruleset.name} has no upgrade '{name}' (it has "
+                                      f"{', '.join(sorted(known_upgrades))})", name)
+            costs[name] = costs_node.integer(name, minimum=0, maximum=MAX_POINTS)
+        entries.append(LibraryEntry(
+            ruleset=ruleset.id, profile=profile_from_json(ruleset, node.child("profile")),
+            points_per_model=node.integer("points_per_model", 0, minimum=0,
+                                          maximum=MAX_POINTS),
+            slot=optional_text(node, "slot"),
+            models=node.integer("models", 10, minimum=1, maximum=MAX_MODELS),
+            upgrade_costs=costs))
+    return ruleset.id, tuple(entries)

@@ -117,6 +117,10 @@ class LibraryEntry:
     points_per_model: int = 0
     slot: str = ""
     models: int = 10  # a new unit's size
+    upgrade_costs: Mapping[str, int] = field(default_factory=dict)  # per unit
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "upgrade_costs", _frozen(self.upgrade_costs))
 
 
 @dataclass(frozen=True)

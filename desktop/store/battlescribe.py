@@ -79,7 +79,7 @@ RULESET_STATS: Mapping[str, Mapping[str, str]] = {
 UPGRADE_ALIASES: Mapping[str, str] = {
     "standardbearer": "standard", "standard": "standard", "musician": "musician",
     "battlestandardbearer": "battle_standard", "battlestandard": "battle_standard",
-    "general": "general", "champion": "champion", "bushihero": "bushi_hero",
+    "general": "general", "champion": "champion", "bushihero": "bushi", "bushi": "bushi",
 }
 MOUNT_WORDS = ("horse", "steed", "mount", "pegasus", "hippogryph", "griffon", "boar", "wolf",
                "dragon", "unicorn", "stag")

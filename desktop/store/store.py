@@ -234,7 +234,7 @@ class Store:
                     {"ruleset": ruleset, "position": position,
                      "profile": profile_to_json(entry.profile),
                      "points_per_model": entry.points_per_model, "slot": entry.slot,
-                     "models": entry.models}
+                     "models": entry.models, "upgrade_costs": dict(entry.upgrade_costs)}
                     for position, entry in enumerate(entries)])
 
     def load_library(self, ruleset: str) -> tuple[LibraryEntry, ...]:
@@ -242,13 +242,14 @@ class Store:
         with self._reading() as connection:
             rows = connection.execute(
                 select(LIBRARY.c.profile, LIBRARY.c.points_per_model,
-                       LIBRARY.c.slot, LIBRARY.c.models)
+                       LIBRARY.c.slot, LIBRARY.c.models, LIBRARY.c.upgrade_costs)
                 .where(LIBRARY.c.ruleset == ruleset)
                 .order_by(LIBRARY.c.position)).all()
         with self._damage_reported("library"):
             return tuple(LibraryEntry(ruleset, profile_from_json(rules, Reader(profile)),
-                                      points, slot, models)
-                         for profile, points, slot, models in rows)
+                                      points, slot, models,
+                                      {str(k): int(v) for k, v in costs.items()})
+                         for profile, points, slot, models, costs in rows)
 
     # Battles
 

@@ -79,6 +79,7 @@ class LibraryEntryRow(SQLModel, table=True):
     points_per_model: int
     slot: str = Field(sa_column=Column(String(100), nullable=False))
     models: int  # a new unit's size
+    upgrade_costs: dict[str, int] = _json()  # revision 0002
 
 
 class BattleRow(SQLModel, table=True):

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from desktop.engine.errors import ScenarioError
 from desktop.engine.rulesets import breaks_pursues, kensei1, warhammer6
-from desktop.engine.rulesets.base import OptionSpec, ProcedureKind, Ruleset, StatSpec
+from desktop.engine.rulesets.base import (
+    OptionSpec,
+    ProcedureKind,
+    Ruleset,
+    StatSpec,
+    UpgradeSpec,
+)
 
 RULESETS: dict[str, Ruleset] = {
     warhammer6.RULESET.id: warhammer6.RULESET,
@@ -21,4 +27,5 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
                             f"(known: {', '.join(sorted(RULESETS))})") from None
 
 
-__all__ = ["RULESETS", "OptionSpec", "ProcedureKind", "Ruleset", "StatSpec", "get_ruleset"]
+__all__ = ["RULESETS", "OptionSpec", "ProcedureKind", "Ruleset", "StatSpec", "UpgradeSpec",
+           "get_ruleset"]

@@ -28,6 +28,15 @@ def check_dice_option(value: Any) -> object:
 
 
 @dataclass(frozen=True)
+class UpgradeSpec:
+    """Something a unit can take that the rules read (a standard) or players expect to see."""
+
+    name: str
+    label: str
+    clause: str = ""  # the rule that reads it, if any
+
+
+@dataclass(frozen=True)
 class OptionSpec:
     """A rule decision a player may want the other way (rules README, "Decision")."""
 
@@ -63,6 +72,7 @@ class Ruleset:
     stats: tuple[StatSpec, ...]
     options: tuple[OptionSpec, ...] = ()
     procedures: Mapping[str, ProcedureKind] = field(default_factory=dict)
+    upgrades: tuple[UpgradeSpec, ...] = ()
 
     def stat(self, name: str) -> StatSpec:
         for spec in self.stats:

@@ -36,6 +36,7 @@ from desktop.engine.rulesets.base import (
     ProcedureKind,
     Ruleset,
     StatSpec,
+    UpgradeSpec,
     check_dice_option,
 )
 from desktop.engine.rulesets.common import (
@@ -230,6 +231,11 @@ RULESET = Ruleset(
                    "BP-2", check_dice_option),
         OptionSpec("pursue_dice", "2D6", "Dice for a pursue distance (BP-4: typically 2D6).",
                    "BP-4", check_dice_option),
+    ),
+    upgrades=(
+        UpgradeSpec("standard", "Standard", "BP-B"),
+        UpgradeSpec("musician", "Musician"),
+        UpgradeSpec("champion", "Champion"),
     ),
     procedures={
         "breaks_pursues": ProcedureKind(

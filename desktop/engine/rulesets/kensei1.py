@@ -63,6 +63,7 @@ from desktop.engine.rulesets.base import (
     ProcedureKind,
     Ruleset,
     StatSpec,
+    UpgradeSpec,
     check_dice_option,
 )
 from desktop.engine.rulesets.common import distance_roll, emit_flee, nearest_enemy
@@ -567,6 +568,11 @@ RULESET = Ruleset(
         OptionSpec("honor_test", "roll_at_most_honor",
                    "How the roll compares: roll_at_most_honor or roll_below_honor.", "K-HT-1",
                    _check_honor_rule),
+    ),
+    upgrades=(
+        UpgradeSpec("bushi", "Bushi hero", "K-RA-11"),
+        UpgradeSpec("standard", "Standard (nobori)"),
+        UpgradeSpec("musician", "Musician (drum)"),
     ),
     procedures={
         "charge_reaction": ProcedureKind(

@@ -56,7 +56,13 @@ from desktop.engine.procedure import (
     with_odds,
 )
 from desktop.engine.reading import Reader
-from desktop.engine.rulesets.base import OptionSpec, ProcedureKind, Ruleset, StatSpec
+from desktop.engine.rulesets.base import (
+    OptionSpec,
+    ProcedureKind,
+    Ruleset,
+    StatSpec,
+    UpgradeSpec,
+)
 from desktop.engine.rulesets.common import (
     break_test,
     distance_roll,
@@ -428,6 +434,13 @@ RULESET = Ruleset(
         OptionSpec("double_one_holds", False,
                    "A Break test of double 1 always holds (later editions' Insane Courage).",
                    "W6-BT-4"),
+    ),
+    upgrades=(
+        UpgradeSpec("standard", "Standard bearer", "W6-CR-2"),
+        UpgradeSpec("musician", "Musician"),
+        UpgradeSpec("champion", "Champion"),
+        UpgradeSpec("battle_standard", "Battle standard", "W6-CR-2"),
+        UpgradeSpec("general", "General"),
     ),
     procedures={
         "combat_aftermath": ProcedureKind(
