@@ -67,6 +67,9 @@ def _build_parser() -> _Parser:
     parser.add_argument("--screenshot", metavar="FILE.png",
                         help="start the app, save a picture of the main window, exit")
     parser.add_argument("--database", metavar="URL", help="SQLAlchemy database URL")
+    parser.add_argument("--army", metavar="NAME", help="with --screenshot: the army to show")
+    parser.add_argument("--size", metavar="WxH", help="with --screenshot: the window size "
+                        "(default 1280x800)")
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     odds_parser = commands.add_parser("odds", help="exact odds of a test, printed as JSON")
@@ -259,7 +262,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             from desktop.gui.app import run_app
 
-            return run_app(screenshot=args.screenshot, database=args.database)
+            return run_app(screenshot=args.screenshot, database=args.database, army=args.army,
+                           size=args.size)
     except (UsageError, RuleError) as error:
         print(f"rout: {error}" if isinstance(error, RuleError) else str(error),
               file=sys.stderr)

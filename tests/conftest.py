@@ -14,6 +14,13 @@ SCENARIOS = REPO / "resources" / "scenarios"
 SHARED_DATA = REPO.parent / "shared" / "data"
 
 
+@pytest.fixture(autouse=True)
+def private_default_database(tmp_path_factory, monkeypatch):
+    """No test may open the user's own rout.sqlite: the default points at a scratch file."""
+    folder = tmp_path_factory.mktemp("default-database")
+    monkeypatch.setenv("ROUT_DATABASE", f"sqlite:///{folder / 'rout.sqlite'}")
+
+
 @pytest.fixture
 def scenario_path():
     """Path of a bundled example scenario by file name."""

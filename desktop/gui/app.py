@@ -7,12 +7,12 @@ import sys
 from pathlib import Path
 from typing import Final
 
-from PySide6.QtCore import QCoreApplication, QEvent, QSettings, QSize
+from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QSettings, QSize, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from desktop import __version__
-from desktop.gui.main_window import MainWindow
+from desktop.gui.main_window import DATABASE_KEY, MainWindow, database_url_from
 from desktop.gui.resources import resource_path
 
 APP_NAME: Final = "Rout"
@@ -50,15 +50,14 @@ def _show(window: MainWindow) -> None:
     window.show()
 
 
-def _save_screenshot(app: QApplication, window: MainWindow, path: Path) -> int:
-    """Lay the window out at a fixed size, grab it, save it; 2 if it cannot be saved."""
-    window.resize(SCREENSHOT_SIZE)
-    _show(window)
+def _grab(app: QApplication, window: MainWindow, path: Path) -> int:
+    """Grab the window once it has settled and save it; 2 if it cannot be saved."""
+    # Layouts and charts finish resizing over a few rounds of posted events.
+    loop = QEventLoop()
+    QTimer.singleShot(150, loop.quit)
+    loop.exec()
     app.processEvents()
     pixmap = window.grab()
-    window.close()
-    window.deleteLater()
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     if not pixmap.save(str(path)):
         print(f"rout: cannot save the screenshot to {path} (check that the folder exists and "
               "is writable, and that the name ends in .png or .jpg)", file=sys.stderr)
@@ -66,20 +65,105 @@ def _save_screenshot(app: QApplication, window: MainWindow, path: Path) -> int:
     return 0
 
 
+def _close(window: MainWindow) -> None:
+    window.close()
+    window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+def parse_size(text: str | None) -> QSize:
+    """`WIDTHxHEIGHT` for --size; the default is 1280x800."""
+    if not text:
+        return SCREENSHOT_SIZE
+    width, sep, height = text.lower().partition("x")
+    if not sep or not width.isdigit() or not height.isdigit():
+        raise ValueError(f"--size takes WIDTHxHEIGHT such as 1280x800, not '{text}'")
+    size = QSize(int(width), int(height))
+    if not (320 <= size.width() <= 8000 and 240 <= size.height() <= 8000):
+        raise ValueError(f"--size {text} is outside 320x240 to 8000x8000")
+    return size
+
+
+def _wait_until_open(app: QApplication, window: MainWindow, timeout_ms: int) -> str:
+    """Run the event loop until the database is open; '' or the failure message."""
+    outcome: list[str] = []
+    loop = QEventLoop()
+    window.ready.connect(lambda: (outcome.append(""), loop.quit()))
+    window.failed.connect(lambda message: (outcome.append(message), loop.quit()))
+    QTimer.singleShot(timeout_ms, loop.quit)
+    if not outcome:
+        loop.exec()
+    return outcome[0] if outcome else f"the database did not open in {timeout_ms // 1000} s"
+
+
+def save_screenshot(path: Path, database: str | None = None, army: str | None = None,
+                    size: str | None = None) -> int:
+    """Start the real window on a database, wait until it shows the armies, save a picture.
+
+    With `army` (a name or id) that army is shown. No saved layout is read or written.
+    """
+    app = _application()
+    try:
+        window_size = parse_size(size)
+    except ValueError as error:
+        print(f"rout: {error}", file=sys.stderr)
+        return EXIT_CANNOT_SAVE
+    window = MainWindow()
+    window.resize(window_size)
+    _show(window)
+    window.open_database(database_url(database, None))
+    problem = _wait_until_open(app, window, 60_000)
+    if problem:
+        _close(window)
+        print(f"rout: {problem}", file=sys.stderr)
+        return EXIT_CANNOT_SAVE
+    if army:
+        found = window.find_army(army)
+        if found is None:
+            where = window.database_status.text()
+            _close(window)
+            print(f"rout: no army named '{army}' in {where}", file=sys.stderr)
+            return EXIT_CANNOT_SAVE
+        window.select_army(found.id)
+    status = _grab(app, window, path)
+    _close(window)
+    return status
+
+
+def database_url(given: str | None, settings: QSettings | None) -> str:
+    """--database, else $ROUT_DATABASE, else the last database the window opened, else
+    the user's rout.sqlite."""
+    from desktop.store.database import DATABASE_ENVIRONMENT, default_database_url
+
+    if given:
+        return database_url_from(given)
+    if os.environ.get(DATABASE_ENVIRONMENT):
+        return default_database_url()
+    remembered = settings.value(DATABASE_KEY, "", str) if settings is not None else ""
+    return remembered or default_database_url()
+
+
 def run_app(screenshot: str | os.PathLike[str] | None = None,
-            database: str | None = None) -> int:
+            database: str | None = None, army: str | None = None,
+            size: str | None = None) -> int:
     """Run Rout's GUI until the main window closes; return the exit status.
 
-    With `screenshot`, save a picture of the main window at 1280x800 to that file and return
-    at once, without reading or writing the saved window layout.
+    With `screenshot`, save a picture of the main window (1280x800 unless `size`) once the
+    database is open and return at once, without reading or writing the saved layout.
     """
-    # The store (desktop.store) arrives in a later issue; until then `database` is accepted
-    # so that `rout --database URL` already parses, and ignored.
-    del database
-    app = _application()
     if screenshot is not None:
-        window = MainWindow()
-        return _save_screenshot(app, window, Path(screenshot))
-    window = MainWindow(settings=QSettings())
+        return save_screenshot(Path(screenshot), database, army, size)
+    app = _application()
+    settings = QSettings()
+    window = MainWindow(settings=settings)
+    from desktop.gui.crash import default_log_folder, install
+
+    crash_handler = install(lambda: window, default_log_folder())
     _show(window)
-    return app.exec()
+    # The window paints first; the database is read once the event loop runs.
+    url = database_url(database, settings)
+    QTimer.singleShot(0, lambda: window.open_database(url))
+    try:
+        return app.exec()
+    finally:
+        crash_handler.uninstall()

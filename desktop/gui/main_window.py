@@ -1,43 +1,64 @@
-"""The main window: the Designer form from ui/mainwindow.ui plus an empty battlefield.
+"""The main window: the Designer form from ui/mainwindow.ui, the roster panes, the table.
 
-The form (docks, menus, status bar) is compiled into `desktop.gui.forms.ui_mainwindow`;
-this class only wires it up. The battlefield is a QGraphicsScene in table units (inches),
-with y growing up the table: the view flips the y axis, so scene code never has to.
+The form (docks, menus, toolbar, status bar) is compiled into
+`desktop.gui.forms.ui_mainwindow`; this class wires it up. The window paints before any
+database work: `open_database` reads the store in a worker thread, and the roster panes
+(which import the engine and the store) are built when it answers. The battlefield is a
+QGraphicsScene in table units (inches), with y growing up the table: the view flips the y
+axis, so scene code never has to.
 """
 
 from __future__ import annotations
 
-from typing import Final
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
 
-from PySide6.QtCore import QByteArray, QPointF, QRectF, QSettings, Qt
+from PySide6.QtCore import QByteArray, QPointF, QRectF, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QCloseEvent,
     QColor,
     QIcon,
+    QKeySequence,
     QPainter,
     QPainterPath,
     QPen,
     QResizeEvent,
     QShowEvent,
     QTransform,
+    QUndoStack,
 )
 from PySide6.QtWidgets import (
     QDockWidget,
+    QFileDialog,
     QFrame,
     QGraphicsPathItem,
     QGraphicsRectItem,
     QGraphicsScene,
     QGraphicsView,
+    QHeaderView,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
+    QSizePolicy,
     QWidget,
 )
 
 from desktop import __version__
 from desktop.gui.forms.ui_mainwindow import Ui_MainWindow
-from desktop.gui.resources import resource_path
+from desktop.gui.resources import resource_path, resources_dir
+
+if TYPE_CHECKING:  # the panes import the engine and the store: not before the first paint
+    from desktop.engine.model import Army, LibraryEntry, Unit
+    from desktop.gui.army_tree import ArmyTreeModel
+    from desktop.gui.chart import RosterChart
+    from desktop.gui.roster_table import RosterFilter, RosterTableModel
+    from desktop.gui.tasks import TaskRunner
+    from desktop.gui.workspace import Workspace
+    from desktop.store.store import Store
 
 TABLE_WIDTH: Final = 72.0
 """Width of the default table, in inches (x runs along the long edge)."""
@@ -57,6 +78,10 @@ LAYOUT_VERSION: Final = 1
 """Bump when the docks change so that an old saved layout is ignored, not half-applied."""
 GEOMETRY_KEY: Final = "mainWindow/geometry"
 STATE_KEY: Final = "mainWindow/state"
+DATABASE_KEY: Final = "database/url"
+RECENT_KEY: Final = "database/recent"
+WELCOMED_KEY: Final = "welcome/shown"
+RECENT_COUNT: Final = 8
 
 ABOUT_TEXT: Final = (
     "<p><b>Rout {version}</b></p>"
@@ -65,6 +90,49 @@ ABOUT_TEXT: Final = (
 )
 
 NO_BATTLE_TEXT: Final = "No battle loaded"
+ICON_THEME: Final = "rout"
+
+
+def install_icon_theme() -> None:
+    """Rout's SVG icons as an icon theme, so the form's `iconset theme=` names resolve."""
+    folder = str(resources_dir() / "icons")
+    if folder not in QIcon.themeSearchPaths():
+        QIcon.setThemeSearchPaths([folder, *QIcon.themeSearchPaths()])
+    QIcon.setThemeName(ICON_THEME)
+
+
+def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, tuple[LibraryEntry, ...]]]:
+    """Open the store and read everything the panes show (runs in a worker thread).
+
+    A ruleset whose library is empty gets the bundled one, so a first start has units to add.
+    """
+    from desktop.engine.codec import library_from_json
+    from desktop.store.files import read_json
+    from desktop.store.store import Store
+
+    store = Store.open(url)
+    try:
+        libraries = {}
+        for path in sorted((resources_dir() / "libraries").glob("*.json")):
+            ruleset, entries = library_from_json(read_json(path))
+            stored = store.load_library(ruleset)
+            if not stored:
+                store.save_library(ruleset, entries)
+                stored = entries
+            libraries[ruleset] = stored
+        armies = {summary.id: store.load_army(summary.id) for summary in store.list_armies()}
+    except BaseException:
+        store.close()
+        raise
+    return store, armies, libraries
+
+
+def sample_armies() -> list[Army]:
+    from desktop.engine.codec import army_from_json
+    from desktop.store.files import read_json
+
+    return [army_from_json(read_json(path))
+            for path in sorted((resources_dir() / "armies").glob("*.json"))]
 
 
 def table_rect() -> QRectF:
@@ -148,27 +216,81 @@ class BattlefieldView(QGraphicsView):
 
 
 class MainWindow(QMainWindow):
-    """Rout's main window. With `settings`, the dock layout and geometry are remembered."""
+    """Rout's main window. With `settings`, layout, database and recent files are kept."""
+
+    ready = Signal()  # a database is open and the panes show it
+    failed = Signal(str)  # a database could not be opened; the message says why
 
     def __init__(self, parent: QWidget | None = None, *,
                  settings: QSettings | None = None) -> None:
         super().__init__(parent)
+        install_icon_theme()
         self._settings = settings
         self.ui = Ui_MainWindow()
         self.ui.setupUi(self)
         self.setWindowIcon(QIcon(str(resource_path("icons", "rout.svg"))))
 
         self.battlefield_scene = BattlefieldScene(self)
-        self.battlefield_view = BattlefieldView(self.battlefield_scene, self.ui.centralwidget)
-        self.ui.centralLayout.addWidget(self.battlefield_view)
+        self.battlefield_view = BattlefieldView(self.battlefield_scene, self.ui.battlefieldTab)
+        self.ui.battlefieldLayout.addWidget(self.battlefield_view)
 
         # A permanent label rather than showMessage(): menu status tips would erase a message.
         self.battle_status = QLabel(NO_BATTLE_TEXT, self.ui.statusbar)
         self.battle_status.setObjectName("battleStatusLabel")
         self.ui.statusbar.addWidget(self.battle_status, 1)
+        self.database_status = QLabel("", self.ui.statusbar)
+        self.database_status.setObjectName("databaseStatusLabel")
+        # A long database path is cut rather than allowed to widen the window.
+        self.database_status.setMaximumWidth(360)
+        self.ui.statusbar.addPermanentWidget(self.database_status)
+
+        self.undo_stack = QUndoStack(self)
+        self._edit_actions()
+        for dock in self.docks:
+            self.ui.menuView.addAction(dock.toggleViewAction())
+        self.ui.menuView.addAction(self.ui.mainToolBar.toggleViewAction())
+
+        self.store: Store | None = None
+        self.workspace: Workspace | None = None
+        self.tree_model: ArmyTreeModel | None = None
+        self.roster_model: RosterTableModel | None = None
+        self.roster_filter: RosterFilter | None = None
+        self.chart: RosterChart | None = None
+        self.welcome_enabled = settings is not None
+        self._runner: TaskRunner | None = None
+        self._pending_url = ""
 
         self.ui.actionQuit.triggered.connect(self.close)
         self.ui.actionAbout.triggered.connect(self.show_about)
+        self.ui.actionNewArmy.triggered.connect(self.new_army)
+        self.ui.actionArmySettings.triggered.connect(self.edit_army_settings)
+        self.ui.actionDeleteArmy.triggered.connect(self.delete_army)
+        self.ui.actionAddUnits.triggered.connect(self.add_units_from_library)
+        self.ui.actionDuplicateUnit.triggered.connect(self.duplicate_units)
+        self.ui.actionDeleteUnit.triggered.connect(self.delete_units)
+        self.ui.actionFind.triggered.connect(self._find)
+        self.ui.actionOpenSamples.triggered.connect(self.add_sample_armies)
+        self.ui.actionImport.triggered.connect(self.choose_import)
+        self.ui.actionExport.triggered.connect(self.choose_export)
+        self.ui.actionExportPdf.triggered.connect(self.choose_pdf)
+        self.ui.actionPrint.triggered.connect(self.print_roster)
+        self.ui.actionOpenDatabase.triggered.connect(self.choose_database)
+        self.ui.searchEdit.textChanged.connect(self._filter)
+        self.ui.searchEdit.setMinimumWidth(180)
+        # Long army names are cut, not allowed to widen the window.
+        self.ui.armyTitle.setSizePolicy(QSizePolicy.Policy.Ignored,
+                                        QSizePolicy.Policy.Preferred)
+        self.ui.pointsLabel.setSizePolicy(QSizePolicy.Policy.Ignored,
+                                          QSizePolicy.Policy.Preferred)
+        self.ui.pointsLabel.setAlignment(Qt.AlignmentFlag.AlignRight
+                                         | Qt.AlignmentFlag.AlignVCenter)
+        self.ui.rosterTable.setWordWrap(False)
+        self.ui.chartHolder.setMinimumHeight(180)
+        self.ui.chartHolder.setMaximumHeight(280)
+        # Title and details hug the top; the details take the spare height, not the gaps.
+        self.ui.inspectorLayout.setStretchFactor(self.ui.unitDetails, 1)
+        self._update_actions()
+        self._fill_recent()
         self._default_layout()
         if settings is not None:
             self.restore_layout(settings)
@@ -178,13 +300,30 @@ class MainWindow(QMainWindow):
         """The army tree, unit inspector and battle log docks."""
         return self.ui.armyDock, self.ui.inspectorDock, self.ui.logDock
 
+    def _edit_actions(self) -> None:
+        undo = self.undo_stack.createUndoAction(self, "&Undo")
+        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        undo.setIcon(QIcon.fromTheme("edit-undo"))
+        redo = self.undo_stack.createRedoAction(self, "&Redo")
+        # The issue asks for Ctrl+Shift+Z everywhere; Ctrl+Y stays for Windows habits.
+        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        redo.setIcon(QIcon.fromTheme("edit-redo"))
+        undo.setObjectName("actionUndo")
+        redo.setObjectName("actionRedo")
+        first = self.ui.menuEdit.actions()[0]
+        self.ui.menuEdit.insertActions(first, [undo, redo])
+        self.ui.menuEdit.insertSeparator(first)
+        self.ui.mainToolBar.insertActions(self.ui.actionAddUnits, [undo, redo])
+        self.ui.mainToolBar.insertSeparator(self.ui.actionAddUnits)
+        self.undo_action, self.redo_action = undo, redo
+
     def _default_layout(self) -> None:
-        # Side docks run the full height; the battle log sits under the battlefield only.
+        # Side docks run the full height; the battle log sits under the centre only.
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.resizeDocks([self.ui.armyDock, self.ui.inspectorDock], [260, 280],
+        self.resizeDocks([self.ui.armyDock, self.ui.inspectorDock], [250, 250],
                          Qt.Orientation.Horizontal)
-        self.resizeDocks([self.ui.logDock], [170], Qt.Orientation.Vertical)
+        self.resizeDocks([self.ui.logDock], [120], Qt.Orientation.Vertical)
 
     def restore_layout(self, settings: QSettings) -> None:
         """Put back the geometry and dock layout saved by the last session, if any."""
@@ -203,8 +342,546 @@ class MainWindow(QMainWindow):
     def show_about(self) -> None:
         QMessageBox.about(self, "About Rout", ABOUT_TEXT.format(version=__version__))
 
+    def log(self, text: str) -> None:
+        self.ui.logView.appendPlainText(text)
+
+    # The database
+
+    @property
+    def runner(self) -> TaskRunner:
+        if self._runner is None:
+            from desktop.gui.tasks import TaskRunner
+
+            self._runner = TaskRunner(self)
+        return self._runner
+
+    def open_database(self, url: str) -> None:
+        """Read the database in the background; `ready` or `failed` tells how it went."""
+        self._pending_url = url
+        self.database_status.setText("Opening the database…")
+        # The status bar says it is opening: a progress dialog popping up at every start
+        # would flash past.
+        self.runner.run(lambda: read_database(url), self._database_read,
+                        self._database_failed)
+
+    def _database_read(self, result: tuple[Store, dict[str, Army],
+                                           dict[str, tuple[LibraryEntry, ...]]]) -> None:
+        from desktop.gui.workspace import Workspace
+
+        store, armies, libraries = result
+        if self.store is not None:
+            self.store.close()
+        self.store = store
+        self.undo_stack.clear()
+        workspace = Workspace(store, self)
+        workspace.adopt(armies, libraries)
+        self._show_workspace(workspace)
+        where = store.describe()
+        self.database_status.setText(where)
+        self.database_status.setToolTip(f"Database: {where}")
+        self.log(f"Opened {where}: {len(armies)} armies")
+        self._remember_database(self._pending_url)
+        self._update_actions()
+        self.ready.emit()
+        if not armies and self.welcome_enabled:
+            QTimer.singleShot(0, self.show_welcome)
+
+    def _database_failed(self, error: BaseException) -> None:
+        message = str(error) or type(error).__name__
+        self.database_status.setText("No database")
+        self.log(f"Could not open the database: {message}")
+        self.failed.emit(message)
+        if self.isVisible() and self.welcome_enabled:
+            QMessageBox.critical(self, "Cannot open the database", message)
+
+    def _show_workspace(self, workspace: Workspace) -> None:
+        from desktop.gui.army_tree import ArmyTreeModel
+        from desktop.gui.delegates import RosterDelegate
+        from desktop.gui.roster_table import RosterFilter, RosterTableModel
+
+        old = self.workspace
+        self.workspace = workspace
+        self.tree_model = ArmyTreeModel(workspace, self.undo_stack, self)
+        self.ui.armyTree.setModel(self.tree_model)
+        self.ui.armyTree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.ui.armyTree.header().setSectionResizeMode(
+            1, QHeaderView.ResizeMode.ResizeToContents)
+        self.ui.armyTree.header().setStretchLastSection(False)
+        self.ui.armyTree.expandToDepth(0)
+        self.ui.armyTree.selectionModel().currentChanged.connect(self._tree_current)
+        self.roster_model = RosterTableModel(workspace, self.undo_stack, self)
+        self.roster_filter = RosterFilter(self)
+        self.roster_filter.setSourceModel(self.roster_model)
+        self.ui.rosterTable.setModel(self.roster_filter)
+        self.ui.rosterTable.setItemDelegate(RosterDelegate(self.ui.rosterTable))
+        self.ui.rosterTable.verticalHeader().setVisible(False)
+        self.ui.rosterTable.selectionModel().selectionChanged.connect(self._roster_selection)
+        self.roster_model.modelReset.connect(self._roster_reshaped)
+        workspace.army_added.connect(self._army_added)
+        workspace.army_changed.connect(lambda army_id, before: self._refresh_army())
+        workspace.army_removed.connect(lambda army_id, removed: self._refresh_army())
+        if old is not None:
+            old.deleteLater()
+        from desktop.gui.army_tree import RULESET_ORDER
+
+        shown_first = sorted(workspace.armies(), key=lambda a: (
+            RULESET_ORDER.index(a.ruleset), a.name.casefold(), a.id))
+        self.select_army(shown_first[0].id if shown_first else "")
+
+    # What is selected
+
+    @property
+    def current_army(self) -> Army | None:
+        if self.roster_model is None:
+            return None
+        return self.roster_model.army
+
+    def select_army(self, army_id: str) -> None:
+        if self.roster_model is None or self.tree_model is None:
+            return
+        self.roster_model.set_army(army_id)
+        index = self.tree_model.army_index(army_id) if army_id else None
+        if index is not None and index.isValid():
+            self.ui.armyTree.expand(index.parent())
+            self.ui.armyTree.expand(index)
+            if self.ui.armyTree.currentIndex() != index:
+                from PySide6.QtCore import QItemSelectionModel
+
+                self.ui.armyTree.selectionModel().setCurrentIndex(
+                    index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+                    | QItemSelectionModel.SelectionFlag.Rows)
+        self._refresh_army()
+
+    def find_army(self, name_or_id: str) -> Army | None:
+        """An army shown in the window, by id or by name ignoring case."""
+        if self.workspace is None:
+            return None
+        armies = self.workspace.armies()
+        return next((a for a in armies if a.id == name_or_id), None) or next(
+            (a for a in armies if a.name.casefold() == name_or_id.casefold()), None)
+
+    def selected_units(self) -> list[Unit]:
+        if self.roster_model is None or self.roster_filter is None:
+            return []
+        rows = sorted({self.roster_filter.mapToSource(index).row() for index in
+                       self.ui.rosterTable.selectionModel().selectedRows()})
+        return [unit for unit in (self.roster_model.unit_at(row) for row in rows) if unit]
+
+    def select_units(self, unit_ids: list[str]) -> None:
+        if self.roster_model is None or self.roster_filter is None:
+            return
+        selection = self.ui.rosterTable.selectionModel()
+        selection.clearSelection()
+        from PySide6.QtCore import QItemSelectionModel
+
+        flags = (QItemSelectionModel.SelectionFlag.Select
+                 | QItemSelectionModel.SelectionFlag.Rows)
+        for unit_id in unit_ids:
+            row = self.roster_model.row_of(unit_id)
+            if row >= 0:
+                selection.select(self.roster_filter.mapFromSource(
+                    self.roster_model.index(row, 0)), flags)
+
+    def _tree_current(self, current: Any, previous: Any) -> None:
+        from desktop.gui.army_tree import ARMY_ID_ROLE, UNIT_ID_ROLE
+
+        army_id = current.data(ARMY_ID_ROLE) if current.isValid() else None
+        if not army_id:
+            return
+        if self.roster_model is not None and army_id != self.roster_model.army_id:
+            self.roster_model.set_army(army_id)
+            self._refresh_army()
+        unit_id = current.data(UNIT_ID_ROLE)
+        if unit_id:
+            self.select_units([unit_id])
+
+    def _army_added(self, army_id: str) -> None:
+        self.select_army(army_id)
+
+    def _roster_reshaped(self) -> None:
+        # Statistics are narrow numbers: fit them; names get the room that is left.
+        header = self.ui.rosterTable.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+
+    def _roster_selection(self, *args: object) -> None:
+        self._show_inspector()
+        self._update_actions()
+
+    def _refresh_army(self) -> None:
+        army = self.current_army
+        if army is None:
+            self.ui.armyTitle.setText("No army selected")
+            self.ui.pointsLabel.setText("")
+            self.setWindowTitle("Rout")
+        else:
+            from desktop.engine.rulesets import get_ruleset
+
+            self.ui.armyTitle.setText(f"<b>{_escape(army.name)}</b> — {_escape(army.player)}")
+            self.ui.armyTitle.setToolTip(get_ruleset(army.ruleset).name)
+            limit = f" / {army.points_limit}" if army.points_limit else ""
+            over = army.points_limit and army.points > army.points_limit
+            colour = "#a02020" if over else "#2f3b45"
+            self.ui.pointsLabel.setText(f"<span style='color:{colour}'><b>{army.points}"
+                                        f"{limit}</b> points · {len(army.units)} units · "
+                                        f"{army.models} models</span>")
+            self.setWindowTitle(f"{army.name} — Rout")
+        self._show_inspector()
+        self._update_actions()
+
+    def _show_inspector(self) -> None:
+        army = self.current_army
+        units = self.selected_units()
+        self.ui.problemList.clear()
+        if army is None:
+            self.ui.unitTitle.setText("No army selected")
+            self.ui.unitDetails.setText("")
+        elif units:
+            unit = units[0]
+            self.ui.unitTitle.setText(f"<b>{_escape(unit.name)}</b> ({_escape(unit.profile.name)})")
+            self.ui.unitDetails.setText(_unit_html(unit))
+        else:
+            self.ui.unitTitle.setText(f"<b>{_escape(army.name)}</b>")
+            limit = f" of {army.points_limit}" if army.points_limit else ""
+            self.ui.unitDetails.setText(
+                f"{len(army.units)} units, {army.models} models, {army.points}{limit} "
+                "points.<br>Select a unit to see its profile.")
+        if army is not None and self.workspace is not None:
+            wanted = {unit.id for unit in units}
+            for problem in self.workspace.problems(army):
+                if not problem.unit_id or not wanted or problem.unit_id in wanted:
+                    self.ui.problemList.addItem(f"⚠ {problem.message}" if
+                                                problem.severity == "warning" else
+                                                problem.message)
+        self.ui.problemList.setVisible(self.ui.problemList.count() > 0)
+        self._show_chart(army)
+
+    def _show_chart(self, army: Army | None) -> None:
+        if self.chart is None:
+            if army is None:
+                return
+            # pyqtgraph is heavy: only imported once there is an army to chart.
+            from desktop.gui.chart import RosterChart
+
+            self.chart = RosterChart(self.ui.chartHolder)
+            # The chart fits the dock, never widens it past the window's edge.
+            self.chart.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            self.ui.chartLayout.addWidget(self.chart)
+        self.chart.show_army(army)
+
+    def _update_actions(self) -> None:
+        has_store = self.workspace is not None
+        army = self.current_army
+        units = self.selected_units() if army is not None else []
+        self.ui.actionNewArmy.setEnabled(has_store)
+        self.ui.actionImport.setEnabled(has_store)
+        self.ui.actionOpenSamples.setEnabled(has_store)
+        for action in (self.ui.actionExport, self.ui.actionExportPdf, self.ui.actionPrint,
+                       self.ui.actionDeleteArmy, self.ui.actionArmySettings,
+                       self.ui.actionAddUnits):
+            action.setEnabled(army is not None)
+        self.ui.actionDuplicateUnit.setEnabled(bool(units))
+        self.ui.actionDeleteUnit.setEnabled(bool(units))
+
+    def _filter(self, text: str) -> None:
+        if self.roster_filter is not None:
+            self.roster_filter.setFilterFixedString(text)
+
+    def _find(self) -> None:
+        self.ui.centralTabs.setCurrentWidget(self.ui.rosterTab)
+        self.ui.searchEdit.setFocus()
+        self.ui.searchEdit.selectAll()
+
+    # Edits: each one undo command
+
+    def _push(self, before: Army | None, after: Army | None, text: str) -> None:
+        from desktop.gui.commands import ReplaceArmy
+
+        if self.workspace is None:
+            return
+        try:
+            self.undo_stack.push(ReplaceArmy(self.workspace, before, after, text))
+        except Exception as error:  # the store refused: say so, change nothing
+            self._report("Could not save", error)
+
+    def _report(self, title: str, error: BaseException) -> None:
+        self.log(f"{title}: {error}")
+        QMessageBox.critical(self, title, str(error) or type(error).__name__)
+
+    def new_army(self) -> None:
+        from desktop.engine.model import Army
+        from desktop.gui.dialogs import NewArmyDialog
+
+        dialog = NewArmyDialog(self)
+        if dialog.exec() != NewArmyDialog.DialogCode.Accepted:
+            return
+        army = Army(name=dialog.name, player=dialog.player, ruleset=dialog.ruleset, units=(),
+                    points_limit=dialog.points_limit)
+        self._push(None, army, f"New army {army.name}")
+
+    def edit_army_settings(self) -> None:
+        from dataclasses import replace
+
+        from desktop.gui.dialogs import NewArmyDialog
+
+        army = self.current_army
+        if army is None:
+            return
+        dialog = NewArmyDialog(self, army)
+        if dialog.exec() != NewArmyDialog.DialogCode.Accepted:
+            return
+        player = dialog.player
+        units = tuple(replace(unit, player=player) for unit in army.units)
+        changed = replace(army, name=dialog.name, player=player, units=units,
+                          points_limit=dialog.points_limit)
+        if changed != army:
+            self._push(army, changed, f"Change settings of {army.name}")
+
+    def delete_army(self) -> None:
+        army = self.current_army
+        if army is None:
+            return
+        answer = QMessageBox.question(self, "Delete army",
+                                      f"Delete {army.name} and its {len(army.units)} units? "
+                                      "Edit ▸ Undo brings it back.")
+        if answer == QMessageBox.StandardButton.Yes:
+            self._push(army, None, f"Delete army {army.name}")
+
+    def add_units_from_library(self) -> None:
+        from desktop.engine.rulesets import get_ruleset
+        from desktop.gui.dialogs import LibraryDialog
+
+        army = self.current_army
+        if army is None or self.workspace is None:
+            return
+        dialog = LibraryDialog(self.workspace.library(army.ruleset),
+                               get_ruleset(army.ruleset).name, self)
+        if dialog.exec() == LibraryDialog.DialogCode.Accepted:
+            self.add_units(dialog.chosen())
+
+    def add_units(self, entries: list[LibraryEntry]) -> None:
+        from dataclasses import replace
+
+        from desktop.engine.roster import unique_unit_id, unit_from_library
+
+        army = self.current_army
+        if army is None or not entries:
+            return
+        grown = army
+        added = []
+        for entry in entries:
+            unit = unit_from_library(entry, unique_unit_id(grown, entry.profile.name),
+                                     army.player)
+            grown = replace(grown, units=(*grown.units, unit))
+            added.append(unit.id)
+        names = ", ".join(entry.profile.name for entry in entries)
+        self._push(army, grown, f"Add {names}")
+        self.select_units(added)
+
+    def duplicate_units(self) -> None:
+        from dataclasses import replace
+
+        from desktop.engine.roster import unique_unit_id
+
+        army = self.current_army
+        chosen = self.selected_units()
+        if army is None or not chosen:
+            return
+        grown = army
+        copies = []
+        for unit in chosen:
+            copy = replace(unit, id=unique_unit_id(grown, unit.id), name=f"{unit.name} (copy)")
+            grown = replace(grown, units=(*grown.units, copy))
+            copies.append(copy.id)
+        self._push(army, grown, f"Duplicate {', '.join(u.name for u in chosen)}")
+        self.select_units(copies)
+
+    def delete_units(self) -> None:
+        from dataclasses import replace
+
+        army = self.current_army
+        chosen = {unit.id for unit in self.selected_units()}
+        if army is None or not chosen:
+            return
+        kept = tuple(unit for unit in army.units if unit.id not in chosen)
+        names = ", ".join(u.name for u in army.units if u.id in chosen)
+        self._push(army, replace(army, units=kept), f"Delete {names}")
+
+    def add_sample_armies(self) -> None:
+        try:
+            armies = sample_armies()
+        except Exception as error:
+            self._report("Cannot read the sample armies", error)
+            return
+        self.undo_stack.beginMacro("Add sample armies")
+        for army in armies:
+            self._push(None, army, f"Add {army.name}")
+        self.undo_stack.endMacro()
+        self.log(f"Added {len(armies)} sample armies")
+
+    def show_welcome(self) -> None:
+        from desktop.gui.dialogs import WelcomeDialog
+
+        if self._settings is not None:
+            if self._settings.value(WELCOMED_KEY, False, bool):
+                return
+            self._settings.setValue(WELCOMED_KEY, True)
+        dialog = WelcomeDialog(self)
+        dialog.exec()
+        if dialog.choice == WelcomeDialog.NEW_ARMY:
+            self.new_army()
+        elif dialog.choice == WelcomeDialog.SAMPLES:
+            self.add_sample_armies()
+
+    # Files
+
+    def choose_import(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Import Army", "", "Armies (*.json *.ros *.rosz);;All files (*)")
+        if path:
+            self.import_army(Path(path))
+
+    def import_army(self, path: Path, on_finished: Callable[[], None] | None = None) -> None:
+        """Read the file in a worker; the army then arrives as one undoable step."""
+        from desktop.store.transfer import read_army_file
+
+        def done(imported: Any) -> None:
+            for warning in imported.warnings:
+                self.log(f"{path.name}: {warning}")
+            self._push(None, imported.army, f"Import {imported.army.name}")
+            self.log(f"Imported {imported.army.name} from {path.name}")
+            if on_finished:
+                on_finished()
+
+        def failed(error: BaseException) -> None:
+            self._report("Cannot import", error)
+            if on_finished:
+                on_finished()
+
+        self.runner.run(lambda: read_army_file(path), done, failed, progress_parent=self,
+                        label=f"Importing {path.name}…")
+
+    def choose_export(self) -> None:
+        army = self.current_army
+        if army is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export Army", f"{army.name}.json",
+            "Rout JSON (*.json);;Text for forums (*.txt);;Markdown (*.md)")
+        if path:
+            self.export_army(Path(path))
+
+    def export_army(self, path: Path) -> bool:
+        from desktop.store.errors import StoreError
+        from desktop.store.transfer import write_army_file
+
+        army = self.current_army
+        if army is None:
+            return False
+        try:
+            chosen = write_army_file(army, path)
+        except StoreError as error:
+            self._report("Cannot export", error)
+            return False
+        self.log(f"Exported {army.name} to {path} ({chosen})")
+        return True
+
+    def choose_pdf(self) -> None:
+        army = self.current_army
+        if army is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Export as PDF", f"{army.name}.pdf",
+                                              "PDF (*.pdf)")
+        if path:
+            from desktop.gui.printing import write_pdf
+
+            try:
+                write_pdf(army, Path(path))
+            except OSError as error:
+                self._report("Cannot write the PDF", error)
+                return
+            self.log(f"Wrote {path}")
+
+    def print_roster(self) -> None:
+        army = self.current_army
+        if army is not None:
+            from desktop.gui.printing import print_roster
+
+            print_roster(army, self)
+
+    def choose_database(self) -> None:
+        current = self.store.url if self.store else ""
+        text, ok = QInputDialog.getText(
+            self, "Open Database", "A SQLite file, or a database URL such as "
+            "postgresql+psycopg://user@host/rout:", text=current)
+        if ok and text.strip():
+            self.open_database(database_url_from(text.strip()))
+
+    def _remember_database(self, url: str) -> None:
+        if self._settings is None or not url:
+            return
+        recent = [u for u in _string_list(self._settings.value(RECENT_KEY, [])) if u != url]
+        self._settings.setValue(RECENT_KEY, [url, *recent][:RECENT_COUNT])
+        self._settings.setValue(DATABASE_KEY, url)
+        self._fill_recent()
+
+    def _fill_recent(self) -> None:
+        menu = self.ui.menuRecent
+        menu.clear()
+        recent = _string_list(self._settings.value(RECENT_KEY, [])) if self._settings else []
+        for url in recent:
+            action = menu.addAction(url)
+            action.triggered.connect(lambda checked=False, u=url: self.open_database(u))
+        menu.setEnabled(bool(recent))
+
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
         if self._settings is not None:
             self.save_layout(self._settings)
             self._settings.sync()
+        if self._runner is not None:
+            self._runner.wait_for_idle()
+        if self.store is not None:
+            self.store.close()
+            self.store = None
         super().closeEvent(event)
+
+
+def database_url_from(text: str) -> str:
+    """A database URL from what a player typed: a URL as it is, a file path as SQLite."""
+    if "://" in text:
+        return text
+    return f"sqlite:///{Path(text).expanduser().resolve()}"
+
+
+def _string_list(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return []
+
+
+def _escape(text: str) -> str:
+    from html import escape
+
+    return escape(text)
+
+
+def _unit_html(unit: Unit) -> str:
+    stats = "".join(f"<td align='center'><b>{_escape(k)}</b><br>{v}</td>"
+                    for k, v in unit.profile.stats.items())
+    ranks = -(-unit.models // unit.files) if unit.files else 0
+    lines = [f"<table cellspacing='4'><tr>{stats}</tr></table>",
+             f"{unit.models} models, {unit.files} wide × {ranks} deep, "
+             f"{unit.points} points{', ' + _escape(unit.slot) if unit.slot else ''}",
+             f"Troop type: {unit.profile.troop_type.value.replace('_', ' ')}; unit strength "
+             f"{unit.profile.unit_strength} each"]
+    if unit.upgrades:
+        lines.append("Upgrades: " + _escape(", ".join(sorted(unit.upgrades))))
+    if unit.profile.special_rules:
+        lines.append("Special rules: " + _escape(", ".join(sorted(unit.profile.special_rules))))
+    lines += [_escape(note) for note in unit.notes[:8]]
+    return "<br>".join(lines)
+
+
+__all__ = ["MainWindow", "database_url_from", "sys"]

@@ -1,0 +1,353 @@
+"""The Armies dock: rulesets → armies → units, a thin adapter over the Workspace.
+
+Three levels, told apart by the index's internal id: 0 for a ruleset row, the ruleset's
+number (1..) for an army row, UNIT_BASE + the army's key for a unit row. Ids stay
+non-negative: PySide6 takes a negative int for an object pointer. Units are dragged to
+reorder them; a drop pushes one undo command and returns False so the view never removes
+rows itself — the model follows the workspace's signal like for every other edit.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QByteArray,
+    QMimeData,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+)
+from PySide6.QtGui import QIcon, QUndoStack
+
+from desktop.engine.model import Army
+from desktop.engine.rulesets import RULESETS
+from desktop.gui.commands import ReplaceArmy
+from desktop.gui.workspace import Workspace
+
+UNIT_MIME = "application/x-rout-units"
+ARMY_ID_ROLE = Qt.ItemDataRole.UserRole
+UNIT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+RULESET_ORDER = tuple(RULESETS)
+UNIT_BASE = 1000
+Index = QModelIndex | QPersistentModelIndex
+
+
+def points_text(army: Army) -> str:
+    return f"{army.points} / {army.points_limit}" if army.points_limit else str(army.points)
+
+
+class ArmyTreeModel(QAbstractItemModel):
+    def __init__(self, workspace: Workspace, undo_stack: QUndoStack,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.workspace = workspace
+        self.undo_stack = undo_stack
+        self._keys: dict[str, int] = {}
+        self._ids: dict[int, str] = {}
+        self._rows: dict[str, list[str]] = {}  # ruleset → army ids in display order
+        # army id → the unit ids on screen; differs from the workspace only inside a change.
+        self._units: dict[str, list[str]] = {}
+        self._rebuild()
+        workspace.reset.connect(self._on_reset)
+        workspace.army_added.connect(self._on_added)
+        workspace.army_changed.connect(self._on_changed)
+        workspace.army_removed.connect(self._on_removed)
+
+    # Bookkeeping
+
+    def _key(self, army_id: str) -> int:
+        if army_id not in self._keys:
+            key = len(self._keys) + 1
+            self._keys[army_id] = key
+            self._ids[key] = army_id
+        return self._keys[army_id]
+
+    def _ordered(self, ruleset: str) -> list[str]:
+        armies = [a for a in self.workspace.armies() if a.ruleset == ruleset]
+        armies.sort(key=lambda a: (a.name.casefold(), a.id))
+        return [a.id for a in armies]
+
+    def _rebuild(self) -> None:
+        self._rows = {ruleset: self._ordered(ruleset) for ruleset in RULESET_ORDER}
+        self._units = {army.id: [unit.id for unit in army.units]
+                       for army in self.workspace.armies()}
+        for ids in self._rows.values():
+            for army_id in ids:
+                self._key(army_id)
+
+    def army_index(self, army_id: str) -> QModelIndex:
+        army = self.workspace.army(army_id)
+        if army is None or army_id not in self._rows.get(army.ruleset, []):
+            return QModelIndex()
+        group = RULESET_ORDER.index(army.ruleset)
+        return self.createIndex(self._rows[army.ruleset].index(army_id), 0, group + 1)
+
+    def unit_index(self, army_id: str, unit_id: str) -> QModelIndex:
+        shown = self._units.get(army_id, [])
+        if unit_id not in shown:
+            return QModelIndex()
+        return self.createIndex(shown.index(unit_id), 0, UNIT_BASE + self._key(army_id))
+
+    # Which row is what: ruleset rows carry 0, army rows the ruleset number (1..),
+    # unit rows UNIT_BASE plus their army's key.
+
+    def _army_of(self, index: Index) -> Army | None:
+        if not index.isValid():
+            return None
+        tag = index.internalId()
+        if tag >= UNIT_BASE:
+            return self.workspace.army(self._ids[tag - UNIT_BASE])
+        if tag > 0:
+            ids = self._rows[RULESET_ORDER[tag - 1]]
+            return self.workspace.army(ids[index.row()]) if index.row() < len(ids) else None
+        return None
+
+    def _level(self, index: Index) -> str:
+        if not index.isValid():
+            return "root"
+        tag = index.internalId()
+        return "ruleset" if tag == 0 else "unit" if tag >= UNIT_BASE else "army"
+
+    # QAbstractItemModel
+
+    def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008  Qt override
+        if not self.hasIndex(row, column, parent):
+            return QModelIndex()
+        level = self._level(parent)
+        if level == "root":
+            return self.createIndex(row, column, 0)
+        if level == "ruleset":
+            return self.createIndex(row, column, parent.row() + 1)
+        if level == "army":
+            army = self._army_of(parent)
+            assert army is not None
+            return self.createIndex(row, column, UNIT_BASE + self._key(army.id))
+        return QModelIndex()
+
+    def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008  Qt override
+        level = self._level(index)
+        if level == "army":
+            return self.createIndex(index.internalId() - 1, 0, 0)
+        if level == "unit":
+            army_id = self._ids[index.internalId() - UNIT_BASE]
+            army = self.workspace.army(army_id)
+            if army is None:
+                return QModelIndex()
+            group = RULESET_ORDER.index(army.ruleset)
+            return self.createIndex(self._rows[army.ruleset].index(army_id), 0, group + 1)
+        return QModelIndex()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008  Qt override
+        if parent.isValid() and parent.column() != 0:
+            return 0
+        level = self._level(parent)
+        if level == "root":
+            return len(RULESET_ORDER)
+        if level == "ruleset":
+            return len(self._rows[RULESET_ORDER[parent.row()]])
+        if level == "army":
+            army = self._army_of(parent)
+            return len(self._units.get(army.id, [])) if army else 0
+        return 0
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008  Qt override
+        return 2
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return ("Name", "Points")[section] if 0 <= section < 2 else None
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
+        if not index.isValid():
+            return None
+        level = self._level(index)
+        column = index.column()
+        if level == "ruleset":
+            ruleset = RULESETS[RULESET_ORDER[index.row()]]
+            if role == Qt.ItemDataRole.DisplayRole:
+                return ruleset.name if column == 0 else None
+            if role == Qt.ItemDataRole.DecorationRole and column == 0:
+                return QIcon.fromTheme("ruleset")
+            return None
+        army = self._army_of(index)
+        if army is None:
+            return None
+        if level == "army":
+            if role == Qt.ItemDataRole.DisplayRole:
+                return army.name if column == 0 else points_text(army)
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return (f"{army.name} — {army.player}, {len(army.units)} units, "
+                        f"{army.models} models, {points_text(army)} points")
+            if role == Qt.ItemDataRole.DecorationRole and column == 0:
+                return QIcon.fromTheme("army")
+            if role == Qt.ItemDataRole.ForegroundRole and column == 1 and (
+                    army.points_limit and army.points > army.points_limit):
+                return Qt.GlobalColor.darkRed
+            if role == ARMY_ID_ROLE:
+                return army.id
+            return None
+        shown = self._units.get(army.id, [])
+        unit = next((u for u in army.units if index.row() < len(shown)
+                     and u.id == shown[index.row()]), None)
+        if unit is None:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return unit.name if column == 0 else str(unit.points)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return (f"{unit.name} ({unit.profile.name}): {unit.models} models, "
+                    f"{unit.profile.troop_type.value.replace('_', ' ')}, {unit.points} points")
+        if role == Qt.ItemDataRole.DecorationRole and column == 0:
+            return QIcon.fromTheme(f"troop-{unit.profile.troop_type.value}")
+        if role == ARMY_ID_ROLE:
+            return army.id
+        if role == UNIT_ID_ROLE:
+            return unit.id
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:  # Qt override
+        base = super().flags(index)
+        level = self._level(index)
+        if level == "unit":
+            return base | Qt.ItemFlag.ItemIsDragEnabled | Qt.ItemFlag.ItemIsDropEnabled
+        if level == "army":
+            return base | Qt.ItemFlag.ItemIsDropEnabled
+        return base
+
+    # Drag and drop: reordering units inside their army
+
+    def supportedDropActions(self) -> Qt.DropAction:  # Qt override
+        return Qt.DropAction.MoveAction
+
+    def supportedDragActions(self) -> Qt.DropAction:  # Qt override
+        return Qt.DropAction.MoveAction
+
+    def mimeTypes(self) -> list[str]:  # Qt override
+        return [UNIT_MIME]
+
+    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:  # Qt override
+        units: list[str] = []
+        army_id = ""
+        for index in indexes:
+            if self._level(index) != "unit" or index.column() != 0:
+                continue
+            army = self._army_of(index)
+            if army is None:
+                continue
+            army_id = army.id
+            units.append(self._units[army.id][index.row()])
+        mime = QMimeData()
+        mime.setData(UNIT_MIME, QByteArray(json.dumps({"army": army_id,
+                                                       "units": units}).encode()))
+        return mime
+
+    def canDropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int,
+                        parent: Index) -> bool:  # Qt override
+        return self._drop_target(data, row, parent) is not None
+
+    def dropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int,
+                     parent: Index) -> bool:  # Qt override
+        target = self._drop_target(data, row, parent)
+        if target is None or action != Qt.DropAction.MoveAction:
+            return False
+        army, moving, position = target
+        kept = [u for u in army.units if u.id not in moving]
+        before = sum(1 for u in army.units[:position] if u.id not in moving)
+        moved = [u for u in army.units if u.id in moving]
+        units = tuple(kept[:before] + moved + kept[before:])
+        if units != army.units:
+            self.undo_stack.push(ReplaceArmy(self.workspace, army, replace(army, units=units),
+                                             f"Reorder units in {army.name}"))
+        # False: the view must not remove the dragged rows; the workspace signal moves them.
+        return False
+
+    def _drop_target(self, data: QMimeData, row: int,
+                     parent: Index) -> tuple[Army, set[str], int] | None:
+        if not data.hasFormat(UNIT_MIME):
+            return None
+        try:
+            payload = json.loads(bytes(data.data(UNIT_MIME).data()).decode())
+        except ValueError:
+            return None
+        level = self._level(parent)
+        if level == "unit":  # dropped onto a unit: in front of it
+            row, parent = parent.row(), self.parent(parent)
+            level = "army"
+        if level != "army":
+            return None
+        army = self._army_of(parent)
+        if army is None or army.id != payload.get("army"):
+            return None
+        moving = set(payload.get("units", []))
+        position = len(army.units) if row < 0 else min(row, len(army.units))
+        return army, moving, position
+
+    # Following the workspace
+
+    def _on_reset(self) -> None:
+        self.beginResetModel()
+        self._rebuild()
+        self.endResetModel()
+
+    def _group_index(self, ruleset: str) -> QModelIndex:
+        return self.index(RULESET_ORDER.index(ruleset), 0)
+
+    def _on_added(self, army_id: str) -> None:
+        army = self.workspace.army(army_id)
+        assert army is not None
+        order = self._ordered(army.ruleset)
+        row = order.index(army_id)
+        self._key(army_id)
+        self.beginInsertRows(self._group_index(army.ruleset), row, row)
+        self._rows[army.ruleset] = order
+        self._units[army_id] = [unit.id for unit in army.units]
+        self.endInsertRows()
+
+    def _on_removed(self, army_id: str, removed: Army) -> None:
+        rows = self._rows[removed.ruleset]
+        if army_id not in rows:
+            return
+        row = rows.index(army_id)
+        self.beginRemoveRows(self._group_index(removed.ruleset), row, row)
+        rows.pop(row)
+        self._units.pop(army_id, None)
+        self.endRemoveRows()
+
+    def _on_changed(self, army_id: str, before: Army) -> None:
+        army = self.workspace.army(army_id)
+        assert army is not None
+        rows = self._rows[army.ruleset]
+        old_row = rows.index(army_id)
+        order = self._ordered(army.ruleset)
+        new_row = order.index(army_id)
+        group = self._group_index(army.ruleset)
+        if new_row != old_row:  # renamed past a neighbour
+            destination = new_row + 1 if new_row > old_row else new_row
+            self.beginMoveRows(group, old_row, old_row, group, destination)
+            self._rows[army.ruleset] = order
+            self.endMoveRows()
+        parent = self.index(new_row, 0, group)
+        self.dataChanged.emit(parent, self.index(new_row, 1, group))
+        old_ids = self._units.get(army_id, [])
+        new_ids = [u.id for u in army.units]
+        if old_ids == new_ids:
+            if new_ids:
+                self.dataChanged.emit(self.index(0, 0, parent),
+                                      self.index(len(new_ids) - 1, 1, parent))
+            return
+        # Units added, removed or reordered: replace the army's unit rows.
+        if old_ids:
+            self.beginRemoveRows(parent, 0, len(old_ids) - 1)
+            self._units[army_id] = []
+            self.endRemoveRows()
+        if new_ids:
+            self.beginInsertRows(parent, 0, len(new_ids) - 1)
+            self._units[army_id] = new_ids
+            self.endInsertRows()

@@ -1,0 +1,150 @@
+"""Dialogs laid out in ui/: a new army (or its settings), picking units from a library, and
+the welcome shown when the database holds no army yet."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QItemSelectionModel, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QIcon, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QWidget
+
+from desktop.engine.model import Army, LibraryEntry
+from desktop.engine.rulesets import RULESETS
+from desktop.gui.forms.ui_librarydialog import Ui_LibraryDialog
+from desktop.gui.forms.ui_newarmydialog import Ui_NewArmyDialog
+from desktop.gui.forms.ui_welcomedialog import Ui_WelcomeDialog
+
+ENTRY_ROLE = Qt.ItemDataRole.UserRole
+
+
+class NewArmyDialog(QDialog):
+    """Name, player, ruleset and points limit; with `army`, edits those of an existing one."""
+
+    def __init__(self, parent: QWidget | None = None, army: Army | None = None) -> None:
+        super().__init__(parent)
+        self.ui = Ui_NewArmyDialog()
+        self.ui.setupUi(self)
+        for ruleset in RULESETS.values():
+            self.ui.rulesetCombo.addItem(ruleset.name, ruleset.id)
+        if army is not None:
+            self.setWindowTitle("Army Settings")
+            self.ui.nameEdit.setText(army.name)
+            self.ui.playerEdit.setText(army.player)
+            self.ui.rulesetCombo.setCurrentIndex(self.ui.rulesetCombo.findData(army.ruleset))
+            self.ui.rulesetCombo.setEnabled(False)  # profiles belong to their ruleset
+            self.ui.limitSpin.setValue(army.points_limit)
+        else:
+            self.setWindowTitle("New Army")
+            self.ui.nameEdit.setText("New army")
+            self.ui.playerEdit.setText("Player")
+        self.ui.nameEdit.selectAll()
+        self.ui.nameEdit.textChanged.connect(self._check)
+        self.ui.buttonBox.accepted.connect(self.accept)
+        self.ui.buttonBox.rejected.connect(self.reject)
+        self._check()
+
+    def _check(self) -> None:
+        ok = self.ui.buttonBox.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setEnabled(bool(self.name))
+
+    @property
+    def name(self) -> str:
+        return " ".join(self.ui.nameEdit.text().split())
+
+    @property
+    def player(self) -> str:
+        return " ".join(self.ui.playerEdit.text().split()) or "Player"
+
+    @property
+    def ruleset(self) -> str:
+        return str(self.ui.rulesetCombo.currentData())
+
+    @property
+    def points_limit(self) -> int:
+        return self.ui.limitSpin.value()
+
+
+class LibraryDialog(QDialog):
+    """The ruleset's library with a search box; several entries can be chosen at once."""
+
+    def __init__(self, entries: Sequence[LibraryEntry], ruleset_name: str,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ui = Ui_LibraryDialog()
+        self.ui.setupUi(self)
+        self.setWindowTitle(f"Add Units — {ruleset_name} library")
+        self.entries = list(entries)
+        self.source = QStandardItemModel(self)
+        for number, entry in enumerate(self.entries):
+            stats = " ".join(f"{k}{v}" for k, v in entry.profile.stats.items())
+            item = QStandardItem(QIcon.fromTheme(f"troop-{entry.profile.troop_type.value}"),
+                                 f"{entry.profile.name} — {entry.slot or 'unit'}, "
+                                 f"{entry.points_per_model} pts each")
+            item.setToolTip(f"{entry.profile.name}: {stats}; usually {entry.models} models")
+            item.setData(number, ENTRY_ROLE)
+            item.setEditable(False)
+            self.source.appendRow(item)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.source)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.ui.entryList.setModel(self.proxy)
+        self.ui.searchEdit.textChanged.connect(self.proxy.setFilterFixedString)
+        self.ui.entryList.selectionModel().selectionChanged.connect(self._describe)
+        self.ui.entryList.doubleClicked.connect(self.accept)
+        self.ui.buttonBox.accepted.connect(self.accept)
+        self.ui.buttonBox.rejected.connect(self.reject)
+        ok = self.ui.buttonBox.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setText("Add")
+        if self.entries:
+            self.ui.entryList.selectionModel().select(
+                self.proxy.index(0, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        self._describe()
+
+    def chosen(self) -> list[LibraryEntry]:
+        rows = sorted(self.proxy.mapToSource(index).row()
+                      for index in self.ui.entryList.selectionModel().selectedIndexes())
+        return [self.entries[row] for row in rows]
+
+    def choose(self, names: Sequence[str]) -> None:
+        """Select entries by profile name (keyboard users search; tests choose by name)."""
+        selection = self.ui.entryList.selectionModel()
+        selection.clearSelection()
+        for row in range(self.proxy.rowCount()):
+            index = self.proxy.index(row, 0)
+            entry = self.entries[int(index.data(ENTRY_ROLE))]
+            if entry.profile.name in names:
+                selection.select(index, QItemSelectionModel.SelectionFlag.Select)
+
+    def _describe(self) -> None:
+        chosen = self.chosen()
+        if not chosen:
+            self.ui.entryDetails.setText("Choose one or more units.")
+            return
+        entry = chosen[0]
+        stats = " ".join(f"{k} {v}" for k, v in entry.profile.stats.items())
+        extra = f" (and {len(chosen) - 1} more)" if len(chosen) > 1 else ""
+        self.ui.entryDetails.setText(f"<b>{entry.profile.name}</b>{extra}<br>{stats}<br>"
+                                     f"{entry.models} models, {entry.points_per_model} "
+                                     "points each")
+
+
+class WelcomeDialog(QDialog):
+    """First start: "new army" or "open sample armies"; `choice` says which was picked."""
+
+    NEW_ARMY = "new"
+    SAMPLES = "samples"
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ui = Ui_WelcomeDialog()
+        self.ui.setupUi(self)
+        self.choice = ""
+        self.ui.newArmyButton.clicked.connect(lambda: self._pick(self.NEW_ARMY))
+        self.ui.samplesButton.clicked.connect(lambda: self._pick(self.SAMPLES))
+        self.ui.closeButton.clicked.connect(self.reject)
+        self.ui.samplesButton.setDefault(True)
+
+    def _pick(self, choice: str) -> None:
+        self.choice = choice
+        self.accept()

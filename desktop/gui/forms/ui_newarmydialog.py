@@ -1,0 +1,104 @@
+# -*- coding: utf-8 -*-
+
+################################################################################
+## Form generated from reading UI file 'newarmydialog.ui'
+##
+## Created by: Qt User Interface Compiler version 6.12.0
+##
+## WARNING! All changes made in this file will be lost when recompiling UI file!
+################################################################################
+
+from PySide6.QtCore import (QCoreApplication, QDate, QDateTime, QLocale,
+    QMetaObject, QObject, QPoint, QRect,
+    QSize, QTime, QUrl, Qt)
+from PySide6.QtGui import (QBrush, QColor, QConicalGradient, QCursor,
+    QFont, QFontDatabase, QGradient, QIcon,
+    QImage, QKeySequence, QLinearGradient, QPainter,
+    QPalette, QPixmap, QRadialGradient, QTransform)
+from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QDialog,
+    QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
+    QSizePolicy, QSpinBox, QVBoxLayout, QWidget)
+
+class Ui_NewArmyDialog(object):
+    def setupUi(self, NewArmyDialog):
+        if not NewArmyDialog.objectName():
+            NewArmyDialog.setObjectName(u"NewArmyDialog")
+        self.dialogLayout = QVBoxLayout(NewArmyDialog)
+        self.dialogLayout.setObjectName(u"dialogLayout")
+        self.formLayout = QFormLayout()
+        self.formLayout.setObjectName(u"formLayout")
+        self.nameLabel = QLabel(NewArmyDialog)
+        self.nameLabel.setObjectName(u"nameLabel")
+
+        self.formLayout.setWidget(0, QFormLayout.ItemRole.LabelRole, self.nameLabel)
+
+        self.nameEdit = QLineEdit(NewArmyDialog)
+        self.nameEdit.setObjectName(u"nameEdit")
+        self.nameEdit.setMaxLength(200)
+
+        self.formLayout.setWidget(0, QFormLayout.ItemRole.FieldRole, self.nameEdit)
+
+        self.playerLabel = QLabel(NewArmyDialog)
+        self.playerLabel.setObjectName(u"playerLabel")
+
+        self.formLayout.setWidget(1, QFormLayout.ItemRole.LabelRole, self.playerLabel)
+
+        self.playerEdit = QLineEdit(NewArmyDialog)
+        self.playerEdit.setObjectName(u"playerEdit")
+        self.playerEdit.setMaxLength(200)
+
+        self.formLayout.setWidget(1, QFormLayout.ItemRole.FieldRole, self.playerEdit)
+
+        self.rulesetLabel = QLabel(NewArmyDialog)
+        self.rulesetLabel.setObjectName(u"rulesetLabel")
+
+        self.formLayout.setWidget(2, QFormLayout.ItemRole.LabelRole, self.rulesetLabel)
+
+        self.rulesetCombo = QComboBox(NewArmyDialog)
+        self.rulesetCombo.setObjectName(u"rulesetCombo")
+
+        self.formLayout.setWidget(2, QFormLayout.ItemRole.FieldRole, self.rulesetCombo)
+
+        self.limitLabel = QLabel(NewArmyDialog)
+        self.limitLabel.setObjectName(u"limitLabel")
+
+        self.formLayout.setWidget(3, QFormLayout.ItemRole.LabelRole, self.limitLabel)
+
+        self.limitSpin = QSpinBox(NewArmyDialog)
+        self.limitSpin.setObjectName(u"limitSpin")
+        self.limitSpin.setMaximum(1000000)
+        self.limitSpin.setSingleStep(250)
+        self.limitSpin.setValue(2000)
+
+        self.formLayout.setWidget(3, QFormLayout.ItemRole.FieldRole, self.limitSpin)
+
+
+        self.dialogLayout.addLayout(self.formLayout)
+
+        self.buttonBox = QDialogButtonBox(NewArmyDialog)
+        self.buttonBox.setObjectName(u"buttonBox")
+        self.buttonBox.setStandardButtons(QDialogButtonBox.StandardButton.Cancel|QDialogButtonBox.StandardButton.Ok)
+
+        self.dialogLayout.addWidget(self.buttonBox)
+
+#if QT_CONFIG(shortcut)
+        self.nameLabel.setBuddy(self.nameEdit)
+        self.playerLabel.setBuddy(self.playerEdit)
+        self.rulesetLabel.setBuddy(self.rulesetCombo)
+        self.limitLabel.setBuddy(self.limitSpin)
+#endif // QT_CONFIG(shortcut)
+
+        self.retranslateUi(NewArmyDialog)
+
+        QMetaObject.connectSlotsByName(NewArmyDialog)
+    # setupUi
+
+    def retranslateUi(self, NewArmyDialog):
+        NewArmyDialog.setWindowTitle(QCoreApplication.translate("NewArmyDialog", u"Army", None))
+        self.nameLabel.setText(QCoreApplication.translate("NewArmyDialog", u"&Name", None))
+        self.playerLabel.setText(QCoreApplication.translate("NewArmyDialog", u"&Player", None))
+        self.rulesetLabel.setText(QCoreApplication.translate("NewArmyDialog", u"&Ruleset", None))
+        self.limitLabel.setText(QCoreApplication.translate("NewArmyDialog", u"Points &limit", None))
+        self.limitSpin.setSpecialValueText(QCoreApplication.translate("NewArmyDialog", u"No limit", None))
+    # retranslateUi
+

@@ -1,0 +1,66 @@
+# -*- coding: utf-8 -*-
+
+################################################################################
+## Form generated from reading UI file 'welcomedialog.ui'
+##
+## Created by: Qt User Interface Compiler version 6.12.0
+##
+## WARNING! All changes made in this file will be lost when recompiling UI file!
+################################################################################
+
+from PySide6.QtCore import (QCoreApplication, QDate, QDateTime, QLocale,
+    QMetaObject, QObject, QPoint, QRect,
+    QSize, QTime, QUrl, Qt)
+from PySide6.QtGui import (QBrush, QColor, QConicalGradient, QCursor,
+    QFont, QFontDatabase, QGradient, QIcon,
+    QImage, QKeySequence, QLinearGradient, QPainter,
+    QPalette, QPixmap, QRadialGradient, QTransform)
+from PySide6.QtWidgets import (QApplication, QDialog, QHBoxLayout, QLabel,
+    QPushButton, QSizePolicy, QVBoxLayout, QWidget)
+
+class Ui_WelcomeDialog(object):
+    def setupUi(self, WelcomeDialog):
+        if not WelcomeDialog.objectName():
+            WelcomeDialog.setObjectName(u"WelcomeDialog")
+        self.dialogLayout = QVBoxLayout(WelcomeDialog)
+        self.dialogLayout.setObjectName(u"dialogLayout")
+        self.welcomeText = QLabel(WelcomeDialog)
+        self.welcomeText.setObjectName(u"welcomeText")
+        self.welcomeText.setWordWrap(True)
+
+        self.dialogLayout.addWidget(self.welcomeText)
+
+        self.buttonRow = QHBoxLayout()
+        self.buttonRow.setObjectName(u"buttonRow")
+        self.newArmyButton = QPushButton(WelcomeDialog)
+        self.newArmyButton.setObjectName(u"newArmyButton")
+
+        self.buttonRow.addWidget(self.newArmyButton)
+
+        self.samplesButton = QPushButton(WelcomeDialog)
+        self.samplesButton.setObjectName(u"samplesButton")
+
+        self.buttonRow.addWidget(self.samplesButton)
+
+        self.closeButton = QPushButton(WelcomeDialog)
+        self.closeButton.setObjectName(u"closeButton")
+
+        self.buttonRow.addWidget(self.closeButton)
+
+
+        self.dialogLayout.addLayout(self.buttonRow)
+
+
+        self.retranslateUi(WelcomeDialog)
+
+        QMetaObject.connectSlotsByName(WelcomeDialog)
+    # setupUi
+
+    def retranslateUi(self, WelcomeDialog):
+        WelcomeDialog.setWindowTitle(QCoreApplication.translate("WelcomeDialog", u"Welcome to Rout", None))
+        self.welcomeText.setText(QCoreApplication.translate("WelcomeDialog", u"<h2>Welcome to Rout</h2><p>Build your army rosters here, then let Rout walk you through Break tests, fleeing and pursuit with the exact odds of every roll.</p><p>Start a new army, or look around with the sample armies for Warhammer Fantasy Battle 6th edition, Kensei and Breaks or Pursues.</p>", None))
+        self.newArmyButton.setText(QCoreApplication.translate("WelcomeDialog", u"&New army\u2026", None))
+        self.samplesButton.setText(QCoreApplication.translate("WelcomeDialog", u"Open &sample armies", None))
+        self.closeButton.setText(QCoreApplication.translate("WelcomeDialog", u"&Close", None))
+    # retranslateUi
+

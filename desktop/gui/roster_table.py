@@ -1,0 +1,331 @@
+"""The roster table: one row per unit of the current army, one column per ruleset statistic.
+
+`setData` never changes the army itself: it asks the engine for the edited unit (prices
+come from the library), pushes one undo command, and the rows update from the workspace's
+signal. Cells the engine warns about get a tint and the warning as their tool tip.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtGui import QBrush, QColor, QIcon, QUndoStack
+
+from desktop.engine.model import Army, TroopType, Unit, UnitProfile
+from desktop.engine.roster import RosterProblem, Severity, repriced, with_models
+from desktop.engine.rulesets import Ruleset, StatSpec, get_ruleset
+from desktop.gui.commands import ReplaceArmy
+from desktop.gui.workspace import Workspace
+
+Index = QModelIndex | QPersistentModelIndex
+UNIT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+# What an editor needs to know about a cell (delegates read it, never the model's internals).
+EDIT_KIND_ROLE = Qt.ItemDataRole.UserRole + 2
+EDIT_RANGE_ROLE = Qt.ItemDataRole.UserRole + 3
+WARNING_TINT = QColor(255, 214, 170)
+NOTE_TINT = QColor(255, 240, 200)
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str  # "name", "stat:Ld", ...
+    title: str
+    kind: str  # text, stat, models, formation, troop_type, upgrades, points, readonly
+    tip: str = ""
+    stat: StatSpec | None = None
+
+
+def columns_for(ruleset: Ruleset) -> list[Column]:
+    fixed_front = [
+        Column("name", "Unit", "text", "The unit's name in this army"),
+        Column("profile", "Profile", "readonly", "The profile the unit's models use"),
+        Column("troop_type", "Type", "troop_type", "Troop type: decides flee dice and more"),
+        Column("models", "Models", "models", "How many models the unit has"),
+        Column("formation", "Formation", "formation", "Files (models in the front rank) × "
+               "ranks"),
+    ]
+    stats = [Column(f"stat:{spec.name}", spec.name, "stat",
+                    f"{spec.label}, {spec.minimum} to {spec.maximum}", spec)
+             for spec in ruleset.stats]
+    fixed_back = [
+        Column("upgrades", "Upgrades", "upgrades", "Standard, musician, champion and the like"),
+        Column("points", "Points", "points", "The unit's points; from the library when it "
+               "came from there"),
+        Column("slot", "Slot", "text", "The army-list category"),
+    ]
+    return fixed_front + stats + fixed_back
+
+
+def formation_text(unit: Unit) -> str:
+    ranks = -(-unit.models // unit.files) if unit.files else 0
+    return f"{unit.files} × {ranks}"
+
+
+class RosterTableModel(QAbstractTableModel):
+    def __init__(self, workspace: Workspace, undo_stack: QUndoStack,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.workspace = workspace
+        self.undo_stack = undo_stack
+        self.army_id = ""
+        self._columns: list[Column] = []
+        self._shown: list[str] = []  # unit ids on screen
+        self._problems: dict[tuple[str, str], RosterProblem] = {}
+        workspace.reset.connect(self._on_reset)
+        workspace.army_changed.connect(self._on_changed)
+        workspace.army_removed.connect(self._on_removed)
+
+    # The army shown
+
+    @property
+    def army(self) -> Army | None:
+        return self.workspace.army(self.army_id) if self.army_id else None
+
+    def set_army(self, army_id: str) -> None:
+        if army_id == self.army_id:
+            return
+        self.beginResetModel()
+        self.army_id = army_id
+        self._take(self.army)
+        self.endResetModel()
+
+    def _take(self, army: Army | None) -> None:
+        if army is None:
+            self.army_id = ""
+            self._columns, self._shown, self._problems = [], [], {}
+            return
+        self._columns = columns_for(get_ruleset(army.ruleset))
+        self._shown = [unit.id for unit in army.units]
+        self._problems = {}
+        for problem in self.workspace.problems(army):
+            if problem.unit_id:
+                key = (problem.unit_id, self._column_key(problem.field))
+                self._problems.setdefault(key, problem)
+
+    @staticmethod
+    def _column_key(field: str) -> str:
+        return field if field in ("name", "formation", "upgrades", "points", "models") \
+            else f"stat:{field}"
+
+    def column(self, section: int) -> Column:
+        return self._columns[section]
+
+    def column_of(self, key: str) -> int:
+        return next(i for i, column in enumerate(self._columns) if column.key == key)
+
+    def unit_at(self, row: int) -> Unit | None:
+        army = self.army
+        if army is None or not 0 <= row < len(self._shown):
+            return None
+        return next((u for u in army.units if u.id == self._shown[row]), None)
+
+    def row_of(self, unit_id: str) -> int:
+        return self._shown.index(unit_id) if unit_id in self._shown else -1
+
+    # QAbstractTableModel
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008  Qt override
+        return 0 if parent.isValid() else len(self._shown)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008  Qt override
+        return 0 if parent.isValid() else len(self._columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self._columns):
+            return None
+        column = self._columns[section]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return column.title
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return column.tip
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
+        if not index.isValid():
+            return None
+        unit = self.unit_at(index.row())
+        if unit is None or not 0 <= index.column() < len(self._columns):
+            return None
+        column = self._columns[index.column()]
+        problem = self._problems.get((unit.id, column.key))
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            return self._value(unit, column, role == Qt.ItemDataRole.EditRole)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return problem.message if problem else column.tip
+        if role == Qt.ItemDataRole.BackgroundRole and problem is not None:
+            return QBrush(WARNING_TINT if problem.severity == Severity.WARNING else NOTE_TINT)
+        if role == Qt.ItemDataRole.DecorationRole and column.key == "troop_type":
+            return QIcon.fromTheme(f"troop-{unit.profile.troop_type.value}")
+        if role == Qt.ItemDataRole.TextAlignmentRole and column.kind in (
+                "stat", "models", "points", "formation"):
+            return int(Qt.AlignmentFlag.AlignCenter)
+        if role == UNIT_ID_ROLE:
+            return unit.id
+        if role == EDIT_KIND_ROLE:
+            return column.kind
+        if role == EDIT_RANGE_ROLE:
+            return self._range(unit, column)
+        return None
+
+    def _value(self, unit: Unit, column: Column, editing: bool) -> Any:
+        key = column.key
+        if key == "name":
+            return unit.name
+        if key == "profile":
+            return unit.profile.name
+        if key == "troop_type":
+            return unit.profile.troop_type.value if editing else \
+                unit.profile.troop_type.value.replace("_", " ")
+        if key == "models":
+            return unit.models
+        if key == "formation":
+            return unit.files if editing else formation_text(unit)
+        if column.stat is not None:
+            return unit.profile.stats.get(column.stat.name)
+        if key == "upgrades":
+            return sorted(unit.upgrades) if editing else ", ".join(sorted(unit.upgrades))
+        if key == "points":
+            return unit.points
+        if key == "slot":
+            return unit.slot
+        return None
+
+    def _range(self, unit: Unit, column: Column) -> Any:
+        if column.stat is not None:
+            return (column.stat.minimum, column.stat.maximum)
+        if column.key == "models":
+            return (1, 10_000)
+        if column.key == "formation":
+            return (1, unit.models)
+        if column.key == "points":
+            return (0, 1_000_000)
+        if column.key == "troop_type":
+            return [troop.value for troop in TroopType]
+        if column.key == "upgrades":
+            army = self.army
+            ruleset = get_ruleset(army.ruleset) if army else None
+            return [(spec.name, spec.label) for spec in ruleset.upgrades] if ruleset else []
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:  # Qt override
+        base = super().flags(index)
+        if index.isValid() and 0 <= index.column() < len(self._columns) and \
+                self._columns[index.column()].kind != "readonly":
+            return base | Qt.ItemFlag.ItemIsEditable
+        return base
+
+    def setData(self, index: Index, value: Any,
+                role: int = Qt.ItemDataRole.EditRole) -> bool:  # Qt override
+        army = self.army
+        unit = self.unit_at(index.row())
+        if role != Qt.ItemDataRole.EditRole or army is None or unit is None:
+            return False
+        column = self._columns[index.column()]
+        edited = self._edited(army, unit, column, value)
+        if edited is None or edited == unit:
+            return False
+        units = tuple(edited if u.id == unit.id else u for u in army.units)
+        self.undo_stack.push(ReplaceArmy(self.workspace, army, replace(army, units=units),
+                                         f"Change {column.title} of {unit.name}"))
+        return True
+
+    def _edited(self, army: Army, unit: Unit, column: Column, value: Any) -> Unit | None:
+        """The unit after the edit, or None for a value that makes no sense."""
+        library = self.workspace.library(army.ruleset)
+        key = column.key
+        try:
+            if key == "name":
+                text = " ".join(str(value).split())[:200]
+                return replace(unit, name=text) if text else None
+            if key == "slot":
+                return replace(unit, slot=" ".join(str(value).split())[:100])
+            if key == "troop_type":
+                return replace(unit, profile=replace(unit.profile,
+                                                     troop_type=TroopType(str(value))))
+            if key == "models":
+                return with_models(unit, int(value), library)
+            if key == "formation":
+                return replace(unit, files=min(max(int(value), 1), unit.models))
+            if key == "points":
+                return replace(unit, points=max(int(value), 0))
+            if key == "upgrades":
+                chosen = frozenset(str(v) for v in value)
+                return repriced(replace(unit, upgrades=chosen), library)
+            if column.stat is not None:
+                spec = column.stat
+                number = min(max(int(value), spec.minimum), spec.maximum)
+                stats = {**unit.profile.stats, spec.name: number}
+                profile: UnitProfile = replace(unit.profile, stats=stats)
+                if spec.name == "W":
+                    profile = replace(profile, wounds=number)
+                return replace(unit, profile=profile)
+        except (TypeError, ValueError):
+            return None
+        return None
+
+    # Following the workspace
+
+    def _on_reset(self) -> None:
+        self.beginResetModel()
+        self._take(self.army)
+        self.endResetModel()
+
+    def _on_removed(self, army_id: str, removed: Army) -> None:
+        if army_id == self.army_id:
+            self.beginResetModel()
+            self._take(None)
+            self.endResetModel()
+
+    def _on_changed(self, army_id: str, before: Army) -> None:
+        if army_id != self.army_id:
+            return
+        army = self.army
+        assert army is not None
+        new_ids = [unit.id for unit in army.units]
+        if new_ids == self._shown:
+            self._take(army)
+            if new_ids:
+                self.dataChanged.emit(self.index(0, 0),
+                                      self.index(len(new_ids) - 1, len(self._columns) - 1))
+            return
+        if self._shown:
+            self.beginRemoveRows(QModelIndex(), 0, len(self._shown) - 1)
+            self._shown = []
+            self.endRemoveRows()
+        if not new_ids:
+            self._take(army)
+            return
+        self.beginInsertRows(QModelIndex(), 0, len(new_ids) - 1)
+        self._take(army)
+        self.endInsertRows()
+
+
+class RosterFilter(QSortFilterProxyModel):
+    """The search box: a unit stays when its name, profile, type or slot contains the text."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:  # Qt override
+        pattern = self.filterRegularExpression()
+        if not pattern.pattern():
+            return True
+        model = self.sourceModel()
+        assert isinstance(model, RosterTableModel)
+        unit = model.unit_at(source_row)
+        if unit is None:
+            return False
+        haystack = " ".join((unit.name, unit.profile.name,
+                             unit.profile.troop_type.value.replace("_", " "), unit.slot))
+        return pattern.match(haystack).hasMatch()

@@ -1,0 +1,89 @@
+"""The armies the window shows, kept in step with the store.
+
+One source of truth for the roster panes (STYLE, pitfalls): undo commands call `put_army`
+or `remove_army`, which write through the store first and then announce the change; the
+Qt models only listen. Nothing here decides a rule: prices and warnings come from
+`desktop.engine.roster`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QObject, Signal
+
+from desktop.engine.model import Army, LibraryEntry
+from desktop.engine.roster import RosterProblem, problems
+from desktop.engine.rulesets import RULESETS, Ruleset, get_ruleset
+from desktop.store.store import Store
+
+
+class Workspace(QObject):
+    """Armies by id, the unit libraries by ruleset, and the store they live in."""
+
+    army_added = Signal(str)
+    army_changed = Signal(str, object)  # id, the army before the change
+    army_removed = Signal(str, object)  # id, the army that was removed
+    reset = Signal()
+
+    def __init__(self, store: Store, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self._armies: dict[str, Army] = {}
+        self._libraries: dict[str, tuple[LibraryEntry, ...]] = {}
+
+    def load(self) -> None:
+        """Read every army and library from the store (call from the GUI thread)."""
+        self._armies = {summary.id: self.store.load_army(summary.id)
+                        for summary in self.store.list_armies()}
+        self._libraries = {ruleset: self.store.load_library(ruleset) for ruleset in RULESETS}
+        self.reset.emit()
+
+    def adopt(self, armies: dict[str, Army],
+              libraries: dict[str, tuple[LibraryEntry, ...]]) -> None:
+        """Take armies and libraries a worker thread read from the store."""
+        self._armies = dict(armies)
+        self._libraries = dict(libraries)
+        self.reset.emit()
+
+    # Reading
+
+    def armies(self) -> list[Army]:
+        return list(self._armies.values())
+
+    def army(self, army_id: str) -> Army | None:
+        return self._armies.get(army_id)
+
+    def library(self, ruleset: str) -> tuple[LibraryEntry, ...]:
+        return self._libraries.get(ruleset, ())
+
+    def ruleset_of(self, army: Army) -> Ruleset:
+        return get_ruleset(army.ruleset)
+
+    def problems(self, army: Army) -> list[RosterProblem]:
+        return problems(army, get_ruleset(army.ruleset))
+
+    # Changing: the store first, so a failed write changes nothing on screen either.
+
+    def put_army(self, army: Army) -> Army:
+        """Save a new or changed army; returns it as saved (a new army gets its id)."""
+        before = self._armies.get(army.id) if army.id else None
+        saved = self.store.save_army(army)
+        self._armies[saved.id] = saved
+        if before is None:
+            self.army_added.emit(saved.id)
+        else:
+            self.army_changed.emit(saved.id, before)
+        return saved
+
+    def remove_army(self, army_id: str) -> None:
+        removed = self._armies.get(army_id)
+        if removed is None:
+            return
+        self.store.delete_army(army_id)
+        del self._armies[army_id]
+        self.army_removed.emit(army_id, removed)
+
+    def put_library(self, ruleset: str, entries: Sequence[LibraryEntry]) -> None:
+        self.store.save_library(ruleset, entries)
+        self._libraries[ruleset] = tuple(entries)

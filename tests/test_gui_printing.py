@@ -1,0 +1,238 @@
+"""Printing a roster: the HTML, an atomic A4 PDF, a printer set to PDF, the print dialog."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from builders import army
+from PySide6.QtCore import QCoreApplication, QEvent, QTimer
+from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+from PySide6.QtWidgets import QApplication, QDialog, QWidget
+
+from desktop.engine.model import Army, TroopType, Unit, UnitProfile
+from desktop.gui import printing
+from desktop.gui.printing import formation, print_roster, print_to, roster_html, write_pdf
+
+
+@pytest.fixture(autouse=True)
+def no_leaked_windows(qapp):
+    """Fail a test that leaves a top-level widget behind."""
+    before = list(qapp.topLevelWidgets())
+    yield
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    leaked = [widget for widget in qapp.topLevelWidgets() if widget not in before]
+    assert not leaked, f"top-level widgets leaked: {leaked}"
+
+
+def two_slot_army() -> Army:
+    base = army(units=4)
+    slots = ("Core", "Special", "Core", "")
+    return replace(base, units=tuple(replace(unit, slot=slot)
+                                     for unit, slot in zip(base.units, slots, strict=True)))
+
+
+def hostile_army() -> Army:
+    profile = UnitProfile("<b>Knight</b>", {"M": 8, "Ld": 8}, troop_type=TroopType.CAVALRY)
+    unit = Unit(id="x", name="<script>alert('x')</script>", player="Eve & Mallory",
+                profile=profile, models=5, files=5, upgrades=frozenset({'"banner"'}),
+                points=150, slot="<i>Heroes</i>")
+    return Army(name="Army <of> 'Doom' & \"Gloom\"", player="Eve & Mallory",
+                ruleset="warhammer6", units=(unit,), notes=("<img src=x>",))
+
+
+def pdf_text(path: Path) -> str | None:
+    """The PDF's text via pdftotext (poppler-utils), or None when it is not installed."""
+    tool = shutil.which("pdftotext")
+    if tool is None:
+        return None
+    return subprocess.run([tool, "-layout", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def test_html_lists_every_unit_by_slot():
+    roster = two_slot_army()
+    html = roster_html(roster)
+    assert html.startswith("<!DOCTYPE html>")
+    assert "<h1>Grimgor&#x27;s Boyz</h1>" in html
+    assert "Warhammer" in html  # the ruleset's name, not its id
+    assert "warhammer6" not in html
+    assert "406 / 2000 points" in html
+    for unit in roster.units:
+        assert f"<b>{unit.name}</b>" in html
+        assert unit.profile.name in html
+        assert f">{unit.points}<" in html
+        assert f">{unit.models}<" in html
+    assert html.count("<table") == 3
+    # Slots in the order the roster first uses them; no slot goes under "Units".
+    core, special, units = (html.index(f"<h2>{slot} — ") for slot in ("Core", "Special",
+                                                                       "Units"))
+    assert core < special < units
+    assert "<h2>Core — 202 points</h2>" in html
+    assert "M4 WS3 BS3 S3 T3 W1 I3 A1 Ld5" in html
+    assert "musician, standard" in html
+    assert "5 × 2" in html  # 10 models, 5 files
+
+
+def test_html_escapes_everything():
+    html = roster_html(hostile_army())
+    assert "<script>" not in html
+    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in html
+    assert "<b>Knight</b>" not in html
+    assert "<i>" not in html
+    assert "<img" not in html
+    assert "Army &lt;of&gt; &#x27;Doom&#x27; &amp; &quot;Gloom&quot;" in html
+    assert "Eve &amp; Mallory" in html
+    assert "&quot;banner&quot;" in html
+    assert "Eve &amp; Mallory · Warhammer Fantasy Battle 6th edition · 150 points · 1 unit<" \
+        in html  # no points limit, so no "/ 0"
+
+
+def test_html_of_an_empty_army():
+    html = roster_html(replace(army(units=0), notes=()))
+    assert "No units yet." in html
+    assert "<table" not in html
+    assert "Notes" not in html
+
+
+@pytest.mark.parametrize(("models", "files", "expected"), [
+    (10, 5, "5 × 2"), (12, 5, "5 × 3"), (3, 5, "3 × 1"), (1, 1, "1 × 1"), (0, 5, "–"),
+    (10, 0, "–"),
+])
+def test_formation(models, files, expected):
+    unit = replace(army(units=1).units[0], models=models, files=files)
+    assert formation(unit) == expected
+
+
+def test_write_pdf(tmp_path):
+    path = tmp_path / "roster.pdf"
+    roster = two_slot_army()
+    write_pdf(roster, path)
+    data = path.read_bytes()
+    assert data.startswith(b"%PDF")
+    assert len(data) > 1024
+    assert b"Grimgor" in data  # the title, in the document information
+    # Only the PDF is left: the temporary file was renamed, not copied.
+    assert [entry.name for entry in tmp_path.iterdir()] == ["roster.pdf"]
+
+
+def test_write_pdf_contains_the_units(tmp_path):
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed, so the PDF's text is unread")
+    path = tmp_path / "roster.pdf"
+    roster = two_slot_army()
+    write_pdf(roster, path)
+    text = pdf_text(path)
+    assert text is not None
+    for unit in roster.units:
+        assert unit.name in text
+    assert "Grimgor's Boyz" in text
+    # Markup in names is printed as typed.
+    write_pdf(hostile_army(), path)
+    assert "<script>alert('x')</script>" in (pdf_text(path) or "")
+
+
+def test_write_pdf_is_a4_with_a_title(tmp_path):
+    tool = shutil.which("pdfinfo")
+    if tool is None:
+        pytest.skip("pdfinfo (poppler-utils) is not installed, so the PDF's pages are unread")
+    path = tmp_path / "roster.pdf"
+    write_pdf(army(), path)
+    info = subprocess.run([tool, str(path)], capture_output=True, text=True,
+                          check=True).stdout
+    assert "Title:           Grimgor's Boyz" in info
+    assert "Creator:         Rout" in info
+    assert "(A4)" in info
+    assert "Pages:           1" in info
+
+
+def test_write_pdf_replaces_an_old_file(tmp_path):
+    path = tmp_path / "roster.pdf"
+    path.write_bytes(b"old")
+    write_pdf(army(), path)
+    assert path.read_bytes().startswith(b"%PDF")
+
+
+def test_write_pdf_to_a_missing_folder(tmp_path):
+    with pytest.raises(FileNotFoundError, match="cannot write the PDF"):
+        write_pdf(army(), tmp_path / "no-such-folder" / "roster.pdf")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_failed_pdf_keeps_the_old_file(tmp_path, monkeypatch):
+    path = tmp_path / "roster.pdf"
+    path.write_bytes(b"old")
+
+    def broken(army: Army) -> object:
+        raise RuntimeError("layout failed")
+
+    monkeypatch.setattr(printing, "roster_document", broken)
+    with pytest.raises(RuntimeError, match="layout failed"):
+        write_pdf(army(), path)
+    assert path.read_bytes() == b"old"
+    assert [entry.name for entry in tmp_path.iterdir()] == ["roster.pdf"]
+
+
+def pdf_printer(path: Path) -> QPrinter:
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+    printer.setOutputFileName(str(path))
+    return printer
+
+
+def test_print_to_a_pdf_printer(tmp_path):
+    path = tmp_path / "printed.pdf"
+    roster = two_slot_army()
+    printer = pdf_printer(path)
+    print_to(roster, printer)
+    assert printer.docName() == roster.name
+    data = path.read_bytes()
+    assert data.startswith(b"%PDF")
+    assert len(data) > 1024
+    text = pdf_text(path)
+    if text is not None:
+        assert all(unit.name in text for unit in roster.units)
+
+
+def test_print_roster_prints_what_the_dialog_chose(qtbot, tmp_path, monkeypatch):
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    path = tmp_path / "chosen.pdf"
+    seen: list[tuple[QWidget | None, str]] = []
+
+    def accept(dialog: QPrintDialog) -> int:
+        # What a player does in the dialog: pick "Print to file" and a file name.
+        seen.append((dialog.parentWidget(), dialog.windowTitle()))
+        dialog.printer().setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+        dialog.printer().setOutputFileName(str(path))
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(printing.QPrintDialog, "exec", accept)
+    assert print_roster(army(), parent)
+    assert seen == [(parent, "Print Grimgor's Boyz")]
+    assert path.read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+def test_print_roster_cancelled(qtbot, tmp_path):
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    parent.show()
+    qtbot.waitExposed(parent)
+    dialogs: list[QWidget] = []
+
+    def cancel() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QPrintDialog):
+            QTimer.singleShot(10, cancel)
+            return
+        dialogs.append(dialog)
+        dialog.reject()
+
+    QTimer.singleShot(0, cancel)
+    assert not print_roster(army(), parent)
+    assert len(dialogs) == 1
+    assert list(tmp_path.iterdir()) == []
