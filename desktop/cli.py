@@ -27,13 +27,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, NoReturn
 
+# Only light modules up here: `rout` with no command starts the GUI, and the window should
+# paint before shapely, the rulesets or the database are imported.
 from desktop.engine import odds
 from desktop.engine.dice import Dice, Roller, ScriptedRoller, SeededRoller, parse_faces
 from desktop.engine.errors import RuleError
-from desktop.engine.events import fold
-from desktop.engine.procedure import ScriptedAnswers, run
-from desktop.engine.rulesets import RULESETS, get_ruleset
-from desktop.engine.scenario import load_scenario
 from desktop.store.errors import BadFileError
 from desktop.store.files import read_json
 
@@ -115,8 +113,9 @@ def _build_parser() -> _Parser:
     import_parser = commands.add_parser(
         "import", parents=[database], help="import an army: Rout JSON or BattleScribe roster")
     import_parser.add_argument("file", type=Path, help=".json, .ros or .rosz")
-    import_parser.add_argument("--ruleset", choices=sorted(RULESETS),
-                               help="the ruleset to import for (default: from the file)")
+    import_parser.add_argument("--ruleset", metavar="ID",
+                               help="the ruleset to import for: warhammer6, kensei1 or "
+                               "breaks_pursues (default: from the file)")
     export_parser = commands.add_parser("export", parents=[database],
                                         help="write an army to a file")
     export_parser.add_argument("army", help="the army's name or id (see `rout armies`)")
@@ -128,6 +127,8 @@ def _build_parser() -> _Parser:
 
 
 def _leadership(value: int) -> int:
+    from desktop.engine.rulesets import get_ruleset
+
     return get_ruleset("warhammer6").check_stat("Ld", value, "--ld")
 
 
@@ -149,6 +150,8 @@ def odds_command(args: argparse.Namespace) -> dict[str, Any]:
         return {"test": "panic", "clause": "W6-PT-2", "ld": leadership,
                 "dice": str(args.dice), "flees": _chance(fails), "passes": _chance(1 - fails)}
     if args.test == "honor":
+        from desktop.engine.rulesets import get_ruleset
+
         honor = get_ruleset("kensei1").check_stat("Honor", args.honor, "--honor")
         fails = odds.attribute_test_fails(honor - 1 if args.below else honor, args.dice,
                                           rerolls=1 if args.ronin else 0)
@@ -169,6 +172,10 @@ def _read_json(path: Path) -> Any:
 
 
 def resolve_command(args: argparse.Namespace) -> dict[str, Any]:
+    from desktop.engine.events import fold
+    from desktop.engine.procedure import ScriptedAnswers, run
+    from desktop.engine.scenario import load_scenario
+
     scenario = load_scenario(_read_json(args.scenario))
     faces: list[int] = []
     for text in args.dice:
@@ -211,6 +218,10 @@ def import_command(args: argparse.Namespace) -> dict[str, Any]:
     from desktop.store.store import Store
     from desktop.store.transfer import read_army_file
 
+    if args.ruleset is not None:
+        from desktop.engine.rulesets import get_ruleset
+
+        get_ruleset(args.ruleset)  # an unknown id is named before any file is read
     # Read and check the whole file before the database is opened: a bad file writes nothing.
     imported = read_army_file(args.file, args.ruleset)
     with Store.open(args.database) as store:

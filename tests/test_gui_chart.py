@@ -7,11 +7,12 @@ import sys
 from dataclasses import replace
 
 import pytest
-from builders import army
 from PySide6.QtCore import QCoreApplication, QEvent
 
 from desktop.engine.model import Army, TroopType
 from desktop.gui.chart import Grouping, RosterChart, troop_type_label
+
+from builders import army
 
 
 @pytest.fixture(autouse=True)

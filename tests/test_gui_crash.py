@@ -300,7 +300,7 @@ def test_only_one_handler_at_a_time(handler, window, log_folder):
 def test_log_folder_that_cannot_be_made(qapp, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    with pytest.raises(OSError):
+    with pytest.raises(NotADirectoryError):
         install(lambda: None, blocker / "logs")
     assert crash._installed is None
 

@@ -8,7 +8,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from builders import army
 from PySide6.QtCore import QCoreApplication, QEvent, QTimer
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
@@ -16,6 +15,8 @@ from PySide6.QtWidgets import QApplication, QDialog, QWidget
 from desktop.engine.model import Army, TroopType, Unit, UnitProfile
 from desktop.gui import printing
 from desktop.gui.printing import formation, print_roster, print_to, roster_html, write_pdf
+
+from builders import army
 
 
 @pytest.fixture(autouse=True)
@@ -166,7 +167,7 @@ def test_failed_pdf_keeps_the_old_file(tmp_path, monkeypatch):
     path = tmp_path / "roster.pdf"
     path.write_bytes(b"old")
 
-    def broken(army: Army) -> object:
+    def broken(*args: object) -> object:
         raise RuntimeError("layout failed")
 
     monkeypatch.setattr(printing, "roster_document", broken)

@@ -164,5 +164,6 @@ class RosterChart(QWidget):
         plot.getAxis("bottom").setTicks([[(index, label) for index, (label, _) in
                                           enumerate(self._totals)], []])
         tallest = max((points for _, points in self._totals), default=0)
-        plot.setXRange(-0.5, max(count, 1) - 0.5, padding=0)
-        plot.setYRange(0, max(tallest, 1) * HEADROOM, padding=0)
+        # One call for both axes: each range change makes pyqtgraph repaint and emit signals.
+        plot.setRange(xRange=(-0.5, max(count, 1) - 0.5), yRange=(0, max(tallest, 1) * HEADROOM),
+                      padding=0)

@@ -6,6 +6,7 @@ borders), so the document keeps to that subset; it looks the same in a PDF and o
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import secrets
@@ -14,11 +15,11 @@ from html import escape
 from pathlib import Path
 from typing import Final
 
-from PySide6.QtCore import QCoreApplication, QMarginsF, QSizeF, Qt
+from PySide6.QtCore import QCoreApplication, QMarginsF, QObject, QSizeF, Qt
 from PySide6.QtGui import (
     QGuiApplication,
-    QPageLayout,
     QPagedPaintDevice,
+    QPageLayout,
     QPageSize,
     QPdfWriter,
     QTextDocument,
@@ -135,9 +136,9 @@ def roster_html(army: Army) -> str:
             f"<body>\n{chr(10).join(body)}\n</body></html>\n")
 
 
-def roster_document(army: Army) -> QTextDocument:
-    """The roster laid out for paper; the caller owns (and deletes) the document."""
-    document = QTextDocument()
+def roster_document(army: Army, parent: QObject | None = None) -> QTextDocument:
+    """The roster as a QTextDocument, owned by `parent` (or by the caller if None)."""
+    document = QTextDocument(parent)
     document.setHtml(roster_html(army))
     document.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, army.name)
     return document
@@ -189,21 +190,26 @@ def write_pdf(army: Army, path: Path) -> None:
     except OSError as error:
         raise OSError(error.errno, f"cannot write the PDF {path} ({error.strerror})") from None
     try:
-        writer = QPdfWriter(str(temporary))
-        writer.setPageLayout(_page_layout())
-        writer.setTitle(army.name)
-        writer.setCreator(PDF_CREATOR)
-        document = roster_document(army)
-        _print_document(document, writer)
-        # Deleting the writer closes the file before it is renamed.
-        del writer, document
+        _render_pdf(army, str(temporary))
         if temporary.stat().st_size == 0:
             raise OSError(f"cannot write the PDF {path}")
         with open(temporary, "r+b") as written:  # Windows cannot fsync a read-only file
             os.fsync(written.fileno())
         os.replace(temporary, path)
     finally:
-        temporary.unlink(missing_ok=True)
+        # After a failure the writer may still hold the file open (Windows refuses then);
+        # the first error is the one to report.
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+
+
+def _render_pdf(army: Army, filename: str) -> None:
+    """Lay out and write the PDF; the writer is gone, so the file is closed, on return."""
+    writer = QPdfWriter(filename)
+    writer.setPageLayout(_page_layout())
+    writer.setTitle(army.name)
+    writer.setCreator(PDF_CREATOR)
+    _print_document(roster_document(army, writer), writer)
 
 
 def print_to(army: Army, printer: QPrinter) -> None:

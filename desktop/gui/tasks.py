@@ -8,11 +8,13 @@ signal, and the caller's callbacks run on the GUI thread, where they may update 
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
+import shiboken6
 from PySide6.QtCore import (
     QCoreApplication,
     QDeadlineTimer,
@@ -53,11 +55,13 @@ class _Work(QRunnable):
 
     def run(self) -> None:  # Qt override
         try:
-            result = self._work()
-        except BaseException as error:  # every failure, even SystemExit, must reach on_error
-            self._report(self._task_id, None, error)
-        else:
-            self._report(self._task_id, result, None)
+            result: object = self._work()
+            error: BaseException | None = None
+        except BaseException as raised:  # every failure, even SystemExit, must reach on_error
+            result, error = None, raised
+        # RuntimeError: the runner was deleted while this ran (shutdown); nobody is waiting.
+        with contextlib.suppress(RuntimeError):
+            self._report(self._task_id, result, error)
 
 
 class TaskRunner(QObject):
@@ -125,7 +129,7 @@ class TaskRunner(QObject):
     @Slot(int, object, object)
     def _on_finished(self, task_id: int, result: object, error: object) -> None:
         pending = self._pending.pop(task_id)
-        if pending.progress is not None:
+        if pending.progress is not None and shiboken6.isValid(pending.progress):
             # reset() also stops the dialog's show timer, so it cannot pop up after this.
             pending.progress.reset()
             pending.progress.close()
