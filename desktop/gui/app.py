@@ -158,7 +158,11 @@ def run_app(screenshot: str | os.PathLike[str] | None = None,
     window = MainWindow(settings=settings)
     from desktop.gui.crash import default_log_folder, install
 
-    crash_handler = install(lambda: window, default_log_folder())
+    try:
+        crash_handler = install(lambda: window, default_log_folder())
+    except OSError as error:  # a read-only home: run without the crash log, but say so
+        print(f"rout: crashes will not be logged: {error}", file=sys.stderr)
+        crash_handler = None
     _show(window)
     # The window paints first; the database is read once the event loop runs.
     url = database_url(database, settings)
@@ -166,4 +170,5 @@ def run_app(screenshot: str | os.PathLike[str] | None = None,
     try:
         return app.exec()
     finally:
-        crash_handler.uninstall()
+        if crash_handler is not None:
+            crash_handler.uninstall()

@@ -280,10 +280,7 @@ class MainWindow(QMainWindow):
         # Long army names are cut, not allowed to widen the window.
         self.ui.armyTitle.setSizePolicy(QSizePolicy.Policy.Ignored,
                                         QSizePolicy.Policy.Preferred)
-        self.ui.pointsLabel.setSizePolicy(QSizePolicy.Policy.Ignored,
-                                          QSizePolicy.Policy.Preferred)
-        self.ui.pointsLabel.setAlignment(Qt.AlignmentFlag.AlignRight
-                                         | Qt.AlignmentFlag.AlignVCenter)
+        self.ui.rosterHeader.setStretch(0, 1)
         self.ui.rosterTable.setWordWrap(False)
         self.ui.chartHolder.setMinimumHeight(180)
         self.ui.chartHolder.setMaximumHeight(280)

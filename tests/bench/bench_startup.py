@@ -1,0 +1,214 @@
+"""Start-up benchmark (DESIGN.md budgets). Not part of the unit tests: run
+
+    python tests/bench/bench_startup.py [--runs N]
+
+Process start to the first painted frame of Rout's main window, with 50 armies of 20 units
+in the database, against a bare PySide6 script that builds a window of the same size and
+shape (menu bar, toolbar, three docks, a central widget), waits for its first paint, grabs
+it and saves a PNG. Every run is a new process (QT_QPA_PLATFORM=offscreen) timed with
+`time.perf_counter` around `subprocess.run`; the kinds of run are interleaved so that all
+see the same machine, and the median of each is compared: the ratio must stay <= 1.5.
+
+Rout is started as `python -m desktop --database URL` with ROUT_FIRST_PAINT_FILE set:
+the app then saves its first painted frame to that file and exits at once, without waiting
+for the database read that is still running in its worker thread (desktop/gui/app.py). The
+bare script exits the same way. `--screenshot` (which waits until the armies are shown) is
+timed too and reported against the same baseline, without a budget.
+Exits 1 when the first-paint ratio is over budget or a run fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from bench_store import make_army
+
+from desktop.engine.model import Army
+from desktop.store.store import Store
+
+RATIO_BUDGET = 1.5
+ARMIES = 50
+UNITS_PER_ARMY = 20
+TIMEOUT = 120.0
+FIRST_PAINT_ENVIRONMENT = "ROUT_FIRST_PAINT_FILE"
+
+BARE_WINDOW = '''\
+"""The baseline: a bare PySide6 main window shown, painted once, grabbed and saved."""
+import os
+import sys
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtWidgets import (
+    QApplication, QDockWidget, QLabel, QMainWindow, QPlainTextEdit, QTableView, QTabWidget,
+    QTreeView,
+)
+
+path = sys.argv[1]
+app = QApplication(sys.argv[:1])
+window = QMainWindow()
+window.setWindowTitle("Bare")
+window.resize(1280, 800)
+for title in ("&File", "&Edit", "&Army", "&View", "&Help"):
+    menu = window.menuBar().addMenu(title)
+    for index in range(4):
+        menu.addAction(f"{title.strip('&')} {index}")
+toolbar = window.addToolBar("Main")
+for name in ("New", "Open", "Undo", "Redo", "Add", "Delete", "Print"):
+    toolbar.addAction(name)
+tabs = QTabWidget()
+tabs.addTab(QTableView(), "Roster")
+tabs.addTab(QLabel("Battlefield"), "Battlefield")
+window.setCentralWidget(tabs)
+for title, widget, area in (
+        ("Armies", QTreeView(), Qt.DockWidgetArea.LeftDockWidgetArea),
+        ("Inspector", QLabel("No army selected"), Qt.DockWidgetArea.RightDockWidgetArea),
+        ("Battle log", QPlainTextEdit(), Qt.DockWidgetArea.BottomDockWidgetArea)):
+    dock = QDockWidget(title, window)
+    dock.setObjectName(title)
+    dock.setWidget(widget)
+    window.addDockWidget(area, dock)
+window.statusBar().showMessage("Ready")
+
+
+def save_and_exit():
+    saved = window.grab().save(path)
+    sys.stdout.flush()
+    os._exit(0 if saved else 2)
+
+
+class FirstPaint(QObject):
+    painted = False
+
+    def eventFilter(self, watched, event):
+        if not self.painted and event.type() == QEvent.Type.Paint:
+            self.painted = True
+            # The children paint in the same pass as the window: grab once it is over.
+            QTimer.singleShot(0, save_and_exit)
+        return False
+
+
+first_paint = FirstPaint(window)
+window.installEventFilter(first_paint)
+window.layout().activate()
+window.show()
+sys.exit(app.exec())
+'''
+
+
+class RunFailed(Exception):
+    """A child process failed, hung or saved no picture; the message says which and why."""
+
+
+def build_database(url: str) -> None:
+    """ARMIES armies of UNITS_PER_ARMY units each, as a player's database would hold them."""
+    template = make_army(UNITS_PER_ARMY)
+    with Store.open(url) as store:
+        for index in range(ARMIES):
+            store.save_army(Army(f"Army {index:02}", f"Player {index % 7}", template.ruleset,
+                                 template.units, template.points_limit))
+        assert len(store.list_armies()) == ARMIES
+
+
+def child_environment(folder: Path) -> dict[str, str]:
+    """Offscreen Qt, and a scratch home: the user's settings, layout and logs stay untouched."""
+    home = folder / "home"
+    environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(home)}
+    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME",
+                 "XDG_RUNTIME_DIR"):
+        path = home / name.lower()
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        environment[name] = str(path)
+    environment.pop(FIRST_PAINT_ENVIRONMENT, None)
+    environment.pop("ROUT_DATABASE", None)
+    return environment
+
+
+def timed_run(command: Sequence[str], picture: Path, environment: dict[str, str],
+              cwd: Path) -> float:
+    """Seconds from process start to exit; the run must save `picture`."""
+    picture.unlink(missing_ok=True)
+    start = time.perf_counter()
+    try:
+        completed = subprocess.run(command, env=environment, cwd=cwd, capture_output=True,
+                                   text=True, timeout=TIMEOUT, check=False)
+    except subprocess.TimeoutExpired:
+        hint = ""
+        if environment.get(FIRST_PAINT_ENVIRONMENT):
+            hint = (f" (does desktop/gui/app.py honour {FIRST_PAINT_ENVIRONMENT}? Without it "
+                    "the app never exits on its own)")
+        raise RunFailed(f"{' '.join(command)} did not exit in {TIMEOUT:.0f} s{hint}") from None
+    seconds = time.perf_counter() - start
+    if completed.returncode != 0 or not picture.is_file() or picture.stat().st_size == 0:
+        raise RunFailed(f"{' '.join(command)} exited with {completed.returncode} and "
+                        f"{'saved' if picture.is_file() else 'did not save'} {picture}:\n"
+                        f"{completed.stderr.strip()}")
+    return seconds
+
+
+def spread(timings: Sequence[float]) -> str:
+    return f"{min(timings):.2f}–{max(timings):.2f} s over {len(timings)} runs"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=11, help="runs of each kind (default 11)")
+    args = parser.parse_args(argv)
+    python = sys.executable
+    with tempfile.TemporaryDirectory(prefix="rout-bench-startup-") as name:
+        folder = Path(name)
+        url = f"sqlite:///{folder / 'rout.sqlite'}"
+        build_database(url)
+        bare_script = folder / "bare_window.py"
+        bare_script.write_text(BARE_WINDOW, encoding="utf-8")
+        environment = child_environment(folder)
+        first_paint_environment = {**environment,
+                                   FIRST_PAINT_ENVIRONMENT: str(folder / "first-paint.png")}
+        # Not the checkout: `python -m` would put the current folder first on sys.path.
+        cwd = folder
+        runs: dict[str, Callable[[], float]] = {
+            "bare": lambda: timed_run([python, str(bare_script), str(folder / "bare.png")],
+                                      folder / "bare.png", environment, cwd),
+            "first_paint": lambda: timed_run([python, "-m", "desktop", "--database", url],
+                                             folder / "first-paint.png",
+                                             first_paint_environment, cwd),
+            "screenshot": lambda: timed_run(
+                [python, "-m", "desktop", "--screenshot", str(folder / "screenshot.png"),
+                 "--database", url], folder / "screenshot.png", environment, cwd),
+        }
+        timings: dict[str, list[float]] = {kind: [] for kind in runs}
+        try:
+            for run in runs.values():  # warm-up: byte-code, font and disk caches
+                run()
+            order = list(runs)
+            for round_number in range(args.runs):
+                # Rotate who goes first, so that no kind always runs right after another.
+                shift = round_number % len(order)
+                for kind in order[shift:] + order[:shift]:
+                    timings[kind].append(runs[kind]())
+        except RunFailed as error:
+            print(f"bench startup: {error}", file=sys.stderr)
+            return 1
+    bare, first_paint, screenshot = (statistics.median(timings[kind]) for kind in runs)
+    ratio = first_paint / bare
+    print(f"bench startup bare PySide6 window: {bare:.2f} s ({spread(timings['bare'])})")
+    print(f"bench startup first paint: {first_paint:.2f} s ({spread(timings['first_paint'])}); "
+          f"bare PySide6 window {bare:.2f} s; ratio {ratio:.2f} (budget {RATIO_BUDGET:g})")
+    print(f"bench startup screenshot with {ARMIES} armies loaded: {screenshot:.2f} s "
+          f"({spread(timings['screenshot'])}); ratio {screenshot / bare:.2f} (no budget)")
+    if ratio > RATIO_BUDGET:
+        print(f"over budget: first paint takes {ratio:.2f}x the bare window, more than "
+              f"{RATIO_BUDGET:g}x", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
