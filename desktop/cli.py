@@ -233,11 +233,29 @@ def import_command(args: argparse.Namespace) -> dict[str, Any]:
             "database": where}
 
 
+def _missing_database(url: str | None) -> str:
+    """The SQLite file a read-only command would have to create, or ''."""
+    from desktop.store.database import (
+        create_database_engine,
+        default_database_url,
+        sqlite_path,
+    )
+
+    chosen = url or default_database_url()
+    create_database_engine(chosen).dispose()  # a bad URL or driver is named first
+    path = sqlite_path(chosen)
+    return str(path) if path is not None and not path.exists() else ""
+
+
 def export_command(args: argparse.Namespace) -> dict[str, Any]:
+    from desktop.store.errors import NotFoundError
     from desktop.store.store import Store
     from desktop.store.transfer import export_format, write_army_file
 
     chosen = export_format(args.file, args.format)
+    missing = _missing_database(args.database)
+    if missing:  # reading must not leave a new, empty database behind
+        raise NotFoundError(f"no army named '{args.army}': there is no database at {missing}")
     with Store.open(args.database) as store:
         army = store.find_army(args.army)
     write_army_file(army, args.file, chosen)
@@ -248,6 +266,8 @@ def export_command(args: argparse.Namespace) -> dict[str, Any]:
 def armies_command(args: argparse.Namespace) -> list[dict[str, Any]]:
     from desktop.store.store import Store
 
+    if _missing_database(args.database):
+        return []  # nothing saved yet; listing does not create the database
     with Store.open(args.database) as store:
         summaries = store.list_armies()
     return [{"id": s.id, "name": s.name, "player": s.player, "ruleset": s.ruleset,
@@ -279,7 +299,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"rout: {error}" if isinstance(error, RuleError) else str(error),
               file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(json.dumps(result, indent=2, ensure_ascii=False))
+    # ASCII escapes: the output survives any terminal encoding and broken Unicode in names.
+    print(json.dumps(result, indent=2))
     return 0
 
 

@@ -47,6 +47,8 @@ def postgres_server():
     try:
         import psycopg  # noqa: F401
     except ImportError:
+        if os.environ.get("ROUT_REQUIRE_POSTGRES"):
+            pytest.fail("PostgreSQL tests need psycopg (pip install -e '.[test]')")
         pytest.skip("PostgreSQL tests need psycopg (pip install -e '.[test]')")
     # Not under pytest's tmp folder: that is private to root, and the server runs as postgres.
     folder = Path(tempfile.mkdtemp(prefix="rout-postgres-"))

@@ -164,9 +164,13 @@ def test_import_then_armies_lists_it(capsys, database, tmp_path):
     assert entry["updated"]
 
 
-def test_armies_on_a_new_database_is_an_empty_list(capsys, database):
+def test_armies_on_a_new_database_is_an_empty_list_and_creates_nothing(capsys, database):
     assert armies(capsys, database) == []
-    assert database.path.is_file()
+    assert not database.path.exists()  # reading never leaves an empty database behind
+    assert_bad(capsys, ["export", "Orcs", database.path.parent / "out.json", "--database",
+                        database.url], "no army named 'Orcs': there is no database at",
+               prefix="rout export:")
+    assert not database.path.exists()
 
 
 def test_export_json_reads_back_as_the_same_army(capsys, database, tmp_path):

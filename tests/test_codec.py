@@ -57,6 +57,10 @@ K1 = {"Mv": 10, "Init": 3, "Honor": 5, "W": 1, "AP": 2}
 BP = {"M": 5, "Ld": 8}
 
 
+
+# What any database stores: no NUL and no lone surrogates (the reader refuses those).
+STORABLE = st.characters(exclude_characters="\x00", exclude_categories=("Cs",))
+
 def through_text(data: object) -> Any:
     """What a reader gets back from a file: the data as JSON text, parsed again."""
     return json.loads(json.dumps(data))
@@ -195,7 +199,7 @@ def test_units_without_optional_fields_get_their_defaults():
 
 def _stripped_text(max_size: int = 24) -> st.SearchStrategy[str]:
     # Names are read with their outer whitespace trimmed, and may not be empty.
-    return st.text(min_size=1, max_size=max_size).map(str.strip).filter(bool)
+    return st.text(STORABLE, min_size=1, max_size=max_size).map(str.strip).filter(bool)
 
 
 def _stats(ruleset_id: str) -> st.SearchStrategy[dict[str, int]]:
@@ -206,7 +210,7 @@ def _stats(ruleset_id: str) -> st.SearchStrategy[dict[str, int]]:
 
 _SIZES = st.floats(min_value=0, max_value=1000, exclude_min=True, allow_nan=False)
 _WORDS = st.sampled_from(["stubborn", "unbreakable", "immune_to_psychology", "ronin", "bushi",
-                          "standard", "musician", "fear"]) | st.text(max_size=12)
+                          "standard", "musician", "fear"]) | st.text(STORABLE, max_size=12)
 
 
 @st.composite
@@ -238,11 +242,11 @@ def armies(draw: st.DrawFn) -> Army:
             character_wounds=draw(st.integers(0, 100)),
             points=draw(st.integers(0, MAX_POINTS)),
             slot=draw(st.just("") | _stripped_text()),
-            notes=tuple(draw(st.lists(st.text(max_size=40), max_size=4))),
+            notes=tuple(draw(st.lists(st.text(STORABLE, max_size=40), max_size=4))),
         ))
     return Army(name=draw(_stripped_text()), player=player, ruleset=ruleset_id,
                 units=tuple(units), points_limit=draw(st.integers(0, MAX_POINTS)),
-                notes=tuple(draw(st.lists(st.text(max_size=40), max_size=3))),
+                notes=tuple(draw(st.lists(st.text(STORABLE, max_size=40), max_size=3))),
                 id=draw(st.just("") | st.uuids().map(lambda u: u.hex)))
 
 
@@ -788,3 +792,34 @@ def test_a_battle_without_terrain_options_or_events_reads():
 def test_a_battle_document_must_be_an_object(data):
     with pytest.raises(ScenarioError, match="expected a JSON object"):
         battle_from_json(data)
+
+
+@pytest.mark.parametrize(("where", "value", "says"), [
+    ("name", "x" * 201, "longer than the 200"),
+    ("name", "Orcs\x00", "NUL"),
+    ("name", "Orcs \ud800", "unpaired surrogate"),
+    ("player", "p" * 201, "longer than the 200"),
+])
+def test_army_text_that_a_database_would_refuse_is_refused_first(where, value, says):
+    """PostgreSQL refuses over-long names and NUL; SQLite would take them: both get one rule."""
+    from desktop.engine.codec import army_to_json
+    from desktop.engine.errors import RuleError
+
+    from builders import army
+
+    data = army_to_json(army())
+    data[where] = value
+    with pytest.raises(RuleError, match=says):
+        army_from_json(data)
+
+
+def test_a_unit_id_longer_than_the_database_column_is_refused():
+    from desktop.engine.codec import army_to_json
+    from desktop.engine.errors import RuleError
+
+    from builders import army
+
+    data = army_to_json(army())
+    data["units"][0]["id"] = "u" * 101
+    with pytest.raises(RuleError, match=r"units\[0\]\.id: 101 characters"):
+        army_from_json(data)

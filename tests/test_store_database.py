@@ -337,3 +337,141 @@ def test_a_first_schema_postgresql_database_migrates(postgres_server):
         saved = store.save_army(army())
         assert store.load_army(saved.id) == saved
         assert store.load_library("warhammer6") == ()
+
+
+REBUILD_MIGRATIONS = Path(__file__).parent / "data" / "migrations_rebuild"
+
+
+def test_a_migration_that_rebuilds_a_table_keeps_the_rows_that_refer_to_it(saved_database):
+    with Store.open(sqlite_url(saved_database)) as store:
+        armies = {s.id: store.load_army(s.id) for s in store.list_armies()}
+    assert sum(len(a.units) for a in armies.values()) == 600
+    with Store.open(sqlite_url(saved_database),
+                    version_locations=[REBUILD_MIGRATIONS]) as migrated:
+        assert {s.id: migrated.load_army(s.id) for s in migrated.list_armies()} == armies
+
+
+MIGRATOR = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    from desktop.store.store import Store
+    start = float(sys.argv[3])
+    while time.time() < start:
+        time.sleep(0.001)
+    Store.open(sys.argv[1], version_locations=[Path(sys.argv[2])]).close()
+    print("OK")
+""")
+
+
+def test_two_routs_migrating_at_once_migrate_once_after_one_true_copy(saved_database):
+    import time
+
+    url = sqlite_url(saved_database)
+    start = str(time.time() + 1.5)
+    runs = [subprocess.Popen([sys.executable, "-c", MIGRATOR, url, str(EXTRA_MIGRATIONS),
+                              start], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, cwd=Path(__file__).parents[1]) for _ in range(2)]
+    results = [run.communicate(timeout=120) for run in runs]
+    assert [out.strip() for out, _ in results] == ["OK", "OK"], results
+    copies = list(saved_database.parent.glob("rout.before-0003_test.*"))
+    assert len(copies) == 1
+    with sqlite3.connect(copies[0]) as connection:
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
+            ("0002",)]
+
+
+def test_a_version_table_with_two_revisions_is_refused_untouched(saved_database):
+    with sqlite3.connect(saved_database) as connection:
+        connection.execute("INSERT INTO alembic_version VALUES ('0001')")
+    connection.close()
+    before = files_of(saved_database)
+    with pytest.raises(NotRoutDatabaseError, match="2 schema versions"):
+        Store.open(sqlite_url(saved_database))
+    assert files_of(saved_database) == before
+
+
+KILLED_WRITER = textwrap.dedent("""
+    import os, sqlite3, sys
+    connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+    connection.execute("PRAGMA wal_autocheckpoint = 0")
+    connection.execute("UPDATE alembic_version SET version_num = '9999'")
+    os._exit(0)  # like a crash: the -wal file stays behind, not checkpointed
+""")
+
+
+def test_a_newer_database_with_a_left_over_wal_file_is_left_as_it_is(saved_database):
+    subprocess.run([sys.executable, "-c", KILLED_WRITER, str(saved_database)], check=True)
+    assert Path(f"{saved_database}-wal").stat().st_size > 0
+
+    def data_files() -> dict[str, str]:
+        # -shm is SQLite's shared-memory index of the -wal, rebuilt by any reader: not data.
+        return {name: value for name, value in files_of(saved_database).items()
+                if not name.endswith("-shm")}
+
+    before = data_files()
+    with pytest.raises(NewerDatabaseError):
+        Store.open(sqlite_url(saved_database))
+    assert data_files() == before
+
+
+def test_a_folder_where_the_database_should_be_is_named(tmp_path):
+    (tmp_path / "rout.sqlite").mkdir()
+    with pytest.raises(DatabaseError, match="is a folder"):
+        Store.open(sqlite_url(tmp_path / "rout.sqlite"))
+
+
+def fresh_postgres_database(server, name: str) -> str:
+    import psycopg
+
+    with psycopg.connect(server.url("postgres").replace("+psycopg", ""),
+                         autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        admin.execute(f'CREATE DATABASE "{name}"')
+    return server.url(name)
+
+
+def test_postgresql_writers_of_one_battle_take_turns(postgres_server):
+    import threading
+
+    from test_store import resolved_scenario
+
+    from desktop.engine.events import TurnStarted
+
+    database_url = fresh_postgres_database(postgres_server, "turns")
+    start, _ = resolved_scenario()
+    with Store.open(database_url) as store:
+        battle_id = store.create_battle(start)
+        failures: list[BaseException] = []
+
+        def write(offset: int) -> None:
+            try:
+                for index in range(10):
+                    store.append_step(battle_id, [TurnStarted(offset * 100 + index + 2)] * 5)
+            except BaseException as error:  # collected and reported below
+                failures.append(error)
+
+        threads = [threading.Thread(target=write, args=(n,)) for n in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+        saved = store.load_battle(battle_id)
+    assert len(saved.steps) == 40 and len(saved.events) == 200
+
+
+def test_a_postgresql_row_lock_held_elsewhere_is_reported_not_waited_on(postgres_server):
+    import psycopg
+
+    plain = postgres_server.url("postgres").replace("+psycopg", "")
+    with psycopg.connect(plain, autocommit=True) as admin:
+        admin.execute("DROP DATABASE IF EXISTS locked")
+        admin.execute("CREATE DATABASE locked")
+    url = postgres_server.url("locked")
+    with Store.open(url, busy_timeout=0.5) as store:
+        saved = store.save_army(army())
+        with psycopg.connect(plain.rsplit("/", 1)[0] + "/locked") as holder:
+            holder.execute("SELECT * FROM army WHERE id = %s FOR UPDATE", (saved.id,))
+            with pytest.raises(LockedDatabaseError, match="in use by another program"):
+                store.save_army(saved)
+        store.save_army(saved)  # released

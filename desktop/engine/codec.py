@@ -35,7 +35,7 @@ from desktop.engine.model import (
     UnitProfile,
     UnitState,
 )
-from desktop.engine.reading import Reader
+from desktop.engine.reading import Reader, check_text
 from desktop.engine.rulesets import Ruleset, get_ruleset
 
 ARMY_FORMAT = "rout-army"
@@ -141,7 +141,7 @@ def unit_from_json(ruleset: Ruleset, node: Reader, player: str | None = None,
     if files > models:
         raise node.fail(f"{files} files is more than the {models} models of the unit", "files")
     return Unit(
-        id=node.text("id"),
+        id=node.text("id", max_length=100),
         name=node.text("name"),
         player=player if player is not None else node.text("player"),
         profile=profile_from_json(ruleset, node.child("profile")),
@@ -150,23 +150,25 @@ def unit_from_json(ruleset: Ruleset, node: Reader, player: str | None = None,
         upgrades=frozenset(node.strings("upgrades")),
         character_wounds=node.integer("character_wounds", 0, minimum=0, maximum=100),
         points=node.integer("points", 0, minimum=0, maximum=MAX_POINTS),
-        slot=optional_text(node, "slot"),
+        slot=optional_text(node, "slot", 100),
         notes=_notes(node),
     )
 
 
-def optional_text(node: Reader, key: str) -> str:
+def optional_text(node: Reader, key: str, max_length: int = 200) -> str:
     """Text that may be empty (Reader.text refuses empty text)."""
     value = node.child(key, "").data
     if not isinstance(value, str):
         raise node.fail("expected text", key)
-    return value.strip()
+    return check_text(node.child(key), value.strip(), max_length) if value else ""
 
 
 def _notes(node: Reader) -> tuple[str, ...]:
     notes = node.strings("notes")
     if len(notes) > MAX_NOTES:
         raise node.fail(f"{len(notes)} notes is more than Rout keeps ({MAX_NOTES})", "notes")
+    for note in notes:
+        check_text(node.child("notes"), note, 4000)
     return tuple(notes)
 
 
@@ -515,7 +517,7 @@ def library_from_json(data: object) -> tuple[str, tuple[LibraryEntry, ...]]:
             ruleset=ruleset.id, profile=profile_from_json(ruleset, node.child("profile")),
             points_per_model=node.integer("points_per_model", 0, minimum=0,
                                           maximum=MAX_POINTS),
-            slot=optional_text(node, "slot"),
+            slot=optional_text(node, "slot", 100),
             models=node.integer("models", 10, minimum=1, maximum=MAX_MODELS),
             upgrade_costs=costs))
     return ruleset.id, tuple(entries)

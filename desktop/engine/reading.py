@@ -38,6 +38,17 @@ def _show(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def check_text(node: Reader, text: str, max_length: int) -> str:
+    """Refuse what a database would: too long, a NUL, or broken Unicode (lone surrogates)."""
+    if len(text) > max_length:
+        raise node.fail(f"{len(text)} characters is longer than the {max_length} Rout keeps")
+    if "\x00" in text:
+        raise node.fail("contains a NUL character")
+    if any("\ud800" <= ch <= "\udfff" for ch in text):
+        raise node.fail("contains broken Unicode (an unpaired surrogate)")
+    return text
+
+
 class Reader:
     def __init__(self, data: object, path: str = "") -> None:
         self.data = data
@@ -85,11 +96,12 @@ class Reader:
     def entries(self, key: str, *, required: bool = True) -> list[Reader]:
         return list(self.child(key, MISSING if required else []).items())
 
-    def text(self, key: str, default: Any = MISSING) -> str:
+    def text(self, key: str, default: Any = MISSING, *, max_length: int = 200) -> str:
+        """Non-empty text of at most `max_length` characters (what every database stores)."""
         node = self.child(key, default)
         if not isinstance(node.data, str) or not node.data.strip():
             raise node.fail(f"expected non-empty text, found {_kind(node.data)}")
-        return node.data.strip()
+        return check_text(node, node.data.strip(), max_length)
 
     def integer(self, key: str, default: Any = MISSING, *, minimum: int | None = None,
                 maximum: int | None = None) -> int:

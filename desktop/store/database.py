@@ -21,6 +21,7 @@ from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
+from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 
 from desktop.store.errors import (
     CorruptDatabaseError,
@@ -65,21 +66,32 @@ def describe(url: str) -> str:
     return short_path(path) if path else make_url(url).render_as_string(hide_password=True)
 
 
-def create_database_engine(url: str, busy_timeout: float = 5.0) -> Engine:
+def create_database_engine(url: str, busy_timeout: float = 5.0, *,
+                           foreign_keys: bool = True) -> Engine:
+    """An engine for a SQLite or PostgreSQL URL; other databases are refused by name.
+
+    `busy_timeout` bounds every wait for a lock (SQLite's busy timeout, PostgreSQL's
+    lock_timeout). Migrations run with `foreign_keys=False`: SQLite rebuilds a table by
+    dropping it, which would otherwise cascade into the rows that refer to it.
+    """
     try:
         parsed = make_url(url)
     except ArgumentError:
         raise DatabaseError(f"'{url}' is not a database URL (expected e.g. "
                             "sqlite:///rout.sqlite or postgresql+psycopg://host/rout)") from None
+    backend = parsed.get_backend_name()
+    if backend not in ("sqlite", "postgresql"):
+        raise DatabaseError(f"Rout has no driver for '{parsed.drivername}' databases (it "
+                            "works with SQLite and PostgreSQL)")
     try:
-        if parsed.get_backend_name() == "sqlite":
+        if backend == "sqlite":
             engine = create_engine(parsed, connect_args={"timeout": busy_timeout})
-            _sqlite_transactions(engine, busy_timeout)
+            _sqlite_transactions(engine, busy_timeout, foreign_keys)
             return engine
-        if parsed.get_backend_name() == "postgresql":
-            return create_engine(parsed, pool_pre_ping=True,
-                                 connect_args={"connect_timeout": max(int(busy_timeout), 1)})
-        return create_engine(parsed, pool_pre_ping=True)
+        milliseconds = max(int(busy_timeout * 1000), 1)
+        return create_engine(parsed, pool_pre_ping=True, connect_args={
+            "connect_timeout": max(int(busy_timeout), 1),
+            "options": f"-c lock_timeout={milliseconds}"})
     except NoSuchModuleError:
         raise DatabaseError(f"Rout has no driver for '{parsed.drivername}' databases") from None
     except ModuleNotFoundError as error:
@@ -87,7 +99,7 @@ def create_database_engine(url: str, busy_timeout: float = 5.0) -> Engine:
                             "PostgreSQL: pip install 'rout[postgres]')") from None
 
 
-def _sqlite_transactions(engine: Engine, busy_timeout: float) -> None:
+def _sqlite_transactions(engine: Engine, busy_timeout: float, foreign_keys: bool) -> None:
     """Let SQLAlchemy, not the sqlite3 module, decide where transactions begin.
 
     A writing transaction starts with BEGIN IMMEDIATE, so two writers queue on the busy
@@ -99,7 +111,7 @@ def _sqlite_transactions(engine: Engine, busy_timeout: float) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute(f"PRAGMA foreign_keys = {'ON' if foreign_keys else 'OFF'}")
         # With WAL this survives a killed process; only a power cut may lose the last step.
         cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.close()
@@ -110,12 +122,22 @@ def _sqlite_transactions(engine: Engine, busy_timeout: float) -> None:
                                                                           "BEGIN"))
 
 
-def check_sqlite_file(path: Path) -> None:
-    """Refuse a file that is not a healthy SQLite database, without writing to it."""
-    if not path.exists() or path.stat().st_size == 0:
-        return
-    with path.open("rb") as handle:
-        header = handle.read(100)
+def check_sqlite_file(path: Path) -> str | None:
+    """Refuse a file that is not a healthy SQLite database, without writing to it.
+
+    Returns the schema revision found (None for a new or empty file), read through the same
+    read-only connection, so that a refused database is never opened for writing.
+    """
+    try:
+        if not path.exists() or path.stat().st_size == 0:
+            return None
+        with path.open("rb") as handle:
+            header = handle.read(100)
+    except IsADirectoryError:
+        raise DatabaseError(f"{short_path(path)} is a folder, not a database file") from None
+    except OSError as error:
+        raise DatabaseError(f"{short_path(path)} cannot be read: "
+                            f"{error.strerror or error}") from None
     if header[:len(SQLITE_HEADER)] != SQLITE_HEADER:
         raise CorruptDatabaseError(f"{short_path(path)} is not a SQLite database (it may be "
                                    "another kind of file, or damaged); Rout left it as it is")
@@ -125,6 +147,12 @@ def check_sqlite_file(path: Path) -> None:
     try:
         with _read_only(path, immutable=idle_wal) as connection:
             problems = [row[0] for row in connection.execute("PRAGMA quick_check(5)")]
+            if problems == ["ok"]:
+                tables = {row[0] for row in connection.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'")}
+                versions = ([row[0] for row in connection.execute(
+                    "SELECT version_num FROM alembic_version")]
+                    if "alembic_version" in tables else [])
     except sqlite3.OperationalError as error:
         if "locked" in str(error):
             raise LockedDatabaseError(_locked_message(str(path))) from None
@@ -135,6 +163,7 @@ def check_sqlite_file(path: Path) -> None:
     if problems != ["ok"]:
         raise CorruptDatabaseError(f"{short_path(path)} is damaged ({problems[0]}); Rout left "
                                    "it as it is — restore a copy or open another database")
+    return revision_of(f"sqlite:///{path}", tables, versions)
 
 
 @contextmanager
@@ -152,57 +181,100 @@ def _locked_message(where: str) -> str:
             "other Rout or wait for it to finish, then try again")
 
 
-def current_revision(connection: Connection) -> str | None:
-    """The schema revision, None for an empty database; refuses someone else's database."""
-    tables = set(inspect(connection).get_table_names())
+def revision_of(where: str, tables: set[str], versions: list[str]) -> str | None:
+    """The schema revision from what a database holds; None when it holds nothing.
+
+    Someone else's tables, or a version table that does not hold exactly one revision, are
+    refused before anything is written.
+    """
     if "alembic_version" in tables:
-        versions = [row[0] for row in connection.execute(
-            text("SELECT version_num FROM alembic_version"))]
-        return versions[0] if len(versions) == 1 else None
+        if len(versions) != 1:
+            raise NotRoutDatabaseError(
+                f"{describe(where)} has {len(versions)} schema versions where Rout writes "
+                "one; it was changed by another program — Rout left it as it is")
+        return versions[0]
     if tables:
         raise NotRoutDatabaseError(
-            f"{describe(str(connection.engine.url))} holds other tables "
-            f"({', '.join(sorted(tables)[:3])}…) and is not a Rout database; Rout left it as "
-            "it is")
+            f"{describe(where)} holds other tables ({', '.join(sorted(tables)[:3])}…) and is "
+            "not a Rout database; Rout left it as it is")
     return None
 
 
-def prepare(engine: Engine, version_locations: Sequence[Path] = ()) -> None:
-    """Check the database behind `engine` and bring its schema up to date."""
+def current_revision(connection: Connection) -> str | None:
+    tables = set(inspect(connection).get_table_names())
+    versions = ([row[0] for row in connection.execute(
+        text("SELECT version_num FROM alembic_version"))] if "alembic_version" in tables else [])
+    return revision_of(connection.engine.url.render_as_string(hide_password=False), tables,
+                       versions)
+
+
+def prepare(engine: Engine, version_locations: Sequence[Path] = (),
+            busy_timeout: float = 5.0) -> None:
+    """Check the database behind `engine` and bring its schema up to date.
+
+    A SQLite file is read only through a read-only connection until it is known to be a
+    healthy Rout database this Rout may change; a migration then runs under the write lock
+    (two Routs starting together migrate once), after a copy of the file.
+    """
     url = engine.url.render_as_string(hide_password=False)
     path = sqlite_path(url)
     if path is not None:
-        check_sqlite_file(path)
+        revision = check_sqlite_file(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise DatabaseError(f"{short_path(path)}: cannot create its folder: "
                                 f"{error.strerror or error}") from None
-    with translate_errors(url), engine.connect() as connection:
-        revision = current_revision(connection)
-        connection.rollback()
-    if revision == HEAD and not version_locations:
-        if path is not None:
-            _use_wal(engine, url)
-        return
+    else:
+        with translate_errors(url), engine.connect() as connection:
+            revision = current_revision(connection)
+            connection.rollback()
     if revision is not None and revision not in REVISIONS and not version_locations:
         raise NewerDatabaseError(_newer_message(url, revision))
+    if path is not None:
+        _use_wal(path)
+    if revision == HEAD and not version_locations:
+        return
     script, config = _alembic(version_locations)
     if revision is not None and not _known(script, revision):
         raise NewerDatabaseError(_newer_message(url, revision))
     if revision == script.get_current_head():
-        if path is not None:
-            _use_wal(engine, url)
         return
-    if path is not None and revision is not None:
-        backup_sqlite(path, f"before-{script.get_current_head()}")
-    if path is not None:
-        _use_wal(engine, url)
+    _migrate(url, path, script, config, busy_timeout)
+
+
+# Any constant will do: it only has to be the same for every Rout migrating a database.
+MIGRATION_LOCK = 7_310_531
+
+
+def _migrate(url: str, path: Path | None, script: Any, config: Any,
+             busy_timeout: float) -> None:
     from alembic import command
 
-    with translate_errors(url), engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    engine = create_database_engine(url, busy_timeout, foreign_keys=False)
+    try:
+        with translate_errors(url), engine.execution_options(
+                sqlite_begin="BEGIN IMMEDIATE").begin() as connection:
+            if path is None:
+                connection.execute(text(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"))
+            # Again under the lock: another Rout may have migrated it meanwhile.
+            revision = current_revision(connection)
+            if revision is not None and not _known(script, revision):
+                raise NewerDatabaseError(_newer_message(url, revision))
+            if revision == script.get_current_head():
+                return
+            if path is not None and revision is not None:
+                backup_sqlite(path, f"before-{script.get_current_head()}")
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+            if path is not None:
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise DatabaseError(f"{describe(url)}: the migration would leave "
+                                        f"{len(broken)} rows pointing at nothing; nothing was "
+                                        "changed")
+    finally:
+        engine.dispose()
 
 
 def _newer_message(url: str, revision: str) -> str:
@@ -231,26 +303,56 @@ def _known(script: Any, revision: str) -> bool:
         return False
 
 
-def _use_wal(engine: Engine, url: str) -> None:
-    # Outside any transaction: SQLite cannot change its journal inside one.
-    with translate_errors(url):
-        raw = engine.raw_connection()
+def _use_wal(path: Path) -> None:
+    """Switch the file to WAL (a no-op when it already is); outside any transaction."""
+    try:
+        connection = sqlite3.connect(path, timeout=1.0, isolation_level=None)
         try:
-            raw.driver_connection.execute("PRAGMA journal_mode = WAL")  # type: ignore[union-attr]
+            mode = connection.execute("PRAGMA journal_mode").fetchone()[0]
+            if mode != "wal":
+                connection.execute("PRAGMA journal_mode = WAL")
         finally:
-            raw.close()
+            connection.close()
+    except sqlite3.OperationalError as error:
+        if "locked" in str(error) or "busy" in str(error):
+            raise LockedDatabaseError(_locked_message(short_path(path))) from None
+        raise DatabaseError(f"{short_path(path)}: {error}") from None
+    except sqlite3.DatabaseError as error:
+        raise CorruptDatabaseError(f"{short_path(path)} is damaged ({error})") from None
 
 
 def backup_sqlite(path: Path, label: str) -> Path:
-    """A consistent copy (sqlite3's online backup, so WAL contents are included)."""
+    """A consistent copy (sqlite3's online backup, so WAL contents are included).
+
+    The copy's name is new: an earlier copy is never overwritten.
+    """
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    target = path.with_name(f"{path.stem}.{label}.{stamp}{path.suffix or '.sqlite'}")
-    with _read_only(path) as source:
-        destination = sqlite3.connect(target)
+    suffix = path.suffix or ".sqlite"
+    for number in range(1, 1000):
+        extra = "" if number == 1 else f"-{number}"
+        target = path.with_name(f"{path.stem}.{label}.{stamp}{extra}{suffix}")
         try:
-            source.backup(destination)
-        finally:
-            destination.close()
+            os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+        except FileExistsError:
+            continue
+        except OSError as error:
+            raise DatabaseError(f"{short_path(path)}: cannot write the copy taken before "
+                                f"migrating: {error.strerror or error}; nothing was changed"
+                                ) from None
+        break
+    else:
+        raise DatabaseError(f"{short_path(path)}: too many copies named {label}")
+    try:
+        with _read_only(path) as source:
+            destination = sqlite3.connect(target)
+            try:
+                source.backup(destination)
+            finally:
+                destination.close()
+    except sqlite3.Error as error:
+        target.unlink(missing_ok=True)
+        raise DatabaseError(f"{short_path(path)}: the copy before migrating failed ({error}); "
+                            "nothing was changed") from None
     return target
 
 
@@ -261,12 +363,22 @@ def translate_errors(url: str) -> Iterator[None]:
         yield
     except OperationalError as error:
         message = str(error.orig) if error.orig is not None else str(error)
-        if "locked" in message or "busy" in message:
+        # 55P03: PostgreSQL gave up waiting for a lock (lock_timeout).
+        if ("locked" in message or "busy" in message
+                or getattr(error.orig, "sqlstate", None) == "55P03"):
             raise LockedDatabaseError(_locked_message(describe(url))) from None
-        raise DatabaseError(f"{describe(url)}: {message.strip().splitlines()[0]}") from None
+        raise DatabaseError(f"{describe(url)}: {_first_line(message)}") from None
     except SQLAlchemyDatabaseError as error:
         message = str(error.orig) if error.orig is not None else str(error)
         if "malformed" in message or "not a database" in message:
             raise CorruptDatabaseError(f"{describe(url)} is damaged ({message}); Rout left it "
                                        "as it is") from None
-        raise DatabaseError(f"{describe(url)}: {message.strip().splitlines()[0]}") from None
+        raise DatabaseError(f"{describe(url)}: {_first_line(message)}") from None
+    except SQLAlchemyTimeoutError:
+        raise LockedDatabaseError(f"{describe(url)}: every connection is busy; try again"
+                                  ) from None
+
+
+def _first_line(message: str) -> str:
+    lines = message.strip().splitlines()
+    return lines[0] if lines else "the database reported an error without a message"

@@ -111,6 +111,10 @@ class Store:
         self.url = engine.url.render_as_string(hide_password=False)
         # Writers take the lock up front: a step waits its turn rather than failing halfway.
         self._writer = engine.execution_options(sqlite_begin="BEGIN IMMEDIATE")
+        # A read of an army and its roster must see one version of both; SQLite's read
+        # transactions already do, PostgreSQL's default (read committed) does not.
+        self._reader = (engine.execution_options(isolation_level="REPEATABLE READ")
+                        if engine.dialect.name == "postgresql" else engine)
 
     @classmethod
     def open(cls, url: str | None = None, *, busy_timeout: float = 5.0,
@@ -122,7 +126,7 @@ class Store:
         """
         engine = create_database_engine(url or default_database_url(), busy_timeout)
         try:
-            prepare(engine, version_locations)
+            prepare(engine, version_locations, busy_timeout)
         except BaseException:
             engine.dispose()
             raise
@@ -144,8 +148,12 @@ class Store:
 
     @contextmanager
     def _reading(self) -> Iterator[Connection]:
-        with translate_errors(self.url), self.engine.connect() as connection:
-            yield connection
+        try:
+            with translate_errors(self.url), self._reader.connect() as connection:
+                yield connection
+        except (ValueError, TypeError) as error:  # a JSON column edited into nonsense
+            raise CorruptDatabaseError(f"{self.describe()}: a row cannot be read "
+                                       f"({error})") from None
 
     @contextmanager
     def _writing(self) -> Iterator[Connection]:
@@ -196,7 +204,7 @@ class Store:
                 select(ROSTER).where(ROSTER.c.army_id == army_id)
                 .order_by(ROSTER.c.position)).all()
             header = (army.id, army.name, army.player, army.ruleset, army.points_limit,
-                      tuple(army.notes))
+                      army.notes)
         return _army(self.describe(), header, entries)
 
     def find_army(self, name_or_id: str) -> Army:
@@ -268,7 +276,10 @@ class Store:
         the process is killed while writing it.
         """
         with self._writing() as connection:
-            found = connection.execute(select(BATTLES.c.id).where(BATTLES.c.id == battle_id))
+            # FOR UPDATE: on PostgreSQL two writers of one battle take turns here, so they
+            # never pick the same next sequence number (SQLite's BEGIN IMMEDIATE already does).
+            found = connection.execute(select(BATTLES.c.id).where(BATTLES.c.id == battle_id)
+                                       .with_for_update())
             if not found.first():
                 raise NotFoundError(f"no battle with id '{battle_id}' in {self.describe()}")
             last_sequence, last_step = connection.execute(
@@ -334,8 +345,9 @@ def _entry_row(army_id: str, position: int, unit: Unit) -> dict[str, Any]:
 
 
 def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any]) -> Army:
-    army_id, name, player, ruleset_id, points_limit, notes = header
+    army_id, name, player, ruleset_id, points_limit, stored_notes = header
     try:
+        notes = tuple(str(note) for note in stored_notes)
         get_ruleset(ruleset_id)
         units = tuple(
             Unit(id=row.unit_id, name=row.name, player=player,

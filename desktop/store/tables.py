@@ -3,7 +3,7 @@
 Profiles, notes and events are JSON documents written by `desktop.engine.codec`, so a
 profile reads the same from a file and from the database, and one ruleset's statistics do
 not need columns of their own. A schema change here needs an Alembic migration
-(`desktop/store/migrations`); `tests/test_store_schema.py` fails until it has one.
+(`desktop/store/migrations`); `tests/test_store_database.py` fails until it has one.
 """
 
 from __future__ import annotations
