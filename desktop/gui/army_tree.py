@@ -27,7 +27,7 @@ from PySide6.QtGui import QIcon, QUndoStack
 
 from desktop.engine.model import Army
 from desktop.engine.rulesets import RULESETS
-from desktop.gui.commands import ReplaceArmy
+from desktop.gui.commands import ReplaceArmy, push_edit
 from desktop.gui.workspace import Workspace
 
 UNIT_MIME = "application/x-rout-units"
@@ -98,15 +98,31 @@ class ArmyTreeModel(QAbstractItemModel):
     # unit rows UNIT_BASE plus their army's key.
 
     def _army_of(self, index: Index) -> Army | None:
+        army_id = self._shown_army_id(index)
+        return self.workspace.army(army_id) if army_id else None
+
+    def _shown_army_id(self, index: Index) -> str:
+        """The army an army or unit row belongs to, from what is on screen.
+
+        Structure (parent, rowCount, index) must come from this bookkeeping, never from the
+        workspace: inside a change the workspace is already ahead, and Qt walks persistent
+        indexes between begin… and end… to decide which ones a removal invalidates.
+        """
         if not index.isValid():
-            return None
+            return ""
         tag = index.internalId()
         if tag >= UNIT_BASE:
-            return self.workspace.army(self._ids[tag - UNIT_BASE])
+            return self._ids.get(tag - UNIT_BASE, "")
         if tag > 0:
             ids = self._rows[RULESET_ORDER[tag - 1]]
-            return self.workspace.army(ids[index.row()]) if index.row() < len(ids) else None
-        return None
+            return ids[index.row()] if index.row() < len(ids) else ""
+        return ""
+
+    def _shown_army_index(self, army_id: str) -> QModelIndex:
+        for group, ruleset in enumerate(RULESET_ORDER):
+            if army_id in self._rows[ruleset]:
+                return self.createIndex(self._rows[ruleset].index(army_id), 0, group + 1)
+        return QModelIndex()
 
     def _level(self, index: Index) -> str:
         if not index.isValid():
@@ -125,9 +141,8 @@ class ArmyTreeModel(QAbstractItemModel):
         if level == "ruleset":
             return self.createIndex(row, column, parent.row() + 1)
         if level == "army":
-            army = self._army_of(parent)
-            assert army is not None
-            return self.createIndex(row, column, UNIT_BASE + self._key(army.id))
+            return self.createIndex(row, column,
+                                    UNIT_BASE + self._key(self._shown_army_id(parent)))
         return QModelIndex()
 
     def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008  Qt override
@@ -135,12 +150,7 @@ class ArmyTreeModel(QAbstractItemModel):
         if level == "army":
             return self.createIndex(index.internalId() - 1, 0, 0)
         if level == "unit":
-            army_id = self._ids[index.internalId() - UNIT_BASE]
-            army = self.workspace.army(army_id)
-            if army is None:
-                return QModelIndex()
-            group = RULESET_ORDER.index(army.ruleset)
-            return self.createIndex(self._rows[army.ruleset].index(army_id), 0, group + 1)
+            return self._shown_army_index(self._shown_army_id(index))
         return QModelIndex()
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008  Qt override
@@ -152,8 +162,7 @@ class ArmyTreeModel(QAbstractItemModel):
         if level == "ruleset":
             return len(self._rows[RULESET_ORDER[parent.row()]])
         if level == "army":
-            army = self._army_of(parent)
-            return len(self._units.get(army.id, [])) if army else 0
+            return len(self._units.get(self._shown_army_id(parent), []))
         return 0
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008  Qt override
@@ -263,8 +272,9 @@ class ArmyTreeModel(QAbstractItemModel):
         moved = [u for u in army.units if u.id in moving]
         units = tuple(kept[:before] + moved + kept[before:])
         if units != army.units:
-            self.undo_stack.push(ReplaceArmy(self.workspace, army, replace(army, units=units),
-                                             f"Reorder units in {army.name}"))
+            push_edit(self.undo_stack, ReplaceArmy(self.workspace, army,
+                                                   replace(army, units=units),
+                                                   f"Reorder units in {army.name}"))
         # False: the view must not remove the dragged rows; the workspace signal moves them.
         return False
 

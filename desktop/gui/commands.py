@@ -6,7 +6,7 @@ signals (STYLE habit 3). Creating an army is `before=None`, deleting one `after=
 
 from __future__ import annotations
 
-from PySide6.QtGui import QUndoCommand
+from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from desktop.engine.model import Army
 from desktop.gui.workspace import Workspace
@@ -21,12 +21,34 @@ class ReplaceArmy(QUndoCommand):
         self.workspace = workspace
         self.before = before
         self.after = after
+        self._done = False
 
     def redo(self) -> None:  # Qt override
-        self._show(self.after, instead_of=self.before)
+        if self._done:
+            self._redo_again()
+            return
+        try:
+            self._show(self.after, instead_of=self.before)
+        except Exception:
+            # The store refused the change as it was pushed: nothing changed, so nothing
+            # may be left to undo. QUndoStack.push drops an obsolete command after redo();
+            # the error still reaches whoever pushed it.
+            if not self._done:
+                self.setObsolete(True)
+            raise
+        self._done = True
 
     def undo(self) -> None:  # Qt override
-        self._show(self.before, instead_of=self.after)
+        try:
+            self._show(self.before, instead_of=self.after)
+        except Exception as error:  # a later undo the store refuses: say so, keep running
+            self.workspace.failed.emit(f"Could not undo {self.text()}: {error}")
+
+    def _redo_again(self) -> None:
+        try:
+            self._show(self.after, instead_of=self.before)
+        except Exception as error:
+            self.workspace.failed.emit(f"Could not redo {self.text()}: {error}")
 
     def _show(self, army: Army | None, instead_of: Army | None) -> None:
         if army is None:
@@ -39,3 +61,17 @@ class ReplaceArmy(QUndoCommand):
             self.after = saved
         else:
             self.before = saved
+
+
+def push_edit(undo_stack: QUndoStack, command: ReplaceArmy) -> bool:
+    """Push an edit; when the store refuses it, report through the workspace and say False.
+
+    Models call this from Qt callbacks (setData, dropMimeData), where an exception could
+    only reach the crash handler.
+    """
+    try:
+        undo_stack.push(command)
+    except Exception as error:
+        command.workspace.failed.emit(f"Could not save: {error}")
+        return False
+    return True

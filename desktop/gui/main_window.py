@@ -397,7 +397,12 @@ class MainWindow(QMainWindow):
         from desktop.gui.roster_table import RosterFilter, RosterTableModel
 
         old = self.workspace
+        # The previous database's models go with it (the views hold only the new ones).
+        leftovers = [m for m in (self.tree_model, self.roster_model, self.roster_filter) if m]
+        leftovers += [view.selectionModel() for view in (self.ui.armyTree, self.ui.rosterTable)
+                      if view.selectionModel() is not None]
         self.workspace = workspace
+        workspace.failed.connect(self._store_refused)
         self.tree_model = ArmyTreeModel(workspace, self.undo_stack, self)
         self.ui.armyTree.setModel(self.tree_model)
         self.ui.armyTree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -417,6 +422,8 @@ class MainWindow(QMainWindow):
         workspace.army_added.connect(self._army_added)
         workspace.army_changed.connect(lambda army_id, before: self._refresh_army())
         workspace.army_removed.connect(lambda army_id, removed: self._refresh_army())
+        for item in leftovers:
+            item.deleteLater()
         if old is not None:
             old.deleteLater()
         from desktop.gui.army_tree import RULESET_ORDER
@@ -592,14 +599,14 @@ class MainWindow(QMainWindow):
     # Edits: each one undo command
 
     def _push(self, before: Army | None, after: Army | None, text: str) -> None:
-        from desktop.gui.commands import ReplaceArmy
+        from desktop.gui.commands import ReplaceArmy, push_edit
 
-        if self.workspace is None:
-            return
-        try:
-            self.undo_stack.push(ReplaceArmy(self.workspace, before, after, text))
-        except Exception as error:  # the store refused: say so, change nothing
-            self._report("Could not save", error)
+        if self.workspace is not None:
+            push_edit(self.undo_stack, ReplaceArmy(self.workspace, before, after, text))
+
+    def _store_refused(self, message: str) -> None:
+        self.log(message)
+        QMessageBox.critical(self, "Could not save", message)
 
     def _report(self, title: str, error: BaseException) -> None:
         self.log(f"{title}: {error}")

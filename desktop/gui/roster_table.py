@@ -23,7 +23,7 @@ from PySide6.QtGui import QBrush, QColor, QIcon, QUndoStack
 from desktop.engine.model import Army, TroopType, Unit, UnitProfile
 from desktop.engine.roster import RosterProblem, Severity, repriced, with_models
 from desktop.engine.rulesets import Ruleset, StatSpec, get_ruleset
-from desktop.gui.commands import ReplaceArmy
+from desktop.gui.commands import ReplaceArmy, push_edit
 from desktop.gui.workspace import Workspace
 
 Index = QModelIndex | QPersistentModelIndex
@@ -235,9 +235,9 @@ class RosterTableModel(QAbstractTableModel):
         if edited is None or edited == unit:
             return False
         units = tuple(edited if u.id == unit.id else u for u in army.units)
-        self.undo_stack.push(ReplaceArmy(self.workspace, army, replace(army, units=units),
-                                         f"Change {column.title} of {unit.name}"))
-        return True
+        return push_edit(self.undo_stack, ReplaceArmy(
+            self.workspace, army, replace(army, units=units),
+            f"Change {column.title} of {unit.name}"))
 
     def _edited(self, army: Army, unit: Unit, column: Column, value: Any) -> Unit | None:
         """The unit after the edit, or None for a value that makes no sense."""

@@ -25,6 +25,7 @@ class Workspace(QObject):
     army_changed = Signal(str, object)  # id, the army before the change
     army_removed = Signal(str, object)  # id, the army that was removed
     reset = Signal()
+    failed = Signal(str)  # an edit the store refused, for the window to show
 
     def __init__(self, store: Store, parent: QObject | None = None) -> None:
         super().__init__(parent)
