@@ -25,15 +25,14 @@ import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 # Only light modules up here: `rout` with no command starts the GUI, and the window should
 # paint before shapely, the rulesets or the database are imported.
-from desktop.engine import odds
-from desktop.engine.dice import Dice, Roller, ScriptedRoller, SeededRoller, parse_faces
 from desktop.engine.errors import RuleError
-from desktop.store.errors import BadFileError
-from desktop.store.files import read_json
+
+if TYPE_CHECKING:
+    from desktop.engine.dice import Dice, Roller
 
 EXIT_BAD_INPUT = 2
 MAX_SCENARIO_BYTES = 10 * 1024 * 1024
@@ -49,10 +48,14 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _chance(chance: Fraction) -> dict[str, Any]:
+    from desktop.engine import odds
+
     return {"chance": str(chance), "percent": odds.percent(chance), "value": float(chance)}
 
 
 def _dice(text: str) -> Dice:
+    from desktop.engine.dice import Dice
+
     try:
         return Dice.parse(text)
     except RuleError as error:
@@ -75,13 +78,13 @@ def _build_parser() -> _Parser:
     break_parser = tests.add_parser("break", help="Break test (W6-BT-2)")
     break_parser.add_argument("--ld", type=int, required=True, help="Leadership")
     break_parser.add_argument("--diff", type=int, default=0, help="combat score difference")
-    break_parser.add_argument("--dice", type=_dice, default=Dice(2, 6))
+    break_parser.add_argument("--dice", type=_dice, default="2D6")
     break_parser.add_argument("--stubborn", action="store_true")
     break_parser.add_argument("--double-one-holds", action="store_true",
                               help="a double 1 always holds (W6-BT-4 option)")
     panic_parser = tests.add_parser("panic", help="Panic test (W6-PT-2)")
     panic_parser.add_argument("--ld", type=int, required=True, help="Leadership")
-    panic_parser.add_argument("--dice", type=_dice, default=Dice(2, 6))
+    panic_parser.add_argument("--dice", type=_dice, default="2D6")
     catch_parser = tests.add_parser("catch", help="chance that pursuers catch a fleeing unit")
     catch_parser.add_argument("--flee", type=_dice, required=True, help="flee dice, e.g. 2D6")
     catch_parser.add_argument("--pursue", type=_dice, nargs="+", required=True,
@@ -91,7 +94,7 @@ def _build_parser() -> _Parser:
 
     honor_parser = tests.add_parser("honor", help="Kensei Honor test (K-HT-1)")
     honor_parser.add_argument("--honor", type=int, required=True, help="Honor")
-    honor_parser.add_argument("--dice", type=_dice, default=Dice(1, 10))
+    honor_parser.add_argument("--dice", type=_dice, default="1D10")
     honor_parser.add_argument("--below", action="store_true",
                               help="pass only on a roll below Honor (default: at most Honor)")
     honor_parser.add_argument("--ronin", action="store_true",
@@ -133,6 +136,8 @@ def _leadership(value: int) -> int:
 
 
 def odds_command(args: argparse.Namespace) -> dict[str, Any]:
+    from desktop.engine import odds
+
     if args.test == "break":
         leadership = _leadership(args.ld)
         if args.diff < 0:
@@ -165,6 +170,9 @@ def odds_command(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _read_json(path: Path) -> Any:
+    from desktop.store.errors import BadFileError
+    from desktop.store.files import read_json
+
     try:
         return read_json(path, MAX_SCENARIO_BYTES, "scenario")
     except BadFileError as error:
@@ -172,6 +180,7 @@ def _read_json(path: Path) -> Any:
 
 
 def resolve_command(args: argparse.Namespace) -> dict[str, Any]:
+    from desktop.engine.dice import ScriptedRoller, SeededRoller, parse_faces
     from desktop.engine.events import fold
     from desktop.engine.procedure import ScriptedAnswers, run
     from desktop.engine.scenario import load_scenario

@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
-from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QSettings, QSize, QTimer
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QEventLoop,
+    QObject,
+    QSettings,
+    QSize,
+    QTimer,
+)
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from desktop import __version__
 from desktop.gui.main_window import DATABASE_KEY, MainWindow, database_url_from
@@ -18,6 +27,10 @@ from desktop.gui.resources import resource_path
 APP_NAME: Final = "Rout"
 SCREENSHOT_SIZE: Final = QSize(1280, 800)
 EXIT_CANNOT_SAVE: Final = 2
+FIRST_PAINT_ENVIRONMENT: Final = "ROUT_FIRST_PAINT_FILE"
+"""For tests/bench/bench_startup.py: save the first painted frame to this file and exit."""
+OPEN_DATABASE_LATEST_MS: Final = 1000
+"""The database is read after the first frame, or after this long if the window does not paint."""
 
 
 def _application() -> QApplication:
@@ -63,6 +76,49 @@ def _grab(app: QApplication, window: MainWindow, path: Path) -> int:
               "is writable, and that the name ends in .png or .jpg)", file=sys.stderr)
         return EXIT_CANNOT_SAVE
     return 0
+
+
+class _AfterFirstPaint(QObject):
+    """Run `callback` once, right after `window` has painted its first frame.
+
+    With `latest_ms`, run it then at the latest: a window started minimized paints only when
+    it is restored.
+    """
+
+    def __init__(self, window: QWidget, callback: Callable[[], object],
+                 latest_ms: int | None = None) -> None:
+        super().__init__(window)
+        self._window = window
+        self._callback: Callable[[], object] | None = callback
+        window.installEventFilter(self)
+        if latest_ms is not None:
+            QTimer.singleShot(latest_ms, self, self._run)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if event.type() == QEvent.Type.Paint and self._callback is not None:
+            # The children paint in the same pass as the window: call back once it is over.
+            QTimer.singleShot(0, self, self._run)
+        return False
+
+    def _run(self) -> None:
+        callback, self._callback = self._callback, None
+        if callback is not None:
+            self._window.removeEventFilter(self)
+            callback()
+
+
+def _save_first_frame_and_exit(window: QWidget, path: Path) -> None:
+    """For the start-up benchmark: keep the first frame and end the process at once.
+
+    The exit skips teardown on purpose: nothing that comes after the first frame (the
+    database read, closing the window) is waited for or timed.
+    """
+    saved = window.grab().save(str(path))
+    if not saved:
+        print(f"rout: cannot save the first frame to {path}", file=sys.stderr)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0 if saved else EXIT_CANNOT_SAVE)
 
 
 def _close(window: MainWindow) -> None:
@@ -133,7 +189,7 @@ def save_screenshot(path: Path, database: str | None = None, army: str | None = 
 def database_url(given: str | None, settings: QSettings | None) -> str:
     """--database, else $ROUT_DATABASE, else the last database the window opened, else
     the user's rout.sqlite."""
-    from desktop.store.database import DATABASE_ENVIRONMENT, default_database_url
+    from desktop.store.location import DATABASE_ENVIRONMENT, default_database_url
 
     if given:
         return database_url_from(given)
@@ -156,17 +212,27 @@ def run_app(screenshot: str | os.PathLike[str] | None = None,
     app = _application()
     settings = QSettings()
     window = MainWindow(settings=settings)
-    from desktop.gui.crash import default_log_folder, install
-
-    try:
-        crash_handler = install(lambda: window, default_log_folder())
-    except OSError as error:  # a read-only home: run without the crash log, but say so
-        print(f"rout: crashes will not be logged: {error}", file=sys.stderr)
-        crash_handler = None
-    _show(window)
-    # The window paints first; the database is read once the event loop runs.
     url = database_url(database, settings)
-    QTimer.singleShot(0, lambda: window.open_database(url))
+    # The database is read once the window has painted: the worker's imports of SQLAlchemy
+    # and shapely would hold the GIL while the first frame is drawn.
+    _AfterFirstPaint(window, lambda: window.open_database(url), latest_ms=OPEN_DATABASE_LATEST_MS)
+    crash_handler = None
+
+    def start_crash_log() -> None:
+        nonlocal crash_handler
+        from desktop.gui.crash import default_log_folder, install
+
+        try:
+            crash_handler = install(lambda: window, default_log_folder())
+        except OSError as error:  # a read-only home: run without the crash log, but say so
+            print(f"rout: crashes will not be logged: {error}", file=sys.stderr)
+            crash_handler = None
+
+    _AfterFirstPaint(window, start_crash_log)
+    first_frame = os.environ.get(FIRST_PAINT_ENVIRONMENT)
+    if first_frame:  # installed last, so its filter runs first: it exits before the read
+        _AfterFirstPaint(window, lambda: _save_first_frame_and_exit(window, Path(first_frame)))
+    _show(window)
     try:
         return app.exec()
     finally:

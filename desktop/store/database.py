@@ -32,24 +32,17 @@ from desktop.store.errors import (
 )
 from desktop.store.files import short_path
 
+# Re-exported: they live apart so that the GUI can find the database without SQLAlchemy.
+from desktop.store.location import DATABASE_ENVIRONMENT as DATABASE_ENVIRONMENT
+from desktop.store.location import default_database_path as default_database_path
+from desktop.store.location import default_database_url as default_database_url
+
 # Every revision this Rout knows, oldest first; the last is the head. A test checks that
 # this matches the Alembic scripts in desktop/store/migrations/versions.
 REVISIONS: tuple[str, ...] = ("0001", "0002")
 HEAD = REVISIONS[-1]
 SQLITE_HEADER = b"SQLite format 3\x00"
 MIGRATIONS = Path(__file__).with_name("migrations")
-DATABASE_ENVIRONMENT = "ROUT_DATABASE"
-
-
-def default_database_path() -> Path:
-    from platformdirs import user_data_path
-
-    return user_data_path("Rout", appauthor=False) / "rout.sqlite"
-
-
-def default_database_url() -> str:
-    """`ROUT_DATABASE` if set, else a SQLite file in the user's data folder."""
-    return os.environ.get(DATABASE_ENVIRONMENT) or f"sqlite:///{default_database_path()}"
 
 
 def sqlite_path(url: str) -> Path | None:
