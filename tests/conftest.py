@@ -21,6 +21,26 @@ def private_default_database(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("ROUT_DATABASE", f"sqlite:///{folder / 'rout.sqlite'}")
 
 
+@pytest.fixture(autouse=True)
+def no_leaked_windows(request):
+    """In the GUI tests: fail a test that leaves a top-level widget behind (dialogs too),
+    and undo the application names run_app sets."""
+    if not request.module.__name__.startswith("test_gui"):
+        yield
+        return
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    qapp = request.getfixturevalue("qapp")
+    before = list(qapp.topLevelWidgets())
+    names = qapp.organizationName(), qapp.applicationName()
+    yield
+    qapp.setOrganizationName(names[0])
+    qapp.setApplicationName(names[1])
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    leaked = [widget for widget in qapp.topLevelWidgets() if widget not in before]
+    assert not leaked, f"top-level widgets leaked: {leaked}"
+
+
 @pytest.fixture
 def scenario_path():
     """Path of a bundled example scenario by file name."""

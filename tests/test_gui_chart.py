@@ -7,22 +7,11 @@ import sys
 from dataclasses import replace
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QEvent
 
 from desktop.engine.model import Army, TroopType
 from desktop.gui.chart import Grouping, RosterChart, troop_type_label
 
 from builders import army
-
-
-@pytest.fixture(autouse=True)
-def no_leaked_windows(qapp):
-    """Fail a test that leaves a top-level widget behind."""
-    before = list(qapp.topLevelWidgets())
-    yield
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    leaked = [widget for widget in qapp.topLevelWidgets() if widget not in before]
-    assert not leaked, f"top-level widgets leaked: {leaked}"
 
 
 @pytest.fixture

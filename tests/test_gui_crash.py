@@ -13,8 +13,6 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import (
-    QCoreApplication,
-    QEvent,
     QObject,
     QTimer,
     qCritical,
@@ -31,16 +29,6 @@ REPO = Path(__file__).resolve().parents[1]
 
 # QMessageBox fixes its size when shown, which the offscreen platform cannot pass on.
 OFFSCREEN_SIZE_HINTS = "does not support propagateSizeHints"
-
-
-@pytest.fixture(autouse=True)
-def no_leaked_windows(qapp):
-    """Fail a test that leaves a top-level widget behind."""
-    before = list(qapp.topLevelWidgets())
-    yield
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    leaked = [widget for widget in qapp.topLevelWidgets() if widget not in before]
-    assert not leaked, f"top-level widgets leaked: {leaked}"
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, QSettings, Qt
+from PySide6.QtCore import QPointF, QRectF, QSettings, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QDockWidget, QGraphicsPathItem
 
@@ -18,19 +18,6 @@ from desktop.gui.main_window import MainWindow
 from desktop.gui.resources import resource_path, ui_path
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(autouse=True)
-def no_leaked_windows(qapp):
-    """Fail a test that leaves a top-level widget behind; undo run_app's app names."""
-    before = list(qapp.topLevelWidgets())
-    names = qapp.organizationName(), qapp.applicationName()
-    yield
-    qapp.setOrganizationName(names[0])
-    qapp.setApplicationName(names[1])
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    leaked = [widget for widget in qapp.topLevelWidgets() if widget not in before]
-    assert not leaked, f"top-level widgets leaked: {leaked}"
 
 
 @pytest.fixture

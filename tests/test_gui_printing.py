@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QEvent, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
@@ -17,16 +17,6 @@ from desktop.gui import printing
 from desktop.gui.printing import formation, print_roster, print_to, roster_html, write_pdf
 
 from builders import army
-
-
-@pytest.fixture(autouse=True)
-def no_leaked_windows(qapp):
-    """Fail a test that leaves a top-level widget behind."""
-    before = list(qapp.topLevelWidgets())
-    yield
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    leaked = [widget for widget in qapp.topLevelWidgets() if widget not in before]
-    assert not leaked, f"top-level widgets leaked: {leaked}"
 
 
 def two_slot_army() -> Army:

@@ -13,16 +13,6 @@ from PySide6.QtWidgets import QProgressDialog, QWidget
 from desktop.gui.tasks import PROGRESS_DELAY_MS, TaskRunner
 
 
-@pytest.fixture(autouse=True)
-def no_leaked_windows(qapp):
-    """Fail a test that leaves a top-level widget behind."""
-    before = list(qapp.topLevelWidgets())
-    yield
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    leaked = [widget for widget in qapp.topLevelWidgets() if widget not in before]
-    assert not leaked, f"top-level widgets leaked: {leaked}"
-
-
 @pytest.fixture
 def owner(qapp):
     owner = QObject()
