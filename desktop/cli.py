@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from collections.abc import Sequence
@@ -309,7 +310,13 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return EXIT_BAD_INPUT
     # ASCII escapes: the output survives any terminal encoding and broken Unicode in names.
-    print(json.dumps(result, indent=2))
+    try:
+        print(json.dumps(result, indent=2))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader stopped early (`rout armies | head`): not an error; keep Python from
+        # complaining again when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

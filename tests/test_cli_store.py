@@ -637,3 +637,22 @@ def test_a_corrupt_database_is_refused_and_left_as_it_is(capsys, tmp_path, kind,
     assert sorted(p.name for p in tmp_path.iterdir()) == files  # no -wal, -shm or backup
     assert not (tmp_path / "out.json").exists()
     assert "\n" not in line
+
+
+def test_a_reader_that_stops_early_is_not_an_error(tmp_path):
+    """`rout armies | head -1`: the closed pipe ends the output quietly, exit 0."""
+    import subprocess
+    import sys
+
+    from desktop.store.store import Store
+
+    url = f"sqlite:///{tmp_path / 'many.sqlite'}"
+    with Store.open(url) as store:
+        store.save_army(goblin_army())
+    command = subprocess.Popen([sys.executable, "-m", "desktop", "armies", "--database", url],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert command.stdout is not None
+    command.stdout.close()  # before the child writes anything: its print meets a closed pipe
+    _, err = command.communicate(timeout=60)
+    assert command.returncode == 0
+    assert b"Traceback" not in err

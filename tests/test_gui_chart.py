@@ -34,11 +34,11 @@ def small_army() -> Army:
 
 
 def bar_heights(chart: RosterChart) -> list[float]:
-    return [float(height) for height in chart.bars.opts["height"]]
+    return [float(width) for width in chart.bars.opts["width"]]
 
 
 def tick_labels(chart: RosterChart) -> list[str]:
-    ticks = chart.plot_widget.getPlotItem().getAxis("bottom")._tickLevels
+    ticks = chart.plot_widget.getPlotItem().getAxis("left")._tickLevels
     return [label for _, label in ticks[0]]
 
 

@@ -930,6 +930,9 @@ def test_search_and_selection_work_together(qtbot, url):
 def test_duplicate_and_delete_units(qtbot, url):
     army, = seed(url, small_army())
     window = open_window(qtbot, url)
+    # An army opens with its first unit selected, so the Unit dock shows a profile.
+    assert [unit.id for unit in window.selected_units()] == ["spearmen"]
+    window.ui.rosterTable.clearSelection()
     assert not window.ui.actionDuplicateUnit.isEnabled()
     select_rows(window, ["spearmen", "trolls"])
     assert window.ui.actionDuplicateUnit.isEnabled()

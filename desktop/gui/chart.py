@@ -90,14 +90,16 @@ class RosterChart(QWidget):
         plot.setMouseEnabled(x=False, y=False)
         plot.setMenuEnabled(False)
         plot.hideButtons()
-        plot.showGrid(x=False, y=True, alpha=0.25)
-        plot.setLabel("left", "points")
+        plot.showGrid(x=True, y=False, alpha=0.25)
+        plot.setLabel("bottom", "points")
+        plot.invertY(True)  # the first category on top, as it reads
         for name in ("left", "bottom"):
             axis = plot.getAxis(name)
             axis.setPen(pg.mkPen(AXIS_COLOUR))
             axis.setTextPen(pg.mkPen(AXIS_COLOUR))
         # One item draws every bar: pyqtgraph is slow with many small items.
-        self.bars = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH,
+        # Horizontal bars: category names sit on the left axis and never overlap.
+        self.bars = pg.BarGraphItem(x0=0, y=[], width=[], height=BAR_WIDTH,
                                     brush=pg.mkBrush(BAR_COLOUR),
                                     pen=pg.mkPen(BAR_EDGE_COLOUR))
         plot.addItem(self.bars)
@@ -158,12 +160,12 @@ class RosterChart(QWidget):
         self.empty_label.setVisible(not self._totals)
 
         count = len(self._totals)
-        self.bars.setOpts(x=list(range(count)), height=[points for _, points in self._totals],
-                          width=BAR_WIDTH)
+        self.bars.setOpts(x0=0, y=list(range(count)), width=[points for _, points in self._totals],
+                          height=BAR_WIDTH)
         plot = self.plot_widget.getPlotItem()
-        plot.getAxis("bottom").setTicks([[(index, label) for index, (label, _) in
-                                          enumerate(self._totals)], []])
+        plot.getAxis("left").setTicks([[(index, label) for index, (label, _) in
+                                        enumerate(self._totals)], []])
         tallest = max((points for _, points in self._totals), default=0)
         # One call for both axes: each range change makes pyqtgraph repaint and emit signals.
-        plot.setRange(xRange=(-0.5, max(count, 1) - 0.5), yRange=(0, max(tallest, 1) * HEADROOM),
+        plot.setRange(yRange=(-0.5, max(count, 1) - 0.5), xRange=(0, max(tallest, 1) * HEADROOM),
                       padding=0)

@@ -443,7 +443,12 @@ class MainWindow(QMainWindow):
     def select_army(self, army_id: str) -> None:
         if self.roster_model is None or self.tree_model is None:
             return
+        changed = army_id != self.roster_model.army_id
         self.roster_model.set_army(army_id)
+        army = self.roster_model.army
+        if changed and army is not None and army.units and not self.selected_units():
+            # The Unit dock shows a profile from the start rather than an empty panel.
+            self.select_units([army.units[0].id])
         index = self.tree_model.army_index(army_id) if army_id else None
         if index is not None and index.isValid():
             self.ui.armyTree.expand(index.parent())
@@ -876,7 +881,8 @@ def _unit_html(unit: Unit) -> str:
                     for k, v in unit.profile.stats.items())
     ranks = -(-unit.models // unit.files) if unit.files else 0
     lines = [f"<table cellspacing='4'><tr>{stats}</tr></table>",
-             f"{unit.models} models, {unit.files} wide × {ranks} deep, "
+             f"{unit.models} model{'' if unit.models == 1 else 's'}, {unit.files} wide × "
+             f"{ranks} deep, "
              f"{unit.points} points{', ' + _escape(unit.slot) if unit.slot else ''}",
              f"Troop type: {unit.profile.troop_type.value.replace('_', ' ')}; unit strength "
              f"{unit.profile.unit_strength} each"]
