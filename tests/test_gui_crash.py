@@ -108,6 +108,9 @@ def test_exception_shows_a_dialog(qtbot, handler, window):
     qtbot.waitExposed(window)
     closer = DialogCloser()
     sys.excepthook(*exc_info(ValueError("no unit called <Knights>")))
+    # The dialog is queued: it never opens inside whatever was running (a paint, say).
+    assert closer.seen == []
+    qtbot.waitUntil(lambda: bool(closer.seen))
     [seen] = closer.seen
     assert seen["title"] == "Rout — unexpected error"
     assert str(handler.log_path) in str(seen["text"])
@@ -131,11 +134,12 @@ def test_exception_in_a_qt_slot_shows_a_dialog(qtbot, handler):
 
 
 @pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
-def test_dialog_without_a_window(qapp, log_folder):
+def test_dialog_without_a_window(qapp, qtbot, log_folder):
     handler = install(lambda: None, log_folder)
     try:
         closer = DialogCloser()
         sys.excepthook(*exc_info(RuntimeError("early")))
+        qtbot.waitUntil(lambda: bool(closer.seen))
     finally:
         handler.uninstall()
     assert closer.seen[0]["parent"] is None
@@ -143,7 +147,7 @@ def test_dialog_without_a_window(qapp, log_folder):
 
 
 @pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
-def test_dialog_when_the_window_provider_fails(qapp, log_folder):
+def test_dialog_when_the_window_provider_fails(qapp, qtbot, log_folder):
     def broken() -> QWidget | None:
         raise LookupError("no main window yet")
 
@@ -151,6 +155,7 @@ def test_dialog_when_the_window_provider_fails(qapp, log_folder):
     try:
         closer = DialogCloser()
         sys.excepthook(*exc_info(RuntimeError("early")))
+        qtbot.waitUntil(lambda: bool(closer.seen))
     finally:
         handler.uninstall()
     assert closer.seen[0]["parent"] is None
@@ -158,7 +163,7 @@ def test_dialog_when_the_window_provider_fails(qapp, log_folder):
 
 
 @pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
-def test_errors_while_the_dialog_is_open_are_logged_not_stacked(handler):
+def test_errors_while_the_dialog_is_open_are_logged_not_stacked(qtbot, handler):
     def second_error() -> None:
         sys.excepthook(*exc_info(KeyError("second")))
         open_boxes.append(sum(isinstance(widget, QMessageBox) and widget.isVisible()
@@ -167,6 +172,7 @@ def test_errors_while_the_dialog_is_open_are_logged_not_stacked(handler):
     open_boxes: list[int] = []
     closer = DialogCloser(second_error)
     sys.excepthook(*exc_info(ValueError("first")))
+    qtbot.waitUntil(lambda: bool(closer.seen))
     assert len(closer.seen) == 1
     assert open_boxes == [1]
     text = log_text(handler)
@@ -297,3 +303,16 @@ def test_default_log_folder_is_the_data_folder():
     from desktop.store.database import default_database_path
 
     assert default_log_folder() == default_database_path().parent
+
+
+@pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
+def test_the_same_error_again_is_logged_not_shown_again(qtbot, handler):
+    """A bug that fires at every repaint would otherwise reopen its dialog forever."""
+    closer = DialogCloser()
+    error = exc_info(ValueError("every paint"))
+    sys.excepthook(*error)
+    qtbot.waitUntil(lambda: bool(closer.seen))
+    sys.excepthook(*error)
+    qtbot.wait(50)
+    assert len(closer.seen) == 1
+    assert log_text(handler).count("ValueError: every paint") >= 2

@@ -1303,3 +1303,54 @@ def test_a_refused_cell_edit_is_reported(qtbot, url, tmp_path, modals):
     # What does not yet: the player is told, and no exception escapes into the event loop.
     assert not escaped, f"escaped into the event loop: {escaped[0][1]}"
     assert len(seen) == 1 and seen[0].startswith("Could not save: ")
+
+
+def test_the_latest_database_opened_wins_over_an_earlier_slower_read(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    first = f"sqlite:///{tmp_path / 'first.sqlite'}"
+    second = f"sqlite:///{tmp_path / 'second.sqlite'}"
+    seed(first, sample("Elf Marchwardens"))
+    seed(second, small_army())
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings=settings)
+    window.welcome_enabled = False
+    qtbot.addWidget(window)
+    window.open_database(first)
+    window.open_database(second)  # before the first read answers
+    window.runner.wait_for_idle()
+    assert window.store is not None and window.store.url == second
+    assert [a.name for a in window.workspace.armies()] == [small_army().name]
+    assert settings.value("database/url") == second
+
+
+def test_undo_shows_the_army_it_changed(qtbot, url):
+    goblins, elves = seed(url, sample("Hill Goblin Warband"), sample("Elf Marchwardens"))
+    window = open_window(qtbot, url)
+    window.select_army(goblins.id)
+    select_rows(window, [goblins.units[0].id])
+    window.delete_units()
+    window.select_army(elves.id)
+    window.undo_action.trigger()
+    assert window.current_army is not None and window.current_army.id == goblins.id
+    assert unit_ids(window.current_army)[0] == goblins.units[0].id
+
+
+def test_a_database_password_is_never_written_to_the_settings(tmp_path):
+    from desktop.gui.main_window import _without_password
+
+    url = "postgresql+psycopg://rout:s3cret@club.example/rout"
+    assert "s3cret" not in _without_password(url)
+    assert _without_password("sqlite:////tmp/x.sqlite") == "sqlite:////tmp/x.sqlite"
+
+
+def test_a_unit_edited_out_of_the_filter_stays_until_the_filter_changes(qtbot, url):
+    seed(url, small_army())
+    window = open_window(qtbot, url)
+    window.ui.searchEdit.setText("monster")
+    assert window.roster_filter.rowCount() == 1
+    window.roster_filter.setData(cell(window, "trolls", "troop_type"), "infantry")
+    assert unit_of(window.current_army, "trolls").profile.troop_type == "infantry"
+    assert window.roster_filter.rowCount() == 1  # still there under its editor
+    window.ui.searchEdit.setText("monste")
+    assert window.roster_filter.rowCount() == 0

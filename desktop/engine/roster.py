@@ -65,7 +65,8 @@ def with_models(unit: Unit, models: int, library: Sequence[LibraryEntry]) -> Uni
 
 def unique_unit_id(army: Army, stem: str) -> str:
     taken = {unit.id for unit in army.units}
-    base = "".join(ch if ch.isalnum() else "-" for ch in stem.lower()).strip("-") or "unit"
+    # Short enough for any database column (ids are at most 100 characters).
+    base = "".join(ch if ch.isalnum() else "-" for ch in stem.lower()).strip("-")[:60] or "unit"
     candidate, number = base, 2
     while candidate in taken:
         candidate, number = f"{base}-{number}", number + 1

@@ -25,7 +25,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QIcon, QUndoStack
 
-from desktop.engine.model import Army
+from desktop.engine.model import Army, Unit
 from desktop.engine.rulesets import RULESETS
 from desktop.gui.commands import ReplaceArmy, push_edit
 from desktop.gui.workspace import Workspace
@@ -53,6 +53,7 @@ class ArmyTreeModel(QAbstractItemModel):
         self._rows: dict[str, list[str]] = {}  # ruleset → army ids in display order
         # army id → the unit ids on screen; differs from the workspace only inside a change.
         self._units: dict[str, list[str]] = {}
+        self._maps: dict[str, tuple[Army, dict[str, Unit]]] = {}
         self._rebuild()
         workspace.reset.connect(self._on_reset)
         workspace.army_added.connect(self._on_added)
@@ -93,6 +94,14 @@ class ArmyTreeModel(QAbstractItemModel):
         if unit_id not in shown:
             return QModelIndex()
         return self.createIndex(shown.index(unit_id), 0, UNIT_BASE + self._key(army_id))
+
+    def _unit_map(self, army: Army) -> dict[str, Unit]:
+        """The army's units by id, kept while the army (an immutable value) stays the same."""
+        cached = self._maps.get(army.id)
+        if cached is None or cached[0] is not army:
+            cached = (army, {unit.id: unit for unit in army.units})
+            self._maps[army.id] = cached
+        return cached[1]
 
     # Which row is what: ruleset rows carry 0, army rows the ruleset number (1..),
     # unit rows UNIT_BASE plus their army's key.
@@ -204,8 +213,7 @@ class ArmyTreeModel(QAbstractItemModel):
                 return army.id
             return None
         shown = self._units.get(army.id, [])
-        unit = next((u for u in army.units if index.row() < len(shown)
-                     and u.id == shown[index.row()]), None)
+        unit = self._unit_map(army).get(shown[index.row()]) if index.row() < len(shown) else None
         if unit is None:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
@@ -348,9 +356,10 @@ class ArmyTreeModel(QAbstractItemModel):
         old_ids = self._units.get(army_id, [])
         new_ids = [u.id for u in army.units]
         if old_ids == new_ids:
-            if new_ids:
-                self.dataChanged.emit(self.index(0, 0, parent),
-                                      self.index(len(new_ids) - 1, 1, parent))
+            # Only the unit rows whose unit changed are repainted.
+            for row, (old, new) in enumerate(zip(before.units, army.units, strict=False)):
+                if old is not new:
+                    self.dataChanged.emit(self.index(row, 0, parent), self.index(row, 1, parent))
             return
         # Units added, removed or reordered: replace the army's unit rows.
         if old_ids:

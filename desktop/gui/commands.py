@@ -22,6 +22,7 @@ class ReplaceArmy(QUndoCommand):
         self.before = before
         self.after = after
         self._done = False
+        self.error: Exception | None = None
 
     def redo(self) -> None:  # Qt override
         if self._done:
@@ -29,26 +30,34 @@ class ReplaceArmy(QUndoCommand):
             return
         try:
             self._show(self.after, instead_of=self.before)
-        except Exception:
-            # The store refused the change as it was pushed: nothing changed, so nothing
-            # may be left to undo. QUndoStack.push drops an obsolete command after redo();
-            # the error still reaches whoever pushed it.
-            if not self._done:
-                self.setObsolete(True)
-            raise
+        except Exception as error:
+            # The store refused the change as it was pushed: nothing changed, so nothing may
+            # be left to undo. QUndoStack.push drops an obsolete command after redo(); the
+            # error is kept for push_edit (raising through Qt would wrap it in PySide's words).
+            self.error = error
+            self.setObsolete(True)
+            return
         self._done = True
+        self.workspace.touched.emit(self._army_id())
 
     def undo(self) -> None:  # Qt override
         try:
             self._show(self.before, instead_of=self.after)
         except Exception as error:  # a later undo the store refuses: say so, keep running
             self.workspace.failed.emit(f"Could not undo {self.text()}: {error}")
+            return
+        self.workspace.touched.emit(self._army_id())
+
+    def _army_id(self) -> str:
+        return (self.after or self.before).id if (self.after or self.before) else ""
 
     def _redo_again(self) -> None:
         try:
             self._show(self.after, instead_of=self.before)
         except Exception as error:
             self.workspace.failed.emit(f"Could not redo {self.text()}: {error}")
+            return
+        self.workspace.touched.emit(self._army_id())
 
     def _show(self, army: Army | None, instead_of: Army | None) -> None:
         if army is None:
@@ -69,9 +78,8 @@ def push_edit(undo_stack: QUndoStack, command: ReplaceArmy) -> bool:
     Models call this from Qt callbacks (setData, dropMimeData), where an exception could
     only reach the crash handler.
     """
-    try:
-        undo_stack.push(command)
-    except Exception as error:
-        command.workspace.failed.emit(f"Could not save: {error}")
+    undo_stack.push(command)
+    if command.error is not None:
+        command.workspace.failed.emit(str(command.error))
         return False
     return True

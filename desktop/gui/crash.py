@@ -103,8 +103,9 @@ class _DialogBridge(QObject):
         super().__init__(parent)
         self.setObjectName("crashDialogBridge")
         self._handler = handler
-        # Automatic connection: direct on the GUI thread, queued from any other thread.
-        self.requested.connect(self._show)
+        # Always queued: an error raised while painting must not open a modal dialog in the
+        # middle of that paint; it opens once the event loop is back.
+        self.requested.connect(self._show, Qt.ConnectionType.QueuedConnection)
 
     @Slot(str, str)
     def _show(self, summary: str, details: str) -> None:
@@ -133,6 +134,7 @@ class CrashHandler:
         self._previous_qt_handler: QtMessageHandler | None = None
         self._bridge: _DialogBridge | None = None
         self._dialog_open = False
+        self._shown: set[str] = set()  # tracebacks already shown this session
         self._installed = False
 
     @property
@@ -210,7 +212,10 @@ class CrashHandler:
         summary = "".join(traceback.format_exception_only(exc_type, exc_value)).strip()
         if len(summary) > SUMMARY_LIMIT:
             summary = summary[:SUMMARY_LIMIT - 1] + "…"
-        if self.show_dialog and self._bridge is not None and shiboken6.isValid(self._bridge):
+        # While a dialog is up (or one is on its way), further errors are only logged.
+        if (self.show_dialog and not self._dialog_open and self._bridge is not None
+                and shiboken6.isValid(self._bridge)):
+            self._dialog_open = True  # until the queued dialog has been shown and closed
             self._bridge.requested.emit(summary, details)
 
     def _handle_thread_exception(self, args: threading.ExceptHookArgs) -> None:
@@ -250,9 +255,11 @@ class CrashHandler:
         return window if window is not None and shiboken6.isValid(window) else None
 
     def _show_dialog(self, summary: str, details: str) -> None:
-        if self._dialog_open or not self.show_dialog:
-            # An error while the dialog is up (a timer, a repaint) is logged, not stacked.
+        if not self.show_dialog or details in self._shown:
+            # One that repeats at every paint is shown once per session.
+            self._dialog_open = False
             return
+        self._shown.add(details)
         self._dialog_open = True
         box = QMessageBox(QMessageBox.Icon.Critical, DIALOG_TITLE,
                           DIALOG_TEXT.format(log=self.log_path),

@@ -259,6 +259,8 @@ class MainWindow(QMainWindow):
         self.welcome_enabled = settings is not None
         self._runner: TaskRunner | None = None
         self._pending_url = ""
+        self._opening = 0  # which open_database call is the latest
+        self._closing = False
 
         self.ui.actionQuit.triggered.connect(self.close)
         self.ui.actionAbout.triggered.connect(self.show_about)
@@ -281,6 +283,8 @@ class MainWindow(QMainWindow):
         self.ui.armyTitle.setSizePolicy(QSizePolicy.Policy.Ignored,
                                         QSizePolicy.Policy.Preferred)
         self.ui.rosterHeader.setStretch(0, 1)
+        for label in (self.ui.unitTitle, self.ui.unitDetails):
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.ui.rosterTable.setWordWrap(False)
         self.ui.chartHolder.setMinimumHeight(180)
         self.ui.chartHolder.setMaximumHeight(280)
@@ -353,19 +357,29 @@ class MainWindow(QMainWindow):
         return self._runner
 
     def open_database(self, url: str) -> None:
-        """Read the database in the background; `ready` or `failed` tells how it went."""
+        """Read the database in the background; `ready` or `failed` tells how it went.
+
+        Only the latest call counts: an earlier read that answers later is dropped.
+        """
+        self._opening += 1
+        generation = self._opening
         self._pending_url = url
         self.database_status.setText("Opening the database…")
         # The status bar says it is opening: a progress dialog popping up at every start
         # would flash past.
-        self.runner.run(lambda: read_database(url), self._database_read,
-                        self._database_failed)
+        self.runner.run(lambda: read_database(url),
+                        lambda result: self._database_read(result, generation),
+                        lambda error: self._database_failed(error, generation))
 
     def _database_read(self, result: tuple[Store, dict[str, Army],
-                                           dict[str, tuple[LibraryEntry, ...]]]) -> None:
+                                           dict[str, tuple[LibraryEntry, ...]]],
+                       generation: int = 0) -> None:
         from desktop.gui.workspace import Workspace
 
         store, armies, libraries = result
+        if self._closing or (generation and generation != self._opening):
+            store.close()  # a read the player has since replaced, or a window closing
+            return
         if self.store is not None:
             self.store.close()
         self.store = store
@@ -376,16 +390,19 @@ class MainWindow(QMainWindow):
         where = store.describe()
         self.database_status.setText(where)
         self.database_status.setToolTip(f"Database: {where}")
-        self.log(f"Opened {where}: {len(armies)} armies")
+        self.log(f"Opened {where}: {len(armies)} arm{'y' if len(armies) == 1 else 'ies'}")
         self._remember_database(self._pending_url)
         self._update_actions()
         self.ready.emit()
         if not armies and self.welcome_enabled:
             QTimer.singleShot(0, self.show_welcome)
 
-    def _database_failed(self, error: BaseException) -> None:
+    def _database_failed(self, error: BaseException, generation: int = 0) -> None:
+        if self._closing or (generation and generation != self._opening):
+            return
         message = str(error) or type(error).__name__
-        self.database_status.setText("No database")
+        # A failed switch keeps the database that is open; say which one that is.
+        self.database_status.setText(self.store.describe() if self.store else "No database")
         self.log(f"Could not open the database: {message}")
         self.failed.emit(message)
         if self.isVisible() and self.welcome_enabled:
@@ -403,19 +420,23 @@ class MainWindow(QMainWindow):
                       if view.selectionModel() is not None]
         self.workspace = workspace
         workspace.failed.connect(self._store_refused)
+        workspace.touched.connect(self._show_touched)
         self.tree_model = ArmyTreeModel(workspace, self.undo_stack, self)
         self.ui.armyTree.setModel(self.tree_model)
-        self.ui.armyTree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.ui.armyTree.header().setSectionResizeMode(
-            1, QHeaderView.ResizeMode.ResizeToContents)
-        self.ui.armyTree.header().setStretchLastSection(False)
+        # Fixed widths: measuring every row on every change is slow with big armies.
+        tree_header = self.ui.armyTree.header()
+        tree_header.setStretchLastSection(False)
+        tree_header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        tree_header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        tree_header.resizeSection(1, self.fontMetrics().horizontalAdvance("00000 / 00000") + 8)
         self.ui.armyTree.expandToDepth(0)
         self.ui.armyTree.selectionModel().currentChanged.connect(self._tree_current)
         self.roster_model = RosterTableModel(workspace, self.undo_stack, self)
         self.roster_filter = RosterFilter(self)
         self.roster_filter.setSourceModel(self.roster_model)
         self.ui.rosterTable.setModel(self.roster_filter)
-        self.ui.rosterTable.setItemDelegate(RosterDelegate(self.ui.rosterTable))
+        if not isinstance(self.ui.rosterTable.itemDelegate(), RosterDelegate):
+            self.ui.rosterTable.setItemDelegate(RosterDelegate(self.ui.rosterTable))
         self.ui.rosterTable.verticalHeader().setVisible(False)
         self.ui.rosterTable.selectionModel().selectionChanged.connect(self._roster_selection)
         self.roster_model.modelReset.connect(self._roster_reshaped)
@@ -508,10 +529,12 @@ class MainWindow(QMainWindow):
         self.select_army(army_id)
 
     def _roster_reshaped(self) -> None:
-        # Statistics are narrow numbers: fit them; names get the room that is left.
+        # Columns are fitted once per army, then the player may resize them; fitting on every
+        # change would measure every row of a big army after each edit.
         header = self.ui.rosterTable.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
+        self.ui.rosterTable.resizeColumnsToContents()
 
     def _roster_selection(self, *args: object) -> None:
         self._show_inspector()
@@ -609,6 +632,12 @@ class MainWindow(QMainWindow):
         if self.workspace is not None:
             push_edit(self.undo_stack, ReplaceArmy(self.workspace, before, after, text))
 
+    def _show_touched(self, army_id: str) -> None:
+        """After an undo or redo, show the army it changed, even if another was on screen."""
+        if (army_id and self.workspace is not None and self.workspace.army(army_id)
+                and self.roster_model is not None and army_id != self.roster_model.army_id):
+            self.select_army(army_id)
+
     def _store_refused(self, message: str) -> None:
         self.log(message)
         QMessageBox.critical(self, "Could not save", message)
@@ -699,7 +728,9 @@ class MainWindow(QMainWindow):
         grown = army
         copies = []
         for unit in chosen:
-            copy = replace(unit, id=unique_unit_id(grown, unit.id), name=f"{unit.name} (copy)")
+            stem = unit.id.rsplit("-", 1)[0] if unit.id.rsplit("-", 1)[-1].isdigit() else unit.id
+            name = f"{unit.name} (copy)" if len(unit.name) <= 193 else unit.name
+            copy = replace(unit, id=unique_unit_id(grown, stem), name=name)
             grown = replace(grown, units=(*grown.units, copy))
             copies.append(copy.id)
         self._push(army, grown, f"Duplicate {', '.join(u.name for u in chosen)}")
@@ -731,6 +762,8 @@ class MainWindow(QMainWindow):
     def show_welcome(self) -> None:
         from desktop.gui.dialogs import WelcomeDialog
 
+        if self._closing or not self.isVisible():
+            return
         if self._settings is not None:
             if self._settings.value(WELCOMED_KEY, False, bool):
                 return
@@ -819,7 +852,7 @@ class MainWindow(QMainWindow):
             print_roster(army, self)
 
     def choose_database(self) -> None:
-        current = self.store.url if self.store else ""
+        current = _without_password(self.store.url) if self.store else ""
         text, ok = QInputDialog.getText(
             self, "Open Database", "A SQLite file, or a database URL such as "
             "postgresql+psycopg://user@host/rout:", text=current)
@@ -827,6 +860,8 @@ class MainWindow(QMainWindow):
             self.open_database(database_url_from(text.strip()))
 
     def _remember_database(self, url: str) -> None:
+        # Never write a password into the settings file or show it in a menu.
+        url = _without_password(url)
         if self._settings is None or not url:
             return
         recent = [u for u in _string_list(self._settings.value(RECENT_KEY, [])) if u != url]
@@ -844,6 +879,8 @@ class MainWindow(QMainWindow):
         menu.setEnabled(bool(recent))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
+        # Reads still running finish into nothing: no welcome or dialog after the window.
+        self._closing = True
         if self._settings is not None:
             self.save_layout(self._settings)
             self._settings.sync()
@@ -860,6 +897,18 @@ def database_url_from(text: str) -> str:
     if "://" in text:
         return text
     return f"sqlite:///{Path(text).expanduser().resolve()}"
+
+
+def _without_password(url: str) -> str:
+    """The URL with any password replaced by ***; the player types it again when needed."""
+    if "@" not in url:
+        return url
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy reads: keep nothing secret-looking
+        return ""
 
 
 def _string_list(value: object) -> list[str]:

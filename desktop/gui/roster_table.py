@@ -79,6 +79,7 @@ class RosterTableModel(QAbstractTableModel):
         self.army_id = ""
         self._columns: list[Column] = []
         self._shown: list[str] = []  # unit ids on screen
+        self._units: dict[str, Unit] = {}  # by id: data() is called thousands of times
         self._problems: dict[tuple[str, str], RosterProblem] = {}
         workspace.reset.connect(self._on_reset)
         workspace.army_changed.connect(self._on_changed)
@@ -101,10 +102,11 @@ class RosterTableModel(QAbstractTableModel):
     def _take(self, army: Army | None) -> None:
         if army is None:
             self.army_id = ""
-            self._columns, self._shown, self._problems = [], [], {}
+            self._columns, self._shown, self._problems, self._units = [], [], {}, {}
             return
         self._columns = columns_for(get_ruleset(army.ruleset))
         self._shown = [unit.id for unit in army.units]
+        self._units = {unit.id: unit for unit in army.units}
         self._problems = {}
         for problem in self.workspace.problems(army):
             if problem.unit_id:
@@ -123,13 +125,12 @@ class RosterTableModel(QAbstractTableModel):
         return next(i for i, column in enumerate(self._columns) if column.key == key)
 
     def unit_at(self, row: int) -> Unit | None:
-        army = self.army
-        if army is None or not 0 <= row < len(self._shown):
+        if not 0 <= row < len(self._shown):
             return None
-        return next((u for u in army.units if u.id == self._shown[row]), None)
+        return self._units.get(self._shown[row])
 
     def row_of(self, unit_id: str) -> int:
-        return self._shown.index(unit_id) if unit_id in self._shown else -1
+        return self._shown.index(unit_id) if unit_id in self._units else -1
 
     # QAbstractTableModel
 
@@ -293,10 +294,15 @@ class RosterTableModel(QAbstractTableModel):
         assert army is not None
         new_ids = [unit.id for unit in army.units]
         if new_ids == self._shown:
+            old_units, old_problems = self._units, self._problems
             self._take(army)
-            if new_ids:
-                self.dataChanged.emit(self.index(0, 0),
-                                      self.index(len(new_ids) - 1, len(self._columns) - 1))
+            # Only the rows that changed (their unit or their warnings) are repainted.
+            warned = {key[0] for key in {*old_problems, *self._problems}
+                      if old_problems.get(key) != self._problems.get(key)}
+            for row, unit_id in enumerate(new_ids):
+                if unit_id in warned or old_units.get(unit_id) is not self._units[unit_id]:
+                    self.dataChanged.emit(self.index(row, 0),
+                                          self.index(row, len(self._columns) - 1))
             return
         if self._shown:
             self.beginRemoveRows(QModelIndex(), 0, len(self._shown) - 1)
@@ -316,6 +322,9 @@ class RosterFilter(QSortFilterProxyModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        # A row being edited must not vanish under its editor when the edit stops matching
+        # the filter; the filter applies again when its text changes.
+        self.setDynamicSortFilter(False)
 
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:  # Qt override
         pattern = self.filterRegularExpression()

@@ -26,6 +26,7 @@ class Workspace(QObject):
     army_removed = Signal(str, object)  # id, the army that was removed
     reset = Signal()
     failed = Signal(str)  # an edit the store refused, for the window to show
+    touched = Signal(str)  # an undo command just changed this army (shown or not)
 
     def __init__(self, store: Store, parent: QObject | None = None) -> None:
         super().__init__(parent)
