@@ -8,13 +8,11 @@ Qt models only listen. Nothing here decides a rule: prices and warnings come fro
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from PySide6.QtCore import QObject, Signal
 
 from desktop.engine.model import Army, LibraryEntry
 from desktop.engine.roster import RosterProblem, problems
-from desktop.engine.rulesets import RULESETS, Ruleset, get_ruleset
+from desktop.engine.rulesets import get_ruleset
 from desktop.store.store import Store
 
 
@@ -34,13 +32,6 @@ class Workspace(QObject):
         self._armies: dict[str, Army] = {}
         self._libraries: dict[str, tuple[LibraryEntry, ...]] = {}
 
-    def load(self) -> None:
-        """Read every army and library from the store (call from the GUI thread)."""
-        self._armies = {summary.id: self.store.load_army(summary.id)
-                        for summary in self.store.list_armies()}
-        self._libraries = {ruleset: self.store.load_library(ruleset) for ruleset in RULESETS}
-        self.reset.emit()
-
     def adopt(self, armies: dict[str, Army],
               libraries: dict[str, tuple[LibraryEntry, ...]]) -> None:
         """Take armies and libraries a worker thread read from the store."""
@@ -58,9 +49,6 @@ class Workspace(QObject):
 
     def library(self, ruleset: str) -> tuple[LibraryEntry, ...]:
         return self._libraries.get(ruleset, ())
-
-    def ruleset_of(self, army: Army) -> Ruleset:
-        return get_ruleset(army.ruleset)
 
     def problems(self, army: Army) -> list[RosterProblem]:
         return problems(army, get_ruleset(army.ruleset))
@@ -85,7 +73,3 @@ class Workspace(QObject):
         self.store.delete_army(army_id)
         del self._armies[army_id]
         self.army_removed.emit(army_id, removed)
-
-    def put_library(self, ruleset: str, entries: Sequence[LibraryEntry]) -> None:
-        self.store.save_library(ruleset, entries)
-        self._libraries[ruleset] = tuple(entries)
