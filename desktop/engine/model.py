@@ -88,6 +88,11 @@ class Unit:
     def has(self, rule: str) -> bool:
         return rule in self.profile.special_rules or rule in self.upgrades
 
+    @property
+    def ranks(self) -> int:
+        """Ranks of the roster formation; the last may be short (12 models 5 wide: 3)."""
+        return math.ceil(self.models / self.files) if self.files > 0 else 0
+
 
 @dataclass(frozen=True)
 class Army:

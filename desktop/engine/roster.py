@@ -63,6 +63,19 @@ def with_models(unit: Unit, models: int, library: Sequence[LibraryEntry]) -> Uni
     return repriced(replace(unit, models=models, files=min(unit.files, models)), library)
 
 
+def with_stat(unit: Unit, ruleset: Ruleset, name: str, value: int) -> Unit:
+    """The unit with one statistic changed, kept within the ruleset's range.
+
+    Wounds is also the profile's wounds per model, which the rules read: both change together.
+    """
+    spec = ruleset.stat(name)
+    number = min(max(value, spec.minimum), spec.maximum)
+    profile = replace(unit.profile, stats={**unit.profile.stats, name: number})
+    if name == "W":
+        profile = replace(profile, wounds=number)
+    return replace(unit, profile=profile)
+
+
 def unique_unit_id(army: Army, stem: str) -> str:
     taken = {unit.id for unit in army.units}
     # Short enough for any database column (ids are at most 100 characters).

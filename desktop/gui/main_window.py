@@ -928,10 +928,9 @@ def _escape(text: str) -> str:
 def _unit_html(unit: Unit) -> str:
     stats = "".join(f"<td align='center'><b>{_escape(k)}</b><br>{v}</td>"
                     for k, v in unit.profile.stats.items())
-    ranks = -(-unit.models // unit.files) if unit.files else 0
     lines = [f"<table cellspacing='4'><tr>{stats}</tr></table>",
              f"{unit.models} model{'' if unit.models == 1 else 's'}, {unit.files} wide × "
-             f"{ranks} deep, "
+             f"{unit.ranks} deep, "
              f"{unit.points} points{', ' + _escape(unit.slot) if unit.slot else ''}",
              f"Troop type: {unit.profile.troop_type.value.replace('_', ' ')}; unit strength "
              f"{unit.profile.unit_strength} each"]

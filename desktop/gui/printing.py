@@ -7,7 +7,6 @@ borders), so the document keeps to that subset; it looks the same in a PDF and o
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import secrets
 from collections.abc import Iterable
@@ -72,8 +71,7 @@ def formation(unit: Unit) -> str:
     """Files × ranks, the last rank possibly short: 12 models 5 wide is "5 × 3"."""
     if unit.files <= 0 or unit.models <= 0:
         return "–"
-    files = min(unit.files, unit.models)
-    return f"{files} × {math.ceil(unit.models / files)}"
+    return f"{min(unit.files, unit.models)} × {unit.ranks}"
 
 
 def _stats(unit: Unit) -> str:

@@ -20,8 +20,8 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QIcon, QUndoStack
 
-from desktop.engine.model import Army, TroopType, Unit, UnitProfile
-from desktop.engine.roster import RosterProblem, Severity, repriced, with_models
+from desktop.engine.model import Army, TroopType, Unit
+from desktop.engine.roster import RosterProblem, Severity, repriced, with_models, with_stat
 from desktop.engine.rulesets import Ruleset, StatSpec, get_ruleset
 from desktop.gui.commands import ReplaceArmy, push_edit
 from desktop.gui.workspace import Workspace
@@ -66,8 +66,7 @@ def columns_for(ruleset: Ruleset) -> list[Column]:
 
 
 def formation_text(unit: Unit) -> str:
-    ranks = -(-unit.models // unit.files) if unit.files else 0
-    return f"{unit.files} × {ranks}"
+    return f"{unit.files} × {unit.ranks}"
 
 
 class RosterTableModel(QAbstractTableModel):
@@ -263,13 +262,7 @@ class RosterTableModel(QAbstractTableModel):
                 chosen = frozenset(str(v) for v in value)
                 return repriced(replace(unit, upgrades=chosen), library)
             if column.stat is not None:
-                spec = column.stat
-                number = min(max(int(value), spec.minimum), spec.maximum)
-                stats = {**unit.profile.stats, spec.name: number}
-                profile: UnitProfile = replace(unit.profile, stats=stats)
-                if spec.name == "W":
-                    profile = replace(profile, wounds=number)
-                return replace(unit, profile=profile)
+                return with_stat(unit, get_ruleset(army.ruleset), column.stat.name, int(value))
         except (TypeError, ValueError):
             return None
         return None
