@@ -144,8 +144,13 @@ def _wait_until_open(app: QApplication, window: MainWindow, timeout_ms: int) -> 
     """Run the event loop until the database is open; '' or the failure message."""
     outcome: list[str] = []
     loop = QEventLoop()
-    window.ready.connect(lambda: (outcome.append(""), loop.quit()))
-    window.failed.connect(lambda message: (outcome.append(message), loop.quit()))
+
+    def finish(message: str = "") -> None:
+        outcome.append(message)
+        loop.quit()
+
+    window.ready.connect(finish)
+    window.failed.connect(finish)
     QTimer.singleShot(timeout_ms, loop.quit)
     if not outcome:
         loop.exec()
@@ -195,7 +200,7 @@ def database_url(given: str | None, settings: QSettings | None) -> str:
         return database_url_from(given)
     if os.environ.get(DATABASE_ENVIRONMENT):
         return default_database_url()
-    remembered = settings.value(DATABASE_KEY, "", str) if settings is not None else ""
+    remembered = str(settings.value(DATABASE_KEY, "", str)) if settings is not None else ""
     return remembered or default_database_url()
 
 

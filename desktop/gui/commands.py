@@ -49,7 +49,8 @@ class ReplaceArmy(QUndoCommand):
         self.workspace.touched.emit(self._army_id())
 
     def _army_id(self) -> str:
-        return (self.after or self.before).id if (self.after or self.before) else ""
+        army = self.after or self.before
+        return army.id if army is not None else ""
 
     def _redo_again(self) -> None:
         try:

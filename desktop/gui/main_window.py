@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from PySide6.QtCore import QByteArray, QPointF, QRectF, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QObject, QPointF, QRectF, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QCloseEvent,
@@ -415,7 +415,8 @@ class MainWindow(QMainWindow):
 
         old = self.workspace
         # The previous database's models go with it (the views hold only the new ones).
-        leftovers = [m for m in (self.tree_model, self.roster_model, self.roster_filter) if m]
+        leftovers: list[QObject] = [
+            m for m in (self.tree_model, self.roster_model, self.roster_filter) if m]
         leftovers += [view.selectionModel() for view in (self.ui.armyTree, self.ui.rosterTable)
                       if view.selectionModel() is not None]
         self.workspace = workspace
