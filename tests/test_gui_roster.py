@@ -1354,3 +1354,21 @@ def test_a_unit_edited_out_of_the_filter_stays_until_the_filter_changes(qtbot, u
     assert window.roster_filter.rowCount() == 1  # still there under its editor
     window.ui.searchEdit.setText("monste")
     assert window.roster_filter.rowCount() == 0
+
+
+def test_a_second_window_on_the_same_file_is_turned_away(qtbot, url):
+    """Two windows saving whole armies would overwrite each other's edits."""
+    seed(url, small_army())
+    first = open_window(qtbot, url)
+    second = MainWindow()
+    qtbot.addWidget(second)
+    with qtbot.waitSignal(second.failed) as refused:
+        second.open_database(url)
+    assert "open in another Rout window" in refused.args[0]
+    assert second.store is None
+    first.close()
+    with qtbot.waitSignal(second.ready):
+        second.open_database(url)  # the first window let go
+    with qtbot.waitSignal(second.ready):
+        second.open_database(url)  # the same window opening its own file again
+    assert second.store is not None

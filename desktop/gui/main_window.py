@@ -13,9 +13,19 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal
 
-from PySide6.QtCore import QByteArray, QObject, QPointF, QRectF, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QByteArray,
+    QLockFile,
+    QObject,
+    QPointF,
+    QRectF,
+    QSettings,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import (
     QBrush,
     QCloseEvent,
@@ -260,6 +270,7 @@ class MainWindow(QMainWindow):
         self._runner: TaskRunner | None = None
         self._pending_url = ""
         self._opening = 0  # which open_database call is the latest
+        self._lock: QLockFile | None = None
         self._closing = False
 
         self.ui.actionQuit.triggered.connect(self.close)
@@ -380,8 +391,18 @@ class MainWindow(QMainWindow):
         if self._closing or (generation and generation != self._opening):
             store.close()  # a read the player has since replaced, or a window closing
             return
+        lock = self._lock_database(store)
+        if lock is False:
+            store.close()
+            self._database_failed(RuntimeError(
+                f"{store.describe()} is open in another Rout window; edits in both would "
+                "overwrite each other — switch to that window"), generation)
+            return
         if self.store is not None:
             self.store.close()
+        if lock is not self._lock:  # the same file again keeps its lock
+            self._release_lock()
+            self._lock = lock
         self.store = store
         self.undo_stack.clear()
         workspace = Workspace(store, self)
@@ -396,6 +417,25 @@ class MainWindow(QMainWindow):
         self.ready.emit()
         if not armies and self.welcome_enabled:
             QTimer.singleShot(0, self.show_welcome)
+
+    def _lock_database(self, store: Store) -> QLockFile | Literal[False] | None:
+        """One window per SQLite file: a second Rout's whole-army saves would overwrite the
+        first's edits. None for databases without a file (PostgreSQL), False when taken."""
+        from desktop.store.database import sqlite_path
+
+        path = sqlite_path(store.url)
+        if path is None:
+            return None
+        lock = QLockFile(f"{path}.rout-lock")
+        lock.setStaleLockTime(0)  # a lock left by a crashed Rout is taken over
+        if self.store is not None and self.store.url == store.url:
+            return self._lock  # reopening the same file in this window
+        return lock if lock.tryLock(0) else False
+
+    def _release_lock(self) -> None:
+        if self._lock:
+            self._lock.unlock()
+        self._lock = None
 
     def _database_failed(self, error: BaseException, generation: int = 0) -> None:
         if self._closing or (generation and generation != self._opening):
@@ -890,6 +930,7 @@ class MainWindow(QMainWindow):
         if self.store is not None:
             self.store.close()
             self.store = None
+        self._release_lock()
         super().closeEvent(event)
 
 
