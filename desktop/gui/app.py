@@ -170,6 +170,7 @@ def save_screenshot(path: Path, database: str | None = None, army: str | None = 
         print(f"rout: {error}", file=sys.stderr)
         return EXIT_CANNOT_SAVE
     window = MainWindow()
+    window.exclusive = False  # a picture may be taken while Rout is open on the file
     window.resize(window_size)
     _show(window)
     window.open_database(database_url(database, None))

@@ -271,6 +271,8 @@ class MainWindow(QMainWindow):
         self._pending_url = ""
         self._opening = 0  # which open_database call is the latest
         self._lock: QLockFile | None = None
+        # False for a window that only looks (--screenshot): it may share a file.
+        self.exclusive = True
         self._closing = False
 
         self.ui.actionQuit.triggered.connect(self.close)
@@ -424,7 +426,7 @@ class MainWindow(QMainWindow):
         from desktop.store.database import sqlite_path
 
         path = sqlite_path(store.url)
-        if path is None:
+        if path is None or not self.exclusive:
             return None
         lock = QLockFile(f"{path}.rout-lock")
         lock.setStaleLockTime(0)  # a lock left by a crashed Rout is taken over
