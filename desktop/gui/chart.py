@@ -137,6 +137,9 @@ class RosterChart(QWidget):
 
     def show_army(self, army: Army | None) -> None:
         """Chart this army's points; None empties the chart."""
+        if army is self._army and army is not None:
+            return  # armies are values: the same object means the same bars (the window
+            # calls this on every selection change)
         self._army = army
         self._refresh()
 
