@@ -9,7 +9,7 @@ import math
 from typing import Any
 
 from desktop.engine.dice import ScriptedRoller
-from desktop.engine.events import Event, UnitLeftTable, UnitMoved, fold
+from desktop.engine.events import Event, Movement, UnitLeftTable, fold
 from desktop.engine.geometry import overlaps, swept_area
 from desktop.engine.model import Army, Battle, Status, TroopType, Unit, UnitProfile
 from desktop.engine.procedure import Roll, ScriptedAnswers, Session, run
@@ -83,7 +83,7 @@ def crossed(before: Battle, event: Event) -> list[str]:
     The engine moves a unit either turned to its new facing or, when it has no room to turn,
     as it stood; a move is wrong only if neither shape had a clear path.
     """
-    if not isinstance(event, UnitMoved) or len(event.path) < 2:
+    if not isinstance(event, Movement) or len(event.path) < 2:
         return []
     (x0, y0), (x1, y1) = event.path[0], event.path[-1]
     length = math.hypot(x1 - x0, y1 - y0)

@@ -38,7 +38,7 @@ from desktop.engine.events import (
     Event,
     FlagSet,
     ModifierApplied,
-    TurnStarted,
+    TurnBegan,
     UnitDestroyed,
     WoundsSuffered,
     fold,
@@ -552,7 +552,7 @@ def _kensei_battle_with_modifiers() -> Battle:
         ModifierApplied("ashigaru", "AP", -1, 2, "regrouped", clause="K-RG-1"),
         FlagSet("oni", "locked_runner"),
         WoundsSuffered("oni", 3),
-        TurnStarted(2),
+        TurnBegan(2),
         FlagSet("oni", "turn:ran_from_charge"),
         UnitDestroyed("samurai", "caught"),
     ])
@@ -565,13 +565,13 @@ def _kensei_battle_with_modifiers() -> Battle:
 def test_modifiers_flags_wounds_terrain_and_options_survive_the_trip():
     battle = _kensei_battle_with_modifiers()
     title, found, events = battle_from_json(through_text(
-        battle_to_json(battle, "Turn 2 — after the rout", [TurnStarted(3)])))
+        battle_to_json(battle, "Turn 2 — after the rout", [TurnBegan(3)])))
     assert title == "Turn 2 — after the rout"
     assert_same_battle(found, battle)
     assert found.states["oni"].modifiers == battle.states["oni"].modifiers
     assert found.states["oni"].flags == frozenset({"turn:ran_from_charge", "locked_runner"})
     assert found.states["samurai"].status is Status.DESTROYED
-    assert events == (TurnStarted(3),)
+    assert events == (TurnBegan(3),)
     # The turn's flag and the modifiers that ran out go at the next turn, as in memory.
     assert_same_battle(fold(found, events), fold(battle, events))
     later = fold(found, events)
@@ -582,7 +582,7 @@ def test_modifiers_flags_wounds_terrain_and_options_survive_the_trip():
 
 def test_a_battle_document_is_plain_json():
     battle = _kensei_battle_with_modifiers()
-    data = battle_to_json(battle, "t", [TurnStarted(3)])
+    data = battle_to_json(battle, "t", [TurnBegan(3)])
     assert data == through_text(data)
     assert data["format"] == "rout-battle" and data["version"] == 1
     state = data["units"][0]["state"]

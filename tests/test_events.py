@@ -28,6 +28,7 @@ from desktop.engine.events import (
     FlagSet,
     HonorTest,
     ModifierApplied,
+    Movement,
     PanicTest,
     PursuitDeclared,
     RallyTest,
@@ -35,7 +36,7 @@ from desktop.engine.events import (
     RunnerLocked,
     TestTaken,
     TestWaived,
-    TurnStarted,
+    TurnBegan,
     UnitBroke,
     UnitCaught,
     UnitCharged,
@@ -95,7 +96,9 @@ SAMPLES: dict[type[Event], Event] = {
     CasualtiesRemoved: CasualtiesRemoved(unit="swordsmen", models=6, clause="W6-CR-1"),
     UnitBroke: UnitBroke(unit="swordsmen", clause="W6-BT-2"),
     UnitPanicked: UnitPanicked(unit="handgunners", cause="swordsmen", clause="W6-PT-2"),
-    UnitMoved: UnitMoved(unit="handgunners", roll=3, path=((42.94, 24.0), (42.94, 27.0)),
+    Movement: Movement(unit="handgunners", roll=3, path=((42.94, 24.0), (42.94, 27.0)),
+                       facing=90.0),
+    UnitMoved: UnitMoved(unit="handgunners", roll=0, path=((42.94, 24.0), (42.94, 27.0)),
                          facing=90.0),
     UnitFled: UnitFled(unit="swordsmen", roll=8,
                        path=((36.0, 24.0), (39.5, 28.25), (50.37481165308002, 26.95)),
@@ -117,7 +120,7 @@ SAMPLES: dict[type[Event], Event] = {
     UnitRallied: UnitRallied(unit="handgunners", clause="W6-RA-1"),
     EngagedInCombat: EngagedInCombat(unit="boyz", enemy="handgunners", clause="W6-PU-2"),
     ChargeFailed: ChargeFailed(unit="wolf_riders", target="handgunners", clause="W6-FL-8"),
-    TurnStarted: TurnStarted(turn=2),
+    TurnBegan: TurnBegan(turn=2),
     ModifierApplied: ModifierApplied(unit="boyz", stat="Ld", delta=-1, expires_after_turn=2,
                                      source="passed through by a fleeing unit",
                                      clause="K-RA-11"),
@@ -263,7 +266,7 @@ def test_samples_set_every_field_away_from_its_default():
     for cls, event in SAMPLES.items():
         assert type(event) is cls
         for item in dataclasses.fields(event):
-            if item.name == "clause" and cls in (UnitMoved, TurnStarted):
+            if item.name == "clause" and cls in (Movement, UnitMoved, TurnBegan):
                 continue
             if item.default is not dataclasses.MISSING:
                 assert getattr(event, item.name) != item.default, (cls.__name__, item.name)
@@ -455,10 +458,10 @@ def test_modifier_shows_in_stat_until_its_expiry_turn_and_then_is_dropped(battle
     assert turn1.stat("boyz", "M") == 4
     assert turn1.stat("wolf_riders", "Ld") == 6
     assert turn1.state("boyz").modifiers == (Modifier("Ld", -1, 2, "K-RA-11"),)
-    turn2 = apply(turn1, TurnStarted(turn=2))
+    turn2 = apply(turn1, TurnBegan(turn=2))
     assert turn2.turn == 2
     assert turn2.stat("boyz", "Ld") == 6
-    turn3 = apply(turn2, TurnStarted(turn=3))
+    turn3 = apply(turn2, TurnBegan(turn=3))
     assert turn3.turn == 3
     assert turn3.stat("boyz", "Ld") == 7
     assert turn3.state("boyz").modifiers == ()
@@ -470,7 +473,7 @@ def test_modifiers_stack_and_expire_separately(battle):
         ModifierApplied(unit="boyz", stat="Ld", delta=-2, expires_after_turn=3, source="b"),
     ])
     assert battle.stat("boyz", "Ld") == 4
-    later = fold(battle, [TurnStarted(turn=2)])
+    later = fold(battle, [TurnBegan(turn=2)])
     assert later.stat("boyz", "Ld") == 5
     assert [m.source for m in later.state("boyz").modifiers] == ["b"]
 
@@ -482,7 +485,7 @@ def test_flag_set_adds_a_flag_and_turn_started_clears_only_turn_flags(battle):
     assert flagged.state("boyz").flags == {"chased"}
     assert flagged.state("swordsmen").flags == frozenset()
     assert apply(flagged, FlagSet(unit="boyz", flag="chased")) == flagged
-    cleared = apply(flagged, TurnStarted(turn=2))
+    cleared = apply(flagged, TurnBegan(turn=2))
     assert cleared.state("wolf_riders").flags == frozenset()
     assert cleared.state("boyz").flags == {"chased"}  # not a turn flag: it stays
     assert cleared.state("boyz").center == flagged.state("boyz").center
@@ -502,7 +505,7 @@ def test_runner_locked_engages_both_and_marks_the_runner_until_freed(battle):
     assert "boyz" in locked.state("handgunners").engaged_with
     assert "handgunners" in locked.state("boyz").engaged_with
     assert LOCKED_RUNNER in locked.state("handgunners").flags
-    assert LOCKED_RUNNER in apply(locked, TurnStarted(turn=2)).state("handgunners").flags
+    assert LOCKED_RUNNER in apply(locked, TurnBegan(turn=2)).state("handgunners").flags
     freed = apply(locked, UnitDestroyed(unit="boyz", reason="test"))
     assert LOCKED_RUNNER not in freed.state("handgunners").flags
 
@@ -511,3 +514,7 @@ def test_chase_charged_engages_and_unit_turned_normalises_the_facing(battle):
     after = apply(battle, ChaseCharged(unit="boyz", enemy="handgunners"))
     assert "handgunners" in after.state("boyz").engaged_with
     assert apply(battle, UnitTurned(unit="boyz", facing=450.0)).state("boyz").facing == 90.0
+
+
+def test_battles_saved_with_turn_started_still_read():
+    assert event_from_json({"type": "TurnStarted", "turn": 4}) == TurnBegan(turn=4)

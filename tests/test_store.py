@@ -22,7 +22,7 @@ from desktop.engine.events import (
     DiceRolled,
     Event,
     ModifierApplied,
-    TurnStarted,
+    TurnBegan,
     UnitTurned,
     fold,
 )
@@ -141,7 +141,7 @@ def later_events(battle, count: int, seed: int = 1) -> list[Event]:
             events.append(DiceRolled(unit, "flee", "2D6", faces, sum(faces)))
         else:
             turn += 1
-            events.append(TurnStarted(turn))
+            events.append(TurnBegan(turn))
     return events
 
 

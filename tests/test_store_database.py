@@ -435,7 +435,7 @@ def test_postgresql_writers_of_one_battle_take_turns(postgres_server):
 
     from test_store import resolved_scenario
 
-    from desktop.engine.events import TurnStarted
+    from desktop.engine.events import TurnBegan
 
     database_url = fresh_postgres_database(postgres_server, "turns")
     start, _ = resolved_scenario()
@@ -446,7 +446,7 @@ def test_postgresql_writers_of_one_battle_take_turns(postgres_server):
         def write(offset: int) -> None:
             try:
                 for index in range(10):
-                    store.append_step(battle_id, [TurnStarted(offset * 100 + index + 2)] * 5)
+                    store.append_step(battle_id, [TurnBegan(offset * 100 + index + 2)] * 5)
             except BaseException as error:  # collected and reported below
                 failures.append(error)
 

@@ -82,7 +82,7 @@ def fold(battle: Battle, events: Iterable[Event]) -> Battle:
 # Kensei K-RA-12: a runner that ran into an enemy loses its Initiative and Honor rolls for as
 # long as it stays locked in that combat.
 LOCKED_RUNNER = "locked_runner"
-# Flags starting with this last until the next TurnStarted; others until their cause ends.
+# Flags starting with this last until the next TurnBegan; others until their cause ends.
 TURN_FLAG = "turn:"
 
 
@@ -225,7 +225,7 @@ class UnitPanicked(Event):
 
 
 @dataclass(frozen=True)
-class UnitMoved(Event):
+class Movement(Event):
     """Base for moves: the unit ends at the last point of `path`, facing `facing`."""
 
     unit: str
@@ -238,7 +238,15 @@ class UnitMoved(Event):
 
 
 @dataclass(frozen=True)
-class UnitFled(UnitMoved):
+class UnitMoved(Movement):
+    """A player's move (roll 0): along `path`, ending facing `facing`; checked by `moves`."""
+
+    def apply_to(self, battle: Battle) -> Battle:
+        return self._moved(battle)
+
+
+@dataclass(frozen=True)
+class UnitFled(Movement):
     away_from: str
     passed_through: tuple[str, ...] = ()
     blocked_by: str = ""
@@ -249,7 +257,7 @@ class UnitFled(UnitMoved):
 
 
 @dataclass(frozen=True)
-class UnitPursued(UnitMoved):
+class UnitPursued(Movement):
     target: str
     charged: str = ""  # the fresh enemy it ran into, if any
 
@@ -261,7 +269,7 @@ class UnitPursued(UnitMoved):
 
 
 @dataclass(frozen=True)
-class UnitLeftTable(UnitMoved):
+class UnitLeftTable(Movement):
 
     def apply_to(self, battle: Battle) -> Battle:
         battle = _disengage(self._moved(battle), self.unit)
@@ -269,7 +277,7 @@ class UnitLeftTable(UnitMoved):
 
 
 @dataclass(frozen=True)
-class UnitCharged(UnitMoved):
+class UnitCharged(Movement):
     """A charge move; `reached` says whether it got to `target`."""
 
     target: str
@@ -325,7 +333,7 @@ class ChargeFailed(Event):
 
 
 @dataclass(frozen=True)
-class TurnStarted(Event):
+class TurnBegan(Event):
     """A new turn: modifiers that ran out with the last one are dropped, turn flags cleared."""
 
     turn: int
@@ -339,6 +347,10 @@ class TurnStarted(Event):
             for uid, state in battle.states.items()
         }
         return replace(battle, turn=self.turn, states=states)
+
+
+# Battles saved before the rename still say "TurnStarted".
+_EVENT_TYPES["TurnStarted"] = TurnBegan
 
 
 @dataclass(frozen=True)
@@ -357,7 +369,7 @@ class ModifierApplied(Event):
 
 @dataclass(frozen=True)
 class FlagSet(Event):
-    """A marker on a unit: `turn:` flags last until the next TurnStarted."""
+    """A marker on a unit: `turn:` flags last until the next TurnBegan."""
 
     unit: str
     flag: str
@@ -401,7 +413,7 @@ class RunnerLocked(Event):
 
 
 @dataclass(frozen=True)
-class UnitChased(UnitMoved):
+class UnitChased(Movement):
     """K-RA-7: a Chase move; `reached` is the unit it ran into, if any."""
 
     target: str

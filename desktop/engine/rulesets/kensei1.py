@@ -36,7 +36,7 @@ from desktop.engine.events import (
     ModifierApplied,
     RunnerLocked,
     TestWaived,
-    TurnStarted,
+    TurnBegan,
     UnitChased,
     UnitDestroyed,
     UnitRallied,
@@ -502,7 +502,7 @@ def new_turn(battle: Battle, _: object) -> Procedure:
     """The next turn: two-turn penalties and once-a-turn flags run out."""
     rec = Recorder(battle)
     yield from ()  # a generator like every resolution, though it asks nothing
-    rec.emit(TurnStarted(battle.turn + 1, clause="K-RA-11"))
+    rec.emit(TurnBegan(battle.turn + 1, clause="K-RA-11"))
     return rec.events
 
 
