@@ -131,8 +131,10 @@ def test_bp_3_pursuer_declares_its_target_or_holds():
     choice = next(s.request for s in session.steps if s.request.key == "pursue:elves")
     assert {o.id for o in choice.options} == {"goblins", "hold"}
     assert choice.clause == "BP-3"
-    assert dict((o.label, o.chance) for o in choice.odds)["catches Goblins"] == odds.catches(
+    pursue = choice.option("goblins")
+    assert dict((o.label, o.chance) for o in pursue.odds)["catches"] == odds.catches(
         Dice(2, 6), 4)
+    assert choice.option("hold").odds == ()  # holding rolls nothing
     assert not events_of(session, UnitPursued)
     assert events_of(session, UnitFled)[0].unit == "goblins"
 

@@ -31,12 +31,17 @@ from desktop.engine.events import (
 )
 from desktop.engine.geometry import heading_of
 from desktop.engine.model import Status
-from desktop.engine.procedure import Choice, Roll, ScriptedAnswers, run
+from desktop.engine.procedure import Choice, Resolution, Roll, ScriptedAnswers, run
 from desktop.engine.rulesets import kensei1
 
 from builders import events_of, play, request_keys, scenario
 
 CRANE, SHADOW = "Crane", "Shadow"
+
+
+def kensei1_start(procedure, battle, procedure_input) -> Resolution:
+    """One Kensei resolution on `battle`, started by hand rather than from a scenario."""
+    return Resolution(battle, lambda recorder: procedure(recorder, procedure_input))
 
 
 def k_unit(unit_id: str, player: str, x: float, y: float, *, facing: float = 90,
@@ -72,8 +77,11 @@ def request(session, key: str):
     return next(step.request for step in session.steps if step.request.key == key)
 
 
-def chances(req) -> dict:
-    return {o.label: o.chance for o in req.odds}
+def chances(req, option: str = "") -> dict:
+    """A roll's odds, or those of one option of a choice (its default unless named)."""
+    if isinstance(req, Choice):
+        req = req.option(option or req.default)
+    return {o.label: o.chance for o in req.odds if o.chance}
 
 
 # --- K-RA-1 and K-RA-2: where and how far ----------------------------------------------------
@@ -120,14 +128,14 @@ def test_k_ra_3_a_free_reaction_once_per_turn():
     assert isinstance(choice, Choice)
     assert choice.clause == "K-RA-3"
     # Charged again this turn: no second run.
-    again = run(kensei1.charge_reaction(battle, kensei1.ChargeReaction("samurai", "oni")),
+    again = run(kensei1_start(kensei1.charge_reaction, battle, kensei1.ChargeReaction("samurai", "oni")),
                 ScriptedAnswers(ScriptedRoller([])))
     assert [type(e) for e in again.events] == [TestWaived]
     # Next turn it may run from a charge again.
-    next_turn = fold(battle, run(kensei1.new_turn(battle, None),
+    next_turn = fold(battle, run(kensei1_start(kensei1.new_turn, battle, None),
                                  ScriptedAnswers(ScriptedRoller([]))).events)
     battle_next = next_turn.update("samurai", status=Status.READY)
-    later = run(kensei1.charge_reaction(battle_next, kensei1.ChargeReaction("samurai", "oni")),
+    later = run(kensei1_start(kensei1.charge_reaction, battle_next, kensei1.ChargeReaction("samurai", "oni")),
                 ScriptedAnswers(ScriptedRoller([4, 4])))
     assert any(isinstance(e, UnitFled) for e in later.events)
 
@@ -206,7 +214,7 @@ def test_k_ra_6_both_triggers_each_test_and_failing_either_runs():
 def test_k_ra_6_uses_honor_before_modifiers():
     loaded, _, _ = play(fight({"procedure": "new_turn"}), [])
     battle = fold(loaded.battle, [ModifierApplied("samurai", "Honor", -3, 9, "test")])
-    session = run(kensei1.combat_defeat(battle, kensei1.CombatDefeat("samurai", 4, 10)),
+    session = run(kensei1_start(kensei1.combat_defeat, battle, kensei1.CombatDefeat("samurai", 4, 10)),
                   ScriptedAnswers(ScriptedRoller([])))
     assert session.steps == []  # 4 is not more than the unmodified Honor of 5
 
@@ -221,7 +229,10 @@ def test_k_ra_7_the_engaged_enemy_may_chase_with_its_own_running_roll():
     choice = request(session, "chase:oni")
     assert choice.player == SHADOW
     assert choice.clause == "K-RA-7"
-    assert chances(choice) == {"reaches Samurai": 1 - D3D10.cdf(9)}
+    assert chances(choice) == {"reaches Samurai": 1 - D3D10.cdf(9),
+                               "falls short": D3D10.cdf(9)}
+    # The roll itself carries the same odds, total by total (K-RA-7).
+    assert chances(request(session, "chase_roll:oni")) == chances(choice)
     assert request(session, "chase_roll:oni").dice == D3D10
     chased = events_of(session, UnitChased)[0]
     assert chased.roll == 3 and chased.reached == ""
@@ -292,7 +303,7 @@ def test_k_ra_11_passing_costs_honor_and_initiative_for_two_turns():
         session, ModifierApplied)} == {("Honor", -1, 2), ("Init", -1, 2)}
     assert (battle.stat("ashigaru", "Honor"), battle.stat("ashigaru", "Init")) == (3, 3)
     for turn, honor in ((2, 3), (3, 4)):
-        battle = fold(battle, run(kensei1.new_turn(battle, None),
+        battle = fold(battle, run(kensei1_start(kensei1.new_turn, battle, None),
                                   ScriptedAnswers(ScriptedRoller([]))).events)
         assert battle.turn == turn
         assert battle.stat("ashigaru", "Honor") == honor
@@ -319,7 +330,7 @@ def test_k_ra_12_running_into_an_enemy_locks_both_and_loses_honor_rolls():
     assert gap < 0.05
     assert kensei1.loses_roll(battle, "samurai")  # Initiative and Honor rolls alike
     assert not kensei1.loses_roll(battle, "ninja")
-    shot = run(kensei1.shooting(battle, kensei1.Shooting("samurai", 5)),
+    shot = run(kensei1_start(kensei1.shooting, battle, kensei1.Shooting("samurai", 5)),
                ScriptedAnswers(ScriptedRoller([1, 1])))
     waived = [e for e in shot.events if isinstance(e, TestWaived)]
     assert waived and waived[0].clause == "K-RA-12"
@@ -352,7 +363,9 @@ def test_k_ht_1_ronin_reroll_a_failed_honor_roll():
     _, session, battle = play(data, [9, 3])
     first = session.steps[0].request
     fail_once = odds.attribute_test_fails(5, D10)
-    assert chances(first)["runs away"] == fail_once**2
+    assert chances(first) == {"holds": 1 - fail_once, "rolls again": fail_once}
+    assert chances(session.steps[1].request)["runs away"] == fail_once
+    assert "to hold with the second chance" in first.why
     assert [e.passed for e in events_of(session, HonorTest)] == [False, True]
     assert battle.states["samurai"].status == Status.READY
 
@@ -398,7 +411,7 @@ def test_k_run_odds_add_up_and_match_the_geometry():
     outcomes = chances(request(session, "run:samurai"))
     assert sum(outcomes.values()) == 1
     # The Ashigaru are 5 cm behind: a run of 5 or less gets clear, more goes through.
-    assert outcomes["gets clear"] == D2D10.cdf(5)
+    assert outcomes["moves the full distance"] == D2D10.cdf(5)
     assert outcomes["passes through friends"] == 1 - D2D10.cdf(5)
 
 

@@ -110,6 +110,16 @@ class Dice:
                 raise DiceError(f"{face} is not a face of a d{self.sides} (1 to {self.sides})")
         return faces
 
+    def typical_faces(self) -> tuple[int, ...]:
+        """Faces whose total is the middle of the range (rounded down), spread evenly.
+
+        What a preview rolls when nobody has: 2D6 gives (3, 4), D6 gives (3,).
+        """
+        spare = (self.count * (self.sides + 1)) // 2 - self.count
+        base, extra = divmod(spare, self.count)
+        return tuple(1 + base + (1 if index >= self.count - extra else 0)
+                     for index in range(self.count))
+
     def total(self, faces: Sequence[int]) -> int:
         return sum(self.check_faces(faces)) + self.modifier
 

@@ -8,9 +8,11 @@ answers. `Session` drives one procedure and checks every answer before the proce
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Mapping, Sequence
+import math
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from desktop.engine.dice import Dice, Roller
@@ -32,9 +34,85 @@ class Outcome:
                 "percent": percent(self.chance)}
 
 
+_COMPARISONS: dict[str, Callable[[int, int], bool]] = {
+    "<=": lambda total, value: total <= value,
+    "<": lambda total, value: total < value,
+    ">=": lambda total, value: total >= value,
+    ">": lambda total, value: total > value,
+}
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """What a test needs, as data: the roll `passes` when `total <comparison> value`.
+
+    `total` is the dice total (faces plus the dice's own modifier), the number a chart of the
+    roll shows, so a window can draw the line and judge a typed roll without reading `why`.
+    """
+
+    comparison: str
+    value: int
+    passes: str  # what the outcome is called when the comparison holds ("holds", "passes")
+    fails: str
+
+    def __post_init__(self) -> None:
+        if self.comparison not in _COMPARISONS:
+            raise ValueError(f"unknown comparison '{self.comparison}'")
+
+    def holds(self, total: int) -> bool:
+        return _COMPARISONS[self.comparison](total, self.value)
+
+    def outcome(self, total: int) -> str:
+        return self.passes if self.holds(total) else self.fails
+
+    def to_json(self) -> dict[str, Any]:
+        return {"passes_if": f"total {self.comparison} {self.value}",
+                "comparison": self.comparison, "value": self.value,
+                "passes": self.passes, "fails": self.fails}
+
+
+@dataclass(frozen=True)
+class Band:
+    """Every total from `low` to `high` (inclusive) leads to `outcome`."""
+
+    low: int
+    high: int
+    outcome: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"low": self.low, "high": self.high, "outcome": self.outcome}
+
+
+def bands_of(dice: Dice, outcome_of: Callable[[int], str]) -> tuple[Band, ...]:
+    """The totals of `dice` grouped into runs that lead to the same outcome."""
+    bands: list[Band] = []
+    for total in range(dice.minimum, dice.maximum + 1):
+        label = outcome_of(total)
+        if bands and bands[-1].outcome == label:
+            bands[-1] = replace(bands[-1], high=total)
+        else:
+            bands.append(Band(total, total, label))
+    return tuple(bands)
+
+
+def odds_of_bands(dice: Dice, bands: Sequence[Band]) -> tuple[Outcome, ...]:
+    """Exact chance of each outcome, in the order the outcomes first appear."""
+    ways: dict[str, int] = {}
+    for band in bands:
+        count = dice.ways_at_most(band.high) - dice.ways_at_most(band.low - 1)
+        ways[band.outcome] = ways.get(band.outcome, 0) + count
+    return tuple(Outcome(label, Fraction(count, dice.outcomes)) for label, count in ways.items())
+
+
 @dataclass(frozen=True)
 class Roll:
-    """Roll `dice` for `unit`. `key` is stable across runs, so answers can be given by key."""
+    """Roll `dice` for `unit`. `key` is stable across runs, so answers can be given by key.
+
+    What each total leads to is known in one of three ways: a `threshold` (a test), an
+    `outcome_of` function of the total (a move measured on the table: computed only when a
+    window asks, since a preview or a headless run never does), or `given_odds` when the
+    outcome also hangs on dice not rolled yet (a flee roll against pursuers still to roll).
+    """
 
     key: str
     unit: str
@@ -43,7 +121,30 @@ class Roll:
     purpose: str
     why: str
     clause: str
-    odds: tuple[Outcome, ...] = ()
+    given_odds: tuple[Outcome, ...] = ()
+    threshold: Threshold | None = None
+    outcome_of: Callable[[int], str] | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def bands(self) -> tuple[Band, ...]:
+        # outcome_of refines a threshold where one roll beats the line (a double 1 holds).
+        judge = self.outcome_of or (self.threshold.outcome if self.threshold else None)
+        return bands_of(self.dice, judge) if judge is not None else ()
+
+    @cached_property
+    def odds(self) -> tuple[Outcome, ...]:
+        if self.given_odds:
+            return self.given_odds
+        if not self.bands:
+            return (Outcome(f"rolls {self.dice}", Fraction(1)),)
+        found = odds_of_bands(self.dice, self.bands)
+        if self.threshold is None:
+            return found
+        # A test always names both ends, a certain one with 0 beside the other.
+        chance = {outcome.label: outcome.chance for outcome in found}
+        labels = (self.threshold.passes, self.threshold.fails)
+        return tuple(Outcome(label, chance.pop(label, Fraction(0))) for label in labels) + \
+            tuple(Outcome(label, value) for label, value in chance.items())
 
     def accept(self, answer: object) -> tuple[int, ...]:
         if not isinstance(answer, tuple | list):
@@ -51,20 +152,47 @@ class Roll:
         return self.dice.check_faces(answer)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": "roll", "key": self.key, "unit": self.unit, "player": self.player,
+        data: dict[str, Any] = {
+                "kind": "roll", "key": self.key, "unit": self.unit, "player": self.player,
                 "dice": str(self.dice), "purpose": self.purpose, "why": self.why,
-                "clause": self.clause, "odds": [o.to_json() for o in self.odds]}
+                "clause": self.clause, "odds": [o.to_json() for o in self.odds],
+                "bands": [band.to_json() for band in self.bands]}
+        if self.threshold is not None:
+            data["threshold"] = self.threshold.to_json()
+        return data
 
 
 @dataclass(frozen=True)
 class Option:
+    """One answer to a choice; `odds_of` gives the chances of what the dice it leads to do."""
+
     id: str
     label: str
+    odds_of: Callable[[], Sequence[Outcome]] | None = field(default=None, compare=False,
+                                                            repr=False)
+
+    @cached_property
+    def odds(self) -> tuple[Outcome, ...]:
+        return tuple(self.odds_of()) if self.odds_of is not None else ()
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "label": self.label}
+        if self.odds:
+            data["odds"] = [o.to_json() for o in self.odds]
+        return data
+
+
+# A choice that also takes any facing: a number of degrees, 0 = east, counter-clockwise.
+ANY_ANGLE = "angle"
 
 
 @dataclass(frozen=True)
 class Choice:
-    """`player` picks one of `options`; `default` is what happens if nobody says otherwise."""
+    """`player` picks one of `options`; `default` is what happens if nobody says otherwise.
+
+    With `free == ANY_ANGLE` any angle in degrees is an answer too, given as a number or
+    its text; it is passed on as text ("30").
+    """
 
     key: str
     player: str
@@ -73,25 +201,55 @@ class Choice:
     clause: str
     default: str
     unit: str = ""
-    odds: tuple[Outcome, ...] = ()
+    free: str = ""
+    # Why a free answer cannot be taken here ("" when it can): no room to turn to it.
+    refuse_free: Callable[[float], str] | None = field(default=None, compare=False,
+                                                       repr=False)
 
     def accept(self, answer: object) -> str:
         ids = [option.id for option in self.options]
-        if answer not in ids:
-            raise AnswerError(f"{self.key}: '{answer}' is not one of the options "
-                              f"({', '.join(ids)})")
-        return str(answer)
+        if answer in ids:
+            return str(answer)
+        if self.free == ANY_ANGLE:
+            angle = _angle(answer)
+            if angle is not None:
+                reason = self.refuse_free(angle) if self.refuse_free is not None else ""
+                if reason:
+                    raise AnswerError(f"{self.key}: {angle:g}° {reason}")
+                return f"{angle:g}"
+        also = " or any angle in degrees" if self.free == ANY_ANGLE else ""
+        raise AnswerError(f"{self.key}: '{answer}' is not one of the options "
+                          f"({', '.join(ids)}){also}")
+
+    def option(self, option_id: str) -> Option | None:
+        return next((o for o in self.options if o.id == option_id), None)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": "choice", "key": self.key, "player": self.player, "unit": self.unit,
-                "options": [{"id": o.id, "label": o.label} for o in self.options],
-                "default": self.default, "why": self.why, "clause": self.clause,
-                "odds": [o.to_json() for o in self.odds]}
+        data: dict[str, Any] = {
+                "kind": "choice", "key": self.key, "player": self.player, "unit": self.unit,
+                "options": [o.to_json() for o in self.options],
+                "default": self.default, "why": self.why, "clause": self.clause}
+        if self.free:
+            data["free"] = self.free
+        return data
+
+
+def _angle(answer: object) -> float | None:
+    """A finite angle normalised to [0, 360), or None when `answer` is not one."""
+    if isinstance(answer, bool):
+        return None
+    try:
+        value = float(answer) if isinstance(answer, int | float | str) else math.nan
+    except ValueError:
+        return None
+    if not math.isfinite(value):
+        return None
+    return round(value % 360.0, 6) % 360.0
 
 
 Request = Roll | Choice
 Answer = tuple[int, ...] | str
-Procedure = Generator[Request, Answer, list[Event]]
+Procedure = Generator[Request, Answer, None]
 
 
 @dataclass(frozen=True)
@@ -103,64 +261,6 @@ class Step:
         data = self.request.to_json()
         data["answer"] = list(self.answer) if isinstance(self.answer, tuple) else self.answer
         return data
-
-
-class Session:
-    """Drives one procedure: `pending` is what it asks now; `answer` gives it a reply.
-
-    A rejected answer raises AnswerError/DiceError and leaves the session where it was.
-    """
-
-    def __init__(self, procedure: Procedure) -> None:
-        self._procedure = procedure
-        self.steps: list[Step] = []
-        self.events: list[Event] | None = None
-        self.pending: Request | None = None
-        self._advance(None)
-
-    @property
-    def done(self) -> bool:
-        return self.events is not None
-
-    def _advance(self, answer: Answer | None) -> None:
-        try:
-            if answer is None:
-                self.pending = next(self._procedure)
-            else:
-                self.pending = self._procedure.send(answer)
-        except StopIteration as stop:
-            self.pending = None
-            self.events = list(stop.value)
-
-    def answer(self, answer: object) -> None:
-        request = self.pending
-        if request is None:
-            raise AnswerError("the resolution is finished; it asks for nothing more")
-        accepted: Answer = request.accept(answer)
-        self.steps.append(Step(request, accepted))
-        self._advance(accepted)
-
-
-@dataclass
-class ScriptedAnswers:
-    """Answers for a whole run: dice from a roller, choices by key (else their default)."""
-
-    roller: Roller
-    choices: Mapping[str, str] = field(default_factory=dict)
-
-    def __call__(self, request: Request) -> Answer:
-        if isinstance(request, Roll):
-            return self.roller.roll(request.dice, f"{request.purpose} for {request.unit}")
-        return self.choices.get(request.key, request.default)
-
-
-def run(procedure: Procedure, answer: Callable[[Request], Answer]) -> Session:
-    """Answer every request of `procedure` with `answer` and return the finished session."""
-    session = Session(procedure)
-    while not session.done:
-        assert session.pending is not None
-        session.answer(answer(session.pending))
-    return session
 
 
 class Recorder:
@@ -176,5 +276,109 @@ class Recorder:
             self.battle = event.apply_to(self.battle)
 
 
+class Session:
+    """Drives one procedure: `pending` is what it asks now; `answer` gives it a reply.
+
+    `events` and `battle` are the events so far and the battle after them, live while the
+    procedure runs (a wizard shows where a runner ended before asking who chases it).
+    A rejected answer raises AnswerError/DiceError and leaves the session where it was.
+    """
+
+    def __init__(self, procedure: Procedure, recorder: Recorder) -> None:
+        self._procedure = procedure
+        self._recorder = recorder
+        self.steps: list[Step] = []
+        self.pending: Request | None = None
+        self.done = False
+        self._advance(None)
+
+    @property
+    def events(self) -> list[Event]:
+        return self._recorder.events
+
+    @property
+    def battle(self) -> Battle:
+        return self._recorder.battle
+
+    @property
+    def answers(self) -> tuple[Answer, ...]:
+        return tuple(step.answer for step in self.steps)
+
+    def _advance(self, answer: Answer | None) -> None:
+        try:
+            if answer is None:
+                self.pending = next(self._procedure)
+            else:
+                self.pending = self._procedure.send(answer)
+        except StopIteration:
+            self.pending = None
+            self.done = True
+
+    def answer(self, answer: object) -> None:
+        request = self.pending
+        if request is None:
+            raise AnswerError("the resolution is finished; it asks for nothing more")
+        accepted: Answer = request.accept(answer)
+        self.steps.append(Step(request, accepted))
+        self._advance(accepted)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """A procedure not yet started: a battle and how to begin resolving it.
+
+    Every session it gives starts from the same battle, so stepping back is replaying a
+    prefix of the answers, and a preview is the answers so far plus defaults for the rest.
+    """
+
+    battle: Battle
+    begin: Callable[[Recorder], Procedure]
+
+    def session(self) -> Session:
+        recorder = Recorder(self.battle)
+        return Session(self.begin(recorder), recorder)
+
+    def replay(self, answers: Iterable[object]) -> Session:
+        """A session that has been given `answers` in order (an AnswerError if one is wrong)."""
+        session = self.session()
+        for answer in answers:
+            session.answer(answer)
+        return session
+
+    def preview(self, answers: Iterable[object] = ()) -> Session:
+        """The finished session for `answers`, then every later request's default answer."""
+        return run(self.replay(answers), default_answer)
+
+
+def default_answer(request: Request) -> Answer:
+    """What a request gets when nobody answers: a choice's default, a roll's typical faces."""
+    if isinstance(request, Roll):
+        return request.dice.typical_faces()
+    return request.default
+
+
+@dataclass
+class ScriptedAnswers:
+    """Answers for a whole run: dice from a roller, choices by key (else their default)."""
+
+    roller: Roller
+    choices: Mapping[str, str] = field(default_factory=dict)
+
+    def __call__(self, request: Request) -> Answer:
+        if isinstance(request, Roll):
+            return self.roller.roll(request.dice, f"{request.purpose} for {request.unit}")
+        return self.choices.get(request.key, request.default)
+
+
+def run(start: Session | Resolution, answer: Callable[[Request], object]) -> Session:
+    """Answer every request of a session (a new one for a resolution) and return it done."""
+    session = start.session() if isinstance(start, Resolution) else start
+    while not session.done:
+        assert session.pending is not None
+        session.answer(answer(session.pending))
+    return session
+
+
 def with_odds(request: Roll, outcomes: Sequence[tuple[str, Fraction]]) -> Roll:
-    return replace(request, odds=tuple(Outcome(label, chance) for label, chance in outcomes))
+    return replace(request, given_odds=tuple(Outcome(label, chance)
+                                             for label, chance in outcomes))

@@ -24,7 +24,7 @@ from desktop.engine.model import (
     UnitProfile,
     UnitState,
 )
-from desktop.engine.procedure import Procedure
+from desktop.engine.procedure import Resolution, Session
 from desktop.engine.reading import Reader
 from desktop.engine.rulesets import Ruleset, get_ruleset
 from desktop.engine.rulesets.base import ProcedureKind
@@ -47,8 +47,11 @@ class Scenario:
     dice: tuple[int, ...] = ()
     choices: Mapping[str, str] = field(default_factory=dict)
 
-    def start(self) -> Procedure:
-        return self.procedure.start(self.battle, self.procedure_input)
+    def resolution(self) -> Resolution:
+        return self.procedure.resolution(self.battle, self.procedure_input)
+
+    def start(self) -> Session:
+        return self.resolution().session()
 
 
 def load_scenario(data: object) -> Scenario:

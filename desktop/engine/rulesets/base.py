@@ -9,7 +9,7 @@ from typing import Any
 from desktop.engine.dice import Dice
 from desktop.engine.errors import ScenarioError, StatError
 from desktop.engine.model import Battle, UnitProfile
-from desktop.engine.procedure import Procedure
+from desktop.engine.procedure import Procedure, Recorder, Resolution
 
 
 @dataclass(frozen=True)
@@ -60,8 +60,11 @@ class ProcedureKind:
     description: str
     fields: tuple[str, ...]
     parse: Callable[[Battle, Mapping[str, Any]], Any]
-    start: Callable[[Battle, Any], Procedure]
+    start: Callable[[Recorder, Any], Procedure]
     prepare: Callable[[Battle, Any], Battle] | None = None
+
+    def resolution(self, battle: Battle, procedure_input: Any) -> Resolution:
+        return Resolution(battle, lambda recorder: self.start(recorder, procedure_input))
 
 
 @dataclass(frozen=True)

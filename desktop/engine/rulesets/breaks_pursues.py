@@ -8,7 +8,7 @@ Nothing moves before every roll is on the table.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 
 from desktop.engine import odds
 from desktop.engine.combat import Combat, check_combats, engage, parse_combats
@@ -30,6 +30,7 @@ from desktop.engine.procedure import (
     Procedure,
     Recorder,
     Request,
+    Threshold,
 )
 from desktop.engine.rulesets.base import (
     OptionSpec,
@@ -44,6 +45,8 @@ from desktop.engine.rulesets.common import (
     distance_roll,
     emit_flee,
     flee_source,
+    move_outcome,
+    outcomes_by_total,
     resolve_catches,
     score_combat,
     strongest_enemy,
@@ -59,9 +62,9 @@ def _touching(battle: Battle, unit_id: str, candidates: Sequence[str]) -> list[s
     return [uid for uid in candidates if in_contact(footprint, battle.footprint(uid))]
 
 
-def breaks_pursues(battle: Battle, combats: Sequence[Combat]) -> Procedure:
+def breaks_pursues(rec: Recorder, combats: Sequence[Combat]) -> Procedure:
+    battle = rec.battle
     check_combats(battle, combats, fleeing_clause="BP-0")
-    rec = Recorder(battle)
     wiped_out: dict[str, str] = {}  # unit -> combat
     for combat in combats:
         for combatant in combat.combatants():
@@ -85,7 +88,7 @@ def breaks_pursues(battle: Battle, combats: Sequence[Combat]) -> Procedure:
                                       waived_clause="BP-B", double_one_holds=False)):
                 broken[uid] = combat
     if not broken and not wiped_out:
-        return rec.events  # BP-0: nothing broke and nothing was wiped out
+        return  # BP-0: nothing broke and nothing was wiped out
 
     flee_from: dict[str, str] = {}
     for uid, combat in broken.items():
@@ -99,25 +102,26 @@ def breaks_pursues(battle: Battle, combats: Sequence[Combat]) -> Procedure:
         flee_rolls[uid] = yield from distance_roll(
             rec, uid, flee_dice, key=f"flee:{uid}", purpose="flee", clause="BP-2",
             why=(f"{rec.battle.roster[uid].name} roll {flee_dice} to flee. The dice are set "
-                 f"beside the unit; nothing moves until every roll is made."))
+                 f"beside the unit; nothing moves until every roll is made."),
+            outcome_of=_flee_outcome(rec.battle, uid, headings[uid]))
 
     pursuits, overruns = yield from _declare(rec, combats, wiped_out, flee_rolls)
     pursue_dice = _dice_option(battle, "pursue_dice")
     pursuit_rolls: dict[str, int] = {}
     for uid in [*pursuits, *overruns]:
         target = pursuits.get(uid)
-        outcomes = []
         why = f"{rec.battle.roster[uid].name} roll {pursue_dice} "
         if target is None:
             why += "for their Overrun straight ahead."
+            threshold, outcome_of = None, _overrun_outcome(rec.battle, uid)
         else:
-            chance = odds.catches(pursue_dice, flee_rolls[target])
-            outcomes = [("catches", chance), ("misses", odds.ONE - chance)]
             why += (f"to pursue {rec.battle.roster[target].name}, who rolled "
                     f"{flee_rolls[target]}: equal or more catches them.")
+            threshold, outcome_of = Threshold(">=", flee_rolls[target], "catches",
+                                              "misses"), None
         pursuit_rolls[uid] = yield from distance_roll(
             rec, uid, pursue_dice, key=f"pursue_roll:{uid}", purpose="pursue", clause="BP-4",
-            why=why, outcomes=outcomes)
+            why=why, threshold=threshold, outcome_of=outcome_of)
 
     resolve_catches(rec, flee_rolls, pursuits, pursuit_rolls, "BP-5")
 
@@ -136,7 +140,7 @@ def breaks_pursues(battle: Battle, combats: Sequence[Combat]) -> Procedure:
                              deflections=DEFLECTIONS if target else (0.0,))
         rec.emit(UnitPursued(uid, pursuit_rolls[uid], plan.path, plan.facing, target=target,
                              charged=plan.contacted_enemy, clause="BP-6"))
-    return rec.events
+    return
 
 
 def _flee_direction(rec: Recorder, unit_id: str, combat: Combat
@@ -150,9 +154,17 @@ def _flee_direction(rec: Recorder, unit_id: str, combat: Combat
             battle, unit_id, combat.other_side(battle.player_of(unit_id)).unit_ids)
     default = strongest_enemy(battle, unit_id, touching)
     owner = battle.player_of(touching[0])
+    dice = _dice_option(battle, "flee_dice")
+
+    def away_from(enemy: str) -> Option:
+        heading = heading_away(battle, unit_id, battle.states[enemy].center)
+        return Option(enemy, f"Away from {battle.roster[enemy].name}",
+                      odds_of=lambda: outcomes_by_total(
+                          dice, _flee_outcome(battle, unit_id, heading)))
+
     picked = yield Choice(
         key=f"flee_from:{unit_id}", player=owner, unit=unit_id,
-        options=tuple(Option(uid, f"Away from {battle.roster[uid].name}") for uid in touching),
+        options=tuple(away_from(uid) for uid in touching),
         default=default, clause="BP-1",
         why=(f"{battle.roster[unit_id].name} are in contact with several of your units; "
              f"you choose which one they flee directly away from."))
@@ -177,12 +189,13 @@ def _declare(
         fleeing = [e for e in enemies if battle.states[e].status == Status.BROKEN]
         name = battle.roster[uid].name
         if fleeing and not standing:
-            options = [Option(e, f"Pursue {battle.roster[e].name}") for e in fleeing]
+            options = [Option(e, f"Pursue {battle.roster[e].name}",
+                              odds_of=_catch_odds(pursue_dice, flee_rolls[e]))
+                       for e in fleeing]
             options.append(Option("hold", "Hold"))
             picked = yield Choice(
                 key=f"pursue:{uid}", player=battle.player_of(uid), unit=uid,
                 options=tuple(options), default=fleeing[0], clause="BP-3",
-                odds=tuple(_catch_odds(pursue_dice, fleeing, flee_rolls, battle)),
                 why=(f"{name} touch only broken enemies. They may pursue one of them "
                      f"(their flee rolls are known) or hold."))
             if picked != "hold":
@@ -192,7 +205,9 @@ def _declare(
               and _lost_its_foes(battle, uid, combats, wiped_out)):
             picked = yield Choice(
                 key=f"overrun:{uid}", player=battle.player_of(uid), unit=uid,
-                options=(Option("overrun", "Overrun straight ahead"), Option("hold", "Hold")),
+                options=(Option("overrun", "Overrun straight ahead",
+                                odds_of=_overrun_odds(battle, uid, pursue_dice)),
+                         Option("hold", "Hold")),
                 default="overrun", clause="BP-3a",
                 why=(f"{name} charged and wiped out everything in front of them. They may "
                      f"Overrun: a pursue move straight forward."))
@@ -212,10 +227,26 @@ def _lost_its_foes(battle: Battle, unit_id: str, combats: Sequence[Combat],
     return False
 
 
-def _catch_odds(dice: Dice, fleeing: Sequence[str], flee_rolls: Mapping[str, int],
-                battle: Battle) -> list[Outcome]:
-    return [Outcome(f"catches {battle.roster[uid].name}", odds.catches(dice, flee_rolls[uid]))
-            for uid in fleeing]
+def _catch_odds(dice: Dice, flee_roll: int) -> Callable[[], list[Outcome]]:
+    def chances() -> list[Outcome]:
+        chance = odds.catches(dice, flee_roll)
+        return [Outcome("catches", chance), Outcome("misses", odds.ONE - chance)]
+    return chances
+
+
+def _flee_outcome(battle: Battle, unit_id: str, heading: float) -> Callable[[int], str]:
+    """BP-6 measured now, for each flee total: where the dice would take the unit."""
+    return lambda total: move_outcome(battle, flee_around(battle, unit_id, heading, total))
+
+
+def _overrun_outcome(battle: Battle, unit_id: str) -> Callable[[int], str]:
+    heading = battle.states[unit_id].facing
+    return lambda total: move_outcome(battle, pursue_around(battle, unit_id, heading, total,
+                                                            deflections=(0.0,)))
+
+
+def _overrun_odds(battle: Battle, unit_id: str, dice: Dice) -> Callable[[], list[Outcome]]:
+    return lambda: outcomes_by_total(dice, _overrun_outcome(battle, unit_id))
 
 
 RULESET = Ruleset(

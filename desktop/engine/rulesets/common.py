@@ -11,7 +11,6 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from desktop.engine import odds
 from desktop.engine.combat import Combat, CombatSide
 from desktop.engine.dice import D2D6, Dice
 from desktop.engine.events import (
@@ -29,7 +28,17 @@ from desktop.engine.events import (
 from desktop.engine.geometry import distance, in_contact
 from desktop.engine.model import Battle
 from desktop.engine.movement import MovePlan
-from desktop.engine.procedure import Answer, Recorder, Request, Roll, with_odds
+from desktop.engine.procedure import (
+    Answer,
+    Outcome,
+    Recorder,
+    Request,
+    Roll,
+    Threshold,
+    bands_of,
+    odds_of_bands,
+    with_odds,
+)
 
 # Rank bonus (W6-CR-2): a rank counts when it is full and at least this many models wide.
 MIN_RANK_WIDTH = 4
@@ -127,12 +136,17 @@ def break_test(
            f"{leadership} or less and they hold.")
     if double_one_holds:
         why += " A double 1 holds whatever the total (ruleset option)."
-    fails = odds.break_test_fails(leadership, difference, dice, stubborn=stubborn,
-                                  double_one_holds=double_one_holds)
-    request = with_odds(
-        Roll(key=f"break:{unit_id}", unit=unit_id, player=unit.player, dice=dice,
-             purpose="break test", why=why, clause=clause),
-        [("holds", odds.ONE - fails), ("breaks", fails)])
+    holds_up_to = leadership - modifier  # in dice totals: the line a chart draws
+
+    def outcome(total: int) -> str:
+        # With the option, the one all-ones roll of two dice holds whatever the total.
+        lucky = double_one_holds and dice.count == 2 and total == dice.minimum
+        return "holds" if total <= holds_up_to or lucky else "breaks"
+
+    request = Roll(key=f"break:{unit_id}", unit=unit_id, player=unit.player, dice=dice,
+                   purpose="break test", why=why, clause=clause,
+                   threshold=Threshold("<=", holds_up_to, "holds", "breaks"),
+                   outcome_of=outcome if double_one_holds else None)
     faces = yield request
     assert isinstance(faces, tuple)
     total = sum(faces) + dice.modifier + modifier
@@ -198,14 +212,38 @@ def emit_flee(rec: Recorder, unit_id: str, plan: MovePlan, roll: int, *, away_fr
                           clause=clause))
 
 
+def move_outcome(battle: Battle, plan: MovePlan) -> str:
+    """How a move would end, in the words every roll's odds use."""
+    if plan.left_table:
+        return "leaves the table"
+    if plan.contacted_enemy:
+        return f"runs into {battle.roster[plan.contacted_enemy].name}"
+    if plan.passed_through:
+        return "passes through friends"
+    if plan.blocked_by:
+        return "stops short"
+    return "moves the full distance"
+
+
+def outcomes_by_total(dice: Dice, outcome_of: Callable[[int], str]) -> list[Outcome]:
+    """Exact chance of each outcome when each total decides it (a move measured per total)."""
+    return list(odds_of_bands(dice, bands_of(dice, outcome_of)))
+
+
 def distance_roll(
     rec: Recorder, unit_id: str, dice: Dice, *, key: str, purpose: str, why: str,
     clause: str, outcomes: Sequence[tuple[str, Fraction]] = (),
+    outcome_of: Callable[[int], str] | None = None, threshold: Threshold | None = None,
 ) -> Generator[Request, Answer, int]:
-    """Ask for a flee, pursue or chase roll and record it; the total in inches or cm."""
+    """Ask for a flee, pursue or chase roll and record it; the total in inches or cm.
+
+    What a total leads to comes as `threshold` (against a roll already made), `outcome_of`
+    (measured on the table for each total), or `outcomes` (when dice not yet rolled decide).
+    """
     faces = yield with_odds(
         Roll(key=key, unit=unit_id, player=rec.battle.player_of(unit_id), dice=dice,
-             purpose=f"{purpose} roll", why=why, clause=clause), outcomes)
+             purpose=f"{purpose} roll", why=why, clause=clause, threshold=threshold,
+             outcome_of=outcome_of), outcomes)
     assert isinstance(faces, tuple)
     total = dice.total(faces)
     rec.emit(DiceRolled(unit_id, purpose, str(dice), faces, total, clause=clause))

@@ -16,10 +16,10 @@ into, locking both in combat (K-RA-12).
 
 from __future__ import annotations
 
+import functools
 from collections import deque
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from desktop.engine import odds
@@ -47,6 +47,7 @@ from desktop.engine.geometry import heading_of
 from desktop.engine.model import Battle, Status, TroopType
 from desktop.engine.movement import MovePlan, can_face, heading_away, straight_move
 from desktop.engine.procedure import (
+    ANY_ANGLE,
     Answer,
     Choice,
     Option,
@@ -55,7 +56,7 @@ from desktop.engine.procedure import (
     Recorder,
     Request,
     Roll,
-    with_odds,
+    Threshold,
 )
 from desktop.engine.reading import Reader
 from desktop.engine.rulesets.base import (
@@ -66,7 +67,13 @@ from desktop.engine.rulesets.base import (
     UpgradeSpec,
     check_dice_option,
 )
-from desktop.engine.rulesets.common import distance_roll, emit_flee, nearest_enemy
+from desktop.engine.rulesets.common import (
+    distance_roll,
+    emit_flee,
+    move_outcome,
+    nearest_enemy,
+    outcomes_by_total,
+)
 
 RAN_FROM_CHARGE = TURN_FLAG + "ran_from_charge"  # K-RA-3: once per turn
 BEYOND_FRIEND = 3.0  # K-RA-10: cm past a friend it could not clear
@@ -78,8 +85,6 @@ HONOR_RULES = {
 COMPASS = ((90, "up the table"), (0, "right"), (270, "down the table"), (180, "left"),
            (45, "up and right"), (135, "up and left"), (225, "down and left"),
            (315, "down and right"))
-# How far a chase looks for what it would reach, whatever the dice could give.
-CHASE_SCAN = 1000.0
 
 
 # --- Honor tests (K-HT-1) --------------------------------------------------------------------
@@ -120,14 +125,14 @@ def honor_test(
     why = (f"{reason} Roll {dice}: {target} or less and {unit.name} stand their ground "
            f"(Honor {battle.stat(unit_id, 'Honor')}); more and they run away.")
     if rerolls:
-        why += " They are Ronin: a failed roll is rolled again."
+        why += (f" They are Ronin: a failed roll is rolled again ({odds.percent(odds.ONE - fails)}"
+                f" to hold with the second chance).")
     for attempt in range(1 + rerolls):
-        faces = yield with_odds(
-            Roll(key=key if attempt == 0 else f"{key}:reroll", unit=unit_id,
-                 player=unit.player, dice=dice, purpose="honor test", why=why, clause=clause),
-            [("holds", odds.ONE - fails), ("runs away", fails)] if attempt == 0 else
-            [("holds", odds.ONE - odds.attribute_test_fails(target, dice)),
-             ("runs away", odds.attribute_test_fails(target, dice))])
+        # A Ronin's first failure is not yet running away: it is rolled again.
+        failing = "rolls again" if attempt < rerolls else "runs away"
+        faces = yield Roll(key=key if attempt == 0 else f"{key}:reroll", unit=unit_id,
+                           player=unit.player, dice=dice, purpose="honor test", why=why,
+                           clause=clause, threshold=Threshold("<=", target, "holds", failing))
         assert isinstance(faces, tuple)
         passed = dice.total(faces) <= target
         rec.emit(HonorTest(unit_id, str(dice), faces, dice.modifier, target, passed,
@@ -170,22 +175,25 @@ def _run_plan(battle: Battle, unit_id: str, heading: float, length: float) -> Mo
                          beyond_gap=BEYOND_FRIEND)
 
 
-def _run_odds(battle: Battle, unit_id: str, heading: float, dice: Dice
-              ) -> list[tuple[str, Fraction]]:
-    """What each possible total would do, weighted by its chance: exact, from the geometry."""
-    outcomes: dict[str, Fraction] = {}
-    for total, chance in dice.pmf().items():
-        plan = _run_plan(battle, unit_id, heading, total)
-        if plan.left_table:
-            label = "leaves the table"
-        elif plan.contacted_enemy:
-            label = "runs into an enemy"
-        elif plan.passed_through:
-            label = "passes through friends"
-        else:
-            label = "gets clear"
-        outcomes[label] = outcomes.get(label, odds.ZERO) + chance
-    return sorted(outcomes.items())
+def _run_outcome(battle: Battle, unit_id: str, heading: float) -> Callable[[int], str]:
+    """What each possible total would do, measured on the table as it stands."""
+    return lambda total: move_outcome(battle, _run_plan(battle, unit_id, heading, total))
+
+
+def _run_odds(battle: Battle, unit_id: str) -> Callable[[], list[Outcome]]:
+    """The chances of a run not yet decided on (a reaction, a regroup refused)."""
+    def chances() -> list[Outcome]:
+        heading, _ = _run_heading(battle, unit_id)
+        return outcomes_by_total(run_dice(battle, unit_id),
+                                 _run_outcome(battle, unit_id, heading))
+    return chances
+
+
+def _honor_odds(battle: Battle, unit_id: str) -> Callable[[], list[Outcome]]:
+    def chances() -> list[Outcome]:
+        holds = honor_dice(battle).cdf(honor_target(battle, unit_id))
+        return [Outcome("holds", holds), Outcome("runs on", odds.ONE - holds)]
+    return chances
 
 
 @dataclass
@@ -235,7 +243,7 @@ def _one_run(rec: Recorder, unit_id: str, reason: str, clause: str, runs: _Runs
         rec, unit_id, dice, key=runs.key("run", unit_id), purpose="run", clause="K-RA-2",
         why=(f"{reason} {unit.name} run away {dice} cm {away}, the closest enemy ({kind}). "
              f"They go through friends in their way and stop at an enemy."),
-        outcomes=_run_odds(battle, unit_id, heading, dice))
+        outcome_of=_run_outcome(battle, unit_id, heading))
     plan = _run_plan(rec.battle, unit_id, heading, total)
     emit_flee(rec, unit_id, plan, total, away_from=source, clause=clause, left_clause="K-RA-1")
     if plan.contacted_enemy and not plan.left_table:
@@ -276,22 +284,14 @@ def _chase(rec: Recorder, runner: str, chasers: Sequence[str], runs: _Runs
             return False
         dice = run_dice(battle, chaser)
         heading = _heading_to(battle, chaser, runner)
-        scan = straight_move(battle, chaser, heading, CHASE_SCAN, through_friends=False,
-                             stay_on_table=True)
-        reach_runner = reach_other = odds.ZERO
-        if scan.contacted_enemy:
-            chance = odds.ONE - dice.cdf(_ceil(scan.travelled) - 1)
-            if scan.contacted_enemy == runner:
-                reach_runner = chance
-            else:
-                reach_other = chance
+        chase_outcome = _chase_outcome(battle, chaser, runner, heading)
         name, target = battle.roster[chaser].name, battle.roster[runner].name
         decision = yield Choice(
             key=runs.key("chase", chaser), player=battle.player_of(chaser), unit=chaser,
-            options=(Option("chase", f"Chase {target}"), Option("stay", "Stay")),
+            options=(Option("chase", f"Chase {target}",
+                            odds_of=functools.partial(outcomes_by_total, dice, chase_outcome)),
+                     Option("stay", "Stay")),
             default="chase", clause="K-RA-7",
-            odds=tuple(_outcomes([(f"reaches {target}", reach_runner),
-                                  ("charges another enemy", reach_other)])),
             why=(f"{target} ran from {name}. {name} may chase for free, rolling {dice} cm "
                  f"as if running: reaching them gives a free attack; reaching another enemy "
                  f"is a Charge on it, fought next turn."))
@@ -299,7 +299,8 @@ def _chase(rec: Recorder, runner: str, chasers: Sequence[str], runs: _Runs
             continue
         total = yield from distance_roll(
             rec, chaser, dice, key=runs.key("chase_roll", chaser), purpose="chase",
-            clause="K-RA-7", why=f"{name} chase {dice} cm towards {target}.")
+            clause="K-RA-7", why=f"{name} chase {dice} cm towards {target}.",
+            outcome_of=chase_outcome)
         plan = straight_move(rec.battle, chaser, heading, total, through_friends=False,
                              stay_on_table=True)
         rec.emit(UnitChased(chaser, total, plan.path, plan.facing, target=runner,
@@ -324,13 +325,18 @@ def _chase(rec: Recorder, runner: str, chasers: Sequence[str], runs: _Runs
     return False
 
 
-def _ceil(value: float) -> int:
-    whole = int(value)
-    return whole if whole >= value - 1e-9 else whole + 1
-
-
-def _outcomes(items: Sequence[tuple[str, Fraction]]) -> list[Outcome]:
-    return [Outcome(label, chance) for label, chance in items if chance]
+def _chase_outcome(battle: Battle, chaser: str, runner: str, heading: float
+                   ) -> Callable[[int], str]:
+    """K-RA-7/8 for each total: reaching the runner, charging another enemy, or short."""
+    def outcome(total: int) -> str:
+        reached = straight_move(battle, chaser, heading, total, through_friends=False,
+                                stay_on_table=True).contacted_enemy
+        if not reached:
+            return "falls short"
+        if reached == runner:
+            return f"reaches {battle.roster[runner].name}"
+        return f"charges {battle.roster[reached].name}"
+    return outcome
 
 
 def _heading_to(battle: Battle, unit_id: str, target: str) -> float:
@@ -348,24 +354,26 @@ class ChargeReaction:
     charger: str
 
 
-def charge_reaction(battle: Battle, reaction: ChargeReaction) -> Procedure:
+def charge_reaction(rec: Recorder, reaction: ChargeReaction) -> Procedure:
     """K-RA-3: run as a free reaction to a charge, once per turn."""
+    battle = rec.battle
     _require_units(battle, reaction.unit, reaction.charger)
     if battle.player_of(reaction.unit) == battle.player_of(reaction.charger):
         raise ScenarioError(f"'{reaction.charger}' is not an enemy of '{reaction.unit}': "
                             f"only an enemy's charge can be run from")
-    rec = Recorder(battle)
     unit = battle.roster[reaction.unit]
     if RAN_FROM_CHARGE in battle.states[reaction.unit].flags:
         rec.emit(TestWaived(reaction.unit, "charge reaction",
                             "it already ran from a charge this turn", clause="K-RA-3"))
-        return rec.events
+        return
     if battle.states[reaction.unit].status != Status.READY:
         raise ScenarioError(f"'{reaction.unit}' cannot react: it is "
                             f"{battle.states[reaction.unit].status}")
     decision = yield Choice(
         key=f"react:{reaction.unit}", player=unit.player, unit=reaction.unit,
-        options=(Option("run", "Run away (free, once this turn)"), Option("stand", "Stand")),
+        options=(Option("run", "Run away (free, once this turn)",
+                        odds_of=_run_odds(battle, reaction.unit)),
+                 Option("stand", "Stand")),
         default="run", clause="K-RA-3",
         why=(f"{battle.roster[reaction.charger].name} charge {unit.name}. As their reaction "
              f"they may run away: it costs no Action Points, they turn right round first, and "
@@ -374,7 +382,7 @@ def charge_reaction(battle: Battle, reaction: ChargeReaction) -> Procedure:
         rec.emit(FlagSet(reaction.unit, RAN_FROM_CHARGE, clause="K-RA-3"))
         yield from run_away(rec, reaction.unit, clause="K-RA-3",
                             why=f"{unit.name} run from the charge.")
-    return rec.events
+    return
 
 
 @dataclass(frozen=True)
@@ -383,10 +391,10 @@ class Shooting:
     wounds: int
 
 
-def shooting(battle: Battle, shot: Shooting) -> Procedure:
+def shooting(rec: Recorder, shot: Shooting) -> Procedure:
     """K-RA-4: half or more of the unit's Wounds lost to one round of shooting."""
+    battle = rec.battle
     _require_units(battle, shot.unit)
-    rec = Recorder(battle)
     unit = battle.roster[shot.unit]
     # Wounds of the rank and file only: characters are left out (K-RA-4).
     if RULESET.option(battle, "shooting_total") == "starting":
@@ -396,9 +404,9 @@ def shooting(battle: Battle, shot: Shooting) -> Procedure:
     rec.emit(WoundsSuffered(shot.unit, shot.wounds, clause="K-RA-4"))
     if rec.battle.states[shot.unit].models == 0:
         rec.emit(UnitDestroyed(shot.unit, "shot down", clause="K-RA-4"))
-        return rec.events
+        return
     if battle.states[shot.unit].status != Status.READY or 2 * shot.wounds < before:
-        return rec.events
+        return
     held = yield from honor_test(
         rec, shot.unit, key=f"honor_shot:{shot.unit}", clause="K-RA-4",
         reason=(f"{unit.name} lost {shot.wounds} of their {before} Wounds to one round of "
@@ -408,7 +416,7 @@ def shooting(battle: Battle, shot: Shooting) -> Procedure:
     if not held:
         yield from run_away(rec, shot.unit, clause="K-RA-4",
                             why=f"{unit.name} break under the shooting.")
-    return rec.events
+    return
 
 
 @dataclass(frozen=True)
@@ -418,10 +426,10 @@ class CombatDefeat:
     confrontation_value: int
 
 
-def combat_defeat(battle: Battle, defeat: CombatDefeat) -> Procedure:
+def combat_defeat(rec: Recorder, defeat: CombatDefeat) -> Procedure:
     """K-RA-5 and K-RA-6, each its own Honor test; failing one means Running Away."""
+    battle = rec.battle
     _require_units(battle, defeat.unit)
-    rec = Recorder(battle)
     uid = defeat.unit
     unit = battle.roster[uid]
     if battle.states[uid].status != Status.READY:
@@ -445,20 +453,21 @@ def combat_defeat(battle: Battle, defeat: CombatDefeat) -> Procedure:
             yield from run_away(rec, uid, clause=clause, chasers=sorted(enemies),
                                 why=f"{unit.name} give way.")
             break
-    return rec.events
+    return
 
 
-def regroup(battle: Battle, unit_id: str) -> Procedure:
+def regroup(rec: Recorder, unit_id: str) -> Procedure:
     """K-RG-1: a Command Point and an Honor roll stop a running unit; else it runs on."""
+    battle = rec.battle
     _require_units(battle, unit_id)
     if battle.states[unit_id].status != Status.FLEEING:
         raise ScenarioError(f"'{unit_id}' is not running away")
-    rec = Recorder(battle)
     unit = battle.roster[unit_id]
     decision = yield Choice(
         key=f"regroup:{unit_id}", player=unit.player, unit=unit_id, default="regroup",
-        options=(Option("regroup", "Spend 1 Command Point to regroup"),
-                 Option("run", "Keep running")),
+        options=(Option("regroup", "Spend 1 Command Point to regroup",
+                        odds_of=_honor_odds(battle, unit_id)),
+                 Option("run", "Keep running", odds_of=_run_odds(battle, unit_id))),
         clause="K-RG-1",
         why=(f"{unit.name} are running away. For 1 Command Point they may try to stop: an "
              f"Honor roll; if it holds they lose 1 Action Point and may face any way. "
@@ -480,30 +489,33 @@ def regroup(battle: Battle, unit_id: str) -> Procedure:
             options.extend(Option(str(degrees), f"Face {name} ({degrees}°)")
                            for degrees, name in COMPASS
                            if can_face(rec.battle, unit_id, float(degrees)))
+            standing = rec.battle
             facing = yield Choice(
                 key=f"regroup_facing:{unit_id}", player=unit.player, unit=unit_id,
                 options=tuple(options), default=options[min(1, len(options) - 1)].id,
-                clause="K-RG-1",
+                clause="K-RG-1", free=ANY_ANGLE,
+                refuse_free=lambda angle: "" if can_face(standing, unit_id, angle) else
+                "leaves no room to turn where they stand",
                 why=(f"{unit.name} stopped and may face any direction: the nearest enemy, a "
-                     f"compass direction (degrees from the right-hand table edge), or as "
-                     f"they are."))
+                     f"compass direction, any angle in degrees (counter-clockwise from the "
+                     f"right-hand table edge), or as they are."))
             if facing == "face_enemy" and enemy is not None:
                 rec.emit(UnitTurned(unit_id, _heading_to(rec.battle, unit_id, enemy),
                                     clause="K-RG-1"))
             elif facing != "keep":
                 rec.emit(UnitTurned(unit_id, float(str(facing)), clause="K-RG-1"))
-            return rec.events
+            return
     yield from run_away(rec, unit_id, clause="K-RG-1",
                         why=f"{unit.name} spend their Action Points running.")
-    return rec.events
+    return
 
 
-def new_turn(battle: Battle, _: object) -> Procedure:
+def new_turn(rec: Recorder, _: object) -> Procedure:
     """The next turn: two-turn penalties and once-a-turn flags run out."""
-    rec = Recorder(battle)
+    battle = rec.battle
     yield from ()  # a generator like every resolution, though it asks nothing
     rec.emit(TurnBegan(battle.turn + 1, clause="K-RA-11"))
-    return rec.events
+    return
 
 
 def _require_units(battle: Battle, *unit_ids: str) -> None:

@@ -10,7 +10,8 @@ Three resolutions:
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping, Sequence
+import functools
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,11 +50,12 @@ from desktop.engine.procedure import (
     Answer,
     Choice,
     Option,
+    Outcome,
     Procedure,
     Recorder,
     Request,
     Roll,
-    with_odds,
+    Threshold,
 )
 from desktop.engine.reading import Reader
 from desktop.engine.rulesets.base import (
@@ -68,6 +70,7 @@ from desktop.engine.rulesets.common import (
     distance_roll,
     emit_flee,
     flee_source,
+    move_outcome,
     nearest_enemy,
     resolve_catches,
     score_combat,
@@ -89,19 +92,17 @@ def attribute_test(
     """A 2D6 roll that passes on a total of Leadership or less (Panic, Rally, Restraint)."""
     battle = rec.battle
     leadership = battle.stat(unit_id, "Ld")
-    fails = odds.attribute_test_fails(leadership, D2D6)
-    faces = yield with_odds(
-        Roll(key=key, unit=unit_id, player=battle.player_of(unit_id), dice=D2D6,
-             purpose=purpose, why=why, clause=clause),
-        [(pass_label, odds.ONE - fails), (fail_label, fails)])
+    faces = yield Roll(key=key, unit=unit_id, player=battle.player_of(unit_id), dice=D2D6,
+                       purpose=purpose, why=why, clause=clause,
+                       threshold=Threshold("<=", leadership, pass_label, fail_label))
     assert isinstance(faces, tuple)
     return faces, leadership, sum(faces) <= leadership
 
 
-def combat_aftermath(battle: Battle, combats: Sequence[Combat]) -> Procedure:
+def combat_aftermath(rec: Recorder, combats: Sequence[Combat]) -> Procedure:
     """Everything from the combat scores to the last pursuit move of one turn's combats."""
+    battle = rec.battle
     check_combats(battle, combats, fleeing_clause="W6-FL-7")
-    rec = Recorder(battle)
     double_one_holds = bool(RULESET.option(battle, "double_one_holds"))
 
     # Footprints of units that fall, as they stood, for the 6" Panic radius (W6-PT-1).
@@ -146,8 +147,10 @@ def combat_aftermath(battle: Battle, combats: Sequence[Combat]) -> Procedure:
     # Where each runs to is fixed before anything moves, from where everyone stands now.
     headings = {uid: _flee_heading(rec.battle, uid, source) for uid, source in flee_from.items()}
     flee_rolls = {}
-    for uid in flee_from:
-        flee_rolls[uid] = yield from _flee_roll(rec, uid, pursuits)
+    for uid, source in flee_from.items():
+        flee_rolls[uid] = yield from _flee_roll(
+            rec, uid, pursuits, functools.partial(_first_flee, rec.battle, uid, source,
+                                                  headings[uid]))
     pursuit_rolls = {}
     for pursuer, target in pursuits.items():
         pursuit_rolls[pursuer] = yield from _pursuit_roll(rec, pursuer, target,
@@ -158,9 +161,7 @@ def combat_aftermath(battle: Battle, combats: Sequence[Combat]) -> Procedure:
     for uid, source in flee_from.items():
         if rec.battle.states[uid].status != Status.BROKEN:
             continue
-        length = (gap_length(rec.battle, uid, source, flee_rolls[uid]) if source
-                  else float(flee_rolls[uid]))
-        plan = flee_around(rec.battle, uid, headings[uid], length)
+        plan = _first_flee(rec.battle, uid, source, headings[uid], flee_rolls[uid])
         emit_flee(rec, uid, plan, flee_rolls[uid], away_from=source, clause="W6-FL-3",
                   left_clause="W6-FL-6")
 
@@ -169,7 +170,14 @@ def combat_aftermath(battle: Battle, combats: Sequence[Combat]) -> Procedure:
                              halt_before=frozenset({target}))
         rec.emit(UnitPursued(pursuer, pursuit_rolls[pursuer], plan.path, plan.facing,
                              target=target, charged=plan.contacted_enemy, clause="W6-PU-2"))
-    return rec.events
+    return
+
+
+def _first_flee(battle: Battle, unit_id: str, source: str, heading: float, roll: int
+                ) -> MovePlan:
+    """W6-FL-3: the roll counts from the enemy's edge it fled from (see gap_length)."""
+    length = gap_length(battle, unit_id, source, roll) if source else float(roll)
+    return flee_around(battle, unit_id, heading, length)
 
 
 def _flee_heading(battle: Battle, unit_id: str, source: str) -> float:
@@ -240,10 +248,13 @@ def _declare_pursuits(rec: Recorder, results: Sequence[Any]
                 continue
             unit = battle.roster[uid]
             names = " and ".join(battle.roster[e].name for e in fleeing)
+            leadership = battle.stat(uid, "Ld")
             decision = yield Choice(
                 key=f"pursue:{uid}", player=unit.player, unit=uid,
-                options=(Option("pursue", f"Pursue {names}"),
-                         Option("hold", "Hold back (needs a Restraint test)")),
+                options=(Option("pursue", f"Pursue {names}",
+                                odds_of=_catch_odds(battle, uid, fleeing[0])),
+                         Option("hold", "Hold back (needs a Restraint test)",
+                                odds_of=functools.partial(_restraint_odds, leadership))),
                 default="pursue", clause="W6-PU-2",
                 why=(f"Every enemy {unit.name} fought is running. They may pursue and destroy "
                      f"a unit they catch, or try to hold their position: holding needs 2D6 "
@@ -263,7 +274,9 @@ def _declare_pursuits(rec: Recorder, results: Sequence[Any]
             if len(fleeing) > 1:
                 picked = yield Choice(
                     key=f"pursue_target:{uid}", player=unit.player, unit=uid,
-                    options=tuple(Option(e, rec.battle.roster[e].name) for e in fleeing),
+                    options=tuple(Option(e, rec.battle.roster[e].name,
+                                         odds_of=_catch_odds(rec.battle, uid, e))
+                                  for e in fleeing),
                     default=fleeing[0], clause="W6-PU-2",
                     why=f"{unit.name} pursue one unit only: pick which.")
                 target = str(picked)
@@ -272,8 +285,22 @@ def _declare_pursuits(rec: Recorder, results: Sequence[Any]
     return pursuits
 
 
-def _flee_roll(rec: Recorder, unit_id: str, pursuits: Mapping[str, str]
-               ) -> Generator[Request, Answer, int]:
+def _restraint_odds(leadership: int) -> list[Outcome]:
+    holds = D2D6.cdf(leadership)
+    return [Outcome("holds back", holds), Outcome("must pursue", odds.ONE - holds)]
+
+
+def _catch_odds(battle: Battle, pursuer: str, target: str) -> Callable[[], list[Outcome]]:
+    """W6-PU-1 before either rolls: the pursuer's roll equal to or above the flee roll."""
+    def chances() -> list[Outcome]:
+        chance = odds.caught(flee_dice(battle, target), [flee_dice(battle, pursuer)])
+        return [Outcome(f"catches {battle.roster[target].name}", chance),
+                Outcome("misses", odds.ONE - chance)]
+    return chances
+
+
+def _flee_roll(rec: Recorder, unit_id: str, pursuits: Mapping[str, str],
+               move: Callable[[int], MovePlan]) -> Generator[Request, Answer, int]:
     battle = rec.battle
     dice = flee_dice(battle, unit_id)
     unit = battle.roster[unit_id]
@@ -284,9 +311,13 @@ def _flee_roll(rec: Recorder, unit_id: str, pursuits: Mapping[str, str]
     if chasers:
         why += (f" {' and '.join(battle.roster[p].name for p in chasers)} pursue; any pursuit "
                 f"roll equal to or above this one catches and destroys them.")
-    outcomes = [("escapes", odds.ONE - chance), ("caught", chance)] if chasers else []
-    return (yield from distance_roll(rec, unit_id, dice, key=f"flee:{unit_id}", purpose="flee",
-                                     why=why, clause="W6-FL-3", outcomes=outcomes))
+    if chasers:  # the pursuers' dice, still to roll, decide: no single line to draw
+        return (yield from distance_roll(
+            rec, unit_id, dice, key=f"flee:{unit_id}", purpose="flee", why=why,
+            clause="W6-FL-3", outcomes=[("escapes", odds.ONE - chance), ("caught", chance)]))
+    return (yield from distance_roll(
+        rec, unit_id, dice, key=f"flee:{unit_id}", purpose="flee", why=why, clause="W6-FL-3",
+        outcome_of=lambda total: move_outcome(battle, move(total))))
 
 
 def _pursuit_roll(rec: Recorder, unit_id: str, target: str, flee_roll: int
@@ -294,19 +325,18 @@ def _pursuit_roll(rec: Recorder, unit_id: str, target: str, flee_roll: int
     battle = rec.battle
     dice = flee_dice(battle, unit_id)
     unit = battle.roster[unit_id]
-    chance = odds.catches(dice, flee_roll)
     return (yield from distance_roll(
         rec, unit_id, dice, key=f"pursue_roll:{unit_id}", purpose="pursue", clause="W6-PU-1",
         why=(f"{unit.name} pursue {dice}\". {battle.roster[target].name} fled "
              f"{flee_roll}\": {flee_roll} or more catches them."),
-        outcomes=[("catches", chance), ("misses", odds.ONE - chance)]))
+        threshold=Threshold(">=", flee_roll, "catches", "misses")))
 
 
-def start_of_turn(battle: Battle, player: str) -> Procedure:
+def start_of_turn(rec: Recorder, player: str) -> Procedure:
     """W6-RA-1 then W6-FL-5: each fleeing unit of `player` tries to rally, else flees on."""
+    battle = rec.battle
     if player not in {unit.player for unit in battle.roster.values()}:
         raise ScenarioError(f"no player '{player}' in this battle")
-    rec = Recorder(battle)
     fleeing = [uid for uid in battle.on_table()
                if battle.player_of(uid) == player and battle.states[uid].status == Status.FLEEING]
     for uid in fleeing:
@@ -325,11 +355,16 @@ def start_of_turn(battle: Battle, player: str) -> Procedure:
         total = yield from distance_roll(
             rec, uid, dice, key=f"flee:{uid}", purpose="flee", clause="W6-FL-5",
             why=(f"{unit.name} run {dice}\" towards the nearest table edge before anything "
-                 f"else moves, staying 4\" from enemies if they can."))
+                 f"else moves, staying 4\" from enemies if they can."),
+            outcome_of=functools.partial(_compulsory_outcome, rec.battle, uid))
         plan = compulsory_flee(rec.battle, uid, total)
         emit_flee(rec, uid, plan, total, away_from="", clause="W6-FL-5",
                   left_clause="W6-FL-6")
-    return rec.events
+    return
+
+
+def _compulsory_outcome(battle: Battle, unit_id: str, total: int) -> str:
+    return move_outcome(battle, compulsory_flee(battle, unit_id, total))
 
 
 def compulsory_flee(battle: Battle, unit_id: str, length: float) -> MovePlan:
@@ -345,8 +380,9 @@ class ChargeOnFleeing:
     target: str
 
 
-def charge_fleeing(battle: Battle, charge: ChargeOnFleeing) -> Procedure:
+def charge_fleeing(rec: Recorder, charge: ChargeOnFleeing) -> Procedure:
     """W6-FL-8: the charged unit flees again; the charger destroys it if it still reaches."""
+    battle = rec.battle
     charger, target = charge.charger, charge.target
     for uid in (charger, target):
         if uid not in battle.roster:
@@ -357,21 +393,21 @@ def charge_fleeing(battle: Battle, charge: ChargeOnFleeing) -> Procedure:
         raise ScenarioError(f"'{charger}' and '{target}' are on the same side")
     if battle.states[charger].status != Status.READY:
         raise ScenarioError(f"'{charger}' cannot charge: it is {battle.states[charger].status}")
-    rec = Recorder(battle)
     reach = 2 * battle.stat(charger, "M")
     dice = flee_dice(battle, target)
     heading = heading_away(battle, target, battle.states[charger].center)
-    pmf = dice.pmf()
-    chance = sum((pmf[roll] for roll in pmf
-                  if _charge_reaches(battle, charger, target, heading, roll, reach)),
-                 start=odds.ZERO)
+
+    def outcome(total: int) -> str:
+        return ("caught" if _charge_reaches(battle, charger, target, heading, total, reach)
+                else "escapes")
+
     unit = battle.roster[target]
     roll = yield from distance_roll(
         rec, target, dice, key=f"flee:{target}", purpose="flee", clause="W6-FL-8",
         why=(f"{unit.name} are already fleeing and run from the charge: {dice}\" straight "
              f"away from {battle.roster[charger].name}, who reach {reach}\" (twice their "
              f"Move) and destroy them if that is enough."),
-        outcomes=[("escapes", odds.ONE - chance), ("caught", chance)])
+        outcome_of=outcome)
     plan = flee_around(rec.battle, target, heading, gap_length(rec.battle, target, charger, roll))
     emit_flee(rec, target, plan, roll, away_from=charger, clause="W6-FL-8",
               left_clause="W6-FL-6")
@@ -391,7 +427,7 @@ def charge_fleeing(battle: Battle, charge: ChargeOnFleeing) -> Procedure:
                          stay_on_table=True)
     rec.emit(UnitCharged(charger, 0, move.path, move.facing, target=target, reached=reached,
                          clause="W6-FL-8"))
-    return rec.events
+    return
 
 
 def _charge_reaches(battle: Battle, charger: str, target: str, heading: float, roll: int,
