@@ -128,14 +128,15 @@ def test_k_ra_3_a_free_reaction_once_per_turn():
     assert isinstance(choice, Choice)
     assert choice.clause == "K-RA-3"
     # Charged again this turn: no second run.
-    again = run(kensei1_start(kensei1.charge_reaction, battle, kensei1.ChargeReaction("samurai", "oni")),
+    reaction = kensei1.ChargeReaction("samurai", "oni")
+    again = run(kensei1_start(kensei1.charge_reaction, battle, reaction),
                 ScriptedAnswers(ScriptedRoller([])))
     assert [type(e) for e in again.events] == [TestWaived]
     # Next turn it may run from a charge again.
     next_turn = fold(battle, run(kensei1_start(kensei1.new_turn, battle, None),
                                  ScriptedAnswers(ScriptedRoller([]))).events)
     battle_next = next_turn.update("samurai", status=Status.READY)
-    later = run(kensei1_start(kensei1.charge_reaction, battle_next, kensei1.ChargeReaction("samurai", "oni")),
+    later = run(kensei1_start(kensei1.charge_reaction, battle_next, reaction),
                 ScriptedAnswers(ScriptedRoller([4, 4])))
     assert any(isinstance(e, UnitFled) for e in later.events)
 
@@ -214,7 +215,8 @@ def test_k_ra_6_both_triggers_each_test_and_failing_either_runs():
 def test_k_ra_6_uses_honor_before_modifiers():
     loaded, _, _ = play(fight({"procedure": "new_turn"}), [])
     battle = fold(loaded.battle, [ModifierApplied("samurai", "Honor", -3, 9, "test")])
-    session = run(kensei1_start(kensei1.combat_defeat, battle, kensei1.CombatDefeat("samurai", 4, 10)),
+    defeat_by_4 = kensei1.CombatDefeat("samurai", 4, 10)
+    session = run(kensei1_start(kensei1.combat_defeat, battle, defeat_by_4),
                   ScriptedAnswers(ScriptedRoller([])))
     assert session.steps == []  # 4 is not more than the unmodified Honor of 5
 

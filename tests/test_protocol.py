@@ -1,0 +1,352 @@
+"""What a window reads from a running resolution (desktop.engine.procedure).
+
+- every Roll and every Choice that leads to dice carries exact odds that add up to 1, and a
+  test says what it needs as data (a threshold), not only in words;
+- a Session shows the events so far and the battle after them while it runs;
+- stepping back is replaying a prefix of answers; a preview is the answers so far and the
+  defaults for the rest.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from conftest import SCENARIOS
+from hypothesis import given
+from hypothesis import strategies as st
+from test_kensei_rules import CRANE, fight, k_unit
+from test_properties import (
+    PLAYERS,
+    PROPERTY_SETTINGS,
+    as_breaks_pursues,
+    as_kensei,
+    battles,
+    choice_picker,
+    load_placed,
+)
+
+from desktop.engine.dice import D2D6, Dice, SeededRoller
+from desktop.engine.errors import AnswerError
+from desktop.engine.events import BreakTest, UnitTurned, fold
+from desktop.engine.procedure import (
+    Choice,
+    Request,
+    Resolution,
+    Roll,
+    Session,
+    default_answer,
+    run,
+)
+from desktop.engine.scenario import Scenario, load_scenario
+
+from builders import play, scenario, side, w6_unit
+
+BUNDLED = sorted(SCENARIOS.glob("*.json"))
+# Choices whose options lead to dice, by the first part of their key: each must say what
+# the dice would do for at least one option.
+LEADS_TO_DICE = {"pursue", "pursue_target", "flee_from", "overrun", "react", "regroup",
+                 "chase"}
+TESTS = {"break test", "panic test", "rally test", "restraint test", "honor test"}
+
+
+def request_problems(request: Request) -> list[str]:
+    """What is missing or wrong in the odds and thresholds a request carries."""
+    found = []
+    if isinstance(request, Roll):
+        total = sum(outcome.chance for outcome in request.odds)
+        if total != 1:
+            found.append(f"{request.key}: odds add up to {total}")
+        if any(not 0 <= outcome.chance <= 1 for outcome in request.odds):
+            found.append(f"{request.key}: a chance outside 0..1")
+        if request.purpose in TESTS and request.threshold is None:
+            found.append(f"{request.key}: a {request.purpose} without a threshold")
+        if request.bands:
+            covered = [t for band in request.bands for t in range(band.low, band.high + 1)]
+            if covered != list(range(request.dice.minimum, request.dice.maximum + 1)):
+                found.append(f"{request.key}: bands do not cover every total once")
+        elif not request.given_odds:
+            found.append(f"{request.key}: no outcome for any total")
+        return found
+    with_odds = [option for option in request.options if option.odds]
+    for option in with_odds:
+        total = sum(outcome.chance for outcome in option.odds)
+        if total != 1:
+            found.append(f"{request.key} / {option.id}: odds add up to {total}")
+    if request.key.split(":")[0] in LEADS_TO_DICE and not with_odds:
+        found.append(f"{request.key}: leads to dice but no option says what they would do")
+    return found
+
+
+def checking(answer: Callable[[Request], Any], seen: list[str],
+             asked: list[Request] | None = None) -> Callable[[Request], Any]:
+    def check_then_answer(request: Request) -> Any:
+        seen.extend(request_problems(request))
+        json.dumps(request.to_json())  # a window gets all of it as JSON too
+        if asked is not None:
+            asked.append(request)
+        return answer(request)
+    return check_then_answer
+
+
+def seeded(seed: int, pick: int | None = None) -> Callable[[Request], Any]:
+    roller = SeededRoller(seed)
+    choose = choice_picker(pick) if pick is not None else None
+
+    def answer(request: Request) -> Any:
+        if isinstance(request, Roll):
+            return roller.roll(request.dice, request.key)
+        return choose(request) if choose else request.default
+    return answer
+
+
+def bundled(path: Any) -> Scenario:
+    return load_scenario(json.loads(path.read_text()))
+
+
+# --- odds on every request --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("seed", range(12))
+def test_every_request_of_every_bundled_scenario_has_odds_summing_to_one(path, seed):
+    loaded = bundled(path)
+    seen: list[str] = []
+    asked: list[Request] = []
+    run(loaded.start(), checking(seeded(seed, pick=seed % 3), seen, asked))
+    assert asked, "the scenario asked nothing"
+    assert not seen, seen
+
+
+def property_variants(data: dict[str, Any], difference: int) -> list[dict[str, Any]]:
+    """One drawn battle resolved by every procedure a window can start on it."""
+    w6 = json.loads(json.dumps(data))
+    later = json.loads(json.dumps(data))
+    for unit in later["units"]:
+        if unit["player"] == PLAYERS[1]:
+            unit["status"] = "fleeing"
+    later["resolve"] = {"procedure": "start_of_turn", "player": PLAYERS[1]}
+    bp = as_breaks_pursues(json.loads(json.dumps(data)))
+    kensei = as_kensei(json.loads(json.dumps(data)), difference, 0)
+    react = json.loads(json.dumps(kensei))
+    react["resolve"] = {"procedure": "charge_reaction", "unit": "loser", "charger": "winner"}
+    return [w6, later, bp, kensei, react]
+
+
+@PROPERTY_SETTINGS
+@given(data=battles(), seed=st.integers(0, 2**32 - 1), pick=st.integers(0, 3),
+       difference=st.integers(0, 8))
+def test_every_request_of_the_property_battles_has_odds_summing_to_one(data, seed, pick,
+                                                                       difference):
+    for variant in property_variants(data, difference):
+        loaded = load_placed(variant)
+        seen: list[str] = []
+        run(loaded.start(), checking(seeded(seed, pick), seen))
+        assert not seen, (variant["resolve"]["procedure"], seen)
+
+
+@pytest.mark.parametrize("faces", [(a, b) for a in range(1, 7) for b in range(1, 7)])
+def test_a_typed_roll_is_judged_by_the_threshold_as_the_engine_judges_it(faces):
+    """W6-BT-2 with Ld 7, lost by 2: the line sits at a dice total of 5."""
+    data = scenario([w6_unit("elves", "Elves", 36, 22, facing=90, Ld=7),
+                     w6_unit("goblins", "Goblins", 36, 25, facing=270)],
+                    {"procedure": "combat_aftermath", "combats": [{
+                        "id": "c", "sides": [side({"unit": "goblins", "wounds_caused": 2}),
+                                             side({"unit": "elves"})]}]})
+    _, session, _ = play(data, [*faces, 3, 3, 3, 3, 3, 3])
+    request = session.steps[0].request
+    assert isinstance(request, Roll) and request.threshold is not None
+    assert request.threshold.to_json()["passes_if"] == "total <= 5"
+    band = next(b for b in request.bands if b.low <= sum(faces) <= b.high)
+    test = next(e for e in session.events if isinstance(e, BreakTest))
+    assert test.passed == request.threshold.holds(sum(faces)) == (band.outcome == "holds")
+    assert dict((o.label, o.chance) for o in request.odds) == {
+        "holds": D2D6.cdf(5), "breaks": 1 - D2D6.cdf(5)}
+
+
+# --- live state, replay and preview -------------------------------------------------------
+
+
+def answers_of(resolution: Resolution, answer: Callable[[Request], Any]) -> list[Any]:
+    return list(run(resolution, answer).answers)
+
+
+def event_json(session: Session) -> list[dict[str, Any]]:
+    return [event.to_json() for event in session.events]
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+def test_a_session_shows_the_events_so_far_and_the_battle_after_them(path):
+    loaded = bundled(path)
+    session = loaded.start()
+    answer = seeded(7)
+    seen_growth = []
+    while not session.done:
+        assert session.battle == fold(loaded.battle, session.events)
+        seen_growth.append(len(session.events))
+        assert session.pending is not None
+        session.answer(answer(session.pending))
+    assert session.battle == fold(loaded.battle, session.events)
+    assert seen_growth == sorted(seen_growth)
+
+
+def test_the_wizard_sees_where_a_runner_ended_before_the_chase_choice(scenario_path):
+    """K-RA-7: the runner's move is an event already when the chaser is asked."""
+    loaded = bundled(scenario_path("k1-ronin-run-through-ashigaru.json"))
+    session = loaded.start()
+    while not session.done and not (isinstance(session.pending, Choice)
+                                    and session.pending.key.startswith("chase")):
+        assert session.pending is not None
+        session.answer(default_answer(session.pending) if isinstance(session.pending, Choice)
+                       else session.pending.dice.typical_faces())
+    if session.done:
+        pytest.skip("this scenario asks for no chase with typical rolls")
+    runner = session.pending.options[0].label.removeprefix("Chase ")
+    moved = [e for e in session.events if type(e).__name__ in ("UnitFled", "UnitLeftTable")]
+    assert moved and session.battle.roster[moved[-1].unit].name == runner
+    assert session.battle.states[moved[-1].unit].center == moved[-1].path[-1]
+
+
+def resolutions() -> list[tuple[str, Resolution]]:
+    return [(path.stem, bundled(path).resolution()) for path in BUNDLED]
+
+
+@pytest.mark.parametrize(("name", "resolution"), resolutions(), ids=lambda v: str(v)[:24])
+@pytest.mark.parametrize("seed", range(6))
+def test_replaying_a_prefix_and_going_on_equals_running_straight_through(name, resolution,
+                                                                          seed):
+    answers = answers_of(resolution, seeded(seed, pick=seed % 2))
+    straight = resolution.replay(answers)
+    assert straight.done
+    for cut in range(len(answers) + 1):
+        session = resolution.replay(answers[:cut])
+        assert session.done == (cut == len(answers))
+        for answer in answers[cut:]:
+            session.answer(answer)
+        assert event_json(session) == event_json(straight), (name, cut)
+        assert session.battle == straight.battle
+
+
+@pytest.mark.parametrize(("name", "resolution"), resolutions(), ids=lambda v: str(v)[:24])
+@pytest.mark.parametrize("seed", range(6))
+def test_preview_equals_a_full_run_with_defaults_for_the_rest(name, resolution, seed):
+    answers = answers_of(resolution, seeded(seed, pick=seed % 2))
+    for cut in range(len(answers) + 1):
+        preview = resolution.preview(answers[:cut])
+        # The same by hand: the answers given, then a choice's default or a typical roll.
+        session = resolution.session()
+        given = iter(answers[:cut])
+        while not session.done:
+            request = session.pending
+            assert request is not None
+            answer = next(given, None)
+            if answer is None:
+                answer = (request.default if isinstance(request, Choice)
+                          else request.dice.typical_faces())
+            session.answer(answer)
+        assert event_json(preview) == event_json(session), (name, cut)
+        assert preview.battle == fold(resolution.battle, preview.events)
+
+
+@PROPERTY_SETTINGS
+@given(data=battles(), seed=st.integers(0, 2**32 - 1), pick=st.integers(0, 3),
+       cut=st.integers(0, 40), difference=st.integers(0, 8))
+def test_property_battles_replay_and_preview_agree_with_straight_runs(data, seed, pick, cut,
+                                                                      difference):
+    for variant in property_variants(data, difference):
+        resolution = load_placed(variant).resolution()
+        answers = answers_of(resolution, seeded(seed, pick))
+        cut = min(cut, len(answers))
+        session = resolution.replay(answers[:cut])
+        for answer in answers[cut:]:
+            session.answer(answer)
+        assert event_json(session) == event_json(resolution.replay(answers))
+        preview = resolution.preview(answers[:cut])
+        assert preview.done and preview.answers[:cut] == tuple(answers[:cut])
+        rest = run(resolution.replay(answers[:cut]), default_answer)
+        assert event_json(preview) == event_json(rest)
+
+
+def test_a_wrong_answer_in_a_replay_names_the_request(scenario_path):
+    resolution = bundled(scenario_path("w6-four-units.json")).resolution()
+    with pytest.raises(AnswerError, match="a roll is answered with dice faces"):
+        resolution.replay(["pursue"])
+
+
+@pytest.mark.parametrize(("text", "faces"), [("D6", (3,)), ("2D6", (3, 4)),
+                                             ("3D6", (3, 3, 4)), ("2d10", (5, 6)),
+                                             ("D3+1", (2,))])
+def test_a_preview_rolls_the_middle_of_the_dice(text, faces):
+    dice = Dice.parse(text)
+    assert dice.typical_faces() == faces
+    assert dice.check_faces(faces) == faces
+    # The middle total: at least half the rolls are at or below it.
+    assert dice.cdf(dice.total(faces)) >= Fraction(1, 2) > dice.cdf(dice.total(faces) - 1)
+
+
+# --- Kensei Regroup faces any way (K-RG-1) -------------------------------------------------
+
+
+def regroup_battle() -> dict[str, Any]:
+    """Samurai running at (60, 80), the Oni 25 cm below them (test_kensei_rules' fight)."""
+    data = fight({"procedure": "regroup", "unit": "samurai"},
+                 samurai={"status": "fleeing", "engaged_with": []}, oni={"engaged_with": []})
+    data["units"][0]["position"] = [60, 80]
+    return data
+
+
+@pytest.mark.parametrize("answer", ["30", 30, 30.0, 390, "-330"])
+def test_k_rg_1_a_kensei_regroup_to_30_degrees(answer):
+    resolution = load_scenario(regroup_battle()).resolution()
+    session = resolution.session()
+    while not session.done:
+        request = session.pending
+        assert request is not None
+        if isinstance(request, Choice) and request.key.startswith("regroup_facing"):
+            assert "30" not in {option.id for option in request.options}
+            session.answer(answer)
+        else:
+            session.answer((4,) if isinstance(request, Roll) else request.default)
+    turned = [e for e in session.events if isinstance(e, UnitTurned)]
+    assert turned and turned[-1].facing == 30.0 and turned[-1].clause == "K-RG-1"
+    assert session.battle.states["samurai"].facing == 30.0
+
+
+@pytest.mark.parametrize("answer", ["north-ish", "", float("nan"), float("inf"), True, None])
+def test_k_rg_1_a_facing_that_is_no_angle_is_refused_by_name(answer):
+    session = load_scenario(regroup_battle()).resolution().session()
+    while not (isinstance(session.pending, Choice)
+               and session.pending.key.startswith("regroup_facing")):
+        assert session.pending is not None
+        session.answer((4,) if isinstance(session.pending, Roll) else session.pending.default)
+    before = len(session.steps)
+    with pytest.raises(AnswerError, match="or any angle in degrees"):
+        session.answer(answer)
+    assert len(session.steps) == before  # nothing was lost
+
+
+def test_k_rg_1_an_angle_with_no_room_to_turn_is_refused():
+    data = regroup_battle()
+    # A 30 cm line with friends 1.5 cm behind it: turning side-on would overlap them.
+    data["units"][0].update(models=12, files=12)
+    data["units"].append(k_unit("behind", CRANE, 60, 84, facing=270, models=4, files=4))
+    session = load_scenario(data).resolution().session()
+    while not (isinstance(session.pending, Choice)
+               and session.pending.key.startswith("regroup_facing")):
+        assert session.pending is not None
+        session.answer((4,) if isinstance(session.pending, Roll) else session.pending.default)
+    with pytest.raises(AnswerError, match="no room to turn"):
+        session.answer(0)
+    session.answer(272)  # nearly as it stands: fine
+    assert session.battle.states["samurai"].facing == 272.0
+
+
+def test_odds_labels_are_exact_fractions_in_json():
+    data = bundled(BUNDLED[0])
+    session = run(data.start(), seeded(3))
+    for step in session.steps:
+        for outcome in step.to_json().get("odds", []):
+            assert Fraction(outcome["chance"]) >= 0
