@@ -186,6 +186,22 @@ def test_unit_engaged_in_its_rear_keeps_contact_when_it_loses_a_rank() -> None:
     assert fold(battle, [CasualtiesRemoved("elves", 5)]) == after  # older saves
 
 
+def test_enemy_on_the_flank_beside_the_lost_rank_slides_along_the_flank() -> None:
+    """W6-CR-1: the same elves (x 33.5 to 38.5, y 24 to 27); a boar (1" base at (39, 26.6),
+    facing left) touches their right flank only beside the rear rank, y 26.1 to 27. With
+    the rear rank gone the elves end at y 26, 0.1" short of the boar, which is moved 0.1"
+    down the flank to (39, 26.5), still facing left."""
+    battle = _battle(scenario(
+        [w6_unit("elves", "Elves", 36, 25.5, facing=270, models=15),
+         w6_unit("boar", "Orcs", 39, 26.6, facing=180, models=1, files=1)], _turn("Elves")))
+    event = CasualtiesRemoved.build(battle, "elves", 5, clause="W6-CR-1")
+    (unit, x, y), = event.moved_up
+    assert (unit, x, y) == ("boar", pytest.approx(39.0), pytest.approx(26.5))
+    after = fold(battle, [event])
+    assert after.state("boar").facing == 180
+    assert in_contact(after.footprint("elves"), after.footprint("boar"))
+
+
 def test_destroyed_and_caught_events_say_where_the_unit_stood() -> None:
     """BP-5: the caught goblins' footprint is in UnitCaught and UnitDestroyed: 10 wide,
     1 deep at (36, 30) after losing a rank, x 31 to 41, y 29.5 to 30.5, facing down."""
