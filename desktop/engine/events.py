@@ -10,10 +10,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Self
 
 from desktop.engine.errors import ScenarioError
-from desktop.engine.geometry import Point
+from desktop.engine.geometry import Point, in_contact
+from desktop.engine.losses import rear_rank_off
 from desktop.engine.model import Battle, Modifier, Status
 
 _EVENT_TYPES: dict[str, type[Event]] = {}
@@ -196,14 +197,51 @@ class PursuitDeclared(Event):
 
 @dataclass(frozen=True)
 class CasualtiesRemoved(Event):
+    """Models come off the rear rank; the front edge stays where it was (`losses`).
+
+    `center` and `corners` say where the unit then stands and `moved_up` which enemies were
+    moved (to these centres) to keep their contact. Events saved before these fields existed
+    lack them, and `apply_to` works them out the same way.
+    """
+
     unit: str
     models: int
+    center: Point | None = field(default=None, kw_only=True)
+    corners: tuple[Point, ...] = field(default=(), kw_only=True)
+    moved_up: tuple[tuple[str, float, float], ...] = field(default=(), kw_only=True)
+
+    @classmethod
+    def build(cls, battle: Battle, unit: str, models: int, *, clause: str) -> Self:
+        """The event with where everything ends filled in."""
+        left = max(battle.states[unit].models - models, 0)
+        losses = rear_rank_off(battle, unit, left, _files_left(battle, unit, left))
+        return cls(unit, models, center=losses.center, corners=losses.corners,
+                   moved_up=losses.moved_up, clause=clause)
 
     def apply_to(self, battle: Battle) -> Battle:
-        # Casualties come off the back; a unit with fewer models than files narrows.
-        state = battle.states[self.unit]
-        models = max(state.models - self.models, 0)
-        return battle.update(self.unit, models=models, files=max(min(state.files, models), 1))
+        left = max(battle.states[self.unit].models - self.models, 0)
+        return _lose_models(battle, self.unit, left, self.center, self.moved_up)
+
+
+def _files_left(battle: Battle, unit: str, models: int) -> int:
+    # A unit with fewer models than files narrows to one rank of what is left.
+    return max(min(battle.states[unit].files, models), 1)
+
+
+def _lose_models(battle: Battle, unit: str, models: int, center: Point | None,
+                 moved_up: tuple[tuple[str, float, float], ...], **changes: Any) -> Battle:
+    """`unit` down to `models`, standing at `center`, with `moved_up` enemies moved.
+
+    With no `center` (an event saved before it was recorded) they are worked out here.
+    """
+    files = _files_left(battle, unit, models)
+    if center is None:
+        losses = rear_rank_off(battle, unit, models, files)
+        center, moved_up = losses.center, losses.moved_up
+    battle = battle.update(unit, models=models, files=files, center=center, **changes)
+    for enemy, x, y in moved_up:
+        battle = battle.update(enemy, center=(x, y))
+    return battle
 
 
 @dataclass(frozen=True)
@@ -289,16 +327,32 @@ class UnitCharged(Movement):
 
 @dataclass(frozen=True)
 class UnitCaught(Event):
+    """Caught where it stood: `corners` is that footprint (empty in older saves)."""
+
     unit: str
     by: tuple[str, ...]
     flee_roll: int
     pursuit_rolls: tuple[tuple[str, int], ...]
+    corners: tuple[Point, ...] = field(default=(), kw_only=True)
+
+    @classmethod
+    def build(cls, battle: Battle, unit: str, by: tuple[str, ...], flee_roll: int,
+              pursuit_rolls: tuple[tuple[str, int], ...], *, clause: str) -> Self:
+        return cls(unit, by, flee_roll, pursuit_rolls, corners=battle.footprint(unit).corners,
+                   clause=clause)
 
 
 @dataclass(frozen=True)
 class UnitDestroyed(Event):
+    """Off the table; `corners` is the footprint where it stood (empty in older saves)."""
+
     unit: str
     reason: str
+    corners: tuple[Point, ...] = field(default=(), kw_only=True)
+
+    @classmethod
+    def build(cls, battle: Battle, unit: str, reason: str, *, clause: str) -> Self:
+        return cls(unit, reason, corners=battle.footprint(unit).corners, clause=clause)
 
     def apply_to(self, battle: Battle) -> Battle:
         battle = _disengage(battle, self.unit)
@@ -383,27 +437,56 @@ class FlagSet(Event):
 
 @dataclass(frozen=True)
 class WoundsSuffered(Event):
-    """Damage to a unit: whole models come off, the rest stays on a wounded model."""
+    """Damage to a unit: whole models come off its rear rank, the rest stays on a wounded
+    model. `center`, `corners` and `moved_up` as for CasualtiesRemoved."""
 
     unit: str
     wounds: int
+    center: Point | None = field(default=None, kw_only=True)
+    corners: tuple[Point, ...] = field(default=(), kw_only=True)
+    moved_up: tuple[tuple[str, float, float], ...] = field(default=(), kw_only=True)
 
-    def apply_to(self, battle: Battle) -> Battle:
+    @classmethod
+    def build(cls, battle: Battle, unit: str, wounds: int, *, clause: str) -> Self:
+        """The event with where everything ends filled in."""
+        left, _ = cls(unit, wounds)._left(battle)
+        losses = rear_rank_off(battle, unit, left, _files_left(battle, unit, left))
+        return cls(unit, wounds, center=losses.center, corners=losses.corners,
+                   moved_up=losses.moved_up, clause=clause)
+
+    def _left(self, battle: Battle) -> tuple[int, int]:
+        """Models left and wounds lost on the wounded one."""
         state = battle.states[self.unit]
         per_model = battle.roster[self.unit].profile.wounds
         total = state.wounds_lost + self.wounds
         models = max(state.models - total // per_model, 0)
-        return battle.update(self.unit, models=models,
-                             wounds_lost=total % per_model if models else 0,
-                             files=max(min(state.files, models), 1))
+        return models, total % per_model if models else 0
+
+    def apply_to(self, battle: Battle) -> Battle:
+        models, wounds_lost = self._left(battle)
+        return _lose_models(battle, self.unit, models, self.center, self.moved_up,
+                            wounds_lost=wounds_lost)
 
 
 @dataclass(frozen=True)
 class RunnerLocked(Event):
-    """K-RA-12: a running unit ran into an enemy; both are now locked in combat."""
+    """K-RA-12: a running unit ran into an enemy; both are now locked in combat.
+
+    `corners` is the footprint where the runner stopped and `touching` every enemy it then
+    touches (empty in older saves); only `enemy`, the one it ran into, is locked with it.
+    """
 
     unit: str
     enemy: str
+    corners: tuple[Point, ...] = field(default=(), kw_only=True)
+    touching: tuple[str, ...] = field(default=(), kw_only=True)
+
+    @classmethod
+    def build(cls, battle: Battle, unit: str, enemy: str, *, clause: str) -> Self:
+        here = battle.footprint(unit)
+        touching = tuple(uid for uid in battle.enemies_of(unit)
+                         if in_contact(here, battle.footprint(uid)))
+        return cls(unit, enemy, corners=here.corners, touching=touching, clause=clause)
 
     def apply_to(self, battle: Battle) -> Battle:
         battle = EngagedInCombat(self.unit, self.enemy).apply_to(battle)

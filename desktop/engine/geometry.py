@@ -115,6 +115,20 @@ class Table:
         edges = [(x, 180.0), (self.width - x, 0.0), (y, 270.0), (self.depth - y, 90.0)]
         return sorted(edges)
 
+    def nearest_edges(self, footprint: Footprint) -> list[tuple[float, float]]:
+        """(distance, heading) to each table edge from the footprint's nearest corner,
+        nearest first.
+
+        Equal distances (within rounding) go to the edge nearer the centre, then by heading
+        (right, up, left, down), so the answer never depends on float noise.
+        """
+        xs, ys = [x for x, _ in footprint.corners], [y for _, y in footprint.corners]
+        centre = dict((heading, gap) for gap, heading in self.edge_headings(footprint.center))
+        edges = [(min(xs), 180.0), (self.width - max(xs), 0.0), (min(ys), 270.0),
+                 (self.depth - max(ys), 90.0)]
+        edges.sort(key=lambda edge: (round(edge[0], 9), round(centre[edge[1]], 9), edge[1]))
+        return edges
+
 
 def distance(a: Footprint, b: Footprint) -> float:
     """Shortest distance between two footprints (0 when they touch or overlap)."""

@@ -69,10 +69,11 @@ def breaks_pursues(rec: Recorder, combats: Sequence[Combat]) -> Procedure:
     for combat in combats:
         for combatant in combat.combatants():
             if combatant.casualties:
-                rec.emit(CasualtiesRemoved(combatant.unit, combatant.casualties, clause="BP-0"))
+                rec.emit(CasualtiesRemoved.build(rec.battle, combatant.unit, combatant.casualties,
+                                                   clause="BP-0"))
                 if rec.battle.states[combatant.unit].models == 0:
-                    rec.emit(UnitDestroyed(combatant.unit, "wiped out in combat",
-                                           clause="BP-0"))
+                    rec.emit(UnitDestroyed.build(rec.battle, combatant.unit, "wiped out in combat",
+                                                 clause="BP-0"))
                     wiped_out[combatant.unit] = combat.id
 
     broken: dict[str, Combat] = {}

@@ -261,7 +261,9 @@ def resolve_catches(
             continue
         catchers = caught_by(flee_roll, rolls)
         if catchers:
-            rec.emit(UnitCaught(uid, catchers, flee_roll, rolls, clause=clause),
-                     UnitDestroyed(uid, "caught by pursuers", clause=clause))
+            rec.emit(UnitCaught.build(rec.battle, uid, catchers, flee_roll, rolls,
+                                      clause=clause),
+                     UnitDestroyed.build(rec.battle, uid, "caught by pursuers",
+                                         clause=clause))
         else:
             rec.emit(UnitEscaped(uid, flee_roll, rolls, clause=clause))

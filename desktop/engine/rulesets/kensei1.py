@@ -247,7 +247,8 @@ def _one_run(rec: Recorder, unit_id: str, reason: str, clause: str, runs: _Runs
     plan = _run_plan(rec.battle, unit_id, heading, total)
     emit_flee(rec, unit_id, plan, total, away_from=source, clause=clause, left_clause="K-RA-1")
     if plan.contacted_enemy and not plan.left_table:
-        rec.emit(RunnerLocked(unit_id, plan.contacted_enemy, clause="K-RA-12"))
+        rec.emit(RunnerLocked.build(rec.battle, unit_id, plan.contacted_enemy,
+                                    clause="K-RA-12"))
     return plan.passed_through
 
 
@@ -316,8 +317,9 @@ def _chase(rec: Recorder, runner: str, chasers: Sequence[str], runs: _Runs
                      f"whether {target} survived: survivors run again, with no second "
                      f"Chase."))
             if outcome == "destroyed":
-                rec.emit(UnitDestroyed(runner, "destroyed by a free attack after a chase",
-                                       clause="K-RA-8"))
+                rec.emit(UnitDestroyed.build(rec.battle, runner,
+                                             "destroyed by a free attack after a chase",
+                                             clause="K-RA-8"))
                 return False
             return True  # K-RA-9
         if plan.contacted_enemy:
@@ -401,9 +403,9 @@ def shooting(rec: Recorder, shot: Shooting) -> Procedure:
         before = unit.models * unit.profile.wounds
     else:
         before = remaining_wounds(battle, shot.unit)
-    rec.emit(WoundsSuffered(shot.unit, shot.wounds, clause="K-RA-4"))
+    rec.emit(WoundsSuffered.build(rec.battle, shot.unit, shot.wounds, clause="K-RA-4"))
     if rec.battle.states[shot.unit].models == 0:
-        rec.emit(UnitDestroyed(shot.unit, "shot down", clause="K-RA-4"))
+        rec.emit(UnitDestroyed.build(rec.battle, shot.unit, "shot down", clause="K-RA-4"))
         return
     if battle.states[shot.unit].status != Status.READY or 2 * shot.wounds < before:
         return

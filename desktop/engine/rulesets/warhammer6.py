@@ -111,11 +111,11 @@ def combat_aftermath(rec: Recorder, combats: Sequence[Combat]) -> Procedure:
         for combatant in combat.combatants():
             if combatant.casualties:
                 before = rec.battle.footprint(combatant.unit)
-                rec.emit(CasualtiesRemoved(combatant.unit, combatant.casualties,
-                                           clause="W6-CR-1"))
+                rec.emit(CasualtiesRemoved.build(rec.battle, combatant.unit, combatant.casualties,
+                                                 clause="W6-CR-1"))
                 if rec.battle.states[combatant.unit].models == 0:
-                    rec.emit(UnitDestroyed(combatant.unit, "wiped out in combat",
-                                           clause="W6-PT-1"))
+                    rec.emit(UnitDestroyed.build(rec.battle, combatant.unit, "wiped out in combat",
+                                                 clause="W6-PT-1"))
                     fallen[combatant.unit] = before
 
     results = []
@@ -368,8 +368,11 @@ def _compulsory_outcome(battle: Battle, unit_id: str, total: int) -> str:
 
 
 def compulsory_flee(battle: Battle, unit_id: str, length: float) -> MovePlan:
-    """W6-FL-5: towards the nearest table edge, keeping 4" from enemies unless it cannot."""
-    _, heading = battle.table.edge_headings(battle.states[unit_id].center)[0]
+    """W6-FL-5: towards the nearest table edge, keeping 4" from enemies unless it cannot.
+
+    The edge nearest the unit, not its centre: a wide unit near a corner may have its centre
+    nearer one edge and its flank nearer the other (`Table.nearest_edges`)."""
+    _, heading = battle.table.nearest_edges(battle.footprint(unit_id))[0]
     return flee_around(battle, unit_id, heading, length, keep_away=KEEP_AWAY,
                        deflections=WIDE_DEFLECTIONS)
 
@@ -414,8 +417,9 @@ def charge_fleeing(rec: Recorder, charge: ChargeOnFleeing) -> Procedure:
     gap = distance(rec.battle.footprint(charger), rec.battle.footprint(target))
     reached = not plan.left_table and gap <= reach
     if reached:
-        rec.emit(UnitCaught(target, (charger,), roll, (), clause="W6-FL-8"),
-                 UnitDestroyed(target, "caught by a charge while fleeing", clause="W6-FL-8"))
+        rec.emit(UnitCaught.build(rec.battle, target, (charger,), roll, (), clause="W6-FL-8"),
+                 UnitDestroyed.build(rec.battle, target, "caught by a charge while fleeing",
+                                     clause="W6-FL-8"))
     else:
         rec.emit(ChargeFailed(charger, target, clause="W6-FL-8"))
     towards = rec.battle.states[target].center
