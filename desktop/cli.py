@@ -110,6 +110,10 @@ def _build_parser() -> _Parser:
                                 "seed (repeatable)")
     resolve_parser.add_argument("--choose", action="append", default=[], metavar="KEY=OPTION",
                                 help="answer a choice, e.g. pursue:goblins=hold")
+    resolve_parser.add_argument("--preview", action="store_true",
+                                help="what the answers given lead to when every later roll "
+                                "is the middle of its dice and every later choice its "
+                                "default (what the wizard draws before Finish)")
 
     database = argparse.ArgumentParser(add_help=False)
     database.add_argument("--database", metavar="URL", default=argparse.SUPPRESS,
@@ -181,7 +185,7 @@ def _read_json(path: Path) -> Any:
 
 
 def resolve_command(args: argparse.Namespace) -> dict[str, Any]:
-    from desktop.engine.dice import ScriptedRoller, SeededRoller, parse_faces
+    from desktop.engine.dice import ScriptedRoller, SeededRoller, TypicalRoller, parse_faces
     from desktop.engine.events import fold
     from desktop.engine.procedure import ScriptedAnswers, run
     from desktop.engine.scenario import load_scenario
@@ -193,7 +197,12 @@ def resolve_command(args: argparse.Namespace) -> dict[str, Any]:
     script = faces if args.dice else list(scenario.dice)
     seed = args.seed
     fallback: Roller | None = None
-    if seed is not None or not script:
+    if args.preview:
+        if seed is not None:
+            raise UsageError("rout resolve: --preview rolls the middle of the dice; "
+                             "it takes no --seed")
+        fallback = TypicalRoller()
+    elif seed is not None or not script:
         seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         fallback = SeededRoller(seed)
     roller = ScriptedRoller(script, then=fallback)
@@ -211,6 +220,7 @@ def resolve_command(args: argparse.Namespace) -> dict[str, Any]:
         "scenario": scenario.title,
         "ruleset": scenario.ruleset.id,
         "procedure": scenario.procedure.name,
+        "preview": bool(args.preview),
         "seed": seed,
         "unused_dice": len(script) - roller.used if roller.used <= len(script) else 0,
         # Choices depend on the dice: one given but never asked is reported, not an error.

@@ -793,3 +793,41 @@ def test_choices_that_were_never_asked_are_reported(capsys, scenario_path):
     output = json.loads(capsys.readouterr().out)
     assert output["unused_choices"] == ["pursue:goblins", "pursue:nobody"]
     assert output["unused_dice"] == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# rout resolve --preview: the answers given, then the middle of the dice and the defaults
+
+
+def test_resolve_preview_matches_the_engine_preview_of_the_answers_given(capsys):
+    from desktop.engine.scenario import load_scenario
+
+    data = ok_json(capsys, "resolve", FOUR_UNITS, "--preview", "--dice", "6,6")
+    assert data["preview"] is True and data["seed"] is None
+    resolution = load_scenario(scenario_data(FOUR_UNITS)).resolution()
+    preview = resolution.preview([(6, 6)])
+    assert data["events"] == [event.to_json() for event in preview.events]
+    # Every later roll is the middle of its dice: 2D6 -> 3 and 4, 3D6 -> 3, 3 and 4.
+    later = [step["answer"] for step in data["steps"][1:] if step["kind"] == "roll"]
+    assert later and all(sum(faces) == (7 if len(faces) == 2 else 10) for faces in later)
+
+
+def test_resolve_preview_takes_choices_given_and_defaults_the_rest(capsys):
+    held = ok_json(capsys, "resolve", FOUR_UNITS, "--preview", "--choose", "pursue:boyz=hold")
+    answers = {step["key"]: step["answer"] for step in held["steps"]}
+    assert answers["pursue:boyz"] == "hold"
+    assert answers["pursue:wolf_riders"] == "pursue"  # its default
+
+
+def test_resolve_steps_say_how_many_events_came_before_each_request(capsys):
+    data = ok_json(capsys, "resolve", FOUR_UNITS, "--seed", "5")
+    before = [step["events_before"] for step in data["steps"]]
+    assert before == sorted(before) and before[-1] <= len(data["events"])
+    assert any(step.get("threshold") for step in data["steps"])
+    assert all(step["odds"] for step in data["steps"] if step["kind"] == "roll")
+
+
+def test_resolve_preview_refuses_a_seed(capsys):
+    code, out, err = run_cli(capsys, "resolve", FOUR_UNITS, "--preview", "--seed", "3")
+    assert code == 2 and out == ""
+    assert "--preview" in err and "--seed" in err

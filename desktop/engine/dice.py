@@ -180,6 +180,13 @@ class SeededRoller:
         return tuple(self._random.randint(1, dice.sides) for _ in range(dice.count))
 
 
+class TypicalRoller:
+    """Rolls the middle of the dice every time: what a preview assumes nobody has rolled."""
+
+    def roll(self, dice: Dice, label: str) -> tuple[int, ...]:
+        return dice.typical_faces()
+
+
 class ScriptedRoller:
     """Faces given in advance, one face per die in the order the rolls are asked for.
 

@@ -254,12 +254,16 @@ Procedure = Generator[Request, Answer, None]
 
 @dataclass(frozen=True)
 class Step:
+    """One request and its answer; `events_before` events had happened when it was asked."""
+
     request: Request
     answer: Answer
+    events_before: int = 0
 
     def to_json(self) -> dict[str, Any]:
         data = self.request.to_json()
         data["answer"] = list(self.answer) if isinstance(self.answer, tuple) else self.answer
+        data["events_before"] = self.events_before
         return data
 
 
@@ -319,7 +323,7 @@ class Session:
         if request is None:
             raise AnswerError("the resolution is finished; it asks for nothing more")
         accepted: Answer = request.accept(answer)
-        self.steps.append(Step(request, accepted))
+        self.steps.append(Step(request, accepted, len(self.events)))
         self._advance(accepted)
 
 

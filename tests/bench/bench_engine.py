@@ -21,7 +21,7 @@ from pathlib import Path
 
 from desktop.engine import dice, odds
 from desktop.engine.dice import D2D6, D3D6, ScriptedRoller
-from desktop.engine.procedure import ScriptedAnswers, run
+from desktop.engine.procedure import Roll, ScriptedAnswers, run
 from desktop.engine.scenario import load_scenario
 
 SCENARIO = Path(__file__).resolve().parents[2] / "resources" / "scenarios" / "w6-four-units.json"
@@ -61,12 +61,30 @@ def main() -> int:
         assert session.events
         return session.events
 
+    resolution = scenario.resolution()
+    first_answer = list(run(resolution, ScriptedAnswers(ScriptedRoller(scenario.dice)))
+                        .answers[:1])
+
+    def preview_four_units() -> object:
+        # What the wizard redraws after each answer: the rest by defaults, odds untouched.
+        session = resolution.preview(first_answer)
+        assert session.done and session.events
+        return session.events
+
+    def odds_of_every_request() -> object:
+        # A window shows every request's odds; geometric ones measure a move per total.
+        session = run(resolution, ScriptedAnswers(ScriptedRoller(scenario.dice)))
+        return [(s.request.odds if isinstance(s.request, Roll) else
+                 [o.odds for o in s.request.options]) for s in session.steps]
+
     baseline = best_seconds(baseline_enumerate_2d6, 2000)
     cases = [
         ("break_test_odds", cold(lambda: odds.break_test_fails(8, 3, D2D6)), 2000, 50e-6),
         ("caught_odds_four_3d6_pursuers",
          cold(lambda: odds.caught(D2D6, [D3D6, D3D6, D3D6, D3D6])), 200, 1e-3),
         ("w6_resolution_four_units_scripted", resolve_four_units, 50, 5e-3),
+        ("w6_preview_four_units", preview_four_units, 50, 10e-3),
+        ("w6_four_units_odds_of_every_request", odds_of_every_request, 10, 50e-3),
     ]
     over = []
     slowdown = max(1.0, baseline / IDLE_BASELINE)
