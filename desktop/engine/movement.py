@@ -17,6 +17,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import TypedDict
 
 from shapely.geometry import Polygon
 
@@ -60,10 +61,36 @@ class MovePlan:
     blocked_kind: str = ""
     # The footprint it moved with (see `moving_footprint`), for checks on the whole path.
     moving: Footprint | None = field(default=None, compare=False, repr=False)
+    start_facing: float = 0.0
+    # Corners of a path bent round friends (see `pathing`), between start and end.
+    bends: tuple[Point, ...] = ()
+    # (friend, where on the path the unit starts to overlap it, where it stops overlapping).
+    through: tuple[tuple[str, Point, Point], ...] = ()
 
     @property
     def path(self) -> tuple[Point, ...]:
-        return (self.start, self.end)
+        return (self.start, *self.bends, self.end)
+
+    @property
+    def turned(self) -> str:
+        """"before" when it turned about its centre and then moved, "after" when it moved
+        as it stood and turned at the end, "" when it kept its facing."""
+        if self.moving is not None and not _same_facing(self.moving.facing, self.start_facing):
+            return "before"
+        if not _same_facing(self.facing, self.start_facing):
+            return "after"
+        return ""
+
+    @property
+    def footprint(self) -> tuple[Point, ...]:
+        """The four corners the unit covers where it stops."""
+        assert self.moving is not None
+        return Footprint(self.end, self.facing, self.moving.frontage, self.moving.depth).corners
+
+    def drawing(self) -> Drawing:
+        """What a move event carries so that the whole move can be drawn."""
+        return Drawing(start_facing=self.start_facing, turned=self.turned,
+                       through=self.through, footprint=self.footprint)
 
     @cached_property
     def area(self) -> Polygon:
@@ -85,6 +112,17 @@ class MovePlan:
     @property
     def contacted_enemy(self) -> str:
         return self.blocked_by if self.blocked_kind == ObstacleKind.ENEMY else ""
+
+
+class Drawing(TypedDict):
+    start_facing: float
+    turned: str
+    through: tuple[tuple[str, Point, Point], ...]
+    footprint: tuple[Point, ...]
+
+
+def _same_facing(a: float, b: float) -> bool:
+    return abs((a - b + 180.0) % 360.0 - 180.0) < 1e-9
 
 
 def _touching(footprint: Footprint, obstacles: Sequence[Obstacle]) -> frozenset[str]:
@@ -184,17 +222,25 @@ def straight_move(
     elif crowded:
         # Pulled back short by the last guard: say by what, without claiming contact.
         blocked_by, blocked_kind = crowded, CROWDED
+    start = battle.states[unit_id].center
+
+    def at(t: float) -> Point:
+        return (start[0] + direction[0] * t, start[1] + direction[1] * t)
+
+    crossed = [c for c in friends_ahead if c.enter < travelled]
     return MovePlan(
-        start=battle.states[unit_id].center,
-        end=(footprint.center[0] + direction[0] * travelled,
-             footprint.center[1] + direction[1] * travelled),
+        start=start,
+        end=at(travelled),
         facing=facing,
         travelled=travelled,
         left_table=left,
-        passed_through=tuple(c.id for c in friends_ahead if c.enter < travelled),
+        passed_through=tuple(c.id for c in crossed),
         blocked_by=blocked_by,
         blocked_kind=blocked_kind,
         moving=footprint,
+        start_facing=original.facing,
+        through=tuple((c.id, at(max(c.enter, 0.0)), at(min(c.leave, travelled)))
+                      for c in crossed),
     )
 
 
