@@ -13,6 +13,7 @@ cover the rules we implement:
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -21,6 +22,7 @@ from typing import TypedDict
 
 from shapely.geometry import Polygon
 
+from desktop.engine import pathing
 from desktop.engine.geometry import (
     CONTACT_TOLERANCE,
     Crossing,
@@ -45,6 +47,10 @@ CROWDED = "crowded"
 TABLE_EDGE = "table edge"
 # Headings tried, in order, when a fleeing unit goes round what is in its way (degrees).
 DEFLECTIONS = (0.0, 10.0, -10.0, 20.0, -20.0, 30.0, -30.0, 45.0, -45.0)
+# A bent flee must end at least this share of its length further along its heading: a
+# detour that spends more of the roll going sideways runs along friends, not round them, and
+# going through them is then the way of escape (W6-FL-4).
+BENT_PROGRESS = 0.25
 # Later turns may bend further to keep clear of enemies, as long as they head for the edge.
 WIDE_DEFLECTIONS = (*DEFLECTIONS, 60.0, -60.0, 75.0, -75.0)
 
@@ -339,10 +345,112 @@ def flee_around(
     it is not already nearer to. When none is clear it flees straight on through friends.
     `length` may depend on the heading (see `gap_length`).
     """
+    # Straight and deflected headings come first: a straight move ends exactly the roll
+    # further away (W6-FL-3, `gap_length`) facing the way it went, where a bent path spends
+    # part of the roll on its detour. A bent path comes before going through friends, which
+    # W6-FL-4 allows only when no other way of escape remains.
     plan = _first_clear(battle, unit_id, heading, length, deflections, keep_away=keep_away,
                         ignore=ignore)
+    plan = plan or bend_round(battle, unit_id, heading, _length(length, heading),
+                              keep_away=keep_away, ignore=ignore)
     return plan or straight_move(battle, unit_id, heading, _length(length, heading),
                                  through_friends=True, ignore=ignore)
+
+
+def bend_round(battle: Battle, unit_id: str, heading: float, length: float, *,
+               keep_away: float = 0.0, ignore: frozenset[str] = frozenset()
+               ) -> MovePlan | None:
+    """A flee move of `length` along the shortest path round what is in the way (W6-FL-4).
+
+    The path leads to where the straight move would end (or the first free place beyond
+    it); the unit walks `length` along it with the shape it moves with (see
+    `moving_footprint`) and turns to `heading` at the end when there is room. None unless
+    the whole walk is clear of friends, enemies (kept `keep_away` from, as far as it is not
+    already nearer) and impassable terrain, stays on the table or leaves it (W6-FL-6), and
+    ends at least `BENT_PROGRESS` of `length` further along `heading` than it began.
+    """
+    original = battle.footprint(unit_id)
+    shape = moving_footprint(battle, unit_id, heading, ignore)
+    obstacles = battle.obstacles_for(unit_id, ignore)
+    start = original.center
+    direction = heading_vector(heading)
+    # Nothing further than this from the start can touch the walked part of the path.
+    reach = length + _diagonal(shape.polygon) + keep_away + 2 * pathing.MARGIN
+    near = [obstacles[i] for i in pathing.nearby([o.polygon for o in obstacles], start,
+                                                 reach)]
+    # What it touches where it stands (the enemy it flees) is left out of the plan; the
+    # checks below still refuse a walk into it.
+    touching = _touching(original, near) | _touching(shape, near)
+    kept = {o.id: min(keep_away, float(o.polygon.distance(original.polygon)))
+            for o in near if o.kind == ObstacleKind.ENEMY}
+    planned = [_kept_away(o, kept.get(o.id, 0.0)) for o in near if o.id not in touching]
+    goal = pathing.free_goal((start[0] + direction[0] * length,
+                              start[1] + direction[1] * length),
+                             direction, shape, planned, reach)
+    if goal is None:
+        return None
+    half_x = max(abs(x - start[0]) for x, _ in shape.corners)
+    half_y = max(abs(y - start[1]) for _, y in shape.corners)
+    table = battle.table
+    route = pathing.shortest_path(start, goal, shape, planned,
+                                  (half_x, half_y, table.width - half_x, table.depth - half_y))
+    if route is None:
+        return None
+    walked, travelled, left = _walk_clear(battle, shape, pathing.walk(route, length), near,
+                                          kept)
+    if walked is None or (not left and travelled < length - 1e-6):
+        return None
+    end = walked[-1]
+    away = (end[0] - start[0]) * direction[0] + (end[1] - start[1]) * direction[1]
+    if away < BENT_PROGRESS * length - 1e-9:
+        return None  # running along the friends rather than round them
+    facing = heading % 360.0
+    if not left:
+        stopped = shape.moved(end[0] - start[0], end[1] - start[1])
+        if not _fits(battle, stopped, near):
+            return None
+        if not _fits(battle, stopped.turned(heading), near):
+            facing = shape.facing
+    return MovePlan(start=start, end=end, facing=facing, travelled=travelled, left_table=left,
+                    moving=shape, start_facing=original.facing, bends=walked[1:-1])
+
+
+def _kept_away(obstacle: Obstacle, gap: float) -> tuple[Point, ...]:
+    """The obstacle's outline, pushed out by `gap` (an enemy to keep away from)."""
+    if gap <= 0.0:
+        return obstacle.points
+    grown = obstacle.polygon.buffer(gap, join_style="mitre")
+    return tuple((float(x), float(y)) for x, y in grown.exterior.coords[:-1])
+
+
+def _walk_clear(battle: Battle, shape: Footprint, path: Sequence[Point],
+                obstacles: Sequence[Obstacle], kept: dict[str, float]
+                ) -> tuple[tuple[Point, ...] | None, float, bool]:
+    """`path` checked leg by leg: (the points walked, how far, whether it left the table),
+    or None for the points when a leg goes into something or nearer an enemy than `kept`."""
+    start = path[0]
+    walked, travelled = [start], 0.0
+    enemies = [o for o in obstacles if kept.get(o.id, 0.0) > 0.0]
+    for a, b in itertools.pairwise(path):
+        step = math.dist(a, b)
+        if step < 1e-12:
+            continue
+        direction = ((b[0] - a[0]) / step, (b[1] - a[1]) / step)
+        here = shape.moved(a[0] - start[0], a[1] - start[1])
+        swept = sweep(here, direction, step, battle.table, obstacles)
+        edge = swept.leaves_table_at
+        stop = step if edge is None else edge
+        if any(c.enter < stop and not (c.enter < 0.0 and c.leave <= CONTACT_TOLERANCE)
+               for c in swept.crossings):
+            return None, 0.0, False
+        area = Polygon(swept_outline(here, direction, stop))
+        if any(float(area.distance(o.polygon)) < kept[o.id] - 1e-9 for o in enemies):
+            return None, 0.0, False
+        walked.append((a[0] + direction[0] * stop, a[1] + direction[1] * stop))
+        travelled += stop
+        if edge is not None:
+            return tuple(walked), travelled, True
+    return tuple(walked), travelled, False
 
 
 def gap_length(battle: Battle, unit_id: str, source: str, roll: float) -> Callable[[float],
