@@ -1,11 +1,12 @@
-"""Straight moves on the table for fleeing, pursuing and chasing units.
+"""Moves on the table for fleeing, pursuing and chasing units: straight, or bent round friends.
 
 The rulesets decide where a unit goes and how far; this module works out where it really ends
 given the table edge, impassable terrain, friends and enemies in the way. Three policies
 cover the rules we implement:
 
-- friends: go round them if some nearby heading is clear (W6-FL-4), or pass through them and
-  end beyond the last one (`beyond_gap` past its far side: W6-FL-4, K-RA-10);
+- friends: go round them if some nearby heading is clear, else along a path bent round them
+  (`bend_round`, W6-FL-4), else pass through them and end beyond the last one (`beyond_gap`
+  past its far side: W6-FL-4, K-RA-10);
 - enemies and impassable terrain stop the move; the caller learns which enemy it touched
   (a pursuit into a fresh enemy, W6-PU-2; a lock in Kensei, K-RA-12);
 - any corner leaving the table means the unit left it (W6-FL-6).
