@@ -8,9 +8,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from shapely.geometry import Polygon
+
 from desktop.engine.dice import ScriptedRoller
 from desktop.engine.events import Event, Movement, UnitLeftTable, fold
-from desktop.engine.geometry import overlaps, swept_area
+from desktop.engine.geometry import Footprint, Point, overlaps, swept_area
 from desktop.engine.model import Army, Battle, Status, TroopType, Unit, UnitProfile
 from desktop.engine.procedure import Roll, ScriptedAnswers, Session, run
 from desktop.engine.scenario import Scenario, load_scenario
@@ -80,23 +82,31 @@ def problems(battle: Battle) -> list[str]:
 def crossed(before: Battle, event: Event) -> list[str]:
     """Enemies and impassable terrain a move went through on its way (not just its end).
 
-    The engine moves a unit either turned to its new facing or, when it has no room to turn,
-    as it stood; a move is wrong only if neither shape had a clear path.
+    Every segment of the path is checked with the shape the unit had on it: turned to its
+    new facing when it turned before moving, as it stood when it turned after. An event
+    that does not say (`turned` is "") is wrong only if neither shape had a clear path.
     """
     if not isinstance(event, Movement) or len(event.path) < 2:
         return []
-    (x0, y0), (x1, y1) = event.path[0], event.path[-1]
-    length = math.hypot(x1 - x0, y1 - y0)
-    if length < 1e-9:
-        return []
-    direction = ((x1 - x0) / length, (y1 - y0) / length)
     standing = before.footprint(event.unit)
-    shapes = [swept_area(shape, direction, length)
-              for shape in (standing, standing.turned(event.facing))]
+    shapes = {"before": [standing.turned(event.facing)], "after": [standing]}.get(
+        event.turned, [standing, standing.turned(event.facing)])
     blockers = [(uid, before.footprint(uid).polygon) for uid in before.enemies_of(event.unit)]
     blockers += [(piece.id, piece.polygon) for piece in before.terrain if piece.impassable]
+    swept = [[_swept(shape, a, b) for a, b in zip(event.path, event.path[1:], strict=False)]
+             for shape in shapes]
     return [f"{event.unit} went through {name}" for name, polygon in blockers
-            if all(overlaps(shape, polygon) for shape in shapes)]
+            if all(any(area is not None and overlaps(area, polygon) for area in areas)
+                   for areas in swept)]
+
+
+def _swept(shape: Footprint, a: Point, b: Point) -> Polygon | None:
+    """The ground `shape`, centred at `a`, covers sliding to `b` (None if it stays put)."""
+    length = math.hypot(b[0] - a[0], b[1] - a[1])
+    if length < 1e-9:
+        return None
+    at = shape.moved(a[0] - shape.center[0], a[1] - shape.center[1])
+    return swept_area(at, ((b[0] - a[0]) / length, (b[1] - a[1]) / length), length)
 
 
 def assert_sound_run(start: Battle, events: list[Event]) -> None:

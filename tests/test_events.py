@@ -68,6 +68,11 @@ FOUR_UNITS = "w6-four-units.json"
 # (Empire); handgunners (Empire) stand nearby, in no combat.
 ORC_PLAYER, EMPIRE = "Orcs & Goblins", "Empire"
 
+# What every sample move carries for drawing, each field away from its default.
+DRAWN: dict = {"start_facing": 180.0, "turned": "before",
+               "through": (("swordsmen", (40.0, 24.0), (41.0, 24.5)),),
+               "footprint": ((1.0, 2.0), (3.0, 2.0), (3.0, 1.0), (1.0, 1.0))}
+
 SAMPLES: dict[type[Event], Event] = {
     CombatResolved: CombatResolved(
         combat="centre", scores=((ORC_PLAYER, 11), (EMPIRE, 4)),
@@ -100,22 +105,25 @@ SAMPLES: dict[type[Event], Event] = {
     UnitBroke: UnitBroke(unit="swordsmen", clause="W6-BT-2"),
     UnitPanicked: UnitPanicked(unit="handgunners", cause="swordsmen", clause="W6-PT-2"),
     Movement: Movement(unit="handgunners", roll=3, path=((42.94, 24.0), (42.94, 27.0)),
-                       facing=90.0),
+                       facing=90.0, **DRAWN),
     UnitMoved: UnitMoved(unit="handgunners", roll=0, path=((42.94, 24.0), (42.94, 27.0)),
-                         facing=90.0),
+                         facing=90.0, **DRAWN),
     UnitFled: UnitFled(unit="swordsmen", roll=8,
                        path=((36.0, 24.0), (39.5, 28.25), (50.37481165308002, 26.95)),
                        facing=21.666056402146094, away_from="boyz",
-                       passed_through=("handgunners",), blocked_by="rock", clause="W6-FL-3"),
+                       passed_through=("handgunners",), blocked_by="rock", clause="W6-FL-3",
+                       start_facing=270.0, turned="after",
+                       through=(("handgunners", (38.0, 26.5), (39.5, 28.25)),),
+                       footprint=((51.0, 28.0), (52.0, 26.0), (49.7, 25.9), (48.7, 27.9))),
     UnitPursued: UnitPursued(unit="boyz", roll=4, path=((36.0, 21.243), (36.0, 25.243)),
                              facing=90.0, target="swordsmen", charged="handgunners",
-                             clause="W6-PU-2"),
+                             clause="W6-PU-2", **DRAWN),
     UnitLeftTable: UnitLeftTable(unit="handgunners", roll=11,
                                  path=((42.94, 24.0), (72.5, 24.0)), facing=0.0,
-                                 clause="W6-FL-6"),
+                                 clause="W6-FL-6", **DRAWN),
     UnitCharged: UnitCharged(unit="wolf_riders", roll=10, path=((33.046, 24.0), (40.0, 30.0)),
                              facing=45.0, target="handgunners", reached=False,
-                             clause="W6-FL-8"),
+                             clause="W6-FL-8", **DRAWN),
     UnitCaught: UnitCaught(unit="swordsmen", by=("wolf_riders",), flee_roll=5,
                            pursuit_rolls=(("boyz", 4), ("wolf_riders", 12)), clause="W6-PU-1",
                            corners=((37.969, 22.819), (34.031, 22.819), (34.031, 25.181),
@@ -142,7 +150,7 @@ SAMPLES: dict[type[Event], Event] = {
                                touching=("boyz", "swordsmen")),
     UnitChased: UnitChased(unit="boyz", roll=12, path=((36.0, 21.243), (36.0, 30.0)),
                            facing=90.0, target="handgunners", reached="swordsmen",
-                           clause="K-RA-7"),
+                           clause="K-RA-7", **DRAWN),
     ChaseReached: ChaseReached(unit="boyz", target="handgunners", clause="K-RA-8"),
     ChaseCharged: ChaseCharged(unit="boyz", enemy="handgunners", clause="K-RA-8"),
     CommandPointSpent: CommandPointSpent(player="Empire", unit="handgunners",
@@ -304,6 +312,9 @@ def test_to_json_writes_plain_json_values():
         "path": [[36.0, 24.0], [39.5, 28.25], [50.37481165308002, 26.95]],
         "facing": 21.666056402146094, "away_from": "boyz",
         "passed_through": ["handgunners"], "blocked_by": "rock",
+        "start_facing": 270.0, "turned": "after",
+        "through": [["handgunners", [38.0, 26.5], [39.5, 28.25]]],
+        "footprint": [[51.0, 28.0], [52.0, 26.0], [49.7, 25.9], [48.7, 27.9]],
     }
 
 
@@ -531,3 +542,14 @@ def test_chase_charged_engages_and_unit_turned_normalises_the_facing(battle):
 
 def test_battles_saved_with_turn_started_still_read():
     assert event_from_json({"type": "TurnStarted", "turn": 4}) == TurnBegan(turn=4)
+
+
+def test_moves_saved_before_they_could_be_drawn_still_read():
+    data = SAMPLES[UnitFled].to_json()
+    for name in ("start_facing", "turned", "through", "footprint"):
+        del data[name]
+    event = event_from_json(data)
+    assert isinstance(event, UnitFled)
+    assert (event.start_facing, event.turned, event.through, event.footprint) == (
+        0.0, "", (), ())
+    assert event.path == SAMPLES[UnitFled].path

@@ -34,7 +34,7 @@ from desktop.engine.events import (
     UnitPursued,
     UnitRallied,
 )
-from desktop.engine.geometry import distance, heading_of
+from desktop.engine.geometry import distance, heading_of, swept_area
 from desktop.engine.model import Status
 from desktop.engine.procedure import Roll
 
@@ -328,6 +328,50 @@ def test_w6_fl_4_goes_round_a_friend_in_the_way():
     assert distance(battle.footprint("elves"), battle.footprint("orcs")) == pytest.approx(8.0)
     end = battle.footprint("elves").polygon
     assert end.intersection(battle.footprint("guard").polygon).area < 1e-6
+
+
+def test_w6_fl_4_wide_fleeing_unit_bends_round_a_narrow_friend_close_behind_it():
+    """W6-FL-4: round friends where possible, even when no straight heading gets round.
+
+    Elves 10 wide (x 31..41, y 29.5..30.5) flee straight up from the Orcs below them; a
+    2-wide friend (x 35..37, y 31.5..32.5) stands 1" behind their middle. Getting past it
+    means sliding 6" sideways for every 1" up, far beyond the 45° deflections, so the path
+    bends: out past one end of the friend, then up. The roll is 8: the Elves walk 8" along
+    the path and end clear of the friend.
+    """
+    friend = w6_unit("guard", ELVES, 36, 32, facing=270, models=2, files=2)
+    data = duel(extra=[friend])
+    # Break, the guard's Panic test (passed), the Orcs' Restraint test, the flee roll.
+    loaded, session, battle = play(data, [6, 6, 1, 1, 1, 1, 4, 4], {"pursue:orcs": "hold"})
+    fled = events_of(session, UnitFled)[0]
+    assert fled.unit == "elves" and fled.roll == 8
+    assert len(fled.path) > 2
+    assert fled.passed_through == () and fled.through == ()
+    # Turning to face away is a half turn, the same rectangle: it turns before it moves.
+    assert (fled.start_facing, fled.turned) == (270.0, "before")
+    assert fled.facing == pytest.approx(90.0)
+    shape = loaded.battle.footprint("elves").turned(fled.facing)
+    guard = loaded.battle.footprint("guard").polygon
+    walked = 0.0
+    for (x0, y0), (x1, y1) in zip(fled.path, fled.path[1:], strict=False):
+        step = math.hypot(x1 - x0, y1 - y0)
+        walked += step
+        at = shape.moved(x0 - shape.center[0], y0 - shape.center[1])
+        area = swept_area(at, ((x1 - x0) / step, (y1 - y0) / step), step)
+        assert area.intersection(guard).area < 1e-6
+    assert walked == pytest.approx(8.0)
+    # It still got away from the Orcs, and ends where the event says.
+    assert fled.path[-1][1] > 30.0
+    assert [c for xy in battle.footprint("elves").corners for c in xy] == pytest.approx(
+        [c for xy in fled.footprint for c in xy])
+    # By hand: the friend grown by the Elves' rectangle (and 0.2 of clearance) spans x 29.8
+    # to 42.2 from y 30.8; the path runs to a corner, 6.25" away, then 1.75" up its side.
+    side_x = fled.path[1][0]
+    assert side_x == pytest.approx(29.8) or side_x == pytest.approx(42.2)
+    assert fled.path[1][1] == pytest.approx(30.8)
+    first = math.hypot(side_x - 36.0, 0.8)
+    assert fled.path[-1] == pytest.approx((side_x, 30.8 + 8.0 - first))
+    assert distance(battle.footprint("elves"), battle.footprint("orcs")) > 0.5
 
 
 def test_w6_fl_4_goes_through_friends_when_there_is_no_other_way():

@@ -264,12 +264,24 @@ class UnitPanicked(Event):
 
 @dataclass(frozen=True)
 class Movement(Event):
-    """Base for moves: the unit ends at the last point of `path`, facing `facing`."""
+    """Base for moves: the unit ends at the last point of `path`, facing `facing`.
+
+    The rest lets a window draw the move: `path` is every point the centre passed through
+    (its first point and `start_facing` are the pose before), `turned` says whether the unit
+    turned "before" moving or "after" it (or "" if it never turned), `through` lists each
+    friend passed through with the points of the path where the unit entered and left it,
+    and `footprint` is the four corners it ends on. Events saved before these fields
+    existed read with their defaults.
+    """
 
     unit: str
     roll: int
     path: tuple[Point, ...]
     facing: float
+    start_facing: float = field(default=0.0, kw_only=True)
+    turned: str = field(default="", kw_only=True)
+    through: tuple[tuple[str, Point, Point], ...] = field(default=(), kw_only=True)
+    footprint: tuple[Point, ...] = field(default=(), kw_only=True)
 
     def _moved(self, battle: Battle) -> Battle:
         return battle.update(self.unit, center=self.path[-1], facing=self.facing)

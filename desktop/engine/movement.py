@@ -1,11 +1,12 @@
-"""Straight moves on the table for fleeing, pursuing and chasing units.
+"""Moves on the table for fleeing, pursuing and chasing units: straight, or bent round friends.
 
 The rulesets decide where a unit goes and how far; this module works out where it really ends
 given the table edge, impassable terrain, friends and enemies in the way. Three policies
 cover the rules we implement:
 
-- friends: go round them if some nearby heading is clear (W6-FL-4), or pass through them and
-  end beyond the last one (`beyond_gap` past its far side: W6-FL-4, K-RA-10);
+- friends: go round them if some nearby heading is clear, else along a path bent round them
+  (`bend_round`, W6-FL-4), else pass through them and end beyond the last one (`beyond_gap`
+  past its far side: W6-FL-4, K-RA-10);
 - enemies and impassable terrain stop the move; the caller learns which enemy it touched
   (a pursuit into a fresh enemy, W6-PU-2; a lock in Kensei, K-RA-12);
 - any corner leaving the table means the unit left it (W6-FL-6).
@@ -13,13 +14,16 @@ cover the rules we implement:
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import TypedDict
 
 from shapely.geometry import Polygon
 
+from desktop.engine import pathing
 from desktop.engine.geometry import (
     CONTACT_TOLERANCE,
     Crossing,
@@ -44,6 +48,10 @@ CROWDED = "crowded"
 TABLE_EDGE = "table edge"
 # Headings tried, in order, when a fleeing unit goes round what is in its way (degrees).
 DEFLECTIONS = (0.0, 10.0, -10.0, 20.0, -20.0, 30.0, -30.0, 45.0, -45.0)
+# A bent flee must end at least this share of its length further along its heading: a
+# detour that spends more of the roll going sideways runs along friends, not round them, and
+# going through them is then the way of escape (W6-FL-4).
+BENT_PROGRESS = 0.25
 # Later turns may bend further to keep clear of enemies, as long as they head for the edge.
 WIDE_DEFLECTIONS = (*DEFLECTIONS, 60.0, -60.0, 75.0, -75.0)
 
@@ -60,10 +68,36 @@ class MovePlan:
     blocked_kind: str = ""
     # The footprint it moved with (see `moving_footprint`), for checks on the whole path.
     moving: Footprint | None = field(default=None, compare=False, repr=False)
+    start_facing: float = 0.0
+    # Corners of a path bent round friends (see `pathing`), between start and end.
+    bends: tuple[Point, ...] = ()
+    # (friend, where on the path the unit starts to overlap it, where it stops overlapping).
+    through: tuple[tuple[str, Point, Point], ...] = ()
 
     @property
     def path(self) -> tuple[Point, ...]:
-        return (self.start, self.end)
+        return (self.start, *self.bends, self.end)
+
+    @property
+    def turned(self) -> str:
+        """"before" when it turned about its centre and then moved, "after" when it moved
+        as it stood and turned at the end, "" when it kept its facing."""
+        if self.moving is not None and not _same_facing(self.moving.facing, self.start_facing):
+            return "before"
+        if not _same_facing(self.facing, self.start_facing):
+            return "after"
+        return ""
+
+    @property
+    def footprint(self) -> tuple[Point, ...]:
+        """The four corners the unit covers where it stops."""
+        assert self.moving is not None
+        return Footprint(self.end, self.facing, self.moving.frontage, self.moving.depth).corners
+
+    def drawing(self) -> Drawing:
+        """What a move event carries so that the whole move can be drawn."""
+        return Drawing(start_facing=self.start_facing, turned=self.turned,
+                       through=self.through, footprint=self.footprint)
 
     @cached_property
     def area(self) -> Polygon:
@@ -85,6 +119,17 @@ class MovePlan:
     @property
     def contacted_enemy(self) -> str:
         return self.blocked_by if self.blocked_kind == ObstacleKind.ENEMY else ""
+
+
+class Drawing(TypedDict):
+    start_facing: float
+    turned: str
+    through: tuple[tuple[str, Point, Point], ...]
+    footprint: tuple[Point, ...]
+
+
+def _same_facing(a: float, b: float) -> bool:
+    return abs((a - b + 180.0) % 360.0 - 180.0) < 1e-9
 
 
 def _touching(footprint: Footprint, obstacles: Sequence[Obstacle]) -> frozenset[str]:
@@ -184,17 +229,25 @@ def straight_move(
     elif crowded:
         # Pulled back short by the last guard: say by what, without claiming contact.
         blocked_by, blocked_kind = crowded, CROWDED
+    start = battle.states[unit_id].center
+
+    def at(t: float) -> Point:
+        return (start[0] + direction[0] * t, start[1] + direction[1] * t)
+
+    crossed = [c for c in friends_ahead if c.enter < travelled]
     return MovePlan(
-        start=battle.states[unit_id].center,
-        end=(footprint.center[0] + direction[0] * travelled,
-             footprint.center[1] + direction[1] * travelled),
+        start=start,
+        end=at(travelled),
         facing=facing,
         travelled=travelled,
         left_table=left,
-        passed_through=tuple(c.id for c in friends_ahead if c.enter < travelled),
+        passed_through=tuple(c.id for c in crossed),
         blocked_by=blocked_by,
         blocked_kind=blocked_kind,
         moving=footprint,
+        start_facing=original.facing,
+        through=tuple((c.id, at(max(c.enter, 0.0)), at(min(c.leave, travelled)))
+                      for c in crossed),
     )
 
 
@@ -293,10 +346,112 @@ def flee_around(
     it is not already nearer to. When none is clear it flees straight on through friends.
     `length` may depend on the heading (see `gap_length`).
     """
+    # Straight and deflected headings come first: a straight move ends exactly the roll
+    # further away (W6-FL-3, `gap_length`) facing the way it went, where a bent path spends
+    # part of the roll on its detour. A bent path comes before going through friends, which
+    # W6-FL-4 allows only when no other way of escape remains.
     plan = _first_clear(battle, unit_id, heading, length, deflections, keep_away=keep_away,
                         ignore=ignore)
+    plan = plan or bend_round(battle, unit_id, heading, _length(length, heading),
+                              keep_away=keep_away, ignore=ignore)
     return plan or straight_move(battle, unit_id, heading, _length(length, heading),
                                  through_friends=True, ignore=ignore)
+
+
+def bend_round(battle: Battle, unit_id: str, heading: float, length: float, *,
+               keep_away: float = 0.0, ignore: frozenset[str] = frozenset()
+               ) -> MovePlan | None:
+    """A flee move of `length` along the shortest path round what is in the way (W6-FL-4).
+
+    The path leads to where the straight move would end (or the first free place beyond
+    it); the unit walks `length` along it with the shape it moves with (see
+    `moving_footprint`) and turns to `heading` at the end when there is room. None unless
+    the whole walk is clear of friends, enemies (kept `keep_away` from, as far as it is not
+    already nearer) and impassable terrain, stays on the table or leaves it (W6-FL-6), and
+    ends at least `BENT_PROGRESS` of `length` further along `heading` than it began.
+    """
+    original = battle.footprint(unit_id)
+    shape = moving_footprint(battle, unit_id, heading, ignore)
+    obstacles = battle.obstacles_for(unit_id, ignore)
+    start = original.center
+    direction = heading_vector(heading)
+    # Nothing further than this from the start can touch the walked part of the path.
+    reach = length + _diagonal(shape.polygon) + keep_away + 2 * pathing.MARGIN
+    near = [obstacles[i] for i in pathing.nearby([o.polygon for o in obstacles], start,
+                                                 reach)]
+    # What it touches where it stands (the enemy it flees) is left out of the plan; the
+    # checks below still refuse a walk into it.
+    touching = _touching(original, near) | _touching(shape, near)
+    kept = {o.id: min(keep_away, float(o.polygon.distance(original.polygon)))
+            for o in near if o.kind == ObstacleKind.ENEMY}
+    planned = [_kept_away(o, kept.get(o.id, 0.0)) for o in near if o.id not in touching]
+    goal = pathing.free_goal((start[0] + direction[0] * length,
+                              start[1] + direction[1] * length),
+                             direction, shape, planned, reach)
+    if goal is None:
+        return None
+    half_x = max(abs(x - start[0]) for x, _ in shape.corners)
+    half_y = max(abs(y - start[1]) for _, y in shape.corners)
+    table = battle.table
+    route = pathing.shortest_path(start, goal, shape, planned,
+                                  (half_x, half_y, table.width - half_x, table.depth - half_y))
+    if route is None:
+        return None
+    walked, travelled, left = _walk_clear(battle, shape, pathing.walk(route, length), near,
+                                          kept)
+    if walked is None or (not left and travelled < length - 1e-6):
+        return None
+    end = walked[-1]
+    away = (end[0] - start[0]) * direction[0] + (end[1] - start[1]) * direction[1]
+    if away < BENT_PROGRESS * length - 1e-9:
+        return None  # running along the friends rather than round them
+    facing = heading % 360.0
+    if not left:
+        stopped = shape.moved(end[0] - start[0], end[1] - start[1])
+        if not _fits(battle, stopped, near):
+            return None
+        if not _fits(battle, stopped.turned(heading), near):
+            facing = shape.facing
+    return MovePlan(start=start, end=end, facing=facing, travelled=travelled, left_table=left,
+                    moving=shape, start_facing=original.facing, bends=walked[1:-1])
+
+
+def _kept_away(obstacle: Obstacle, gap: float) -> tuple[Point, ...]:
+    """The obstacle's outline, pushed out by `gap` (an enemy to keep away from)."""
+    if gap <= 0.0:
+        return obstacle.points
+    grown = obstacle.polygon.buffer(gap, join_style="mitre")
+    return tuple((float(x), float(y)) for x, y in grown.exterior.coords[:-1])
+
+
+def _walk_clear(battle: Battle, shape: Footprint, path: Sequence[Point],
+                obstacles: Sequence[Obstacle], kept: dict[str, float]
+                ) -> tuple[tuple[Point, ...] | None, float, bool]:
+    """`path` checked leg by leg: (the points walked, how far, whether it left the table),
+    or None for the points when a leg goes into something or nearer an enemy than `kept`."""
+    start = path[0]
+    walked, travelled = [start], 0.0
+    enemies = [o for o in obstacles if kept.get(o.id, 0.0) > 0.0]
+    for a, b in itertools.pairwise(path):
+        step = math.dist(a, b)
+        if step < 1e-12:
+            continue
+        direction = ((b[0] - a[0]) / step, (b[1] - a[1]) / step)
+        here = shape.moved(a[0] - start[0], a[1] - start[1])
+        swept = sweep(here, direction, step, battle.table, obstacles)
+        edge = swept.leaves_table_at
+        stop = step if edge is None else edge
+        if any(c.enter < stop and not (c.enter < 0.0 and c.leave <= CONTACT_TOLERANCE)
+               for c in swept.crossings):
+            return None, 0.0, False
+        area = Polygon(swept_outline(here, direction, stop))
+        if any(float(area.distance(o.polygon)) < kept[o.id] - 1e-9 for o in enemies):
+            return None, 0.0, False
+        walked.append((a[0] + direction[0] * stop, a[1] + direction[1] * stop))
+        travelled += stop
+        if edge is not None:
+            return tuple(walked), travelled, True
+    return tuple(walked), travelled, False
 
 
 def gap_length(battle: Battle, unit_id: str, source: str, roll: float) -> Callable[[float],

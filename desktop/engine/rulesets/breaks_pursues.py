@@ -140,7 +140,8 @@ def breaks_pursues(rec: Recorder, combats: Sequence[Combat]) -> Procedure:
                              halt_before=frozenset({target} - {""}),
                              deflections=DEFLECTIONS if target else (0.0,))
         rec.emit(UnitPursued(uid, pursuit_rolls[uid], plan.path, plan.facing, target=target,
-                             charged=plan.contacted_enemy, clause="BP-6"))
+                             charged=plan.contacted_enemy, clause="BP-6",
+                             **plan.drawing()))
     return
 
 

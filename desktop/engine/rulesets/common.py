@@ -205,11 +205,12 @@ def emit_flee(rec: Recorder, unit_id: str, plan: MovePlan, roll: int, *, away_fr
               clause: str, left_clause: str) -> None:
     """A flee move, or leaving the table when any corner crossed its edge."""
     if plan.left_table:
-        rec.emit(UnitLeftTable(unit_id, roll, plan.path, plan.facing, clause=left_clause))
+        rec.emit(UnitLeftTable(unit_id, roll, plan.path, plan.facing, clause=left_clause,
+                               **plan.drawing()))
     else:
         rec.emit(UnitFled(unit_id, roll, plan.path, plan.facing, away_from=away_from,
                           passed_through=plan.passed_through, blocked_by=plan.blocked_by,
-                          clause=clause))
+                          clause=clause, **plan.drawing()))
 
 
 def move_outcome(battle: Battle, plan: MovePlan) -> str:

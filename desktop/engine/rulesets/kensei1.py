@@ -305,7 +305,8 @@ def _chase(rec: Recorder, runner: str, chasers: Sequence[str], runs: _Runs
         plan = straight_move(rec.battle, chaser, heading, total, through_friends=False,
                              stay_on_table=True)
         rec.emit(UnitChased(chaser, total, plan.path, plan.facing, target=runner,
-                            reached=plan.contacted_enemy, clause="K-RA-7"))
+                            reached=plan.contacted_enemy, clause="K-RA-7",
+                            **plan.drawing()))
         if plan.contacted_enemy == runner:
             rec.emit(ChaseReached(chaser, runner, clause="K-RA-8"))
             outcome = yield Choice(

@@ -169,7 +169,8 @@ def combat_aftermath(rec: Recorder, combats: Sequence[Combat]) -> Procedure:
         plan = pursue_around(rec.battle, pursuer, headings[target], pursuit_rolls[pursuer],
                              halt_before=frozenset({target}))
         rec.emit(UnitPursued(pursuer, pursuit_rolls[pursuer], plan.path, plan.facing,
-                             target=target, charged=plan.contacted_enemy, clause="W6-PU-2"))
+                             target=target, charged=plan.contacted_enemy, clause="W6-PU-2",
+                             **plan.drawing()))
     return
 
 
@@ -430,7 +431,7 @@ def charge_fleeing(rec: Recorder, charge: ChargeOnFleeing) -> Procedure:
                          through_friends=False, halt_before=frozenset({target}),
                          stay_on_table=True)
     rec.emit(UnitCharged(charger, 0, move.path, move.facing, target=target, reached=reached,
-                         clause="W6-FL-8"))
+                         clause="W6-FL-8", **move.drawing()))
     return
 
 

@@ -1,0 +1,162 @@
+"""Shortest bent paths for a rectangle that slides without turning (W6-FL-4).
+
+A unit keeps its orientation while it moves, so where its centre may go is the plane minus
+each obstacle grown by the unit's rectangle (the configuration space). For convex shapes
+that growth is the convex hull of the sums of their corners; a concave piece of terrain is
+grown from its hull, which only ever forbids a little more ground. The shortest path among
+polygons bends only at their corners, so a visibility graph over the grown corners plus the
+start and the goal, searched with Dijkstra, finds it.
+
+Cost: only obstacles within reach of the move are grown (an STRtree finds them), and every
+candidate edge is tested against the grown shapes in one vectorised STRtree query, so a
+crowded table costs what the few units near the fleeing one cost.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import shapely
+from shapely import STRtree
+from shapely.geometry import Polygon
+
+from desktop.engine.geometry import Footprint, Point, convex_hull
+
+# Clearance kept between the path and what it goes round: the planner's corners lie on
+# shapes grown by MARGIN, its edges are tested against shapes grown by half of it, so an
+# edge along a grown side is never mistaken for one through it.
+MARGIN = 0.2
+
+
+def nearby(polygons: Sequence[Polygon], centre: Point, reach: float) -> list[int]:
+    """Indexes of the polygons that come within `reach` of `centre`."""
+    if not polygons:
+        return []
+    tree = STRtree(list(polygons))
+    found = tree.query(shapely.Point(centre), predicate="dwithin", distance=reach)
+    return sorted(int(index) for index in found)
+
+
+def grown(points: Sequence[Point], shape: Footprint, margin: float) -> tuple[Point, ...]:
+    """Where the centre of `shape` (at its facing) cannot go without overlapping `points`.
+
+    The rectangle is symmetric about its centre, so adding its corner offsets to the
+    obstacle's corners is the Minkowski difference the configuration space needs.
+    """
+    wider = Footprint((0.0, 0.0), shape.facing, shape.frontage + 2 * margin,
+                      shape.depth + 2 * margin)
+    return convex_hull([(x + dx, y + dy) for x, y in points for dx, dy in wider.corners])
+
+
+def shortest_path(
+    start: Point,
+    goal: Point,
+    shape: Footprint,
+    obstacles: Sequence[Sequence[Point]],
+    region: tuple[float, float, float, float],
+) -> tuple[Point, ...] | None:
+    """The shortest polyline from `start` to `goal` along which `shape` overlaps none of
+    `obstacles`, or None. Its corners stay inside `region` (min x, min y, max x, max y), the
+    centres that keep the unit on the table; the goal itself may lie outside it.
+    """
+    outer = [Polygon(grown(points, shape, MARGIN)) for points in obstacles]
+    inner = [Polygon(grown(points, shape, MARGIN / 2)) for points in obstacles]
+    min_x, min_y, max_x, max_y = region
+    nodes: list[Point] = [start, goal]
+    nodes += [(x, y) for polygon in outer for x, y in polygon.exterior.coords[:-1]
+              if min_x <= x <= max_x and min_y <= y <= max_y]
+    tree = STRtree(inner)
+    if inner and len(nodes) > 2:
+        # Corners that lie inside another grown shape are not places to bend at.
+        inside = tree.query(shapely.points(nodes[2:]), predicate="intersects")[0] + 2
+        blocked_nodes = set(inside.tolist())
+        nodes = [node for index, node in enumerate(nodes) if index not in blocked_nodes]
+    count = len(nodes)
+    first, second = np.triu_indices(count, k=1)
+    coords = np.array(nodes)
+    lines = shapely.linestrings(np.stack([coords[first], coords[second]], axis=1))
+    blocked = np.zeros(len(lines), dtype=bool)
+    if inner:
+        hits = tree.query(lines, predicate="intersects")[0]
+        blocked[hits] = True
+    lengths = np.hypot(*(coords[second] - coords[first]).T)
+    neighbours: list[list[tuple[int, float]]] = [[] for _ in range(count)]
+    for a, b, length in zip(first[~blocked].tolist(), second[~blocked].tolist(),
+                            lengths[~blocked].tolist(), strict=True):
+        neighbours[a].append((b, length))
+        neighbours[b].append((a, length))
+    return _dijkstra(nodes, neighbours)
+
+
+def _dijkstra(nodes: Sequence[Point], neighbours: Sequence[Sequence[tuple[int, float]]]
+              ) -> tuple[Point, ...] | None:
+    """Shortest path from node 0 to node 1."""
+    best = [math.inf] * len(nodes)
+    previous = [-1] * len(nodes)
+    best[0] = 0.0
+    queue = [(0.0, 0)]
+    while queue:
+        cost, node = heapq.heappop(queue)
+        if node == 1:
+            break
+        if cost > best[node]:
+            continue
+        for other, length in neighbours[node]:
+            if cost + length < best[other]:
+                best[other] = cost + length
+                previous[other] = node
+                heapq.heappush(queue, (cost + length, other))
+    if math.isinf(best[1]):
+        return None
+    path = [1]
+    while path[-1] != 0:
+        path.append(previous[path[-1]])
+    return tuple(nodes[index] for index in reversed(path))
+
+
+def free_goal(goal: Point, direction: Point, shape: Footprint,
+              obstacles: Sequence[Sequence[Point]], beyond: float) -> Point | None:
+    """`goal`, or the first point past it along `direction` (within `beyond`) where the
+    unit would overlap none of `obstacles`; None if there is none."""
+    ray = shapely.LineString([goal, (goal[0] + direction[0] * beyond,
+                                     goal[1] + direction[1] * beyond)])
+    covered: list[tuple[float, float]] = []
+    for points in obstacles:
+        polygon = Polygon(grown(points, shape, MARGIN))
+        part = ray.intersection(polygon)
+        if part.is_empty:
+            continue
+        along = [ray.project(shapely.Point(xy)) for xy in _coords(part)]
+        covered.append((min(along), max(along)))
+    free = 0.0
+    for low, high in sorted(covered):
+        if low > free:
+            break
+        free = max(free, high + 1e-6)
+    if free > beyond:
+        return None
+    return (goal[0] + direction[0] * free, goal[1] + direction[1] * free)
+
+
+def _coords(geometry: shapely.Geometry) -> list[tuple[float, float]]:
+    return [(float(x), float(y)) for x, y in shapely.get_coordinates(geometry)]
+
+
+def walk(path: Sequence[Point], length: float) -> tuple[Point, ...]:
+    """The first `length` of `path` (all of it if it is shorter)."""
+    walked = [path[0]]
+    left = length
+    for a, b in itertools.pairwise(path):
+        step = math.dist(a, b)
+        if step >= left:
+            if left > 1e-9:
+                share = left / step
+                walked.append((a[0] + (b[0] - a[0]) * share, a[1] + (b[1] - a[1]) * share))
+            return tuple(walked)
+        walked.append(b)
+        left -= step
+    return tuple(walked)
