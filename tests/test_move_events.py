@@ -19,7 +19,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from test_properties import PROPERTY_SETTINGS, as_breaks_pursues, as_kensei, battles, run_events
+from test_properties import (
+    PROPERTY_SETTINGS,
+    as_breaks_pursues,
+    as_kensei,
+    as_later_turn,
+    battles,
+    run_events,
+)
 
 from desktop.engine.dice import ScriptedRoller, SeededRoller
 from desktop.engine.events import Event, Movement, UnitLeftTable
@@ -107,11 +114,7 @@ def test_every_move_starts_where_the_unit_stood_and_stays_legal(data, seed, pick
 @PROPERTY_SETTINGS
 @given(data=battles(), seed=st.integers(0, 2**32 - 1))
 def test_every_compulsory_flee_move_is_drawable_and_legal(data, seed):
-    for unit in data["units"]:
-        if unit["player"] == "Blue":
-            unit["status"] = "fleeing"
-    data["resolve"] = {"procedure": "start_of_turn", "player": "Blue"}
-    start, events = run_events(data, seed, 0)
+    start, events = run_events(as_later_turn(data), seed, 0)
     assert_drawable_moves(start, events)
 
 

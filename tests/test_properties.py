@@ -188,15 +188,20 @@ def test_no_unit_ends_overlapping_or_silently_off_the_table(data, seed, pick):
 @PROPERTY_SETTINGS
 @given(data=battles(), seed=st.integers(0, 2**32 - 1))
 def test_w6_fl_5_compulsory_flee_keeps_units_apart_and_on_the_table(data, seed):
-    # Every unit of one side is fleeing at the start of its turn.
-    for unit in data["units"]:
-        if unit["player"] == PLAYERS[1]:
-            unit["status"] = "fleeing"
-    data["resolve"] = {"procedure": "start_of_turn", "player": PLAYERS[1]}
+    data = as_later_turn(data)
     loaded = load_placed(data)
     session = run(loaded.start(), answer_with(seed, {}))
     assert session.events is not None
     assert_sound_run(loaded.battle, session.events)
+
+
+def as_later_turn(data: dict[str, Any]) -> dict[str, Any]:
+    """W6-FL-5: every unit of one side is fleeing at the start of its turn."""
+    for unit in data["units"]:
+        if unit["player"] == PLAYERS[1]:
+            unit["status"] = "fleeing"
+    data["resolve"] = {"procedure": "start_of_turn", "player": PLAYERS[1]}
+    return data
 
 
 def as_breaks_pursues(data: dict[str, Any]) -> dict[str, Any]:

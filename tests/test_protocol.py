@@ -20,10 +20,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_kensei_rules import CRANE, fight, k_unit
 from test_properties import (
-    PLAYERS,
     PROPERTY_SETTINGS,
     as_breaks_pursues,
     as_kensei,
+    as_later_turn,
     battles,
     choice_picker,
     load_placed,
@@ -124,11 +124,7 @@ def test_every_request_of_every_bundled_scenario_has_odds_summing_to_one(path, s
 def property_variants(data: dict[str, Any], difference: int) -> list[dict[str, Any]]:
     """One drawn battle resolved by every procedure a window can start on it."""
     w6 = json.loads(json.dumps(data))
-    later = json.loads(json.dumps(data))
-    for unit in later["units"]:
-        if unit["player"] == PLAYERS[1]:
-            unit["status"] = "fleeing"
-    later["resolve"] = {"procedure": "start_of_turn", "player": PLAYERS[1]}
+    later = as_later_turn(json.loads(json.dumps(data)))
     bp = as_breaks_pursues(json.loads(json.dumps(data)))
     kensei = as_kensei(json.loads(json.dumps(data)), difference, 0)
     react = json.loads(json.dumps(kensei))
