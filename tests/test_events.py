@@ -35,12 +35,15 @@ from desktop.engine.events import (
     RestraintTest,
     RunnerLocked,
     TestTaken,
+    TerrainPlaced,
+    TerrainRemoved,
     TestWaived,
     TurnBegan,
     UnitBroke,
     UnitCaught,
     UnitCharged,
     UnitChased,
+    UnitDeployed,
     UnitDestroyed,
     UnitEscaped,
     UnitFled,
@@ -49,7 +52,10 @@ from desktop.engine.events import (
     UnitPanicked,
     UnitPursued,
     UnitRallied,
+    UnitReformed,
+    UnitsDisengaged,
     UnitTurned,
+    UnitWheeled,
     WoundsSuffered,
     apply,
     event_from_json,
@@ -135,7 +141,20 @@ SAMPLES: dict[type[Event], Event] = {
     CommandPointSpent: CommandPointSpent(player="Empire", unit="handgunners",
                                          purpose="regroup", clause="K-RG-1"),
     UnitTurned: UnitTurned(unit="boyz", facing=405.0, clause="K-RG-1"),
+    UnitDeployed: UnitDeployed(unit="handgunners", center=(60.0, 10.0), facing=180.0,
+                               clause="player"),
+    UnitWheeled: UnitWheeled(unit="handgunners", pivot="left", angle=-30.0, arc=2.06,
+                             clause="player"),
+    UnitReformed: UnitReformed(unit="handgunners", files=10, clause="player"),
+    UnitsDisengaged: UnitsDisengaged(unit="boyz", enemy="swordsmen", clause="player"),
+    TerrainPlaced: TerrainPlaced(terrain="hill", name="Hill", points=((1.0, 1.0), (5.0, 1.0),
+                                                                      (3.0, 4.0)),
+                                 impassable=True, clause="player"),
+    TerrainRemoved: TerrainRemoved(terrain="rocks", clause="player"),
 }
+# The battle the samples apply to has this piece, so that TerrainRemoved has one to remove.
+ROCKS = TerrainPlaced(terrain="rocks", name="Rocks", points=((60.0, 40.0), (64.0, 40.0),
+                                                             (62.0, 44.0)), impassable=True)
 
 
 def all_event_classes() -> set[type[Event]]:
@@ -177,8 +196,8 @@ def test_apply_leaves_the_input_battle_unchanged(event, scenario_path):
     # Handgunners fleeing, so that every sample has something to change (a rally, a panic).
     setup = UnitFled(unit="handgunners", roll=2, path=((42.94, 24.0), (42.94, 26.0)),
                      facing=90.0, away_from="boyz")
-    battle = apply(load_four_units(scenario_path).battle, setup)
-    untouched = apply(load_four_units(scenario_path).battle, setup)
+    battle = fold(load_four_units(scenario_path).battle, [setup, ROCKS])
+    untouched = fold(load_four_units(scenario_path).battle, [setup, ROCKS])
     assert battle == untouched
     after = apply(battle, event)
     assert battle == untouched

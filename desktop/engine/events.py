@@ -563,10 +563,11 @@ class TerrainPlaced(Event):
 
 @dataclass(frozen=True)
 class TerrainRemoved(Event):
+    """A piece of terrain taken off the table (removing one that is not there changes nothing;
+    `moves.check` refuses it as a player's move)."""
+
     terrain: str
 
     def apply_to(self, battle: Battle) -> Battle:
-        if not any(piece.id == self.terrain for piece in battle.terrain):
-            raise KeyError(self.terrain)  # replaying a log that does not fit this battle
         kept = tuple(piece for piece in battle.terrain if piece.id != self.terrain)
         return _keeping_units(battle, replace(battle, terrain=kept))
