@@ -131,8 +131,8 @@ def _check_moved(battle: Battle, event: Event) -> Event:
             moving = _footprint_at(battle, event.unit, start, facing)
             shapes.append(swept_outline(moving, direction, length))
     final = _footprint_at(battle, event.unit, path[-1], facing)
-    _check_clear(battle, event.unit, shapes, ignore, "on the way")
     _check_clear(battle, event.unit, [final.corners], state.engaged_with, "where it ends")
+    _check_clear(battle, event.unit, shapes, ignore, "on the way")
     _check_on_table(battle, event.unit, final, *shapes)
     if isinstance(event, UnitCharged):
         _check_flush(battle, event.unit, final, event.target)

@@ -14,6 +14,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import shapely
 from shapely import STRtree
 from shapely.geometry import LineString
 from shapely.geometry import Point as ShapelyPoint
@@ -82,10 +83,12 @@ def candidates(battle: Battle, shape: BaseGeometry, reach: float = 0.0) -> list[
     A superset of what touches `shape`: callers test the few candidates exactly.
     """
     index = unit_index(battle)
-    query = shape if reach <= 0 else shape.buffer(reach, quad_segs=1).envelope
-    found = [index.ids[i] for i in index.tree.query(query)
+    if reach > 0:
+        min_x, min_y, max_x, max_y = shape.bounds
+        shape = shapely.box(min_x - reach, min_y - reach, max_x + reach, max_y + reach)
+    found = [index.ids[i] for i in index.tree.query(shape)
              if index.ids[i] not in index.changed]
-    found.extend(_changed_hits(battle, index, shape, reach))
+    found.extend(_changed_hits(battle, index, shape, 0.0))  # shape already reaches out
     return found
 
 
