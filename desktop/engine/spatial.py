@@ -71,7 +71,10 @@ def _changed_hits(battle: Battle, index: UnitIndex, shape: BaseGeometry,
     for uid in index.changed:
         if not battle.states[uid].status.on_table:
             continue
-        f_min_x, f_min_y, f_max_x, f_max_y = battle.footprint(uid).polygon.bounds
+        # From the corners: cheaper than building the shapely polygon of every changed unit.
+        corners = battle.footprint(uid).corners
+        f_min_x, f_max_x = min(x for x, _ in corners), max(x for x, _ in corners)
+        f_min_y, f_max_y = min(y for _, y in corners), max(y for _, y in corners)
         if (f_min_x <= max_x + reach and f_max_x >= min_x - reach
                 and f_min_y <= max_y + reach and f_max_y >= min_y - reach):
             yield uid
