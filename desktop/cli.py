@@ -6,6 +6,8 @@
     rout odds catch --flee 2D6 --pursue 2D6 3D6
     rout odds honor --honor 5 --ronin
     rout resolve SCENARIO.json [--dice 6,1,4] [--seed N] [--choose KEY=OPTION]
+    rout move SCENARIO.json --unit ID (--to X,Y [--facing D] | --wheel ANGLE
+              | --charge TARGET | --reform FILES)   check one player move, print its events
     rout import ROSTER [--ruleset ID]     a .json, .ros or .rosz army into the database
     rout export ARMY FILE [--format F]    an army (name or id) as .json, .txt or .md
     rout armies                           the armies in the database
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import sys
@@ -61,6 +64,23 @@ def _dice(text: str) -> Dice:
         return Dice.parse(text)
     except RuleError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _finite(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a finite number")
+    return value
+
+
+def _point(text: str) -> tuple[float, float]:
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a point X,Y such as 30,24.5")
+    return (_finite(parts[0]), _finite(parts[1]))
 
 
 def _build_parser() -> _Parser:
@@ -114,6 +134,19 @@ def _build_parser() -> _Parser:
                                 help="what the answers given lead to when every later roll "
                                 "is the middle of its dice and every later choice its "
                                 "default (what the wizard draws before Finish)")
+
+    move_parser = commands.add_parser(
+        "move", help="check one player move on a scenario's battle and print its events")
+    move_parser.add_argument("scenario", type=Path)
+    move_parser.add_argument("--unit", required=True, help="the id of the unit that moves")
+    how = move_parser.add_mutually_exclusive_group(required=True)
+    how.add_argument("--to", type=_point, metavar="X,Y", help="move its centre here")
+    how.add_argument("--wheel", type=_finite, metavar="ANGLE",
+                     help="wheel this many degrees clockwise (negative: counter-clockwise)")
+    how.add_argument("--charge", metavar="TARGET", help="charge this enemy unit")
+    how.add_argument("--reform", type=int, metavar="FILES", help="reform this many wide")
+    move_parser.add_argument("--facing", type=_finite, metavar="DEGREES",
+                             help="with --to: the facing it ends with (default: as before)")
 
     database = argparse.ArgumentParser(add_help=False)
     database.add_argument("--database", metavar="URL", default=argparse.SUPPRESS,
@@ -234,6 +267,31 @@ def resolve_command(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def move_command(args: argparse.Namespace) -> dict[str, Any]:
+    from desktop.engine import moves
+    from desktop.engine.events import Event, fold
+    from desktop.engine.scenario import load_scenario
+
+    scenario = load_scenario(_read_json(args.scenario))
+    battle = scenario.battle
+    if args.facing is not None and args.to is None:
+        raise UsageError("rout move: --facing goes with --to")
+    events: list[Event]
+    if args.to is not None:
+        events = [moves.move_to(battle, args.unit, args.to, args.facing)]
+    elif args.wheel is not None:
+        events = [moves.wheel(battle, args.unit, args.wheel)]
+    elif args.charge is not None:
+        events = list(moves.charge(battle, args.unit, args.charge))
+    else:
+        events = [moves.reform(battle, args.unit, args.reform)]
+    state = fold(battle, events).states[args.unit]
+    return {"scenario": scenario.title, "unit": args.unit,
+            "events": [event.to_json() for event in events],
+            "position": [round(state.center[0], 3), round(state.center[1], 3)],
+            "facing": round(state.facing, 1), "files": state.files}
+
+
 def import_command(args: argparse.Namespace) -> dict[str, Any]:
     from desktop.store.store import Store
     from desktop.store.transfer import read_army_file
@@ -308,6 +366,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             result = odds_command(args)
         elif args.command == "resolve":
             result = resolve_command(args)
+        elif args.command == "move":
+            result = move_command(args)
         elif args.command in STORE_COMMANDS:
             result = _store_command(args)
         else:

@@ -759,7 +759,7 @@ def test_an_event_that_cannot_follow_the_ones_before_is_refused():
     fled = _events_index(data, "UnitFled")
     data["events"][fled]["away_from"] = "dwarves"  # a record only: it changes nothing
     battle_from_json(copy.deepcopy(data))
-    data["events"].insert(fled, {"type": "EngagedInCombat", "clause": "", "unit": "elves",
+    data["events"].insert(fled, {"type": "UnitsEngaged", "clause": "", "unit": "elves",
                                  "enemy": "dwarves"})
     with pytest.raises(ScenarioError, match=rf"^events\[{fled}\]: names 'dwarves'"):
         battle_from_json(data)

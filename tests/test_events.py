@@ -23,7 +23,6 @@ from desktop.engine.events import (
     CombatResolved,
     CommandPointSpent,
     DiceRolled,
-    EngagedInCombat,
     Event,
     FlagSet,
     HonorTest,
@@ -34,6 +33,8 @@ from desktop.engine.events import (
     RallyTest,
     RestraintTest,
     RunnerLocked,
+    TerrainPlaced,
+    TerrainRemoved,
     TestTaken,
     TestWaived,
     TurnBegan,
@@ -41,6 +42,7 @@ from desktop.engine.events import (
     UnitCaught,
     UnitCharged,
     UnitChased,
+    UnitDeployed,
     UnitDestroyed,
     UnitEscaped,
     UnitFled,
@@ -49,7 +51,11 @@ from desktop.engine.events import (
     UnitPanicked,
     UnitPursued,
     UnitRallied,
+    UnitReformed,
+    UnitsDisengaged,
+    UnitsEngaged,
     UnitTurned,
+    UnitWheeled,
     WoundsSuffered,
     apply,
     event_from_json,
@@ -133,7 +139,7 @@ SAMPLES: dict[type[Event], Event] = {
                                  corners=((37.969, 22.819), (34.031, 22.819), (34.031, 25.181),
                                           (37.969, 25.181))),
     UnitRallied: UnitRallied(unit="handgunners", clause="W6-RA-1"),
-    EngagedInCombat: EngagedInCombat(unit="boyz", enemy="handgunners", clause="W6-PU-2"),
+    UnitsEngaged: UnitsEngaged(unit="boyz", enemy="handgunners", clause="W6-PU-2"),
     ChargeFailed: ChargeFailed(unit="wolf_riders", target="handgunners", clause="W6-FL-8"),
     TurnBegan: TurnBegan(turn=2),
     ModifierApplied: ModifierApplied(unit="boyz", stat="Ld", delta=-1, expires_after_turn=2,
@@ -156,7 +162,20 @@ SAMPLES: dict[type[Event], Event] = {
     CommandPointSpent: CommandPointSpent(player="Empire", unit="handgunners",
                                          purpose="regroup", clause="K-RG-1"),
     UnitTurned: UnitTurned(unit="boyz", facing=405.0, clause="K-RG-1"),
+    UnitDeployed: UnitDeployed(unit="handgunners", center=(60.0, 10.0), facing=180.0,
+                               clause="player"),
+    UnitWheeled: UnitWheeled(unit="handgunners", pivot="left", angle=-30.0, arc=2.06,
+                             clause="player"),
+    UnitReformed: UnitReformed(unit="handgunners", files=10, clause="player"),
+    UnitsDisengaged: UnitsDisengaged(unit="boyz", enemy="swordsmen", clause="player"),
+    TerrainPlaced: TerrainPlaced(terrain="hill", name="Hill", points=((1.0, 1.0), (5.0, 1.0),
+                                                                      (3.0, 4.0)),
+                                 impassable=True, clause="player"),
+    TerrainRemoved: TerrainRemoved(terrain="rocks", clause="player"),
 }
+# The battle the samples apply to has this piece, so that TerrainRemoved has one to remove.
+ROCKS = TerrainPlaced(terrain="rocks", name="Rocks", points=((60.0, 40.0), (64.0, 40.0),
+                                                             (62.0, 44.0)), impassable=True)
 
 
 def all_event_classes() -> set[type[Event]]:
@@ -198,8 +217,8 @@ def test_apply_leaves_the_input_battle_unchanged(event, scenario_path):
     # Handgunners fleeing, so that every sample has something to change (a rally, a panic).
     setup = UnitFled(unit="handgunners", roll=2, path=((42.94, 24.0), (42.94, 26.0)),
                      facing=90.0, away_from="boyz")
-    battle = apply(load_four_units(scenario_path).battle, setup)
-    untouched = apply(load_four_units(scenario_path).battle, setup)
+    battle = fold(load_four_units(scenario_path).battle, [setup, ROCKS])
+    untouched = fold(load_four_units(scenario_path).battle, [setup, ROCKS])
     assert battle == untouched
     after = apply(battle, event)
     assert battle == untouched
@@ -401,7 +420,7 @@ def test_unit_fled_sets_fleeing_moves_turns_and_disengages_both_sides(battle):
 
 
 def test_unit_fled_leaves_other_combats_of_its_enemies_alone(battle):
-    battle = apply(battle, EngagedInCombat(unit="boyz", enemy="handgunners"))
+    battle = apply(battle, UnitsEngaged(unit="boyz", enemy="handgunners"))
     after = apply(battle, UnitFled(unit="swordsmen", roll=7, path=((36.0, 24.0), (36.0, 31.0)),
                                    facing=90.0, away_from="boyz"))
     assert after.state("boyz").engaged_with == {"handgunners"}
@@ -450,10 +469,10 @@ def test_unit_rallied_sets_ready(battle):
 
 
 def test_engaged_in_combat_is_symmetric(battle):
-    after = apply(battle, EngagedInCombat(unit="handgunners", enemy="boyz"))
+    after = apply(battle, UnitsEngaged(unit="handgunners", enemy="boyz"))
     assert after.state("handgunners").engaged_with == {"boyz"}
     assert after.state("boyz").engaged_with == {"swordsmen", "handgunners"}
-    assert apply(after, EngagedInCombat(unit="boyz", enemy="handgunners")) == after
+    assert apply(after, UnitsEngaged(unit="boyz", enemy="handgunners")) == after
 
 
 def test_unit_pursued_moves_disengages_and_engages_a_fresh_enemy(battle):
@@ -553,3 +572,8 @@ def test_moves_saved_before_they_could_be_drawn_still_read():
     assert (event.start_facing, event.turned, event.through, event.footprint) == (
         0.0, "", (), ())
     assert event.path == SAMPLES[UnitFled].path
+
+
+def test_battles_saved_with_engaged_in_combat_still_read():
+    data = {"type": "EngagedInCombat", "unit": "a", "enemy": "b", "clause": "W6-PU-2"}
+    assert event_from_json(data) == UnitsEngaged("a", "b", clause="W6-PU-2")

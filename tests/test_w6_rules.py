@@ -18,7 +18,6 @@ from desktop.engine.events import (
     ChargeFailed,
     CombatResolved,
     DiceRolled,
-    EngagedInCombat,
     PanicTest,
     RallyTest,
     RestraintTest,
@@ -33,6 +32,7 @@ from desktop.engine.events import (
     UnitPanicked,
     UnitPursued,
     UnitRallied,
+    UnitsEngaged,
 )
 from desktop.engine.geometry import distance, heading_of, swept_area
 from desktop.engine.model import Status
@@ -565,7 +565,7 @@ def test_w6_pu_2_pursuing_into_a_fresh_enemy_is_a_charge():
     assert "guard" in battle.states["orcs"].engaged_with
     assert "orcs" in battle.states["guard"].engaged_with
     assert distance(battle.footprint("orcs"), battle.footprint("guard")) < 0.05
-    assert not events_of(session, EngagedInCombat)  # the pursuit event carries it
+    assert not events_of(session, UnitsEngaged)  # the pursuit event carries it
 
 
 # --- W6-RA: rally ----------------------------------------------------------------------------

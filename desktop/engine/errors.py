@@ -29,3 +29,10 @@ class ScenarioError(RuleError):
 
 class AnswerError(RuleError):
     """An answer to a request that the request does not accept."""
+
+
+class MoveRefused(RuleError):
+    """A player's move (deploy, move, wheel, reform, charge, terrain) the table does not allow.
+
+    The message names what is in the way: the table edge, a unit, a piece of terrain.
+    """

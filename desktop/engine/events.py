@@ -8,6 +8,7 @@ so the log can say why things happened.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Self
@@ -15,7 +16,7 @@ from typing import Any, Self
 from desktop.engine.errors import ScenarioError
 from desktop.engine.geometry import Point, in_contact
 from desktop.engine.losses import rear_rank_off
-from desktop.engine.model import Battle, Modifier, Status
+from desktop.engine.model import Battle, Modifier, Status, Terrain
 
 _EVENT_TYPES: dict[str, type[Event]] = {}
 
@@ -314,7 +315,7 @@ class UnitPursued(Movement):
     def apply_to(self, battle: Battle) -> Battle:
         battle = _disengage(self._moved(battle), self.unit)
         if self.charged:
-            battle = EngagedInCombat(self.unit, self.charged).apply_to(battle)
+            battle = UnitsEngaged(self.unit, self.charged).apply_to(battle)
         return battle
 
 
@@ -380,7 +381,7 @@ class UnitRallied(Event):
 
 
 @dataclass(frozen=True)
-class EngagedInCombat(Event):
+class UnitsEngaged(Event):
     """Two units now fight each other (a pursuit into a fresh enemy, a lock in Kensei)."""
 
     unit: str
@@ -501,7 +502,7 @@ class RunnerLocked(Event):
         return cls(unit, enemy, corners=here.corners, touching=touching, clause=clause)
 
     def apply_to(self, battle: Battle) -> Battle:
-        battle = EngagedInCombat(self.unit, self.enemy).apply_to(battle)
+        battle = UnitsEngaged(self.unit, self.enemy).apply_to(battle)
         state = battle.states[self.unit]
         return battle.update(self.unit, status=Status.READY,
                              flags=state.flags | {LOCKED_RUNNER})
@@ -534,7 +535,7 @@ class ChaseCharged(Event):
     enemy: str
 
     def apply_to(self, battle: Battle) -> Battle:
-        return EngagedInCombat(self.unit, self.enemy).apply_to(battle)
+        return UnitsEngaged(self.unit, self.enemy).apply_to(battle)
 
 
 @dataclass(frozen=True)
@@ -551,3 +552,121 @@ class UnitTurned(Event):
 
     def apply_to(self, battle: Battle) -> Battle:
         return battle.update(self.unit, facing=self.facing % 360.0)
+
+
+# --- player moves (checked by desktop.engine.moves before they are accepted) ----------------
+
+
+def _keeping_units(before: Battle, after: Battle) -> Battle:
+    """`after` with `before`'s footprints and spatial index: no unit moved in between."""
+    for key in ("_footprints", "_unit_index"):
+        if key in before.__dict__:
+            after.__dict__[key] = before.__dict__[key]
+    return after
+
+
+@dataclass(frozen=True)
+class UnitDeployed(Event):
+    """A unit in reserve is put on the table at `center`, facing `facing`."""
+
+    unit: str
+    center: Point
+    facing: float
+
+    def apply_to(self, battle: Battle) -> Battle:
+        return battle.update(self.unit, center=self.center, facing=self.facing % 360.0,
+                             status=Status.READY)
+
+
+@dataclass(frozen=True)
+class UnitWheeled(Event):
+    """A wheel about a front corner: `pivot` "left" or "right", `angle` degrees clockwise.
+
+    The pivot is the inner corner, so a clockwise (positive) wheel pivots on the right.
+    `arc` is how far the outer front corner travelled: the angle in radians x frontage.
+    """
+
+    unit: str
+    pivot: str
+    angle: float
+    arc: float = 0.0
+
+    def apply_to(self, battle: Battle) -> Battle:
+        center, facing = wheeled_pose(battle, self.unit, self.pivot, self.angle)
+        return battle.update(self.unit, center=center, facing=facing)
+
+
+def wheeled_pose(battle: Battle, unit_id: str, pivot: str, angle: float) -> tuple[Point, float]:
+    """Centre and facing after a wheel of `angle` degrees clockwise about a front corner."""
+    footprint = battle.footprint(unit_id)
+    corner = footprint.corners[0] if pivot == "left" else footprint.corners[1]
+    radians = math.radians(-angle)  # facings turn counter-clockwise; a wheel's angle clockwise
+    cos, sin = math.cos(radians), math.sin(radians)
+    dx, dy = footprint.center[0] - corner[0], footprint.center[1] - corner[1]
+    return ((corner[0] + dx * cos - dy * sin, corner[1] + dx * sin + dy * cos),
+            (footprint.facing - angle) % 360.0)
+
+
+@dataclass(frozen=True)
+class UnitReformed(Event):
+    """A new number of files; ranks follow from the models. The front's middle stays put."""
+
+    unit: str
+    files: int
+
+    def apply_to(self, battle: Battle) -> Battle:
+        return battle.update(self.unit, center=reformed_center(battle, self.unit, self.files),
+                             files=self.files)
+
+
+def reformed_center(battle: Battle, unit_id: str, files: int) -> Point:
+    """Where the centre goes when the unit reforms to `files` wide, its front's middle kept."""
+    state, footprint = battle.states[unit_id], battle.footprint(unit_id)
+    depth = max(math.ceil(state.models / files), 1) * battle.roster[unit_id].profile.base[1]
+    fx, fy = math.cos(math.radians(state.facing)), math.sin(math.radians(state.facing))
+    shift = (footprint.depth - depth) / 2  # forward when the unit gets shallower
+    return (state.center[0] + fx * shift, state.center[1] + fy * shift)
+
+
+@dataclass(frozen=True)
+class UnitsDisengaged(Event):
+    """Two units stop fighting each other (the player pulls them apart)."""
+
+    unit: str
+    enemy: str
+
+    def apply_to(self, battle: Battle) -> Battle:
+        battle = _set_engaged(battle, self.unit,
+                              battle.states[self.unit].engaged_with - {self.enemy})
+        return _set_engaged(battle, self.enemy,
+                            battle.states[self.enemy].engaged_with - {self.unit})
+
+
+@dataclass(frozen=True)
+class TerrainPlaced(Event):
+    """A piece of terrain drawn on the table: its outline and whether units may enter it."""
+
+    terrain: str
+    name: str
+    points: tuple[Point, ...]
+    impassable: bool = False
+
+    def apply_to(self, battle: Battle) -> Battle:
+        piece = Terrain(self.terrain, self.name, self.points, self.impassable)
+        return _keeping_units(battle, replace(battle, terrain=(*battle.terrain, piece)))
+
+
+@dataclass(frozen=True)
+class TerrainRemoved(Event):
+    """A piece of terrain taken off the table (removing one that is not there changes nothing;
+    `moves.check` refuses it as a player's move)."""
+
+    terrain: str
+
+    def apply_to(self, battle: Battle) -> Battle:
+        kept = tuple(piece for piece in battle.terrain if piece.id != self.terrain)
+        return _keeping_units(battle, replace(battle, terrain=kept))
+
+
+# Battles saved before the player-move events were named say "EngagedInCombat".
+_EVENT_TYPES["EngagedInCombat"] = UnitsEngaged

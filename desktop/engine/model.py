@@ -37,10 +37,11 @@ class Status(StrEnum):
     FLEEING = "fleeing"  # W6/BP fleeing, Kensei Running Away
     DESTROYED = "destroyed"
     LEFT_TABLE = "left_table"
+    RESERVE = "reserve"  # in the battle but not yet deployed (UnitDeployed puts it down)
 
     @property
     def on_table(self) -> bool:
-        return self not in (Status.DESTROYED, Status.LEFT_TABLE)
+        return self not in (Status.DESTROYED, Status.LEFT_TABLE, Status.RESERVE)
 
 
 def _frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -206,6 +207,10 @@ class Battle:
         kept = self.__dict__.get("_footprints", {})
         battle.__dict__["_footprints"] = {uid: footprint for uid, footprint in kept.items()
                                           if uid != state.unit_id}
+        # The spatial index (desktop.engine.spatial) carries over too, noting what changed.
+        index = self.__dict__.get("_unit_index")
+        if index is not None:
+            battle.__dict__["_unit_index"] = index.after(self.states.get(state.unit_id), state)
         return battle
 
     def update(self, unit_id: str, **changes: Any) -> Battle:

@@ -1,0 +1,213 @@
+"""Where the units are, fast: an STRtree over footprints, and the queries a window asks.
+
+A battle never changes and every event makes a new one, so the tree of an ancestor battle is
+kept (`Battle.with_state` hands it on) with a small overlay of the units that changed since;
+those are checked directly. When the overlay outgrows `overlay_limit` the tree is rebuilt,
+so a long sequence of moves costs a rebuild only every few dozen moves, not one per move.
+
+Only units on the table are indexed: units in reserve, destroyed or gone are never found.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import shapely
+from shapely import STRtree
+from shapely.geometry import LineString
+from shapely.geometry import Point as ShapelyPoint
+from shapely.geometry.base import BaseGeometry
+
+from desktop.engine.geometry import Footprint, Point, heading_vector
+from desktop.engine.model import Battle, UnitState
+
+_KEY = "_unit_index"
+_EPSILON = 1e-9
+
+
+def overlay_limit(indexed: int) -> int:
+    """How many changed units are checked directly before the tree is rebuilt.
+
+    A query pays for the overlay, a rebuild for every unit: about sqrt(n) balances the two.
+    """
+    return max(32, int(2 * math.sqrt(indexed)))
+
+
+@dataclass(frozen=True)
+class UnitIndex:
+    tree: STRtree
+    ids: tuple[str, ...]  # tree position -> unit id
+    changed: frozenset[str] = frozenset()  # units whose tree entry may no longer be true
+
+    def after(self, old: UnitState | None, new: UnitState) -> UnitIndex:
+        """The index of a battle in which `old` became `new`."""
+        if old is not None and (old.center, old.facing, old.files, old.models,
+                                old.status.on_table) == (new.center, new.facing, new.files,
+                                                         new.models, new.status.on_table):
+            return self  # same ground covered (a flag, a modifier, an engagement changed)
+        return UnitIndex(self.tree, self.ids, self.changed | {new.unit_id})
+
+    @property
+    def stale(self) -> bool:
+        return len(self.changed) > overlay_limit(len(self.ids))
+
+
+def unit_index(battle: Battle) -> UnitIndex:
+    """The battle's index, built on first use and rebuilt when its overlay grew too big."""
+    found: UnitIndex | None = battle.__dict__.get(_KEY)
+    if found is None or found.stale:
+        ids = tuple(battle.on_table())
+        found = UnitIndex(STRtree([battle.footprint(uid).polygon for uid in ids]), ids)
+        battle.__dict__[_KEY] = found
+    return found
+
+
+def _changed_hits(battle: Battle, index: UnitIndex, shape: BaseGeometry,
+                  reach: float) -> Iterator[str]:
+    """Overlay units whose current footprint's bounding box comes within `reach` of `shape`."""
+    min_x, min_y, max_x, max_y = shape.bounds
+    for uid in index.changed:
+        if not battle.states[uid].status.on_table:
+            continue
+        # From the corners: cheaper than building the shapely polygon of every changed unit.
+        corners = battle.footprint(uid).corners
+        f_min_x, f_max_x = min(x for x, _ in corners), max(x for x, _ in corners)
+        f_min_y, f_max_y = min(y for _, y in corners), max(y for _, y in corners)
+        if (f_min_x <= max_x + reach and f_max_x >= min_x - reach
+                and f_min_y <= max_y + reach and f_max_y >= min_y - reach):
+            yield uid
+
+
+def candidates(battle: Battle, shape: BaseGeometry, reach: float = 0.0) -> list[str]:
+    """Units on the table whose bounding box comes within `reach` of `shape`'s bounding box.
+
+    A superset of what touches `shape`: callers test the few candidates exactly.
+    """
+    index = unit_index(battle)
+    if reach > 0:
+        min_x, min_y, max_x, max_y = shape.bounds
+        shape = shapely.box(min_x - reach, min_y - reach, max_x + reach, max_y + reach)
+    found = [index.ids[i] for i in index.tree.query(shape)
+             if index.ids[i] not in index.changed]
+    found.extend(_changed_hits(battle, index, shape, 0.0))  # shape already reaches out
+    return found
+
+
+def units_within(battle: Battle, unit_id: str, radius: float) -> list[str]:
+    """Other units on the table whose footprint comes within `radius` of `unit_id`'s.
+
+    Panic (W6-PT-1: 6") and keep-away (W6-FL-5: 4") radii. Nearest first, then by id.
+    """
+    if radius < 0 or not math.isfinite(radius):
+        raise ValueError(f"a radius must be a distance of 0 or more, not {radius}")
+    own = battle.footprint(unit_id).polygon
+    near = []
+    for uid in candidates(battle, own, radius):
+        if uid == unit_id:
+            continue
+        gap = float(own.distance(battle.footprint(uid).polygon))
+        if gap <= radius + _EPSILON:
+            near.append((gap, uid))
+    return [uid for _, uid in sorted(near)]
+
+
+def edge_distance(battle: Battle, first: str, second: str) -> float:
+    """Shortest distance between two units' footprints; 0 when they touch."""
+    return float(battle.footprint(first).polygon.distance(battle.footprint(second).polygon))
+
+
+def distance_to_point(battle: Battle, unit_id: str, point: Point) -> float:
+    """From the nearest part of a unit to a point; 0 when the point is under the unit."""
+    return float(battle.footprint(unit_id).polygon.distance(ShapelyPoint(point)))
+
+
+# --- contact -----------------------------------------------------------------------------
+
+
+EDGE_NAMES = ("front", "right", "rear", "left")
+
+
+@dataclass(frozen=True)
+class Edge:
+    """One side of a footprint: its ends (left to right seen from outside) and outward bearing."""
+
+    name: str
+    start: Point
+    end: Point
+    outward: float
+
+    @property
+    def length(self) -> float:
+        return math.dist(self.start, self.end)
+
+    @property
+    def middle(self) -> Point:
+        return ((self.start[0] + self.end[0]) / 2, (self.start[1] + self.end[1]) / 2)
+
+
+def edges(footprint: Footprint) -> tuple[Edge, Edge, Edge, Edge]:
+    """Front, right, rear and left edges; each runs left to right as seen from outside it."""
+    front_left, front_right, rear_right, rear_left = footprint.corners
+    facing = footprint.facing
+    return (Edge("front", front_left, front_right, facing % 360.0),
+            Edge("right", front_right, rear_right, (facing - 90.0) % 360.0),
+            Edge("rear", rear_right, rear_left, (facing + 180.0) % 360.0),
+            Edge("left", rear_left, front_left, (facing + 90.0) % 360.0))
+
+
+def nearest_edges(mover: Footprint, target: Footprint) -> list[Edge]:
+    """The target's edges, the one the mover is closest to first.
+
+    Ties (a mover off a corner is as close to two edges) go to the edge its centre lies
+    further out past.
+    """
+    mover_polygon = mover.polygon
+
+    def rank(edge: Edge) -> tuple[float, float]:
+        gap = float(mover_polygon.distance(LineString([edge.start, edge.end])))
+        ox, oy = heading_vector(edge.outward)
+        out = (mover.center[0] - edge.middle[0]) * ox + (mover.center[1] - edge.middle[1]) * oy
+        return (round(gap, 6), -out)
+
+    return sorted(edges(target), key=rank)
+
+
+def nearest_edge(mover: Footprint, target: Footprint) -> Edge:
+    return nearest_edges(mover, target)[0]
+
+
+def flush_pose(mover: Footprint, edge: Edge, offset: float = 0.0) -> Footprint:
+    """The mover facing `edge` with its front edge on it, its front's middle `offset` along it.
+
+    `offset` runs left to right as seen by the mover (the edge's own direction reversed).
+    """
+    facing = (edge.outward + 180.0) % 360.0
+    fx, fy = heading_vector(facing)
+    rx, ry = fy, -fx  # the mover's right hand
+    mx, my = edge.middle
+    half_depth = mover.depth / 2
+    return Footprint((mx - fx * half_depth + rx * offset, my - fy * half_depth + ry * offset),
+                     facing, mover.frontage, mover.depth)
+
+
+def front_gap(mover: Footprint, edge: Edge) -> tuple[float, float]:
+    """(How far the mover's front corners are off the edge's line, how much of it they share).
+
+    A front that lies on the edge has the first 0 and the second > 0.
+    """
+    front_left, front_right = mover.corners[0], mover.corners[1]
+    ox, oy = heading_vector(edge.outward)
+    off = max(abs((x - edge.start[0]) * ox + (y - edge.start[1]) * oy)
+              for x, y in (front_left, front_right))
+    length = edge.length
+    ux, uy = (edge.end[0] - edge.start[0]) / length, (edge.end[1] - edge.start[1]) / length
+    along = [(x - edge.start[0]) * ux + (y - edge.start[1]) * uy
+             for x, y in (front_left, front_right)]
+    return off, min(max(along), length) - max(min(along), 0.0)
+
+
+def faces_edge(mover: Footprint, edge: Edge) -> bool:
+    """Whether the mover faces towards `edge` rather than away (against its outward bearing)."""
+    return abs((mover.facing - edge.outward) % 360.0 - 180.0) < 90.0

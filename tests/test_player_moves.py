@@ -1,0 +1,486 @@
+"""Player moves (desktop.engine.moves): events checked before they are accepted.
+
+The hand-worked table (72x48, 1" bases, 10 models 5 wide = 5" x 2"):
+
+    a  (Red)   centre (20, 20) facing up:    x 17.5..22.5, y 19..21
+    f  (Red)   centre (30, 20) facing up:    x 27.5..32.5, y 19..21
+    b  (Blue)  centre (20, 30) facing down:  x 17.5..22.5, y 29..31
+    r  (Red)   in reserve
+    rocks      impassable square x 40..44, y 30..34
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from shapely.geometry import LineString
+
+from desktop.engine import moves, spatial
+from desktop.engine.errors import MoveRefused, RuleError
+from desktop.engine.events import (
+    Event,
+    TurnBegan,
+    UnitCharged,
+    UnitFled,
+    UnitMoved,
+    UnitsDisengaged,
+    UnitsEngaged,
+    UnitWheeled,
+    event_from_json,
+    fold,
+)
+from desktop.engine.geometry import CONTACT_TOLERANCE, overlaps
+from desktop.engine.model import Battle, Status
+from desktop.engine.scenario import load_scenario
+
+from builders import aftermath, scenario, side, w6_unit
+
+ROCKS = {"id": "rocks", "name": "Rocks", "impassable": True,
+         "points": [[40, 30], [44, 30], [44, 34], [40, 34]]}
+
+
+def table(*extra: dict) -> Battle:
+    units = [w6_unit("a", "Red", 20, 20), w6_unit("f", "Red", 30, 20),
+             w6_unit("b", "Blue", 20, 30, facing=270),
+             w6_unit("r", "Red", 0, 0, status="reserve"), *extra]
+    data = scenario(units, aftermath((side("a"), side("b"))), terrain=[ROCKS])
+    battle = load_scenario(data).battle
+    # The aftermath engages a and b; these tests start from units that are not fighting.
+    return fold(battle, [UnitsDisengaged("a", "b")]) if "b" in battle.states[
+        "a"].engaged_with else battle
+
+
+@pytest.fixture
+def battle() -> Battle:
+    return table()
+
+
+def refused(battle: Battle, event: Event, says: str) -> None:
+    with pytest.raises(MoveRefused, match=says):
+        moves.check(battle, event)
+
+
+# --- reserve --------------------------------------------------------------------------------
+
+
+def test_a_reserve_unit_is_in_the_battle_but_not_on_the_table(battle):
+    assert battle.states["r"].status is Status.RESERVE
+    assert "r" not in battle.on_table()
+    assert "r" not in battle.enemies_of("b")
+    assert "r" not in {o.id for o in battle.obstacles_for("a")}
+    assert "r" not in spatial.units_within(battle, "a", 100)
+
+
+def test_deploying_puts_a_reserve_unit_down_where_asked(battle):
+    event = moves.deploy(battle, "r", (50, 10), 45)
+    after = event.apply_to(battle)
+    assert (after.states["r"].center, after.states["r"].facing) == ((50, 10), 45)
+    assert after.states["r"].status is Status.READY
+    assert "r" in after.on_table()
+    assert "r" in spatial.units_within(after, "f", 30)
+
+
+@pytest.mark.parametrize(("unit", "center", "says"), [
+    ("r", (30, 21), r"'r' would overlap unit 'f' where it is deployed"),
+    ("r", (42, 33), r"'r' would overlap impassable terrain 'rocks'"),
+    ("r", (1, 10), r"'r' would go off the table at the left edge \(x = 0\)"),
+    ("a", (50, 10), r"'a' is already on the table \(ready\): move it instead"),
+    ("ghost", (50, 10), r"there is no unit 'ghost' in this battle"),
+])
+def test_deploying_is_refused_naming_what_is_in_the_way(battle, unit, center, says):
+    with pytest.raises(MoveRefused, match=says):
+        moves.deploy(battle, unit, center, 90)
+
+
+def test_a_reserve_unit_must_be_deployed_before_it_moves(battle):
+    with pytest.raises(MoveRefused, match="'r' is in reserve: deploy it first"):
+        moves.move_to(battle, "r", (50, 10))
+
+
+# --- moves ----------------------------------------------------------------------------------
+
+
+def test_a_move_ends_where_asked_facing_as_before(battle):
+    event = moves.move_to(battle, "a", (20, 24))
+    assert event == UnitMoved("a", 0, ((20, 20), (20, 24)), 90.0, start_facing=90.0,
+                              footprint=tuple(battle.footprint("a").moved(0, 4)
+                                              .corners))
+    assert event.apply_to(battle).states["a"].center == (20, 24)
+
+
+def test_a_move_may_end_touching_another_unit(battle):
+    moves.move_to(battle, "a", (20, 27))  # front at y 28... up to 29 is touching b
+
+
+@pytest.mark.parametrize(("point", "facing", "says"), [
+    ((20, 28.5), None, r"'a' would overlap unit 'b' where it ends"),
+    ((20, 40), None, r"'a' would overlap unit 'b' on the way"),  # no jumping over it
+    ((1, 20), None, r"'a' would go off the table at the left edge \(x = 0\)"),
+    ((20, 0.5), None, r"'a' would go off the table at the bottom edge \(y = 0\)"),
+    ((27, 20), 0, r"'a' would overlap unit 'f' where it ends"),  # side-on: x 26..28
+])
+def test_a_move_is_refused_naming_what_is_in_the_way(battle, point, facing, says):
+    with pytest.raises(MoveRefused, match=says):
+        moves.move_to(battle, "a", point, facing)
+
+
+def test_moves_past_the_top_and_right_edges_name_them(battle):
+    with pytest.raises(MoveRefused, match=r"'f' would go off the table at the top edge "
+                       r"\(y = 48\)"):
+        moves.move_to(battle, "f", (30, 47.5))
+    with pytest.raises(MoveRefused, match=r"right edge \(x = 72\)"):
+        moves.move_to(battle, "f", (70.5, 20))
+
+
+def test_a_move_onto_impassable_terrain_names_it(battle):
+    with pytest.raises(MoveRefused, match="'f' would overlap impassable terrain 'rocks'"):
+        moves.move_to(battle, "f", (42, 30))
+
+
+def test_a_path_with_several_points_goes_round_what_a_straight_move_would_hit(battle):
+    around = moves.move_to(battle, "a", (20, 40), via=[(10, 20), (10, 40)])
+    assert around.path == ((20, 20), (10, 20), (10, 40), (20, 40))
+    assert around.apply_to(battle).states["a"].center == (20, 40)
+
+
+def test_a_path_must_start_at_the_unit(battle):
+    refused(battle, UnitMoved("a", 0, ((0, 0), (20, 24)), 90),
+            r"must start at its centre \(20, 20\)")
+    refused(battle, UnitMoved("a", 3, ((20, 20), (20, 24)), 90), "roll must be 0")
+
+
+def test_engaged_units_do_not_block_each_other(battle):
+    engaged = fold(battle, [UnitsEngaged("a", "b")])
+    moves.move_to(engaged, "a", (20, 28.5))  # into b, which it fights
+    with pytest.raises(MoveRefused, match="'a' would overlap unit 'b'"):
+        moves.move_to(battle, "a", (20, 28.5))
+
+
+# --- wheels ---------------------------------------------------------------------------------
+
+
+def test_a_clockwise_wheel_pivots_on_the_right_front_corner(battle):
+    event = moves.wheel(battle, "a", 90)
+    # Arc of the outer corner: a quarter turn on a 5" frontage.
+    assert event.pivot == "right"
+    assert event.arc == pytest.approx(math.pi / 2 * 5)
+    state = event.apply_to(battle).states["a"]
+    # The right front corner (22.5, 21) stays; the unit now faces right (0 degrees),
+    # its frontage running up from the pivot and its depth behind it: x 20.5..22.5, y 21..26.
+    assert state.facing == pytest.approx(0)
+    assert state.center == pytest.approx((21.5, 23.5))
+
+
+def test_a_counter_clockwise_wheel_pivots_on_the_left(battle):
+    event = moves.wheel(battle, "a", -45)
+    assert (event.pivot, event.angle) == ("left", -45)
+    assert event.arc == pytest.approx(math.radians(45) * 5)
+    after = event.apply_to(battle)
+    assert after.states["a"].facing == pytest.approx(135)
+    assert after.footprint("a").corners[0] == pytest.approx((17.5, 21))
+
+
+def test_a_wheel_is_refused_when_it_sweeps_into_a_unit(battle):
+    near = fold(battle, [moves.move_to(battle, "a", (20, 26))])
+    with pytest.raises(MoveRefused, match="'a' would overlap unit 'b' as it wheels"):
+        moves.wheel(near, "a", 90)
+
+
+def test_a_wheel_must_pivot_on_its_inner_corner(battle):
+    refused(battle, UnitWheeled("a", "left", 30), "inner, right front corner")
+    refused(battle, UnitWheeled("a", "middle", 30), "'left' or 'right'")
+    refused(battle, UnitWheeled("a", "right", 0), "more than 0")
+
+
+# --- reforms --------------------------------------------------------------------------------
+
+
+def test_a_reform_keeps_the_middle_of_the_front_edge(battle):
+    wide = moves.reform(battle, "a", 10).apply_to(battle)
+    assert wide.footprint("a").frontage == 10 and wide.footprint("a").depth == 1
+    assert wide.states["a"].center == pytest.approx((20, 20.5))  # front still at y 21
+    deep = moves.reform(battle, "a", 3).apply_to(battle)
+    assert deep.states["a"].ranks == 4
+    assert deep.states["a"].center == pytest.approx((20, 19))
+
+
+def test_a_reform_is_refused_when_it_does_not_fit(battle):
+    with pytest.raises(MoveRefused, match="1 to 10 files wide, not 11"):
+        moves.reform(battle, "a", 11)
+    near = fold(battle, [moves.move_to(battle, "f", (26, 20))])  # x 23.5..28.5
+    with pytest.raises(MoveRefused, match="'f' would overlap unit 'a' once reformed"):
+        moves.reform(near, "f", 10)  # x 21..31 reaches a at 22.5
+
+
+# --- charges --------------------------------------------------------------------------------
+
+
+def front_on_edge(battle: Battle, unit: str, target: str) -> bool:
+    """Flush: the unit squares up to a side of `target` (facings a multiple of 90 degrees
+    apart), touches it without overlapping, and its front line lies along it for 1" or more.
+    """
+    mover, other = battle.footprint(unit), battle.footprint(target)
+    turn = (mover.facing - other.facing) % 90.0
+    front = LineString(mover.corners[:2])
+    along = front.intersection(other.polygon.buffer(CONTACT_TOLERANCE)).length
+    return (min(turn, 90.0 - turn) < 1e-6 and along >= 1.0
+            and not overlaps(mover.polygon, other.polygon))
+
+
+def test_a_head_on_charge_ends_flush_and_centred_and_engages_both(battle):
+    move, engaged = moves.charge(battle, "a", "b")
+    assert move == UnitCharged("a", 0, ((20, 20), (20, 28)), 90.0, target="b", reached=True,
+                               start_facing=90.0, footprint=move.footprint)
+    assert tuple(fold(battle, [move]).footprint("a").corners) == move.footprint
+    assert engaged == UnitsEngaged("a", "b")
+    after = fold(battle, [move, engaged])
+    assert front_on_edge(after, "a", "b")
+    assert after.states["a"].engaged_with == {"b"}
+    assert after.states["b"].engaged_with == {"a"}
+
+
+def test_an_oblique_charge_turns_to_face_the_target_and_ends_flush(battle):
+    start = fold(battle, [moves.move_to(battle, "a", (8, 38), 0)])
+    after = fold(start, moves.charge(start, "a", "b"))
+    assert front_on_edge(after, "a", "b")
+    assert not overlaps(after.footprint("a").polygon, after.footprint("b").polygon)
+
+
+def test_a_charge_slides_along_the_edge_when_the_middle_is_taken(battle):
+    # g stands where a would be centred on b's front (x 13.5..18.5, y 27..29).
+    crowded = table(w6_unit("g", "Red", 16, 28))
+    start = fold(crowded, [moves.move_to(crowded, "a", (25, 20))])
+    move, _ = moves.charge(start, "a", "b")
+    assert move.path[-1] == pytest.approx((21, 28))  # its left side against g
+    assert front_on_edge(move.apply_to(start), "a", "b")
+
+
+@pytest.mark.parametrize(("unit", "target", "says"), [
+    ("a", "f", "'f' is a friend of 'a', not an enemy"),
+    ("a", "a", "cannot charge or fight itself"),
+    ("a", "nobody", "there is no unit 'nobody'"),
+    ("a", "r", r"'r' is not on the table \(reserve\)"),
+])
+def test_a_charge_is_refused_at_the_wrong_target(battle, unit, target, says):
+    with pytest.raises(MoveRefused, match=says):
+        moves.charge(battle, unit, target)
+
+
+def test_a_charge_blocked_on_the_way_names_the_blocker(battle):
+    walled = table(w6_unit("wall", "Red", 20, 25, files=10, models=10))
+    with pytest.raises(MoveRefused, match="'a' would overlap unit 'wall' on the way"):
+        moves.charge(walled, "a", "b")
+
+
+def test_engaging_without_contact_is_refused(battle):
+    refused(battle, UnitsEngaged("a", "b"), "'a' does not end flush with 'b': its front "
+            "is 8.00 off the front edge of 'b'")
+    refused(battle, UnitCharged("a", 0, ((20, 20), (20, 27)), 90, target="b", reached=True),
+            "does not end flush with 'b'")
+
+
+def test_disengaging_frees_both_and_is_refused_while_they_overlap(battle):
+    fighting = fold(battle, moves.charge(battle, "a", "b"))
+    apart = moves.disengage(fighting, "b", "a").apply_to(fighting)
+    assert apart.states["a"].engaged_with == apart.states["b"].engaged_with == frozenset()
+    with pytest.raises(MoveRefused, match="'a' is not engaged with 'b'"):
+        moves.disengage(apart, "a", "b")
+    into = fold(fighting, [moves.move_to(fighting, "a", (20, 28.5))])
+    with pytest.raises(MoveRefused, match="'a' overlaps 'b': move them apart"):
+        moves.disengage(into, "a", "b")
+
+
+# --- terrain and turns ----------------------------------------------------------------------
+
+
+def test_terrain_is_placed_and_removed(battle):
+    hill = moves.place_terrain(battle, "hill", [(50, 5), (60, 5), (55, 12)])
+    with_hill = hill.apply_to(battle)
+    assert [p.id for p in with_hill.terrain] == ["rocks", "hill"]
+    assert with_hill.terrain[-1].name == "hill"
+    gone = moves.remove_terrain(with_hill, "rocks").apply_to(with_hill)
+    assert [p.id for p in gone.terrain] == ["hill"]
+    moves.move_to(gone, "f", (42, 28))  # the rocks no longer block it
+
+
+@pytest.mark.parametrize(("terrain", "points", "impassable", "says"), [
+    ("pond", [(18, 18), (22, 18), (20, 23)], True, "would cover unit 'a'"),
+    ("rocks", [(50, 5), (60, 5), (55, 12)], False, "already a piece of terrain 'rocks'"),
+    ("bow", [(50, 5), (60, 12), (60, 5), (50, 12)], False, "crosses itself"),
+    ("edge", [(-1, 5), (5, 5), (2, 9)], False, r"off the table at the left edge"),
+    ("line", [(1, 1), (2, 2)], False, "at least three corner points"),
+])
+def test_terrain_is_refused_when_it_does_not_fit(battle, terrain, points, impassable, says):
+    with pytest.raises(MoveRefused, match=says):
+        moves.place_terrain(battle, terrain, points, impassable=impassable)
+
+
+def test_removing_absent_terrain_names_what_there_is(battle):
+    with pytest.raises(MoveRefused, match=r"no terrain 'hill' to remove \(there is 'rocks'\)"):
+        moves.remove_terrain(battle, "hill")
+
+
+def test_turns_follow_one_another(battle):
+    assert moves.check(battle, moves.begin_turn(battle)) == TurnBegan(2)
+    refused(battle, TurnBegan(3), "turn 1 is followed by turn 2, not 3")
+
+
+def test_an_engine_move_is_not_a_players_move(battle):
+    refused(battle, UnitFled("a", 3, ((20, 20), (20, 17)), 270, away_from="b"),
+            "UnitFled is not a player's move")
+
+
+def test_move_refused_is_a_rule_error():
+    assert issubclass(MoveRefused, RuleError)
+
+
+# --- geometry helpers the window calls ------------------------------------------------------
+
+
+def test_distances_between_units_and_to_points(battle):
+    assert spatial.edge_distance(battle, "a", "b") == pytest.approx(8)
+    assert spatial.edge_distance(battle, "a", "f") == pytest.approx(5)
+    assert spatial.distance_to_point(battle, "a", (20, 25)) == pytest.approx(4)
+    assert spatial.distance_to_point(battle, "a", (20, 20)) == 0
+
+
+def test_units_within_a_radius_nearest_first(battle):
+    assert spatial.units_within(battle, "a", 8) == ["f", "b"]
+    assert spatial.units_within(battle, "a", 6) == ["f"]
+    assert spatial.units_within(battle, "a", 4.9) == []
+    with pytest.raises(ValueError, match="radius"):
+        spatial.units_within(battle, "a", -1)
+
+
+def test_the_index_of_an_ancestor_battle_follows_moves(battle):
+    spatial.unit_index(battle)  # built here, then carried through the events
+    moved = fold(battle, [moves.move_to(battle, "f", (60, 20))])
+    assert moved.__dict__["_unit_index"].tree is battle.__dict__["_unit_index"].tree
+    assert spatial.units_within(moved, "a", 8) == ["b"]
+    assert spatial.units_within(moved, "f", 1) == []
+    deployed = fold(moved, [moves.deploy(moved, "r", (30, 20), 90)])
+    assert spatial.units_within(deployed, "a", 8) == ["r", "b"]
+
+
+def test_the_index_is_rebuilt_once_the_overlay_is_too_big(battle):
+    tree = spatial.unit_index(battle).tree
+    current = battle
+    limit = spatial.overlay_limit(3)
+    for step in range(limit + 1):
+        event = moves.move_to(current, "f", (30 + (step % 2), 20))
+        current = event.apply_to(current)
+    # Only one unit changed: the overlay holds ids, so it never outgrows the limit here.
+    assert spatial.unit_index(current).tree is tree
+    assert spatial.unit_index(current).changed == {"f"}
+
+
+# --- random sequences: only accepted moves are kept, the state stays sound -------------------
+
+
+FOUR_UNITS = Path(__file__).resolve().parents[1] / "resources" / "scenarios" / "w6-four-units.json"
+UNITS = ("boyz", "wolf_riders", "swordsmen", "handgunners")
+# Charger and target: the Orcs & Goblins units against the Empire's, and back.
+CHARGES = [(a, b) for a in UNITS[:2] for b in UNITS[2:]] + [
+    (b, a) for a in UNITS[:2] for b in UNITS[2:]]
+
+
+def sound(battle: Battle) -> list[str]:
+    """What is wrong with the battle: off the table, overlapping, one-sided engagement."""
+    found = []
+    placed = list(battle.on_table())
+    for index, uid in enumerate(placed):
+        footprint = battle.footprint(uid)
+        if not battle.table.contains(footprint):
+            found.append(f"{uid} is off the table")
+        for other in placed[index + 1:]:
+            if other not in battle.states[uid].engaged_with and overlaps(
+                    footprint.polygon, battle.footprint(other).polygon):
+                found.append(f"{uid} overlaps {other}")
+        found += [f"{uid} stands in {piece.id}" for piece in battle.terrain
+                  if piece.impassable and overlaps(footprint.polygon, piece.polygon)]
+        for enemy in battle.states[uid].engaged_with:
+            if uid not in battle.states[enemy].engaged_with:
+                found.append(f"{uid} fights {enemy} alone")
+    return found
+
+
+def brute_within(battle: Battle, unit: str, radius: float) -> list[str]:
+    own = battle.footprint(unit).polygon
+    near = sorted((float(own.distance(battle.footprint(o).polygon)), o)
+                  for o in battle.on_table() if o != unit)
+    return [o for gap, o in near if gap <= radius + 1e-9]
+
+
+coordinates = st.tuples(st.floats(0, 72), st.floats(0, 48))
+steps = st.one_of(
+    st.tuples(st.just("deploy"), st.just("wolf_riders"), coordinates, st.floats(0, 359)),
+    st.tuples(st.just("move"), st.sampled_from(UNITS), coordinates,
+              st.one_of(st.none(), st.floats(0, 359))),
+    st.tuples(st.just("wheel"), st.sampled_from(UNITS), st.floats(-180, 180)),
+    st.tuples(st.just("reform"), st.sampled_from(UNITS), st.integers(1, 20)),
+    st.tuples(st.just("charge"), st.sampled_from(CHARGES)),
+    st.tuples(st.just("disengage"), st.sampled_from(UNITS), st.sampled_from(UNITS)),
+    st.tuples(st.just("terrain"), coordinates, st.booleans()),
+    st.tuples(st.just("unterrain"), st.integers(0, 5)),
+    st.tuples(st.just("undo")),
+)
+
+
+def proposed(battle: Battle, step: tuple, made: int) -> list[Event]:
+    kind = step[0]
+    if kind == "deploy":
+        return [moves.deploy(battle, step[1], step[2], step[3])]
+    if kind == "move":
+        return [moves.move_to(battle, step[1], step[2], step[3])]
+    if kind == "wheel":
+        return [moves.wheel(battle, step[1], step[2])]
+    if kind == "reform":
+        return [moves.reform(battle, step[1], step[2])]
+    if kind == "charge":
+        return list(moves.charge(battle, *step[1]))
+    if kind == "disengage":
+        return [moves.disengage(battle, step[1], step[2])]
+    if kind == "terrain":
+        (x, y), impassable = step[1], step[2]
+        return [moves.place_terrain(battle, f"t{made}",
+                                    [(x, y), (x + 3, y), (x + 1.5, y + 2)],
+                                    impassable=impassable)]
+    # Mostly a piece that is there; now and then one that is not.
+    ids = [piece.id for piece in battle.terrain] + ["nowhere"]
+    return [moves.remove_terrain(battle, ids[step[1] % len(ids)])]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(steps, min_size=1, max_size=30))
+def test_random_player_moves_keep_the_battle_sound_and_replayable(sequence):
+    loaded = load_scenario(json.loads(FOUR_UNITS.read_text(encoding="utf-8")))
+    # The wolf riders wait in reserve; the handgunners stand free to charge from the start.
+    start = fold(loaded.battle, [UnitsDisengaged("wolf_riders", "swordsmen")]).update(
+        "wolf_riders", status=Status.RESERVE)
+    kept: list[list[Event]] = []
+    battle = start
+    for made, step in enumerate(sequence):
+        if step[0] == "undo":
+            if kept:
+                kept.pop()
+                battle = fold(start, [e for group in kept for e in group])
+        else:
+            try:
+                events = proposed(battle, step, made)
+            except MoveRefused:
+                continue
+            for event in events:
+                battle = event.apply_to(battle)
+            kept.append(events)
+        flat = [e for group in kept for e in group]
+        assert sound(battle) == []
+        assert battle == fold(start, flat)
+        for event in flat:
+            assert event_from_json(json.loads(json.dumps(event.to_json()))) == event
+        for unit in battle.on_table():
+            assert spatial.units_within(battle, unit, 6) == brute_within(battle, unit, 6)
