@@ -671,7 +671,7 @@ BAD_BATTLES = [
     (_set("turn", 1e400), "turn: ", "far too large"),
     (_set("title", 5), "title: ", "expected text"),
     (_set("ruleset", "warhammer7"), "ruleset: ", "unknown ruleset"),
-    (_set("version", 2), "version: ", "newer Rout"),
+    (_set("version", 3), "version: ", "newer Rout"),
     (_set("format", "rout-army"), "this is not a Rout battle file", "found 'rout-army'"),
     (_set("replay", []), "replay: ", "unknown field 'replay'"),
 ]

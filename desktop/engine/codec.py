@@ -34,6 +34,7 @@ from desktop.engine.model import (
     Unit,
     UnitProfile,
     UnitState,
+    Zone,
 )
 from desktop.engine.reading import Reader, check_text
 from desktop.engine.rulesets import Ruleset, get_ruleset
@@ -42,6 +43,9 @@ ARMY_FORMAT = "rout-army"
 BATTLE_FORMAT = "rout-battle"
 LIBRARY_FORMAT = "rout-library"
 VERSION = 1
+# Battles with deployment zones are version 2: an older Rout says the file is newer rather
+# than refusing "zones" as a misspelt field. Battles without zones stay version 1.
+BATTLE_VERSION = 2
 MAX_UNITS = 5000
 MAX_MODELS = 10000
 MAX_EVENTS = 1_000_000
@@ -172,7 +176,7 @@ def _notes(node: Reader) -> tuple[str, ...]:
     return tuple(notes)
 
 
-def _check_header(root: Reader, expected: str) -> int:
+def _check_header(root: Reader, expected: str, newest: int = VERSION) -> int:
     if not isinstance(root.data, dict):
         raise root.fail("expected a JSON object at the top of the file")
     found = root.child("format", None).data
@@ -180,9 +184,9 @@ def _check_header(root: Reader, expected: str) -> int:
         raise ScenarioError(f"this is not a Rout {expected.removeprefix('rout-')} file "
                             f"(format should be '{expected}', found {found!r})")
     version = root.integer("version", minimum=1)
-    if version > VERSION:
+    if version > newest:
         raise root.fail(f"version {version} was written by a newer Rout; this one reads "
-                        f"version {VERSION}", "version")
+                        f"version {newest}", "version")
     return version
 
 
@@ -289,9 +293,9 @@ def state_from_json(unit: Unit, node: Reader, ruleset: Ruleset | None = None) ->
 def battle_to_json(battle: Battle, title: str = "", events: Sequence[Event] = ()) -> dict[
         str, Any]:
     """A battle at one moment, and optionally the events that happened since."""
-    return {
+    document: dict[str, Any] = {
         "format": BATTLE_FORMAT,
-        "version": VERSION,
+        "version": BATTLE_VERSION if battle.zones else VERSION,
         "title": title,
         "ruleset": battle.ruleset,
         "table": {"width": battle.table.width, "depth": battle.table.depth},
@@ -304,14 +308,18 @@ def battle_to_json(battle: Battle, title: str = "", events: Sequence[Event] = ()
                    "state": state_to_json(battle.states[uid])} for uid in battle.roster],
         "events": [event.to_json() for event in events],
     }
+    if battle.zones:
+        document["zones"] = [{"player": zone.player, "rect": list(zone.rect)}
+                             for zone in battle.zones]
+    return document
 
 
 def battle_from_json(data: object) -> tuple[str, Battle, tuple[Event, ...]]:
     """(title, battle at the start, events since) from a `rout-battle` document."""
     root = Reader(data)
-    _check_header(root, BATTLE_FORMAT)
+    version = _check_header(root, BATTLE_FORMAT, BATTLE_VERSION)
     root.expect("format", "version", "title", "ruleset", "table", "turn", "options", "terrain",
-                "units", "events")
+                "units", "events", *(("zones",) if version >= 2 else ()))
     ruleset = _ruleset(root)
     table_node = root.child("table").expect("width", "depth")
     table = Table(table_node.number("width", positive=True),
@@ -335,9 +343,15 @@ def battle_from_json(data: object) -> tuple[str, Battle, tuple[Event, ...]]:
     if len(event_nodes) > MAX_EVENTS:
         raise root.fail(f"more than {MAX_EVENTS} events", "events")
     events = tuple(_event(node) for node in event_nodes)
+    zones = tuple(_zone(node, table) for node in root.entries("zones", required=False))
+    seen: set[str] = set()
+    for index, zone in enumerate(zones):
+        if zone.player in seen:
+            raise root.fail(f"'{zone.player}' has two deployment zones", f"zones[{index}]")
+        seen.add(zone.player)
     battle = Battle(ruleset=ruleset.id, table=table, roster=roster, states=states,
                     terrain=tuple(terrain), turn=root.integer("turn", 1, minimum=1),
-                    options=options)
+                    options=options, zones=zones)
     _check_events_apply(battle, events, event_nodes)
     return optional_text(root, "title"), battle, events
 
@@ -364,6 +378,21 @@ def _terrain(node: Reader) -> Terrain:
         raise points_node.fail("not a proper outline: it crosses itself or encloses no area")
     return Terrain(node.text("id"), node.text("name", node.text("id")), points,
                    node.flag("impassable"))
+
+
+def _zone(node: Reader, table: Table) -> Zone:
+    node.expect("player", "rect")
+    rect_node = node.child("rect")
+    values = rect_node.data
+    if not (isinstance(values, list) and len(values) == 4 and all(
+            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+            for v in values)):
+        raise rect_node.fail("expected four numbers [x0, y0, x1, y1]")
+    x0, y0, x1, y1 = (float(v) for v in values)
+    if not (0 <= x0 < x1 <= table.width and 0 <= y0 < y1 <= table.depth):
+        raise rect_node.fail(f"[{x0:g}, {y0:g}, {x1:g}, {y1:g}] is not a rectangle on the "
+                             f"{table.width:g}x{table.depth:g} table")
+    return Zone(node.text("player"), (x0, y0, x1, y1))
 
 
 def _point(item: Reader) -> tuple[float, float]:

@@ -179,6 +179,26 @@ class Terrain:
 
 
 @dataclass(frozen=True)
+class Zone:
+    """Where one player deploys: an axis-aligned rectangle (x0, y0, x1, y1) on the table."""
+
+    player: str
+    rect: tuple[float, float, float, float]
+
+    @property
+    def width(self) -> float:
+        return self.rect[2] - self.rect[0]
+
+    @property
+    def depth(self) -> float:
+        return self.rect[3] - self.rect[1]
+
+    @property
+    def center(self) -> Point:
+        return ((self.rect[0] + self.rect[2]) / 2, (self.rect[1] + self.rect[3]) / 2)
+
+
+@dataclass(frozen=True)
 class Battle:
     ruleset: str
     table: Table
@@ -187,6 +207,10 @@ class Battle:
     terrain: tuple[Terrain, ...] = ()
     turn: int = 1
     options: Mapping[str, Any] = field(default_factory=dict)
+    zones: tuple[Zone, ...] = ()  # deployment zones; none for a battle set up by hand
+
+    def zone_of(self, player: str) -> Zone | None:
+        return next((zone for zone in self.zones if zone.player == player), None)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "roster", _frozen(self.roster))

@@ -37,3 +37,7 @@ class LockedDatabaseError(DatabaseError):
 
 class NotFoundError(StoreError):
     """No army or battle by that id or name."""
+
+
+class AlreadyExistsError(StoreError):
+    """Something with that id is already in the database (restoring a battle twice)."""

@@ -14,7 +14,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, delete, func, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    String,
+    Table,
+    delete,
+    func,
+    insert,
+    literal,
+    select,
+    update,
+)
 
 from desktop.engine.codec import (
     battle_from_json,
@@ -35,7 +46,7 @@ from desktop.store.database import (
     prepare,
     translate_errors,
 )
-from desktop.store.errors import CorruptDatabaseError, NotFoundError
+from desktop.store.errors import AlreadyExistsError, CorruptDatabaseError, NotFoundError
 from desktop.store.tables import (
     ArmyRow,
     BattleEventRow,
@@ -76,6 +87,7 @@ class BattleSummary:
     steps: int
     events: int
     created: datetime
+    units: int = 0  # units in the battle's roster (on the table or not)
 
 
 @dataclass(frozen=True)
@@ -86,6 +98,7 @@ class SavedBattle:
     title: str
     start: Battle
     steps: tuple[tuple[Event, ...], ...]
+    created: datetime | None = None  # kept so that restoring a deleted battle keeps its place
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -210,11 +223,7 @@ class Store:
     def find_army(self, name_or_id: str) -> Army:
         """By id, else by name ignoring case (Unicode-aware); a name two armies share is
         refused."""
-        wanted = name_or_id.casefold()
-        with self._reading() as connection:
-            rows = connection.execute(select(ARMIES.c.id, ARMIES.c.name)).all()
-        found = [army_id for army_id, _ in rows if army_id == name_or_id] or [
-            army_id for army_id, name in rows if name.casefold() == wanted]
+        found = self.match_armies(name_or_id)
         if not found:
             raise NotFoundError(f"no army named '{name_or_id}' in {self.describe()} (see "
                                 "`rout armies`)")
@@ -262,12 +271,31 @@ class Store:
     # Battles
 
     def create_battle(self, start: Battle, title: str = "") -> str:
+        return self.import_battle(start, title)
+
+    def import_battle(self, start: Battle, title: str = "",
+                      steps: Sequence[Sequence[Event]] = ()) -> str:
+        """A new battle with its steps so far, in one transaction; returns its id."""
         battle_id = _new_id()
         with self._writing() as connection:
-            connection.execute(insert(BATTLES).values(
-                id=battle_id, title=title[:200], ruleset=start.ruleset,
-                start=battle_to_json(start, title), created=_now()))
+            self._insert_battle(connection, battle_id, title, start, steps, _now())
         return battle_id
+
+    def _insert_battle(self, connection: Connection, battle_id: str, title: str,
+                       start: Battle, steps: Sequence[Sequence[Event]],
+                       created: datetime) -> None:
+        title = title[:200]
+        connection.execute(insert(BATTLES).values(
+            id=battle_id, title=title, ruleset=start.ruleset,
+            start=battle_to_json(start, title), created=created))
+        rows = [{"battle_id": battle_id, "sequence": 0, "step": number, "kind":
+                 type(event).__name__, "data": event.to_json()}
+                for number, step in enumerate((s for s in steps if s), start=1)
+                for event in step]
+        for sequence, row in enumerate(rows):
+            row["sequence"] = sequence
+        if rows:
+            connection.execute(insert(EVENTS), rows)
 
     def append_step(self, battle_id: str, events: Sequence[Event]) -> int:
         """Add one step's events in one transaction; returns the step's number (from 1).
@@ -276,12 +304,7 @@ class Store:
         the process is killed while writing it.
         """
         with self._writing() as connection:
-            # FOR UPDATE: on PostgreSQL two writers of one battle take turns here, so they
-            # never pick the same next sequence number (SQLite's BEGIN IMMEDIATE already does).
-            found = connection.execute(select(BATTLES.c.id).where(BATTLES.c.id == battle_id)
-                                       .with_for_update())
-            if not found.first():
-                raise NotFoundError(f"no battle with id '{battle_id}' in {self.describe()}")
+            self._lock_battle(connection, battle_id)
             last_sequence, last_step = connection.execute(
                 select(func.max(EVENTS.c.sequence), func.max(EVENTS.c.step))
                 .where(EVENTS.c.battle_id == battle_id)).one()
@@ -294,34 +317,149 @@ class Store:
                     for index, event in enumerate(events)])
         return step
 
+    def _lock_battle(self, connection: Connection, battle_id: str) -> None:
+        """NotFoundError unless the battle exists; holds its row until the transaction ends.
+
+        FOR UPDATE: on PostgreSQL two writers of one battle take turns here, so they never
+        pick the same sequence numbers (SQLite's BEGIN IMMEDIATE already does).
+        """
+        found = connection.execute(select(BATTLES.c.id).where(BATTLES.c.id == battle_id)
+                                   .with_for_update())
+        if not found.first():
+            raise self._no_battle(battle_id)
+
+    def _no_battle(self, battle_id: str) -> NotFoundError:
+        return NotFoundError(f"no battle with id '{battle_id}' in {self.describe()}")
+
     def load_battle(self, battle_id: str) -> SavedBattle:
         with self._reading() as connection:
-            found = connection.execute(select(BATTLES.c.start).where(
-                BATTLES.c.id == battle_id)).scalar_one_or_none()
-            if found is None:
-                raise NotFoundError(f"no battle with id '{battle_id}' in {self.describe()}")
-            rows = connection.execute(
-                select(EVENTS.c.step, EVENTS.c.data)
-                .where(EVENTS.c.battle_id == battle_id)
-                .order_by(EVENTS.c.sequence)).all()
+            return self._load_battle(connection, battle_id)
+
+    def _load_battle(self, connection: Connection, battle_id: str) -> SavedBattle:
+        found = connection.execute(select(BATTLES.c.start, BATTLES.c.title, BATTLES.c.created)
+                                   .where(BATTLES.c.id == battle_id)).one_or_none()
+        if found is None:
+            raise self._no_battle(battle_id)
+        rows = connection.execute(
+            select(EVENTS.c.step, EVENTS.c.data)
+            .where(EVENTS.c.battle_id == battle_id)
+            .order_by(EVENTS.c.sequence)).all()
         with self._damage_reported(f"battle {battle_id}"):
-            title, start, _ = battle_from_json(found)
+            _, start, _ = battle_from_json(found.start)
             steps: dict[int, list[Event]] = {}
             for step, data in rows:
                 steps.setdefault(step, []).append(event_from_json(data))
-        return SavedBattle(battle_id, title, start,
-                           tuple(tuple(steps[key]) for key in sorted(steps)))
+        # The title column is the one renamed; the copy inside `start` follows it.
+        return SavedBattle(battle_id, found.title, start,
+                           tuple(tuple(steps[key]) for key in sorted(steps)), found.created)
+
+    def find_battle(self, id_or_title: str) -> SavedBattle:
+        """By id, else by title ignoring case (Unicode-aware); a title two battles share is
+        refused."""
+        found = self.match_battles(id_or_title)
+        if not found:
+            raise NotFoundError(f"no battle named '{id_or_title}' in {self.describe()} (see "
+                                "`rout battles`)")
+        if len(found) > 1:
+            raise NotFoundError(f"{len(found)} battles are named '{id_or_title}'; give the "
+                                f"id instead ({', '.join(sorted(found))})")
+        return self.load_battle(found[0])
+
+    def match_battles(self, id_or_title: str) -> list[str]:
+        """Ids of the battle with this id, else of those with this title (ignoring case)."""
+        wanted = id_or_title.casefold()
+        with self._reading() as connection:
+            rows = connection.execute(select(BATTLES.c.id, BATTLES.c.title)).all()
+        return [battle_id for battle_id, _ in rows if battle_id == id_or_title] or [
+            battle_id for battle_id, title in rows if title.casefold() == wanted]
+
+    def match_armies(self, name_or_id: str) -> list[str]:
+        """Ids of the army with this id, else of those with this name (ignoring case)."""
+        wanted = name_or_id.casefold()
+        with self._reading() as connection:
+            rows = connection.execute(select(ARMIES.c.id, ARMIES.c.name)).all()
+        return [army_id for army_id, _ in rows if army_id == name_or_id] or [
+            army_id for army_id, name in rows if name.casefold() == wanted]
+
+    def rename_battle(self, battle_id: str, title: str) -> None:
+        title = title[:200]
+        with self._writing() as connection:
+            self._lock_battle(connection, battle_id)
+            start = connection.execute(select(BATTLES.c.start).where(
+                BATTLES.c.id == battle_id)).scalar_one()
+            connection.execute(update(BATTLES).where(BATTLES.c.id == battle_id).values(
+                title=title, start={**start, "title": title}))
+
+    def duplicate_battle(self, battle_id: str, title: str) -> str:
+        """A copy (its start and every step) under a new id and title; returns the id."""
+        copy_id = _new_id()
+        title = title[:200]
+        with self._writing() as connection:
+            self._lock_battle(connection, battle_id)
+            row = connection.execute(select(BATTLES.c.ruleset, BATTLES.c.start).where(
+                BATTLES.c.id == battle_id)).one()
+            connection.execute(insert(BATTLES).values(
+                id=copy_id, title=title, ruleset=row.ruleset,
+                start={**row.start, "title": title}, created=_now()))
+            # Copied inside the database: a long battle's events never travel to Python.
+            connection.execute(insert(EVENTS).from_select(
+                ["battle_id", "sequence", "step", "kind", "data"],
+                select(literal(copy_id, String(32)), EVENTS.c.sequence, EVENTS.c.step,
+                       EVENTS.c.kind, EVENTS.c.data)
+                .where(EVENTS.c.battle_id == battle_id)))
+        return copy_id
+
+    def delete_battle(self, battle_id: str) -> SavedBattle:
+        """Delete it and return it as it was, for `restore_battle` (undo)."""
+        with self._writing() as connection:
+            self._lock_battle(connection, battle_id)
+            saved = self._load_battle(connection, battle_id)
+            connection.execute(delete(EVENTS).where(EVENTS.c.battle_id == battle_id))
+            connection.execute(delete(BATTLES).where(BATTLES.c.id == battle_id))
+        return saved
+
+    def restore_battle(self, saved: SavedBattle) -> None:
+        """Put a deleted battle back under its own id (undo of `delete_battle`)."""
+        with self._writing() as connection:
+            taken = connection.execute(select(BATTLES.c.id).where(
+                BATTLES.c.id == saved.id)).first()
+            if taken:
+                raise AlreadyExistsError(f"a battle with id '{saved.id}' is already in "
+                                         f"{self.describe()}")
+            self._insert_battle(connection, saved.id, saved.title, saved.start, saved.steps,
+                                saved.created or _now())
+
+    def remove_last_step(self, battle_id: str) -> tuple[Event, ...]:
+        """Take the last step off (undo of a move); returns its events, () if none."""
+        with self._writing() as connection:
+            self._lock_battle(connection, battle_id)
+            last = connection.execute(select(func.max(EVENTS.c.step)).where(
+                EVENTS.c.battle_id == battle_id)).scalar_one_or_none()
+            if last is None:
+                return ()
+            rows = connection.execute(
+                select(EVENTS.c.data).where(EVENTS.c.battle_id == battle_id,
+                                            EVENTS.c.step == last)
+                .order_by(EVENTS.c.sequence)).scalars().all()
+            with self._damage_reported(f"battle {battle_id}"):
+                events = tuple(event_from_json(data) for data in rows)
+            connection.execute(delete(EVENTS).where(EVENTS.c.battle_id == battle_id,
+                                                    EVENTS.c.step == last))
+        return events
 
     def list_battles(self) -> list[BattleSummary]:
         counts = (select(EVENTS.c.battle_id,
                          func.count(func.distinct(EVENTS.c.step)).label("steps"),
                          func.count().label("events"))
                   .group_by(EVENTS.c.battle_id).subquery())
+        # Counted by the database inside the stored start (SQLite's JSON1, PostgreSQL's
+        # json functions): listing never reads a whole battle.
+        units = func.json_array_length(BATTLES.c.start["units"])
         with self._reading() as connection:
             rows = connection.execute(
                 select(BATTLES.c.id, BATTLES.c.title, BATTLES.c.ruleset,
                        func.coalesce(counts.c.steps, 0), func.coalesce(counts.c.events, 0),
-                       BATTLES.c.created)
+                       BATTLES.c.created, func.coalesce(units, 0))
                 .outerjoin(counts, counts.c.battle_id == BATTLES.c.id)
                 .order_by(BATTLES.c.created, BATTLES.c.id)).all()
         return [BattleSummary(*row) for row in rows]

@@ -1,0 +1,234 @@
+"""Setting up a battle: armies into reserve, deployment zones, and lining a side up.
+
+Decisions (README, "Battles"):
+- Every unit starts in RESERVE; `deploy_army` (or the player, unit by unit) puts it down.
+- A unit id two armies share gets the army's place as a prefix in both ("1-spears",
+  "2-spears"), so events name one unit; ids only one army uses are kept.
+- Two armies whose player is the same name (both "Player", say) would be one side: the
+  second and later take their army's name as player instead (else "Player (2)").
+- Default table: 72x48" for warhammer6 and breaks_pursues; 180x120 cm for kensei1 (the
+  rules here give no size; that is the 6x4 ft table in centimetres).
+- Default zones: each side a strip along its own long table edge, 12" deep (30 cm for
+  Kensei), at most a third of the table's depth. With more than two armies they take the
+  bottom and top edges in turn, and the armies on one edge share its strip in equal parts,
+  left to right.
+- `deploy_army` puts a player's reserve in its zone facing the enemy's edge (the zone's
+  centre looks at the table's centre, snapped to the nearest table axis). Units go in roster
+  order, left to right as the player sees it, front line first (the zone's edge nearest the
+  enemy), a gap between neighbours, a new line behind when one is full. Every placement is
+  checked by `moves.check`, so the events are always accepted.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import NamedTuple
+
+from desktop.engine import moves
+from desktop.engine.errors import MoveRefused, ScenarioError
+from desktop.engine.events import UnitDeployed
+from desktop.engine.geometry import Point, Table
+from desktop.engine.model import Army, Battle, Status, Unit, UnitState, Zone
+from desktop.engine.rulesets import get_ruleset
+
+# Per distance unit: table (width, depth), zone depth, gap between deployed units, and the
+# step by which a blocked unit is slid along its line to find a clear place.
+DEFAULT_TABLE = {"in": (72.0, 48.0), "cm": (180.0, 120.0)}
+ZONE_DEPTH = {"in": 12.0, "cm": 30.0}
+GAP = {"in": 1.0, "cm": 2.5}
+SLIDE_STEP = {"in": 0.5, "cm": 1.25}
+MAX_ID = 100
+
+# Exact right-hand and forward vectors per axis facing: cos/sin would leave 1e-16 crumbs
+# that push a unit flush with a table edge just past it.
+_AXES: dict[int, tuple[Point, Point]] = {
+    0: ((0.0, -1.0), (1.0, 0.0)),
+    90: ((1.0, 0.0), (0.0, 1.0)),
+    180: ((0.0, 1.0), (-1.0, 0.0)),
+    270: ((-1.0, 0.0), (0.0, -1.0)),
+}
+
+
+class NewBattle(NamedTuple):
+    title: str
+    battle: Battle
+
+
+def new_battle(ruleset_id: str, armies: Sequence[Army], *, table: Table | None = None,
+               zones: Sequence[Zone] | None = None, title: str = "") -> NewBattle:
+    """A battle with every army's units in reserve, and where each side deploys.
+
+    `title` defaults to the armies' names ("Orcs vs Elves").
+    """
+    ruleset = get_ruleset(ruleset_id)
+    if len(armies) < 2:
+        raise ScenarioError(f"a battle needs at least two armies, not {len(armies)}")
+    for army in armies:
+        if army.ruleset != ruleset.id:
+            raise ScenarioError(f"army '{army.name}' is for {army.ruleset}, not "
+                                f"{ruleset.id}")
+    unit = ruleset.distance_unit
+    table = table or Table(*DEFAULT_TABLE[unit])
+    players = _players(armies)
+    if zones is None:
+        zones = default_zones(table, players, ZONE_DEPTH[unit])
+    _check_zones(table, zones, players)
+    roster: dict[str, Unit] = {}
+    states: dict[str, UnitState] = {}
+    shared = _shared_ids(armies)
+    every_id = {entry.id for army in armies for entry in army.units}
+    for index, (army, player) in enumerate(zip(armies, players, strict=True)):
+        for entry in army.units:
+            unit_id = entry.id
+            if unit_id in shared:
+                unit_id = _unique(f"{index + 1}-{entry.id}", roster, every_id)
+            roster[unit_id] = replace(entry, id=unit_id, player=player)
+            # Where a reserve unit "stands" is never drawn or checked; deploying sets it.
+            states[unit_id] = UnitState(unit_id, (0.0, 0.0), 90.0, entry.files, entry.models,
+                                        status=Status.RESERVE)
+    battle = Battle(ruleset=ruleset.id, table=table, roster=roster, states=states,
+                    zones=tuple(zones))
+    return NewBattle(title.strip() or " vs ".join(army.name for army in armies), battle)
+
+
+def default_zones(table: Table, players: Sequence[str], depth: float) -> tuple[Zone, ...]:
+    """Strips along the bottom and top edges, taken in turn; sides of one edge share it."""
+    depth = min(depth, table.depth / 3)
+    edges: tuple[list[str], list[str]] = ([], [])
+    for index, player in enumerate(players):
+        edges[index % 2].append(player)
+    zones = []
+    for edge, on_edge in enumerate(edges):
+        y0, y1 = (0.0, depth) if edge == 0 else (table.depth - depth, table.depth)
+        part = table.width / max(len(on_edge), 1)
+        for index, player in enumerate(on_edge):
+            x1 = table.width if index == len(on_edge) - 1 else (index + 1) * part
+            zones.append(Zone(player, (index * part, y0, x1, y1)))
+    return tuple(zones)
+
+
+def deploy_army(battle: Battle, player: str) -> list[UnitDeployed]:
+    """Every reserve unit of `player` lined up in its zone; MoveRefused naming any that do
+    not fit (then nothing is deployed)."""
+    zone = battle.zone_of(player)
+    if zone is None:
+        known = ", ".join(f"'{z.player}'" for z in battle.zones) or "none"
+        raise MoveRefused(f"'{player}' has no deployment zone (zones: {known})")
+    waiting = [uid for uid, state in battle.states.items()
+               if state.status is Status.RESERVE and battle.player_of(uid) == player]
+    facing = facing_from(zone, battle.table)
+    right, forward = _AXES[facing]
+    # The zone in the player's own frame: `a` runs left to right, `b` towards the enemy.
+    xs, ys = (zone.rect[0], zone.rect[2]), (zone.rect[1], zone.rect[3])
+    a_values = [x * right[0] + y * right[1] for x in xs for y in ys]
+    b_values = [x * forward[0] + y * forward[1] for x in xs for y in ys]
+    a_min, a_max = min(a_values), max(a_values)
+    b_min, b_max = min(b_values), max(b_values)
+    unit_kind = get_ruleset(battle.ruleset).distance_unit
+    gap, step = GAP[unit_kind], SLIDE_STEP[unit_kind]
+
+    events: list[UnitDeployed] = []
+    left_out: list[str] = []
+    line_front, line_depth, cursor = b_max, 0.0, a_min
+    for uid in waiting:
+        state, base = battle.states[uid], battle.roster[uid].profile.base
+        width, depth = state.files * base[0], max(state.ranks, 1) * base[1]
+        placed = None
+        while placed is None:
+            if line_front - depth < b_min - 1e-9:
+                break  # no line left in the zone that is deep enough
+            placed = _place_in_line(battle, uid, facing, right, forward, width, depth,
+                                    line_front, cursor, a_max, step)
+            if placed is None:
+                if line_depth == 0.0:  # an empty line is as wide as the zone: no room
+                    break
+                line_front -= line_depth + gap
+                line_depth, cursor = 0.0, a_min
+        if placed is None:
+            left_out.append(uid)
+            continue
+        event, start = placed
+        events.append(event)
+        battle = event.apply_to(battle)
+        cursor = start + width + gap
+        line_depth = max(line_depth, depth)
+    if left_out:
+        names = ", ".join(f"'{uid}'" for uid in left_out)
+        raise MoveRefused(f"{len(left_out)} of {player}'s units do not fit in its "
+                          f"{zone.width:g}x{zone.depth:g} deployment zone: {names}")
+    return events
+
+
+def _place_in_line(battle: Battle, unit_id: str, facing: int, right: Point, forward: Point,
+                   width: float, depth: float, front: float, cursor: float, a_max: float,
+                   step: float) -> tuple[UnitDeployed, float] | None:
+    """The unit at the first clear place from `cursor` along the line, and where its left
+    edge is; None when the line has no room left."""
+    start = cursor
+    while start + width <= a_max + 1e-9:
+        a, b = start + width / 2, front - depth / 2
+        center = (a * right[0] + b * forward[0], a * right[1] + b * forward[1])
+        try:
+            return moves.deploy(battle, unit_id, center, facing), start
+        except MoveRefused:
+            start += step  # something stands here (terrain, a unit placed by hand)
+    return None
+
+
+def facing_from(zone: Zone, table: Table) -> int:
+    """The axis facing (0, 90, 180, 270) from the zone's centre towards the table's."""
+    dx = table.width / 2 - zone.center[0]
+    dy = table.depth / 2 - zone.center[1]
+    if abs(dy) >= abs(dx):
+        return 90 if dy >= 0 else 270
+    return 0 if dx > 0 else 180
+
+
+def _players(armies: Sequence[Army]) -> list[str]:
+    players: list[str] = []
+    for index, army in enumerate(armies):
+        for candidate in (army.player, army.name, f"{army.player} ({index + 1})"):
+            if candidate not in players:
+                players.append(candidate)
+                break
+        else:
+            raise ScenarioError(f"army '{army.name}' cannot be told apart from another "
+                                "army: give it another player name")
+    return players
+
+
+def _shared_ids(armies: Sequence[Army]) -> set[str]:
+    seen: set[str] = set()
+    shared: set[str] = set()
+    for army in armies:
+        ids = {unit.id for unit in army.units}
+        shared |= ids & seen
+        seen |= ids
+    return shared
+
+
+def _unique(wanted: str, roster: dict[str, Unit], reserved: set[str]) -> str:
+    candidate, number = wanted[:MAX_ID], 2
+    while candidate in roster or candidate in reserved:
+        suffix = f"~{number}"
+        candidate, number = wanted[:MAX_ID - len(suffix)] + suffix, number + 1
+    return candidate
+
+
+def _check_zones(table: Table, zones: Sequence[Zone], players: Sequence[str]) -> None:
+    seen: set[str] = set()
+    for zone in zones:
+        x0, y0, x1, y1 = zone.rect
+        if not all(math.isfinite(v) for v in zone.rect) or not (
+                0 <= x0 < x1 <= table.width and 0 <= y0 < y1 <= table.depth):
+            raise ScenarioError(f"the deployment zone of '{zone.player}' ({x0:g}, {y0:g}, "
+                                f"{x1:g}, {y1:g}) is not a rectangle on the "
+                                f"{table.width:g}x{table.depth:g} table")
+        if zone.player not in players:
+            raise ScenarioError(f"a deployment zone names '{zone.player}', who has no army "
+                                f"here (players: {', '.join(players)})")
+        if zone.player in seen:
+            raise ScenarioError(f"'{zone.player}' has two deployment zones")
+        seen.add(zone.player)
