@@ -13,7 +13,7 @@ Decisions (README, "Battles"):
   bottom and top edges in turn, and the armies on one edge share its strip in equal parts,
   left to right.
 - `deploy_army` puts a player's reserve in its zone facing the enemy's edge (the zone's
-  centre looks at the table's centre, snapped to the nearest table axis). Units go in roster
+  back is to the table edge nearest it; the long edges win a tie). Units go in roster
   order, left to right as the player sees it, front line first (the zone's edge nearest the
   enemy), a gap between neighbours, a new line behind when one is full. Every placement is
   checked by `moves.check`, so the events are always accepted.
@@ -178,12 +178,11 @@ def _place_in_line(battle: Battle, unit_id: str, facing: int, right: Point, forw
 
 
 def facing_from(zone: Zone, table: Table) -> int:
-    """The axis facing (0, 90, 180, 270) from the zone's centre towards the table's."""
-    dx = table.width / 2 - zone.center[0]
-    dy = table.depth / 2 - zone.center[1]
-    if abs(dy) >= abs(dx):
-        return 90 if dy >= 0 else 270
-    return 0 if dx > 0 else 180
+    """The axis facing (0, 90, 180, 270) away from the table edge nearest the zone: its own
+    edge (the long edges win a tie, so a corner zone faces up or down the table)."""
+    x0, y0, x1, y1 = zone.rect
+    edges = ((y0, 90), (table.depth - y1, 270), (x0, 0), (table.width - x1, 180))
+    return min(edges, key=lambda edge: edge[0])[1]
 
 
 def _players(armies: Sequence[Army]) -> list[str]:
