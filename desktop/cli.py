@@ -8,9 +8,12 @@
     rout resolve SCENARIO.json [--dice 6,1,4] [--seed N] [--choose KEY=OPTION]
     rout move SCENARIO.json --unit ID (--to X,Y [--facing D] | --wheel ANGLE
               | --charge TARGET | --reform FILES)   check one player move, print its events
-    rout import ROSTER [--ruleset ID]     a .json, .ros or .rosz army into the database
-    rout export ARMY FILE [--format F]    an army (name or id) as .json, .txt or .md
+    rout import FILE [--ruleset ID]       a .json, .ros or .rosz army, or a .json battle or
+                                          scenario (its battle), into the database
+    rout export NAME FILE [--format F]    an army (name or id) as .json, .txt or .md, or a
+                                          battle (title or id) as .json
     rout armies                           the armies in the database
+    rout battles                          the battles in the database
 
 `--database URL` picks the database (default: $ROUT_DATABASE, else rout.sqlite in the
 user's data folder).
@@ -152,18 +155,23 @@ def _build_parser() -> _Parser:
     database.add_argument("--database", metavar="URL", default=argparse.SUPPRESS,
                           help="SQLAlchemy database URL (default: the user's rout.sqlite)")
     import_parser = commands.add_parser(
-        "import", parents=[database], help="import an army: Rout JSON or BattleScribe roster")
+        "import", parents=[database],
+        help="import an army (Rout JSON or BattleScribe roster) or a battle (Rout JSON "
+        "battle or scenario)")
     import_parser.add_argument("file", type=Path, help=".json, .ros or .rosz")
     import_parser.add_argument("--ruleset", metavar="ID",
                                help="the ruleset to import for: warhammer6, kensei1 or "
                                "breaks_pursues (default: from the file)")
     export_parser = commands.add_parser("export", parents=[database],
-                                        help="write an army to a file")
-    export_parser.add_argument("army", help="the army's name or id (see `rout armies`)")
-    export_parser.add_argument("file", type=Path, help=".json, .txt or .md")
+                                        help="write an army or a battle to a file")
+    export_parser.add_argument("name", metavar="ARMY_OR_BATTLE",
+                               help="an army's name or id (see `rout armies`) or a battle's "
+                               "title or id (see `rout battles`)")
+    export_parser.add_argument("file", type=Path, help=".json, .txt or .md (battles: .json)")
     export_parser.add_argument("--format", choices=("json", "text", "markdown"),
                                help="default: from the file's extension")
     commands.add_parser("armies", parents=[database], help="list the armies as JSON")
+    commands.add_parser("battles", parents=[database], help="list the battles as JSON")
     return parser
 
 
@@ -294,14 +302,24 @@ def move_command(args: argparse.Namespace) -> dict[str, Any]:
 
 def import_command(args: argparse.Namespace) -> dict[str, Any]:
     from desktop.store.store import Store
-    from desktop.store.transfer import read_army_file
+    from desktop.store.transfer import ImportedBattle, read_import_file
 
     if args.ruleset is not None:
         from desktop.engine.rulesets import get_ruleset
 
         get_ruleset(args.ruleset)  # an unknown id is named before any file is read
     # Read and check the whole file before the database is opened: a bad file writes nothing.
-    imported = read_army_file(args.file, args.ruleset)
+    imported = read_import_file(args.file, args.ruleset)
+    if isinstance(imported, ImportedBattle):
+        with Store.open(args.database) as store:
+            # A file's events have no step boundaries: they come in as one step.
+            battle_id = store.import_battle(imported.start, imported.title,
+                                            [imported.events])
+            where = store.describe()
+        return {"battle": battle_id, "title": imported.title,
+                "ruleset": imported.start.ruleset, "units": len(imported.start.roster),
+                "terrain": len(imported.start.terrain), "events": len(imported.events),
+                "database": where}
     with Store.open(args.database) as store:
         army = store.save_army(imported.army)
         where = store.describe()
@@ -326,16 +344,35 @@ def _missing_database(url: str | None) -> str:
 
 
 def export_command(args: argparse.Namespace) -> dict[str, Any]:
+    """NAME is looked up among armies (id, else name) and battles (id, else title); a name
+    that fits both is refused, since writing the wrong one would go unnoticed."""
     from desktop.store.errors import NotFoundError
     from desktop.store.store import Store
-    from desktop.store.transfer import export_format, write_army_file
+    from desktop.store.transfer import export_format, write_army_file, write_battle_file
 
     chosen = export_format(args.file, args.format)
     missing = _missing_database(args.database)
     if missing:  # reading must not leave a new, empty database behind
-        raise NotFoundError(f"no army named '{args.army}': there is no database at {missing}")
+        raise NotFoundError(f"no army or battle named '{args.name}': there is no database "
+                            f"at {missing}")
     with Store.open(args.database) as store:
-        army = store.find_army(args.army)
+        armies, battles = store.match_armies(args.name), store.match_battles(args.name)
+        if armies and battles:
+            raise NotFoundError(
+                f"'{args.name}' names an army ({', '.join(sorted(armies))}) and a battle "
+                f"({', '.join(sorted(battles))}); give the id instead")
+        if not armies and not battles:
+            raise NotFoundError(f"no army or battle named '{args.name}' in "
+                                f"{store.describe()} (see `rout armies` and `rout battles`)")
+        if battles:
+            saved = store.find_battle(args.name)
+        else:
+            army = store.find_army(args.name)
+    if battles:
+        write_battle_file(args.file, saved.start, saved.title, saved.events, chosen)
+        return {"battle": saved.id, "title": saved.title, "file": str(args.file),
+                "format": chosen, "units": len(saved.start.roster),
+                "steps": len(saved.steps), "events": len(saved.events)}
     write_army_file(army, args.file, chosen)
     return {"army": army.id, "name": army.name, "file": str(args.file), "format": chosen,
             "units": len(army.units), "points": army.points}
@@ -354,8 +391,20 @@ def armies_command(args: argparse.Namespace) -> list[dict[str, Any]]:
             for s in summaries]
 
 
+def battles_command(args: argparse.Namespace) -> list[dict[str, Any]]:
+    from desktop.store.store import Store
+
+    if _missing_database(args.database):
+        return []  # nothing saved yet; listing does not create the database
+    with Store.open(args.database) as store:
+        summaries = store.list_battles()
+    return [{"id": s.id, "title": s.title, "ruleset": s.ruleset, "units": s.units,
+             "steps": s.steps, "events": s.events,
+             "created": s.created.isoformat(timespec="seconds")} for s in summaries]
+
+
 STORE_COMMANDS = {"import": import_command, "export": export_command,
-                  "armies": armies_command}
+                  "armies": armies_command, "battles": battles_command}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

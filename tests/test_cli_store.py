@@ -168,7 +168,7 @@ def test_armies_on_a_new_database_is_an_empty_list_and_creates_nothing(capsys, d
     assert armies(capsys, database) == []
     assert not database.path.exists()  # reading never leaves an empty database behind
     assert_bad(capsys, ["export", "Orcs", database.path.parent / "out.json", "--database",
-                        database.url], "no army named 'Orcs': there is no database at",
+                        database.url], "no army or battle named 'Orcs': there is no database at",
                prefix="rout export:")
     assert not database.path.exists()
 
@@ -417,13 +417,6 @@ def _too_large(folder: Path) -> Path:
     return path
 
 
-def _scenario_file(folder: Path) -> Path:
-    source = Path(__file__).resolve().parents[1] / "resources/scenarios/w6-goblins-vs-elves.json"
-    path = folder / "scenario.json"
-    path.write_bytes(source.read_bytes())
-    return path
-
-
 def _huge_number(folder: Path) -> Path:
     data = _army_data()
     data["units"][0]["models"] = "HUGE"
@@ -480,9 +473,10 @@ BAD_IMPORTS = [
      "30 models"),
     (_json_file(_put(2, "version")), "version: version 2 was written by a newer Rout"),
     (_json_file(_put("warhammer9", "ruleset")), "ruleset: unknown ruleset 'warhammer9'"),
-    (_json_file(_put("rout-battle", "format")), "this is not a Rout army file"),
-    (_scenario_file, "this is not a Rout army file (format should be 'rout-army', found "
-     "'rout-scenario')"),
+    # A battle document is read as a battle, and an army's fields do not belong in one.
+    (_json_file(_put("rout-battle", "format")), "name: unknown field 'name'"),
+    (_json_file(_put("rout-library", "format")), "this is not a Rout army file (format "
+     "should be 'rout-army', found 'rout-library')"),
     (_huge_number, "units[0].models: the number is far too large"),
     (_long_number, "points_limit: the number is far too large"),
     (_raw_file(b"[1, 2, 3]"), "expected a JSON object at the top of the file"),
@@ -492,11 +486,11 @@ BAD_IMPORTS = [
     (_raw_file(b"\xff\xfe{\x00}\x00"), "not a text file (expected UTF-8 JSON)"),
     (_raw_file(b'{"name": "Caf\xe9"}'), "not a text file"),
     (_raw_file(b"[" * 100_000), "JSON nested too deeply"),
-    (_folder, "is a folder, not a roster"),
+    (_folder, "is a folder, not a Rout JSON file"),
     (_missing, "no such file"),
     (_raw_file(b"{}", "army.xml"), "Rout imports .json, .ros, .rosz files, not '.xml'"),
     (_raw_file(b"{}", "army"), "not 'no extension'"),
-    (_too_large, f"too large for a roster (the limit is {MAX_INPUT_BYTES} bytes)"),
+    (_too_large, f"too large for a Rout JSON file (the limit is {MAX_INPUT_BYTES} bytes)"),
 ]
 
 
@@ -566,7 +560,8 @@ def test_export_of_an_unknown_army(capsys, stocked, tmp_path):
     out = tmp_path / "out.json"
     before = Unchanged(capsys, stocked, out)
     bad(capsys, ["export", "Dwarf Throng", out, "--database", stocked.url], "rout export: ",
-        "no army named 'Dwarf Throng'", str(stocked.path), "rout armies")
+        "no army or battle named 'Dwarf Throng'", str(stocked.path), "rout armies",
+        "rout battles")
     before.check()
 
 

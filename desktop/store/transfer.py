@@ -1,18 +1,30 @@
-"""Importing armies from files and exporting them, by file type.
+"""Importing armies and battles from files and exporting them, by file type.
 
-Import: Rout JSON (`.json`), BattleScribe (`.ros`, `.rosz`). Export: Rout JSON, plain text
-(`.txt`) and Markdown (`.md`). Reading never touches the database; the caller saves the
-army in one transaction, so a bad file leaves nothing behind.
+Import: Rout JSON (`.json`: an army, a battle, or a scenario, whose battle is taken without
+its resolution), BattleScribe (`.ros`, `.rosz`). Export: armies as Rout JSON, plain text
+(`.txt`) and Markdown (`.md`); battles as Rout JSON. Reading never touches the database;
+the caller saves what was read in one transaction, so a bad file leaves nothing behind.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from desktop.engine.codec import army_from_json, army_to_json
+from desktop.engine.codec import (
+    BATTLE_FORMAT,
+    army_from_json,
+    army_to_json,
+    battle_from_json,
+    battle_to_json,
+)
 from desktop.engine.errors import RuleError
-from desktop.engine.model import Army
+from desktop.engine.events import Event
+from desktop.engine.model import Army, Battle
+from desktop.engine.scenario import FORMAT as SCENARIO_FORMAT
+from desktop.engine.scenario import load_scenario
 from desktop.store.battlescribe import ImportedArmy, read_ros, read_rosz
 from desktop.store.errors import BadFileError
 from desktop.store.files import parse_json, read_bytes, short_path, write_atomically
@@ -20,6 +32,41 @@ from desktop.store.roster_text import roster_markdown, roster_text
 
 IMPORT_SUFFIXES = (".json", ".ros", ".rosz")
 EXPORT_FORMATS = {".json": "json", ".txt": "text", ".md": "markdown", ".markdown": "markdown"}
+
+
+@dataclass(frozen=True)
+class ImportedBattle:
+    """A battle read from a file: its start and the events since (one step when saved)."""
+
+    title: str
+    start: Battle
+    events: tuple[Event, ...] = ()
+
+
+def read_import_file(path: Path, ruleset: str | None = None) -> ImportedArmy | ImportedBattle:
+    """An army or a battle from a file, or BadFileError naming the file and the problem.
+
+    A `.json` file says what it is in its "format": `rout-army`, `rout-battle`, or
+    `rout-scenario` (its battle, units and terrain as they stand, without the resolution).
+    """
+    if path.suffix.lower() != ".json":
+        return read_army_file(path, ruleset)
+    name = short_path(path)
+    document = parse_json(read_bytes(path, what="Rout JSON file"), name)
+    kind = document.get("format") if isinstance(document, dict) else None
+    try:
+        if kind == SCENARIO_FORMAT:
+            scenario = load_scenario(document)
+            found = ImportedBattle(scenario.title, scenario.battle)
+        elif kind == BATTLE_FORMAT:
+            found = ImportedBattle(*battle_from_json(document))
+        else:
+            return _army_document(document, name, ruleset)
+    except RuleError as error:
+        raise BadFileError(f"{name}: {error}") from None
+    if ruleset is not None and ruleset != found.start.ruleset:
+        raise BadFileError(f"{name}: the battle is for {found.start.ruleset}, not {ruleset}")
+    return found
 
 
 def read_army_file(path: Path, ruleset: str | None = None) -> ImportedArmy:
@@ -31,16 +78,33 @@ def read_army_file(path: Path, ruleset: str | None = None) -> ImportedArmy:
                            f"'{suffix or 'no extension'}'")
     data = read_bytes(path, what="roster")
     if suffix == ".json":
-        try:
-            army = army_from_json(parse_json(data, name))
-        except RuleError as error:
-            raise BadFileError(f"{name}: {error}") from None
-        if ruleset is not None and ruleset != army.ruleset:
-            raise BadFileError(f"{name}: the army is for {army.ruleset}, not {ruleset}")
-        return ImportedArmy(army)
+        return _army_document(parse_json(data, name), name, ruleset)
     if suffix == ".rosz":
         data = read_rosz(data, name)
     return read_ros(data, name, ruleset)
+
+
+def _army_document(document: Any, name: str, ruleset: str | None) -> ImportedArmy:
+    try:
+        army = army_from_json(document)
+    except RuleError as error:
+        raise BadFileError(f"{name}: {error}") from None
+    if ruleset is not None and ruleset != army.ruleset:
+        raise BadFileError(f"{name}: the army is for {army.ruleset}, not {ruleset}")
+    return ImportedArmy(army)
+
+
+def write_battle_file(path: Path, start: Battle, title: str, events: tuple[Event, ...],
+                      format_name: str | None = None) -> str:
+    """Write a battle (start and events) as Rout JSON, atomically; returns the format."""
+    chosen = export_format(path, format_name)
+    if chosen != "json":
+        raise BadFileError(f"{short_path(path)}: a battle is written as Rout JSON (.json), "
+                           f"not {chosen}")
+    document = battle_to_json(start, title, events)
+    write_atomically(path, (json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+                     .encode("utf-8"))
+    return chosen
 
 
 def army_document(army: Army, format_name: str) -> str:
