@@ -412,3 +412,22 @@ def test_sample_battles_save_and_reload(store):
         battle_id = store.create_battle(battle, title)
         assert store.load_battle(battle_id).start == battle
     assert [s.units for s in store.list_battles()] == [4, 5, 3]
+
+
+def test_the_benchmark_battle_is_all_accepted_moves(store):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parent / "bench" / "battle_fixture.py"
+    spec = importlib.util.spec_from_file_location("battle_fixture", path)
+    assert spec is not None and spec.loader is not None
+    fixture = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fixture)
+    battle_id = fixture.build_long_battle(store, events=120)
+    saved = store.load_battle(battle_id)
+    assert len(saved.events) == 120
+    battle = saved.start
+    for event in saved.events:
+        assert moves.check(battle, event) == event  # each was a legal player move
+        battle = event.apply_to(battle)
+    assert_legal(battle)
