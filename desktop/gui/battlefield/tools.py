@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, ClassVar, Final
 
+import shiboken6
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainterPath
 from PySide6.QtWidgets import QApplication, QGraphicsEllipseItem, QGraphicsRectItem
@@ -293,6 +294,8 @@ class TurnTool(_PoseTool):
         super().deactivate()
 
     def _after(self) -> None:
+        if not shiboken6.isValid(self.scene):
+            return  # the scene is being destroyed, clearing its selection
         found = self._selected_battle()
         if found is None or self._unit:
             self.handle.hide()
