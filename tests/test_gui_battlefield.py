@@ -23,7 +23,7 @@ from desktop.engine.model import Battle, Status, Terrain
 from desktop.engine.rings import rings
 from desktop.engine.scenario import load_scenario
 from desktop.gui.battlefield import BattlefieldScene, BattlefieldView
-from desktop.gui.battlefield.items import UnitItem
+from desktop.gui.battlefield.items import DetailItem, UnitItem
 from desktop.gui.battlefield.view import MAX_ZOOM, MIN_ZOOM
 
 LEFT = Qt.MouseButton.LeftButton
@@ -454,12 +454,12 @@ def test_export_png_writes_the_table_at_the_asked_scale(table, tmp_path, qtbot, 
 
 def test_zoomed_out_units_paint_no_bases(table):
     def painted() -> int:
-        UnitItem.painted_bases = 0
+        DetailItem.painted_bases = 0
         image = QImage(table.view.viewport().size(), QImage.Format.Format_ARGB32_Premultiplied)
         painter = QPainter(image)
         table.view.render(painter)
         painter.end()
-        return UnitItem.painted_bases
+        return DetailItem.painted_bases
 
     models = sum(table.battle.state(uid).models for uid in table.battle.on_table())
     for _ in range(4):

@@ -24,6 +24,7 @@ from desktop.engine.model import Battle, Terrain
 from desktop.engine.rings import rings
 from desktop.engine.rulesets import get_ruleset
 from desktop.gui.battlefield.items import (
+    BASE_DETAIL_PX,
     GhostItem,
     LabelItem,
     RingsItem,
@@ -214,7 +215,7 @@ class BattlefieldScene(QGraphicsScene):
                 self.addItem(item)
                 self.addItem(item.label)
             item.update_from(battle, colours[battle.player_of(uid)])
-            item.label.setVisible(self._label_visible(item))
+            self._apply_detail(item)
 
     # --- queries --------------------------------------------------------------------------
 
@@ -245,17 +246,22 @@ class BattlefieldScene(QGraphicsScene):
     # --- level of detail and rings --------------------------------------------------------
 
     def set_pixels_per_unit(self, pixels: float) -> None:
-        """The view's zoom, so labels show only when their units are big enough to carry one."""
+        """The view's zoom: labels show only on units big enough to carry one, and bases only
+        when a base is a few pixels wide (a whole table of units then costs no Python)."""
         if abs(pixels - self._pixels_per_unit) < 1e-9:
             return
         self._pixels_per_unit = pixels
         for item in self._units.values():
-            item.label.setVisible(self._label_visible(item))
+            self._apply_detail(item)
 
-    def _label_visible(self, item: UnitItem) -> bool:
-        if self._pixels_per_unit <= 0 or item.footprint is None:
-            return True  # not shown in a view yet (an export): keep the labels
-        return item.footprint.frontage * self._pixels_per_unit >= LABEL_MIN_PX
+    def _apply_detail(self, item: UnitItem) -> None:
+        pixels = self._pixels_per_unit
+        if pixels <= 0 or item.footprint is None:  # not shown in a view yet: all details
+            item.label.show()
+            item.detail.show()
+            return
+        item.label.setVisible(item.footprint.frontage * pixels >= LABEL_MIN_PX)
+        item.detail.setVisible(item.detail.min_base() * pixels >= BASE_DETAIL_PX)
 
     def _update_rings(self) -> None:
         selected = self.selected_units()
