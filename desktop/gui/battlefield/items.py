@@ -40,6 +40,7 @@ PLAYER_COLOURS: Final = ("#3b6fd4", "#c8413b", "#d9a520", "#8e5bc9", "#2a9d8f", 
 # Below this many pixels per base the bases would blur into each other: draw the outline only.
 BASE_DETAIL_PX: Final = 5.0
 SELECTED_COLOUR: Final = QColor("#ffe45c")
+RING_LABEL_PX: Final = 30.0  # a ring this close to the unit (pixels) goes unlabelled
 REFUSED_COLOUR: Final = QColor("#e8402f")
 ACCEPTED_COLOUR: Final = QColor("#f4f4f4")
 LABEL_BACKGROUND: Final = QColor(20, 22, 26, 190)
@@ -74,19 +75,19 @@ class LabelItem(QGraphicsItem):
         self._font.setPointSizeF(8.5)
         self._lines: list[tuple[str, QColor]] = []
         self._rect = QRectF()
-        self._anchor_below = False
+        self._above = False
 
-    def set_lines(self, lines: Sequence[tuple[str, QColor]], *, below: bool = False) -> None:
-        """Show `lines` (text, colour); `below`: hang under the anchor instead of centring."""
+    def set_lines(self, lines: Sequence[tuple[str, QColor]], *, above: bool = False) -> None:
+        """Show `lines` (text, colour) centred on the anchor, or (`above`) standing on it."""
         lines = list(lines)
-        if lines == self._lines and below == self._anchor_below:
+        if lines == self._lines and above == self._above:
             return
         self.prepareGeometryChange()
-        self._lines, self._anchor_below = lines, below
+        self._lines, self._above = lines, above
         metrics = QFontMetricsF(self._font)
         width = max((metrics.horizontalAdvance(text) for text, _ in lines), default=0.0)
         height = metrics.height() * len(lines)
-        top = 4.0 if below else -height / 2
+        top = -height - 6.0 if above else -height / 2
         self._rect = QRectF(-width / 2 - 3, top - 1, width + 6, height + 2)
 
     def text(self) -> str:
@@ -274,6 +275,11 @@ class DetailItem(QGraphicsItem):
         painter.setPen(cosmetic_pen(QColor("#ffffff"), 3.0))
         painter.drawLine(QLineF(self.rect.right(), self.rect.top(),
                                 self.rect.right(), self.rect.bottom()))
+        parent = self.parentItem()
+        if parent is not None and parent.isSelected():
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(cosmetic_pen(SELECTED_COLOUR, 2.5))
+            painter.drawRect(self.rect)
 
 
 class RingsItem(QGraphicsItem):
@@ -288,7 +294,10 @@ class RingsItem(QGraphicsItem):
         self.labels: list[LabelItem] = []
         self.rings: tuple[Ring, ...] = ()
 
-    def show_rings(self, footprint: Footprint, rings: tuple[Ring, ...]) -> None:
+    def show_rings(self, footprint: Footprint, rings: tuple[Ring, ...],
+                   pixels_per_unit: float = 0.0) -> None:
+        """Draw `rings` about `footprint`; at `pixels_per_unit` (0: unknown, all labels) a
+        label shows only when its ring is clear of the unit and of the last labelled ring."""
         self.prepareGeometryChange()
         # Rings of the same radius (W6: Move 4" and Keep away 4") are drawn once, both named.
         merged: dict[float, list[str]] = {}
@@ -317,8 +326,14 @@ class RingsItem(QGraphicsItem):
                 scene.addItem(label)
         # Each ring's label sits where it crosses the line ahead of the unit's front.
         ahead = (math.cos(math.radians(footprint.facing)), math.sin(math.radians(footprint.facing)))
+        labelled = -math.inf
         for index, label in enumerate(self.labels):
-            if index < len(rings):
+            radius = rings[index].radius if index < len(rings) else 0.0
+            roomy = (pixels_per_unit <= 0
+                     or (radius * pixels_per_unit >= RING_LABEL_PX
+                         and (radius - labelled) * pixels_per_unit >= RING_LABEL_PX / 2))
+            if index < len(rings) and roomy:
+                labelled = radius
                 reach = footprint.depth / 2 + rings[index].radius
                 label.setPos(QPointF(footprint.center[0] + ahead[0] * reach,
                                      footprint.center[1] + ahead[1] * reach))
@@ -373,11 +388,11 @@ class GhostItem(QGraphicsItem):
             rect = rect.united(QRectF(self._trail.p1(), self._trail.p2()).normalized())
         self._rect = rect.united(self._arc.boundingRect()).adjusted(-0.5, -0.5, 0.5, 0.5)
         self.refused = refused
-        front = footprint.corners
-        self.label.setPos(QPointF((front[0][0] + front[1][0]) / 2,
-                                  (front[0][1] + front[1][1]) / 2))
+        # Above the ghost on screen (scene y grows up), clear of the units' own labels.
+        top = max(footprint.corners, key=lambda corner: corner[1])
+        self.label.setPos(QPointF(footprint.center[0], top[1]))
         self.label.set_lines([(text, REFUSED_COLOUR if refused else ACCEPTED_COLOUR)],
-                             below=False)
+                             above=True)
         self.label.show()
         self.show()
         self.update()

@@ -45,6 +45,7 @@ GRID_STEPS: Final = {"in": (6.0, 12.0), "cm": (10.0, 50.0)}
 # Labels show only when a unit's front is at least this many pixels wide, so a zoomed-out
 # table of hundreds of units is not a carpet of text.
 LABEL_MIN_PX: Final = 36.0
+MINOR_GRID_MIN_PX: Final = 16.0
 
 
 def grid_path(rect: QRectF, step: float, skip: float = 0.0) -> QPainterPath:
@@ -92,7 +93,7 @@ class BattlefieldScene(QGraphicsScene):
         self.addItem(self.ghost)
         self.addItem(self.ghost.label)
         self.ghost.label.hide()
-        self.selectionChanged.connect(self._update_rings)
+        self.selectionChanged.connect(self._selection_changed)
         self.show_battle(None)
 
     # --- following the battle -------------------------------------------------------------
@@ -215,7 +216,7 @@ class BattlefieldScene(QGraphicsScene):
                 self.addItem(item)
                 self.addItem(item.label)
             item.update_from(battle, colours[battle.player_of(uid)])
-            self._apply_detail(item)
+        self._apply_detail()
 
     # --- queries --------------------------------------------------------------------------
 
@@ -251,17 +252,51 @@ class BattlefieldScene(QGraphicsScene):
         if abs(pixels - self._pixels_per_unit) < 1e-9:
             return
         self._pixels_per_unit = pixels
-        for item in self._units.values():
-            self._apply_detail(item)
+        self._apply_detail()
+        self._update_rings()
 
-    def _apply_detail(self, item: UnitItem) -> None:
+    def _apply_detail(self) -> None:
         pixels = self._pixels_per_unit
-        if pixels <= 0 or item.footprint is None:  # not shown in a view yet: all details
-            item.label.show()
-            item.detail.show()
+        if pixels <= 0:  # not shown in a view yet: every detail
+            for item in self._units.values():
+                item.label.show()
+                item.detail.show()
             return
-        item.label.setVisible(item.footprint.frontage * pixels >= LABEL_MIN_PX)
-        item.detail.setVisible(item.detail.min_base() * pixels >= BASE_DETAIL_PX)
+        minor, _ = GRID_STEPS.get(self.distance_unit, (6.0, 12.0))
+        if len(self._fixed) > 1:  # a minor grid denser than this is noise
+            self._fixed[1].setVisible(minor * pixels >= MINOR_GRID_MIN_PX)
+        for item in self._units.values():
+            item.detail.setVisible(item.detail.min_base() * pixels >= BASE_DETAIL_PX)
+        self._declutter_labels(pixels)
+
+    def _declutter_labels(self, pixels: float) -> None:
+        """Show the labels that fit: big enough units, and no label over another one
+        (selected units first, then roster order); a grid of cells keeps this linear."""
+        candidates = sorted(self._units.values(), key=lambda item: not item.isSelected())
+        cell = max((item.label.boundingRect().width() for item in candidates), default=1.0)
+        cell = max(cell / pixels, 1e-6)
+        kept: dict[tuple[int, int], list[QRectF]] = {}
+        for item in candidates:
+            footprint = item.footprint
+            if footprint is None or footprint.frontage * pixels < LABEL_MIN_PX:
+                item.label.hide()
+                continue
+            box = item.label.boundingRect()
+            rect = QRectF(footprint.center[0] + box.left() / pixels,
+                          footprint.center[1] - box.bottom() / pixels,
+                          box.width() / pixels, box.height() / pixels)
+            column, row = int(rect.center().x() // cell), int(rect.center().y() // cell)
+            near = [(column + dx, row + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+            if any(rect.intersects(other) for key in near for other in kept.get(key, ())):
+                item.label.hide()
+                continue
+            kept.setdefault((column, row), []).append(rect)
+            item.label.show()
+
+    def _selection_changed(self) -> None:
+        self._update_rings()
+        if self._pixels_per_unit > 0:
+            self._declutter_labels(self._pixels_per_unit)  # a selected unit's label wins
 
     def _update_rings(self) -> None:
         selected = self.selected_units()
@@ -273,4 +308,4 @@ class BattlefieldScene(QGraphicsScene):
         if not found:
             self.rings_item.hide_rings()
             return
-        self.rings_item.show_rings(self._battle.footprint(uid), found)
+        self.rings_item.show_rings(self._battle.footprint(uid), found, self._pixels_per_unit)
