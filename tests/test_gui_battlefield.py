@@ -158,15 +158,15 @@ def test_terrain_is_synced_by_id_and_styled_by_kind(qapp, scenario_path):
     scene = BattlefieldScene()
     try:
         scene.show_battle(replace(battle, terrain=(wood, rock)))
-        shown = {tid: entry for tid, entry in scene._terrain.items()}
-        assert set(shown) == {"wood", "rock"}
-        assert shown["rock"][1].brush().color() != shown["wood"][1].brush().color()
-        assert shown["wood"][2].text() == "Dark Wood\nopen ground"
-        kept_wood = shown["wood"][1]
+        assert scene.terrain_ids() == ["rock", "wood"]
+        kept_wood, rock_item = scene.terrain_item("wood"), scene.terrain_item("rock")
+        assert kept_wood is not None and rock_item is not None
+        assert rock_item.brush().color() != kept_wood.brush().color()
+        assert kept_wood.path().boundingRect().getCoords() == (5.0, 5.0, 12.0, 12.0)
         scene.show_battle(replace(battle, terrain=(wood,)))
-        assert set(scene._terrain) == {"wood"}
-        assert scene._terrain["wood"][1] is kept_wood
-        assert shown["rock"][1].scene() is None
+        assert scene.terrain_ids() == ["wood"]
+        assert scene.terrain_item("wood") is kept_wood  # unchanged pieces are kept
+        assert rock_item.scene() is None
     finally:
         scene.deleteLater()
 
@@ -182,8 +182,7 @@ def test_deployment_zones_are_drawn_when_the_battle_has_them(qapp, scenario_path
     scene = BattlefieldScene()
     try:
         scene.show_battle(battle)
-        rects = [item.rect().getCoords() for item in scene._fixed if hasattr(item, "rect")]
-        assert (0.0, 36.0, 72.0, 48.0) in rects
+        assert [rect.getCoords() for rect in scene.zone_rects()] == [(0.0, 36.0, 72.0, 48.0)]
     finally:
         scene.deleteLater()
 
@@ -405,6 +404,24 @@ def test_ctrl_wheel_zooms_about_the_mouse_and_is_clamped(table):
     ctrl_wheel(table, pixel, -80)
     assert view.scale_factor == pytest.approx(fit * MIN_ZOOM)
     assert view.transform().m22() == pytest.approx(-view.scale_factor)  # still flipped
+
+
+def test_a_touchpad_pinch_zooms_about_the_fingers(table):
+    from PySide6.QtGui import QNativeGestureEvent, QPointingDevice
+
+    view = table.view
+    fit = view.scale_factor
+    pixel = table.pixel((50.0, 12.0))
+    under = view.mapToScene(pixel)
+    event = QNativeGestureEvent(Qt.NativeGestureType.ZoomNativeGesture,
+                                QPointingDevice.primaryPointingDevice(), 2, QPointF(pixel),
+                                QPointF(pixel), QPointF(view.viewport().mapToGlobal(pixel)),
+                                0.5, QPointF(0, 0))
+    QApplication.sendEvent(view.viewport(), event)
+    assert view.scale_factor == pytest.approx(fit * 1.5)
+    after = view.mapToScene(pixel)
+    assert (after.x(), after.y()) == pytest.approx((under.x(), under.y()),
+                                                   abs=1.0 / view.scale_factor)
 
 
 def test_ctrl_0_fits_the_table_after_zooming_and_panning(table, qtbot):

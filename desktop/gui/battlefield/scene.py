@@ -226,6 +226,17 @@ class BattlefieldScene(QGraphicsScene):
     def unit_items(self) -> dict[str, UnitItem]:
         return dict(self._units)
 
+    def terrain_item(self, terrain_id: str) -> QGraphicsPathItem | None:
+        found = self._terrain.get(terrain_id)
+        return found[1] if found is not None else None
+
+    def terrain_ids(self) -> list[str]:
+        return sorted(self._terrain)
+
+    def zone_rects(self) -> list[QRectF]:
+        """The deployment zones drawn (scene rectangles), in the battle's order."""
+        return [item.rect() for item in self._fixed[3:] if isinstance(item, QGraphicsRectItem)]
+
     def unit_at(self, point: QPointF) -> UnitItem | None:
         """The topmost unit whose footprint contains `point` (scene coordinates)."""
         for item in self.items(point, Qt.ItemSelectionMode.IntersectsItemShape,

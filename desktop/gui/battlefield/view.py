@@ -24,7 +24,7 @@ from PySide6.QtGui import (
     QTransform,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QFrame, QGraphicsView, QWidget
+from PySide6.QtWidgets import QFrame, QGestureEvent, QGraphicsView, QPinchGesture, QWidget
 
 from desktop.gui.battlefield.scene import BattlefieldScene
 from desktop.gui.battlefield.tools import TOOLS, Tool
@@ -157,11 +157,20 @@ class BattlefieldView(QGraphicsView):
         super().wheelEvent(event)
         self._fitted = False
 
-    def viewportEvent(self, event: QEvent) -> bool:  # Qt override: touchpad pinch
+    def viewportEvent(self, event: QEvent) -> bool:  # Qt override: pinch to zoom
+        # A touchpad pinch (macOS, Wayland) arrives as native zoom steps: value is the change.
         if (isinstance(event, QNativeGestureEvent)
                 and event.gestureType() == Qt.NativeGestureType.ZoomNativeGesture):
-            self.zoom_by(1 + event.value(), self.mapFromGlobal(event.globalPosition().toPoint()))
+            self.zoom_by(1 + event.value(), event.position().toPoint())
             return True
+        # A touchscreen pinch arrives as a QPinchGesture: scaleFactor is this step's change.
+        if isinstance(event, QGestureEvent):
+            pinch = event.gesture(Qt.GestureType.PinchGesture)
+            if isinstance(pinch, QPinchGesture):
+                centre = self.viewport().mapFromGlobal(pinch.centerPoint().toPoint())
+                self.zoom_by(pinch.scaleFactor(), centre)
+                event.accept(pinch)
+                return True
         return super().viewportEvent(event)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # Qt override
