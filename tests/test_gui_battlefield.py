@@ -446,6 +446,29 @@ def test_ctrl_0_fits_the_table_after_zooming_and_panning(table, qtbot):
     assert all(view.viewport().rect().contains(corner) for corner in corners)
 
 
+def test_space_and_left_drag_pans_without_moving_a_unit(table, qtbot):
+    view = table.view
+    view.zoom_in()
+    viewport = view.viewport()
+    pressed = table.pixel(table.battle.state("handgunners").center)
+    held = view.mapToScene(pressed)
+    qtbot.keyPress(view, Qt.Key.Key_Space)
+
+    def send(kind: QEvent.Type, pixel: QPoint, buttons: Qt.MouseButton) -> None:
+        QApplication.sendEvent(viewport, QMouseEvent(
+            kind, QPointF(pixel), QPointF(viewport.mapToGlobal(pixel)),
+            LEFT if kind != QEvent.Type.MouseMove else NO_BUTTON, buttons, NO_MODIFIER))
+
+    send(QEvent.Type.MouseButtonPress, pressed, LEFT)
+    for step in range(1, 5):
+        send(QEvent.Type.MouseMove, pressed + QPoint(15 * step, 10 * step), LEFT)
+    send(QEvent.Type.MouseButtonRelease, pressed + QPoint(60, 40), NO_BUTTON)
+    qtbot.keyRelease(view, Qt.Key.Key_Space)
+    moved = view.mapFromScene(held) - pressed  # the table slid with the mouse
+    assert (moved.x(), moved.y()) == pytest.approx((60, 40), abs=1)
+    assert table.proposed == [] and table.scene.selected_units() == []
+
+
 def test_y_grows_up_the_screen(table):
     low, high = table.pixel((10.0, 5.0)), table.pixel((10.0, 40.0))
     assert high.y() < low.y()
