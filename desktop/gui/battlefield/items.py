@@ -1,0 +1,421 @@
+"""Graphics items of the battlefield: units, labels, range rings and the drag ghost.
+
+Scene coordinates are table units (inches or cm) with y growing up the table; the view
+flips the y axis. A UnitItem sits at its unit's centre, rotated to its facing, so that in
+item coordinates +x points to the front and +y to the unit's left: moving or turning a unit
+is a setPos/setRotation, not a new shape. Labels ignore the view's transformations, so they
+stay upright and readable at any zoom (and are not flipped).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import ClassVar, Final
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QLinearGradient,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+)
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsRectItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from desktop.engine.geometry import Footprint, Point
+from desktop.engine.model import Battle, Status
+from desktop.engine.rings import Ring
+
+PLAYER_COLOURS: Final = ("#3b6fd4", "#c8413b", "#d9a520", "#8e5bc9", "#2a9d8f", "#e07b39")
+# Below this many pixels per base the bases would blur into each other: draw the outline only.
+BASE_DETAIL_PX: Final = 5.0
+SELECTED_COLOUR: Final = QColor("#ffe45c")
+RING_LABEL_PX: Final = 30.0  # a ring this close to the unit (pixels) goes unlabelled
+REFUSED_COLOUR: Final = QColor("#e8402f")
+ACCEPTED_COLOUR: Final = QColor("#f4f4f4")
+LABEL_BACKGROUND: Final = QColor(20, 22, 26, 190)
+BADGE_COLOURS: Final = {"engaged": QColor("#ff9f5a"), "broken": QColor("#ff6b6b"),
+                        "fleeing": QColor("#ff6b6b"), "modifier": QColor("#9fd3ff")}
+
+
+def cosmetic_pen(colour: QColor, width: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
+    """A pen whose width is in screen pixels, whatever the zoom."""
+    pen = QPen(colour, width, style)
+    pen.setCosmetic(True)
+    return pen
+
+
+def player_colours(battle: Battle) -> dict[str, QColor]:
+    """One colour per player, in the order players first appear in the roster (stable)."""
+    colours: dict[str, QColor] = {}
+    for unit in battle.roster.values():
+        if unit.player not in colours:
+            colours[unit.player] = QColor(PLAYER_COLOURS[len(colours) % len(PLAYER_COLOURS)])
+    return colours
+
+
+class LabelItem(QGraphicsItem):
+    """Lines of text centred on its position, drawn in screen pixels (ignores zoom and flip)."""
+
+    def __init__(self, parent: QGraphicsItem | None = None) -> None:
+        super().__init__(parent)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self._font = QFont()
+        self._font.setPointSizeF(8.5)
+        self._lines: list[tuple[str, QColor]] = []
+        self._rect = QRectF()
+        self._above = False
+
+    def set_lines(self, lines: Sequence[tuple[str, QColor]], *, above: bool = False) -> None:
+        """Show `lines` (text, colour) centred on the anchor, or (`above`) standing on it."""
+        lines = list(lines)
+        if lines == self._lines and above == self._above:
+            return
+        self.prepareGeometryChange()
+        self._lines, self._above = lines, above
+        metrics = QFontMetricsF(self._font)
+        width = max((metrics.horizontalAdvance(text) for text, _ in lines), default=0.0)
+        height = metrics.height() * len(lines)
+        top = -height - 6.0 if above else -height / 2
+        self._rect = QRectF(-width / 2 - 3, top - 1, width + 6, height + 2)
+
+    def text(self) -> str:
+        return "\n".join(text for text, _ in self._lines)
+
+    def boundingRect(self) -> QRectF:  # Qt override
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:  # Qt override
+        if not self._lines:
+            return
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(LABEL_BACKGROUND)
+        painter.drawRoundedRect(self._rect, 3, 3)
+        painter.setFont(self._font)
+        metrics = QFontMetricsF(self._font)
+        y = self._rect.top() + 1 + metrics.ascent()
+        for text, colour in self._lines:
+            painter.setPen(colour)
+            painter.drawText(QPointF(-metrics.horizontalAdvance(text) / 2, y), text)
+            y += metrics.height()
+
+
+class UnitItem(QGraphicsRectItem):
+    """A unit drawn from its engine footprint.
+
+    The body is a plain rectangle painted by Qt itself (no Python per paint: 2,000 of them
+    repaint about as fast as plain rectangles); its gradient brush ends in a light band that
+    marks the front at any zoom. The bases, the crisp front edge and the rout dashes are a
+    child DetailItem, which draws only when zoomed in (level of detail, as Qt's chips).
+    """
+
+    def __init__(self, unit_id: str) -> None:
+        super().__init__()
+        self.unit_id = unit_id
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.label = LabelItem()
+        self.label.setZValue(50)
+        self.detail = DetailItem(self)
+        self._colour = QColor(PLAYER_COLOURS[0])
+        self._status = Status.READY
+        self.footprint: Footprint | None = None
+        self.setZValue(10)
+
+    def update_from(self, battle: Battle, colour: QColor) -> None:
+        """Take the unit's pose, formation, status and badges from `battle`."""
+        unit, state = battle.unit(self.unit_id), battle.state(self.unit_id)
+        footprint = battle.footprint(self.unit_id)
+        self.footprint = footprint
+        # Item x runs along the facing (depth), item y across it (frontage).
+        rect = QRectF(-footprint.depth / 2, -footprint.frontage / 2,
+                      footprint.depth, footprint.frontage)
+        if rect != self.rect():
+            self.setRect(rect)
+        self.setPos(QPointF(*footprint.center))
+        self.setRotation(footprint.facing)
+        routed = state.status in (Status.BROKEN, Status.FLEEING)
+        if (colour, state.status) != (self._colour, self._status) or rect != self.detail.rect:
+            self._colour, self._status = QColor(colour), state.status
+            fill = QColor(colour)
+            if routed:
+                fill.setAlpha(110)
+            # The front band: the last eighth of the depth fades to white.
+            gradient = QLinearGradient(rect.left(), 0.0, rect.right(), 0.0)
+            gradient.setColorAt(0.0, fill)
+            gradient.setColorAt(0.86, fill)
+            gradient.setColorAt(1.0, QColor("#f4f4f4"))
+            self.setBrush(QBrush(gradient))
+            self._restyle()
+        self.detail.set_formation(rect, state.files, state.models, unit.profile.base,
+                                  self._colour, routed)
+        self.label.setPos(QPointF(*footprint.center))
+        lines: list[tuple[str, QColor]] = [(f"{unit.name} ({state.models})", ACCEPTED_COLOUR)]
+        lines += [(text, BADGE_COLOURS[kind]) for kind, text in self.badges(battle)]
+        self.label.set_lines(lines)
+
+    def _restyle(self) -> None:
+        selected = self.isSelected()
+        self.setPen(cosmetic_pen(SELECTED_COLOUR if selected else self._colour.darker(170),
+                                 2.5 if selected else 1.0))
+
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange,
+                   value: object) -> object:  # Qt override
+        if change == QGraphicsItem.GraphicsItemChange.ItemSelectedHasChanged:
+            self._restyle()
+        return super().itemChange(change, value)
+
+    def badges(self, battle: Battle) -> list[tuple[str, str]]:
+        """(kind, text) of what a player must see at a glance: combat, rout, modifiers."""
+        state = battle.state(self.unit_id)
+        found: list[tuple[str, str]] = []
+        if state.engaged_with:
+            # A count, not names: the enemies are in contact and visible; labels stay short.
+            count = len(state.engaged_with)
+            found.append(("engaged", "engaged" if count == 1 else f"engaged x{count}"))
+        if state.status in (Status.BROKEN, Status.FLEEING):
+            found.append((str(state.status), str(state.status)))
+        for modifier in state.modifiers:
+            left = modifier.expires_after_turn - battle.turn + 1
+            if left > 0:
+                found.append(("modifier", f"{modifier.stat} {modifier.delta:+d} "
+                                          f"({left} turn{'s' if left != 1 else ''})"))
+        return found
+
+    def shape(self) -> QPainterPath:  # Qt override: the footprint alone, not the pen's margin
+        path = QPainterPath()
+        path.addRect(self.rect())
+        return path
+
+
+class DetailItem(QGraphicsItem):
+    """A unit's bases (files x ranks), crisp front edge and rout dashes: only when zoomed in.
+
+    The scene hides it when bases would be a few pixels (no Python call per unit when a whole
+    table is in view); its paint checks the level of detail too, for other painters (export).
+    """
+
+    # How many bases have been painted, all units together: lets tests see the level of detail.
+    painted_bases: ClassVar[int] = 0
+
+    def __init__(self, parent: UnitItem) -> None:
+        super().__init__(parent)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemStacksBehindParent, False)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.rect = QRectF()
+        self._bases: list[QRectF] = []
+        self._base = (1.0, 1.0)
+        self._fill = QColor()
+        self._routed = False
+
+    def set_formation(self, rect: QRectF, files: int, models: int, base: tuple[float, float],
+                      colour: QColor, routed: bool) -> None:
+        if rect != self.rect:
+            self.prepareGeometryChange()
+            self.rect = rect
+        self._base, self._fill, self._routed = base, QColor(colour), routed
+        self._bases = self._layout(rect, files, models, base)
+        self.update()
+
+    @staticmethod
+    def _layout(rect: QRectF, files: int, models: int,
+                base: tuple[float, float]) -> list[QRectF]:
+        """One rectangle per model: files across the front, ranks behind, last rank centred."""
+        base_w, base_d = base
+        files = max(files, 1)
+        bases: list[QRectF] = []
+        remaining, rank = models, 0
+        while remaining > 0:
+            in_rank = min(files, remaining)
+            offset = (files - in_rank) * base_w / 2
+            for column in range(in_rank):
+                bases.append(QRectF(rect.right() - (rank + 1) * base_d,
+                                    rect.top() + offset + column * base_w, base_d, base_w))
+            remaining -= in_rank
+            rank += 1
+        return bases
+
+    def min_base(self) -> float:
+        return min(self._base)
+
+    def boundingRect(self) -> QRectF:  # Qt override
+        return self.rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:  # Qt override
+        detail = option.levelOfDetailFromTransform(painter.worldTransform())
+        if detail * self.min_base() < BASE_DETAIL_PX:
+            return
+        fill = QColor(self._fill)
+        if self._routed:
+            fill.setAlpha(110)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(fill.darker(130))
+        painter.drawRect(self.rect)
+        painter.setPen(cosmetic_pen(fill.darker(200), 1.0))
+        painter.setBrush(fill)
+        painter.drawRects(self._bases)
+        DetailItem.painted_bases += len(self._bases)
+        if self._routed:
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(cosmetic_pen(QColor("#ffffff"), 1.2, Qt.PenStyle.DashLine))
+            painter.drawRect(self.rect)
+        # The front edge: a light bar along +x.
+        painter.setPen(cosmetic_pen(QColor("#ffffff"), 3.0))
+        painter.drawLine(QLineF(self.rect.right(), self.rect.top(),
+                                self.rect.right(), self.rect.bottom()))
+        parent = self.parentItem()
+        if parent is not None and parent.isSelected():
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(cosmetic_pen(SELECTED_COLOUR, 2.5))
+            painter.drawRect(self.rect)
+
+
+class RingsItem(QGraphicsItem):
+    """Range rings around a unit: the footprint grown by each radius (measured from its edge)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setZValue(5)
+        self._paths: list[QPainterPath] = []
+        self._rect = QRectF()
+        self.labels: list[LabelItem] = []
+        self.rings: tuple[Ring, ...] = ()
+
+    def show_rings(self, footprint: Footprint, rings: tuple[Ring, ...],
+                   pixels_per_unit: float = 0.0) -> None:
+        """Draw `rings` about `footprint`; at `pixels_per_unit` (0: unknown, all labels) a
+        label shows only when its ring is clear of the unit and of the last labelled ring."""
+        self.prepareGeometryChange()
+        # Rings of the same radius (W6: Move 4" and Keep away 4") are drawn once, both named.
+        merged: dict[float, list[str]] = {}
+        for ring in rings:
+            merged.setdefault(ring.radius, []).append(ring.label)
+        rings = tuple(Ring(" · ".join(labels), radius) for radius, labels in merged.items())
+        self.rings = rings
+        self.setPos(QPointF(*footprint.center))
+        self.setRotation(footprint.facing)
+        body = QRectF(-footprint.depth / 2, -footprint.frontage / 2,
+                      footprint.depth, footprint.frontage)
+        self._paths = []
+        self._rect = QRectF(body)
+        for ring in rings:
+            grown = body.adjusted(-ring.radius, -ring.radius, ring.radius, ring.radius)
+            path = QPainterPath()
+            path.addRoundedRect(grown, ring.radius, ring.radius)
+            self._paths.append(path)
+            self._rect = self._rect.united(grown)
+        scene = self.scene()
+        while len(self.labels) < len(rings):
+            label = LabelItem()
+            label.setZValue(40)
+            self.labels.append(label)
+            if scene is not None:
+                scene.addItem(label)
+        # Each ring's label sits where it crosses the line ahead of the unit's front.
+        ahead = (math.cos(math.radians(footprint.facing)), math.sin(math.radians(footprint.facing)))
+        labelled = -math.inf
+        for index, label in enumerate(self.labels):
+            radius = rings[index].radius if index < len(rings) else 0.0
+            roomy = (pixels_per_unit <= 0
+                     or (radius * pixels_per_unit >= RING_LABEL_PX
+                         and (radius - labelled) * pixels_per_unit >= RING_LABEL_PX / 2))
+            if index < len(rings) and roomy:
+                labelled = radius
+                reach = footprint.depth / 2 + rings[index].radius
+                label.setPos(QPointF(footprint.center[0] + ahead[0] * reach,
+                                     footprint.center[1] + ahead[1] * reach))
+                label.set_lines([(rings[index].label, QColor("#fff6c2"))])
+                label.show()
+            else:
+                label.hide()
+        self.show()
+
+    def hide_rings(self) -> None:
+        self.hide()
+        for label in self.labels:
+            label.hide()
+
+    def boundingRect(self) -> QRectF:  # Qt override
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:  # Qt override
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(cosmetic_pen(QColor(255, 246, 194, 200), 1.5, Qt.PenStyle.DashLine))
+        for path in self._paths:
+            painter.drawPath(path)
+
+
+class GhostItem(QGraphicsItem):
+    """Where a dragged unit would end: its footprint, a trail from where it stands, and a
+    label (distance, angle, or the engine's refusal). Red while the pose is refused."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setZValue(30)
+        self._polygon = QPolygonF()
+        self._trail: QLineF | None = None
+        self._arc = QPainterPath()
+        self._rect = QRectF()
+        self.refused = False
+        self.label = LabelItem()
+        self.label.setZValue(60)
+        self.hide()
+
+    def show_pose(self, footprint: Footprint, *, refused: bool, text: str,
+                  trail: tuple[Point, Point] | None = None,
+                  arc: QPainterPath | None = None) -> None:
+        self.prepareGeometryChange()
+        self._polygon = QPolygonF([QPointF(x, y) for x, y in footprint.corners])
+        self._trail = QLineF(QPointF(*trail[0]), QPointF(*trail[1])) if trail else None
+        self._arc = arc if arc is not None else QPainterPath()
+        rect = self._polygon.boundingRect()
+        if self._trail is not None:
+            rect = rect.united(QRectF(self._trail.p1(), self._trail.p2()).normalized())
+        self._rect = rect.united(self._arc.boundingRect()).adjusted(-0.5, -0.5, 0.5, 0.5)
+        self.refused = refused
+        # Above the ghost on screen (scene y grows up), clear of the units' own labels.
+        top = max(footprint.corners, key=lambda corner: corner[1])
+        self.label.setPos(QPointF(footprint.center[0], top[1]))
+        self.label.set_lines([(text, REFUSED_COLOUR if refused else ACCEPTED_COLOUR)],
+                             above=True)
+        self.label.show()
+        self.show()
+        self.update()
+
+    def hide_ghost(self) -> None:
+        self.hide()
+        self.label.hide()
+
+    def boundingRect(self) -> QRectF:  # Qt override
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:  # Qt override
+        colour = REFUSED_COLOUR if self.refused else ACCEPTED_COLOUR
+        fill = QColor(colour)
+        fill.setAlpha(70)
+        if self._trail is not None:
+            painter.setPen(cosmetic_pen(colour, 1.5, Qt.PenStyle.DashLine))
+            painter.drawLine(self._trail)
+        if not self._arc.isEmpty():
+            painter.setPen(cosmetic_pen(colour, 1.5, Qt.PenStyle.DashLine))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawPath(self._arc)
+        painter.setPen(cosmetic_pen(colour, 2.0))
+        painter.setBrush(QBrush(fill))
+        painter.drawPolygon(self._polygon)

@@ -1,0 +1,322 @@
+"""The battlefield scene: follows a Battle one way (state -> items), like orange-canvas-core.
+
+`show_battle(battle)` adds, updates and removes items so that they show that state; nothing
+in the scene changes a battle. Tools propose moves (engine events the engine accepted) with
+`movesProposed`; whoever owns the battle applies them and calls `show_battle` again.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from PySide6.QtCore import QPointF, QRectF, Signal
+from PySide6.QtGui import QBrush, QColor, QPainterPath, QPolygonF, Qt
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsRectItem,
+    QGraphicsScene,
+    QWidget,
+)
+
+from desktop.engine.geometry import Table
+from desktop.engine.model import Battle, Terrain
+from desktop.engine.rings import rings
+from desktop.engine.rulesets import get_ruleset
+from desktop.gui.battlefield.items import (
+    BASE_DETAIL_PX,
+    GhostItem,
+    LabelItem,
+    RingsItem,
+    UnitItem,
+    cosmetic_pen,
+    player_colours,
+)
+
+DEFAULT_TABLE: Final = Table(72.0, 48.0)
+TABLE_COLOUR: Final = QColor("#6f8f4e")
+TABLE_EDGE_COLOUR: Final = QColor("#2c3b1e")
+MINOR_GRID_COLOUR: Final = QColor(255, 255, 255, 34)
+MAJOR_GRID_COLOUR: Final = QColor(255, 255, 255, 80)
+OPEN_TERRAIN_COLOUR: Final = QColor(60, 110, 40, 150)
+IMPASSABLE_COLOUR: Final = QColor(92, 78, 64, 235)
+# Grid steps (minor, major) per distance unit: 6" and 1 ft; 10 cm and 50 cm.
+GRID_STEPS: Final = {"in": (6.0, 12.0), "cm": (10.0, 50.0)}
+# Labels show only when a unit's front is at least this many pixels wide, so a zoomed-out
+# table of hundreds of units is not a carpet of text.
+LABEL_MIN_PX: Final = 36.0
+MINOR_GRID_MIN_PX: Final = 16.0
+
+
+def grid_path(rect: QRectF, step: float, skip: float = 0.0) -> QPainterPath:
+    """Every interior grid line of `rect` in one path (one cheap item); lines on multiples
+    of `skip` are left out (the major grid draws them)."""
+    path = QPainterPath()
+
+    def kept(value: float) -> bool:
+        return not skip or abs(value / skip - round(value / skip)) > 1e-6
+
+    x = rect.left() + step
+    while x < rect.right() - step / 2:
+        if kept(x - rect.left()):
+            path.moveTo(QPointF(x, rect.top()))
+            path.lineTo(QPointF(x, rect.bottom()))
+        x += step
+    y = rect.top() + step
+    while y < rect.bottom() - step / 2:
+        if kept(y - rect.top()):
+            path.moveTo(QPointF(rect.left(), y))
+            path.lineTo(QPointF(rect.right(), y))
+        y += step
+    return path
+
+
+class BattlefieldScene(QGraphicsScene):
+    """The table, deployment zones, terrain, units and range rings of one battle state."""
+
+    movesProposed = Signal(object)  # list[Event]: moves a tool proposes, accepted by the engine
+    message = Signal(str)  # why a proposed move was refused, for the status bar
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._battle: Battle | None = None
+        self._table: Table | None = None
+        self._units: dict[str, UnitItem] = {}
+        self._terrain: dict[str, tuple[Terrain, QGraphicsPathItem, LabelItem]] = {}
+        self._fixed: list[QGraphicsItem] = []  # table, grid, zones: rebuilt when the table does
+        self._zones: object = None
+        self._pixels_per_unit = 0.0
+        self.rings_item = RingsItem()
+        self.addItem(self.rings_item)
+        self.rings_item.hide()
+        self.ghost = GhostItem()
+        self.addItem(self.ghost)
+        self.addItem(self.ghost.label)
+        self.ghost.label.hide()
+        self.selectionChanged.connect(self._selection_changed)
+        self.show_battle(None)
+
+    # --- following the battle -------------------------------------------------------------
+
+    @property
+    def battle(self) -> Battle | None:
+        return self._battle
+
+    @property
+    def table(self) -> Table:
+        return self._battle.table if self._battle is not None else DEFAULT_TABLE
+
+    @property
+    def distance_unit(self) -> str:
+        """'in' or 'cm': the ruleset's unit, inches when no battle is shown."""
+        if self._battle is None:
+            return "in"
+        return get_ruleset(self._battle.ruleset).distance_unit
+
+    def unit_symbol(self) -> str:
+        return '"' if self.distance_unit == "in" else " cm"
+
+    def show_battle(self, battle: Battle | None) -> None:
+        """Make the items show `battle` (None: an empty default table)."""
+        self._battle = battle
+        zones = getattr(battle, "zones", ()) if battle is not None else ()
+        if self.table != self._table or zones != self._zones:
+            self._build_table(zones)
+        self._sync_terrain(battle.terrain if battle is not None else ())
+        self._sync_units(battle)
+        self._update_rings()
+
+    def _build_table(self, zones: object) -> None:
+        for item in self._fixed:
+            self.removeItem(item)
+        self._fixed = []
+        self._table, self._zones = self.table, zones
+        rect = QRectF(0.0, 0.0, self.table.width, self.table.depth)
+        margin = max(rect.width(), rect.height())
+        # Room around the table so that zooming anchors under the mouse and panning works.
+        self.setSceneRect(rect.adjusted(-margin, -margin, margin, margin))
+        table = QGraphicsRectItem(rect)
+        table.setBrush(QBrush(TABLE_COLOUR))
+        table.setPen(cosmetic_pen(TABLE_EDGE_COLOUR, 3.0))
+        table.setZValue(-10)
+        minor, major = GRID_STEPS.get(self.distance_unit, (6.0, 12.0))
+        minor_grid = QGraphicsPathItem(grid_path(rect, minor, skip=major))
+        minor_grid.setPen(cosmetic_pen(MINOR_GRID_COLOUR, 1.0))
+        major_grid = QGraphicsPathItem(grid_path(rect, major))
+        major_grid.setPen(cosmetic_pen(MAJOR_GRID_COLOUR, 1.0))
+        self._fixed = [table, minor_grid, major_grid]
+        colours = player_colours(self._battle) if self._battle is not None else {}
+        for zone in zones if isinstance(zones, tuple | list) else ():
+            x0, y0, x1, y1 = zone.rect
+            colour = QColor(colours.get(zone.player, QColor("#cccccc")))
+            colour.setAlpha(45)
+            item = QGraphicsRectItem(QRectF(QPointF(x0, y0), QPointF(x1, y1)).normalized())
+            item.setBrush(colour)
+            colour.setAlpha(160)
+            item.setPen(cosmetic_pen(colour, 1.5, Qt.PenStyle.DashLine))
+            self._fixed.append(item)
+        for z, item in enumerate(self._fixed):
+            item.setZValue(-10 + z * 0.01)
+            item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            self.addItem(item)
+
+    def _sync_terrain(self, terrain: tuple[Terrain, ...]) -> None:
+        wanted = {piece.id: piece for piece in terrain}
+        for terrain_id in list(self._terrain):
+            piece, item, label = self._terrain[terrain_id]
+            if wanted.get(terrain_id) != piece:
+                self.removeItem(item)
+                self.removeItem(label)
+                del self._terrain[terrain_id]
+        for terrain_id, piece in wanted.items():
+            if terrain_id in self._terrain:
+                continue
+            item = QGraphicsPathItem()
+            path = QPainterPath()
+            path.addPolygon(QPolygonF([QPointF(x, y) for x, y in piece.points]))
+            path.closeSubpath()
+            item.setPath(path)
+            if piece.impassable:
+                item.setBrush(QBrush(IMPASSABLE_COLOUR))
+                item.setPen(cosmetic_pen(QColor("#2b241c"), 2.0))
+            else:
+                item.setBrush(QBrush(OPEN_TERRAIN_COLOUR))
+                item.setPen(cosmetic_pen(QColor("#23401a"), 1.5, Qt.PenStyle.DashLine))
+            item.setZValue(-5)
+            item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            label = LabelItem()
+            centre = piece.polygon.representative_point()
+            label.setPos(QPointF(centre.x, centre.y))
+            kind = "impassable" if piece.impassable else "open ground"
+            label.set_lines([(piece.name or piece.id, QColor("#f0e6d0")),
+                             (kind, QColor("#c9bfa8"))])
+            label.setZValue(-4)
+            self.addItem(item)
+            self.addItem(label)
+            self._terrain[terrain_id] = (piece, item, label)
+
+    def _sync_units(self, battle: Battle | None) -> None:
+        shown = ({uid for uid in battle.states if battle.states[uid].status.on_table}
+                 if battle is not None else set())
+        for uid in list(self._units):
+            if uid not in shown:
+                gone = self._units.pop(uid)
+                self.removeItem(gone.label)
+                self.removeItem(gone)
+        if battle is None:
+            return
+        colours = player_colours(battle)
+        for uid in battle.states:  # roster order: a stable stacking order
+            if uid not in shown:
+                continue
+            item = self._units.get(uid)
+            if item is None:
+                item = UnitItem(uid)
+                self._units[uid] = item
+                self.addItem(item)
+                self.addItem(item.label)
+            item.update_from(battle, colours[battle.player_of(uid)])
+        self._apply_detail()
+
+    # --- queries --------------------------------------------------------------------------
+
+    def unit_item(self, unit_id: str) -> UnitItem | None:
+        return self._units.get(unit_id)
+
+    def unit_items(self) -> dict[str, UnitItem]:
+        return dict(self._units)
+
+    def terrain_item(self, terrain_id: str) -> QGraphicsPathItem | None:
+        found = self._terrain.get(terrain_id)
+        return found[1] if found is not None else None
+
+    def terrain_ids(self) -> list[str]:
+        return sorted(self._terrain)
+
+    def zone_rects(self) -> list[QRectF]:
+        """The deployment zones drawn (scene rectangles), in the battle's order."""
+        return [item.rect() for item in self._fixed[3:] if isinstance(item, QGraphicsRectItem)]
+
+    def unit_at(self, point: QPointF) -> UnitItem | None:
+        """The topmost unit whose footprint contains `point` (scene coordinates)."""
+        for item in self.items(point, Qt.ItemSelectionMode.IntersectsItemShape,
+                               Qt.SortOrder.DescendingOrder):
+            if isinstance(item, UnitItem):
+                return item
+        return None
+
+    def selected_units(self) -> list[str]:
+        return sorted(item.unit_id for item in self.selectedItems() if isinstance(item, UnitItem))
+
+    def select_units(self, unit_ids: list[str]) -> None:
+        self.clearSelection()
+        for uid in unit_ids:
+            item = self._units.get(uid)
+            if item is not None:
+                item.setSelected(True)
+
+    # --- level of detail and rings --------------------------------------------------------
+
+    def set_pixels_per_unit(self, pixels: float) -> None:
+        """The view's zoom: labels show only on units big enough to carry one, and bases only
+        when a base is a few pixels wide (a whole table of units then costs no Python)."""
+        if abs(pixels - self._pixels_per_unit) < 1e-9:
+            return
+        self._pixels_per_unit = pixels
+        self._apply_detail()
+        self._update_rings()
+
+    def _apply_detail(self) -> None:
+        pixels = self._pixels_per_unit
+        if pixels <= 0:  # not shown in a view yet: every detail
+            for item in self._units.values():
+                item.label.show()
+                item.detail.show()
+            return
+        minor, _ = GRID_STEPS.get(self.distance_unit, (6.0, 12.0))
+        if len(self._fixed) > 1:  # a minor grid denser than this is noise
+            self._fixed[1].setVisible(minor * pixels >= MINOR_GRID_MIN_PX)
+        for item in self._units.values():
+            item.detail.setVisible(item.detail.min_base() * pixels >= BASE_DETAIL_PX)
+        self._declutter_labels(pixels)
+
+    def _declutter_labels(self, pixels: float) -> None:
+        """Show the labels that fit: big enough units, and no label over another one
+        (selected units first, then roster order); a grid of cells keeps this linear."""
+        candidates = sorted(self._units.values(), key=lambda item: not item.isSelected())
+        cell = max((item.label.boundingRect().width() for item in candidates), default=1.0)
+        cell = max(cell / pixels, 1e-6)
+        kept: dict[tuple[int, int], list[QRectF]] = {}
+        for item in candidates:
+            footprint = item.footprint
+            if footprint is None or footprint.frontage * pixels < LABEL_MIN_PX:
+                item.label.hide()
+                continue
+            box = item.label.boundingRect()
+            rect = QRectF(footprint.center[0] + box.left() / pixels,
+                          footprint.center[1] - box.bottom() / pixels,
+                          box.width() / pixels, box.height() / pixels)
+            column, row = int(rect.center().x() // cell), int(rect.center().y() // cell)
+            near = [(column + dx, row + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+            if any(rect.intersects(other) for key in near for other in kept.get(key, ())):
+                item.label.hide()
+                continue
+            kept.setdefault((column, row), []).append(rect)
+            item.label.show()
+
+    def _selection_changed(self) -> None:
+        self._update_rings()
+        if self._pixels_per_unit > 0:
+            self._declutter_labels(self._pixels_per_unit)  # a selected unit's label wins
+
+    def _update_rings(self) -> None:
+        selected = self.selected_units()
+        if self._battle is None or len(selected) != 1:
+            self.rings_item.hide_rings()
+            return
+        uid = selected[0]
+        found = rings(self._battle, uid)
+        if not found:
+            self.rings_item.hide_rings()
+            return
+        self.rings_item.show_rings(self._battle.footprint(uid), found, self._pixels_per_unit)

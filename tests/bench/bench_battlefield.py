@@ -1,0 +1,158 @@
+"""Battlefield benchmarks (DESIGN.md: a full repaint of 2,000 units <= 2x a scene of 2,000
+plain rectangles; a drag step < 2 ms with 2,000 units). Run
+
+    QT_QPA_PLATFORM=offscreen python tests/bench/bench_battlefield.py
+
+Repaint: the view, fitted to a 500" x 400" table of 2,000 units, rendered into a QImage,
+against the same view settings showing 2,000 plain QGraphicsRectItems at the same poses
+(the baseline, timed in the same run, so the ratio does not depend on the machine). Drag
+step: one SelectMoveTool step (the engine's move check and the ghost update) for a random
+unit and a 1-3" offset. Exits 1 over budget; the drag budget stretches as bench_moves.py's
+does when the machine runs slower than the idle development machine.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import statistics
+import sys
+import time
+import timeit
+from collections.abc import Callable
+from fractions import Fraction
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QBrush, QColor, QImage, QPainter
+from PySide6.QtWidgets import QApplication, QGraphicsRectItem, QGraphicsScene, QGraphicsView
+
+from desktop.engine.geometry import Table
+from desktop.engine.model import Battle, Unit, UnitProfile, UnitState
+from desktop.gui.battlefield import BattlefieldScene, BattlefieldView
+from desktop.gui.battlefield.items import cosmetic_pen
+from desktop.gui.battlefield.tools import SelectMoveTool
+
+UNITS = 2000
+COLUMNS = 50  # 40 rows of 50 units, 10" apart
+VIEW_SIZE = (1200, 800)
+REPAINT_RATIO_BUDGET = 2.0
+DRAG_BUDGET = 2e-3
+IDLE_BASELINE = 3.5e-6  # bench_engine.py's baseline on the idle development machine
+DRAG_SAMPLES = 2000
+
+
+def baseline_enumerate_2d6() -> Fraction:
+    hits = sum(1 for a, b in itertools.product(range(1, 7), repeat=2) if a + b > 5)
+    return Fraction(hits, 36)
+
+
+def grid_battle() -> Battle:
+    profile = UnitProfile("Spearmen", {"M": 4, "WS": 3, "BS": 3, "S": 3, "T": 3, "W": 1,
+                                       "I": 3, "A": 1, "Ld": 7}, base=(0.8, 0.8))
+    roster, states = {}, {}
+    for number in range(UNITS):
+        row, column = divmod(number, COLUMNS)
+        uid = f"u{number}"
+        player = "North" if row >= UNITS // COLUMNS // 2 else "South"
+        roster[uid] = Unit(uid, f"Spearmen {number}", player, profile, models=20, files=5)
+        states[uid] = UnitState(uid, (5.0 + column * 10, 5.0 + row * 10),
+                                270.0 if player == "North" else 90.0, files=5, models=20)
+    return Battle("warhammer6", Table(COLUMNS * 10, UNITS // COLUMNS * 10), roster, states)
+
+
+def render(view: QGraphicsView) -> None:
+    image = QImage(view.viewport().size(), QImage.Format.Format_ARGB32_Premultiplied)
+    painter = QPainter(image)
+    view.render(painter)
+    painter.end()
+
+
+def best_seconds(work: Callable[[], object], number: int, repeat: int = 5) -> float:
+    return min(timeit.repeat(work, number=number, repeat=repeat)) / number
+
+
+def main() -> int:
+    app = QApplication.instance() or QApplication(sys.argv)
+    battle = grid_battle()
+
+    scene = BattlefieldScene()
+    scene.show_battle(battle)
+    view = BattlefieldView(scene)
+    view.resize(*VIEW_SIZE)
+    view.show()
+    view.fit_table()
+    app.processEvents()
+
+    plain_scene = QGraphicsScene()
+    for uid in battle.on_table():
+        footprint = battle.footprint(uid)
+        item = QGraphicsRectItem(QRectF(-footprint.depth / 2, -footprint.frontage / 2,
+                                        footprint.depth, footprint.frontage))
+        item.setPos(QPointF(*footprint.center))
+        item.setRotation(footprint.facing)
+        item.setBrush(QBrush(QColor("#3b6fd4")))
+        item.setPen(cosmetic_pen(QColor("#1c3566"), 1.0))
+        plain_scene.addItem(item)
+    plain_scene.setSceneRect(scene.sceneRect())
+    plain = QGraphicsView(plain_scene)
+    plain.setRenderHints(view.renderHints())
+    plain.resize(*VIEW_SIZE)
+    plain.show()
+    plain.setTransform(view.transform())
+    plain.centerOn(QPointF(battle.table.width / 2, battle.table.depth / 2))
+    app.processEvents()
+
+    ours = best_seconds(lambda: render(view), number=3)
+    rects = best_seconds(lambda: render(plain), number=3)
+    ratio = ours / rects
+
+    # Zoomed in (bases and labels drawn), for reference: what a player looks at most.
+    for _ in range(6):
+        view.zoom_in()
+    zoomed = best_seconds(lambda: render(view), number=5)
+
+    tool = SelectMoveTool(view)
+    rng = random.Random(6)
+    timings = []
+    refused = 0
+    for _ in range(DRAG_SAMPLES):
+        uid = f"u{rng.randrange(UNITS)}"
+        x, y = battle.state(uid).center
+        tool._unit = uid  # as a press on that unit would set it
+        target = QPointF(x + rng.uniform(-3, 3), y + rng.uniform(-3, 3))
+        started = time.perf_counter()
+        tool.drag_to(target)
+        timings.append(time.perf_counter() - started)
+        refused += tool.last_event is None
+    drag = statistics.median(timings)
+
+    baseline = min(timeit.timeit(baseline_enumerate_2d6, number=2000) / 2000 for _ in range(5))
+    slowdown = max(1.0, baseline / IDLE_BASELINE)
+    print(f"bench baseline_enumerate_2d6: {baseline * 1e6:.1f} µs (reference, no budget; "
+          f"this machine runs {slowdown:.2f}x slower than idle)")
+    print(f"bench repaint_2000_units: {ours * 1e3:.1f} ms vs {rects * 1e3:.1f} ms for 2,000 "
+          f"plain rects: ratio {ratio:.2f}x (budget {REPAINT_RATIO_BUDGET:g}x)")
+    print(f"bench repaint_2000_units_zoomed_in: {zoomed * 1e3:.1f} ms (reference: bases and "
+          f"labels of the units in sight)")
+    print(f"bench drag_step_2000_units_median: {drag * 1e6:.0f} µs (budget "
+          f"{DRAG_BUDGET * 1e6:g} µs) ratio {drag / baseline:.0f}x baseline, "
+          f"{drag / DRAG_BUDGET:.0%} of budget; p95 "
+          f"{statistics.quantiles(timings, n=20)[-1] * 1e6:.0f} µs; "
+          f"{refused}/{DRAG_SAMPLES} poses refused")
+    view.close()
+    plain.close()
+    failed = False
+    if ratio > REPAINT_RATIO_BUDGET:
+        print("over budget: repaint_2000_units", file=sys.stderr)
+        failed = True
+    if drag > DRAG_BUDGET * slowdown:
+        print("over budget: drag_step_2000_units_median", file=sys.stderr)
+        failed = True
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

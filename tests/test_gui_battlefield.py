@@ -1,0 +1,543 @@
+"""The battlefield scene, view and tools, driven by real mouse and key events (offscreen).
+
+The scene follows a battle: tests connect `movesProposed` to a function that folds the
+proposed events into the battle and calls `show_battle`, which is how the window uses it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+import pytest
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QImage, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtWidgets import QApplication
+
+from desktop.engine import events, moves
+from desktop.engine.errors import MoveRefused
+from desktop.engine.events import Event, UnitMoved, UnitWheeled
+from desktop.engine.model import Battle, Status, Terrain
+from desktop.engine.rings import rings
+from desktop.engine.scenario import load_scenario
+from desktop.gui.battlefield import BattlefieldScene, BattlefieldView
+from desktop.gui.battlefield.items import DetailItem, UnitItem
+from desktop.gui.battlefield.view import MAX_ZOOM, MIN_ZOOM
+
+LEFT = Qt.MouseButton.LeftButton
+NO_BUTTON = Qt.MouseButton.NoButton
+SHIFT = Qt.KeyboardModifier.ShiftModifier
+NO_MODIFIER = Qt.KeyboardModifier.NoModifier
+
+
+def battle_from(scenario_path, name: str) -> Battle:
+    return load_scenario(json.loads(scenario_path(name).read_text(encoding="utf-8"))).battle
+
+
+class Table:
+    """A scene and view showing a battle; accepted proposals are folded in, as the window does."""
+
+    def __init__(self, battle: Battle | None) -> None:
+        self.battle = battle
+        self.scene = BattlefieldScene()
+        self.view = BattlefieldView(self.scene)
+        self.proposed: list[list[Event]] = []
+        self.messages: list[str] = []
+        self.scene.movesProposed.connect(self.apply)
+        self.scene.message.connect(self.messages.append)
+        self.scene.show_battle(battle)
+        self.view.resize(900, 640)
+        self.view.show()
+        self.view.fit_table()
+
+    def apply(self, proposed: list[Event]) -> None:
+        self.proposed.append(proposed)
+        assert self.battle is not None
+        self.battle = events.fold(self.battle, proposed)
+        self.scene.show_battle(self.battle)
+
+    def pixel(self, point: tuple[float, float] | QPointF) -> QPoint:
+        return self.view.mapFromScene(point if isinstance(point, QPointF) else QPointF(*point))
+
+    def mouse(self, kind: QEvent.Type, point: tuple[float, float], *,
+              button: Qt.MouseButton = LEFT, buttons: Qt.MouseButton = LEFT,
+              modifiers: Qt.KeyboardModifier = NO_MODIFIER) -> QPoint:
+        """Send a real mouse event to the viewport at the pixel showing `point`."""
+        pixel = self.pixel(point)
+        event = QMouseEvent(kind, QPointF(pixel), QPointF(self.view.viewport().mapToGlobal(pixel)),
+                            button, buttons, modifiers)
+        QApplication.sendEvent(self.view.viewport(), event)
+        return pixel
+
+    def drag(self, start: tuple[float, float], end: tuple[float, float], *, steps: int = 8,
+             modifiers: Qt.KeyboardModifier = NO_MODIFIER) -> tuple[QPoint, QPoint]:
+        pressed = self.mouse(QEvent.Type.MouseButtonPress, start, modifiers=modifiers)
+        for step in range(1, steps + 1):
+            t = step / steps
+            self.mouse(QEvent.Type.MouseMove,
+                       (start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t),
+                       button=NO_BUTTON, modifiers=modifiers)
+        released = self.mouse(QEvent.Type.MouseButtonRelease, end, buttons=NO_BUTTON,
+                              modifiers=modifiers)
+        return pressed, released
+
+    def close(self) -> None:
+        self.view.close()
+        self.view.deleteLater()
+        self.scene.deleteLater()
+
+
+@pytest.fixture
+def table(qtbot, scenario_path) -> Iterator[Table]:
+    made = Table(battle_from(scenario_path, "w6-four-units.json"))
+    qtbot.waitExposed(made.view)
+    yield made
+    made.close()
+
+
+def item_center(item: UnitItem) -> tuple[float, float]:
+    return item.pos().x(), item.pos().y()
+
+
+# --- the scene follows the battle -----------------------------------------------------------
+
+
+def test_scene_adds_updates_and_removes_unit_items(qapp, scenario_path):
+    battle = battle_from(scenario_path, "w6-four-units.json")
+    scene = BattlefieldScene()
+    try:
+        assert scene.battle is None and not scene.unit_items()
+        assert (scene.table.width, scene.table.depth) == (72.0, 48.0)  # the empty default
+        scene.show_battle(battle)
+        assert sorted(scene.unit_items()) == sorted(battle.on_table())
+        for uid in battle.on_table():
+            item = scene.unit_item(uid)
+            assert item is not None
+            assert item_center(item) == pytest.approx(battle.state(uid).center)
+            assert item.rotation() == pytest.approx(battle.state(uid).facing)
+        kept = scene.unit_item("handgunners")
+
+        moved = events.fold(battle, [moves.move_to(battle, "handgunners", (50.0, 30.0))])
+        scene.show_battle(moved)
+        assert scene.unit_item("handgunners") is kept  # updated, not replaced
+        assert item_center(kept) == pytest.approx((50.0, 30.0))
+
+        gone = moved.update("handgunners", status=Status.DESTROYED).update(
+            "wolf_riders", status=Status.LEFT_TABLE)
+        scene.show_battle(gone)
+        assert sorted(scene.unit_items()) == ["boyz", "swordsmen"]
+        assert kept.scene() is None and kept.label.scene() is None
+
+        scene.show_battle(None)
+        assert not scene.unit_items() and scene.battle is None
+    finally:
+        scene.deleteLater()
+
+
+def test_reserve_units_are_not_drawn_and_a_deployed_one_is(qapp, scenario_path):
+    battle = battle_from(scenario_path, "w6-four-units.json").update(
+        "handgunners", status=Status.RESERVE)
+    scene = BattlefieldScene()
+    try:
+        scene.show_battle(battle)
+        assert scene.unit_item("handgunners") is None
+        deployed = events.fold(battle, [moves.deploy(battle, "handgunners", (60.0, 40.0), 270)])
+        scene.show_battle(deployed)
+        item = scene.unit_item("handgunners")
+        assert item is not None and item_center(item) == pytest.approx((60.0, 40.0))
+    finally:
+        scene.deleteLater()
+
+
+def test_terrain_is_synced_by_id_and_styled_by_kind(qapp, scenario_path):
+    battle = battle_from(scenario_path, "w6-four-units.json")
+    wood = Terrain("wood", "Dark Wood", ((5, 5), (12, 5), (12, 12)))
+    rock = Terrain("rock", "Crag", ((60, 40), (66, 40), (66, 46)), impassable=True)
+    scene = BattlefieldScene()
+    try:
+        scene.show_battle(replace(battle, terrain=(wood, rock)))
+        assert scene.terrain_ids() == ["rock", "wood"]
+        kept_wood, rock_item = scene.terrain_item("wood"), scene.terrain_item("rock")
+        assert kept_wood is not None and rock_item is not None
+        assert rock_item.brush().color() != kept_wood.brush().color()
+        assert kept_wood.path().boundingRect().getCoords() == (5.0, 5.0, 12.0, 12.0)
+        scene.show_battle(replace(battle, terrain=(wood,)))
+        assert scene.terrain_ids() == ["wood"]
+        assert scene.terrain_item("wood") is kept_wood  # unchanged pieces are kept
+        assert rock_item.scene() is None
+    finally:
+        scene.deleteLater()
+
+
+def test_deployment_zones_are_drawn_when_the_battle_has_them(qapp, scenario_path):
+    @dataclass(frozen=True)
+    class Zone:
+        player: str
+        rect: tuple[float, float, float, float]
+
+    battle = battle_from(scenario_path, "w6-four-units.json")
+    object.__setattr__(battle, "zones", (Zone("Empire", (0, 36, 72, 48)),))
+    scene = BattlefieldScene()
+    try:
+        scene.show_battle(battle)
+        assert [rect.getCoords() for rect in scene.zone_rects()] == [(0.0, 36.0, 72.0, 48.0)]
+    finally:
+        scene.deleteLater()
+
+
+def test_badges_show_engagement_rout_and_modifiers_with_turns_left(qapp, scenario_path):
+    from desktop.engine.model import Modifier
+
+    battle = battle_from(scenario_path, "w6-four-units.json")
+    battle = battle.update("handgunners", status=Status.FLEEING,
+                           modifiers=(Modifier("Ld", -1, battle.turn + 1, "test"),))
+    scene = BattlefieldScene()
+    try:
+        scene.show_battle(battle)
+        swordsmen, handgunners = scene.unit_item("swordsmen"), scene.unit_item("handgunners")
+        assert swordsmen is not None and handgunners is not None
+        assert "engaged x2" in swordsmen.label.text()
+        assert handgunners.label.text().splitlines()[1:] == ["fleeing", "Ld -1 (2 turns)"]
+    finally:
+        scene.deleteLater()
+
+
+# --- selecting and moving -------------------------------------------------------------------
+
+
+def test_click_selects_and_shows_the_engines_rings(table):
+    center = table.battle.state("handgunners").center
+    table.mouse(QEvent.Type.MouseButtonPress, center)
+    table.mouse(QEvent.Type.MouseButtonRelease, center, buttons=NO_BUTTON)
+    assert table.scene.selected_units() == ["handgunners"]
+    drawn = table.scene.rings_item
+    assert drawn.isVisible()
+    expected = {ring.radius for ring in rings(table.battle, "handgunners")}
+    assert {ring.radius for ring in drawn.rings} == expected == {4.0, 6.0, 8.0}
+    # Move 4" and Keep away 4" share one ring, both named.
+    assert 'Move 4" · Keep away 4"' in [ring.label for ring in drawn.rings]
+    empty = (5.0, 5.0)
+    table.mouse(QEvent.Type.MouseButtonPress, empty)
+    table.mouse(QEvent.Type.MouseButtonRelease, empty, buttons=NO_BUTTON)
+    assert table.scene.selected_units() == [] and not drawn.isVisible()
+    assert table.proposed == []  # clicks propose nothing
+
+
+def test_rubber_band_selects_the_units_it_touches(table):
+    table.drag((37.0, 15.0), (46.0, 23.5))  # the Wolf Riders stand left of x = 34.1
+    assert table.scene.selected_units() == ["boyz", "handgunners", "swordsmen"]
+
+
+def test_dragging_a_unit_proposes_a_move_to_where_the_mouse_was_released(table):
+    start = table.battle.state("handgunners").center
+    end = (start[0] + 9.3, start[1] + 6.1)
+    pressed, released = table.drag(start, end)
+    assert len(table.proposed) == 1
+    [event] = table.proposed[0]
+    assert isinstance(event, UnitMoved) and event.unit == "handgunners"
+    # The unit keeps its grab offset: it ends where the mouse moved it, to the pixel.
+    moved_by = table.view.mapToScene(released) - table.view.mapToScene(pressed)
+    assert event.path[-1][0] == pytest.approx(start[0] + moved_by.x(), abs=0.01)
+    assert event.path[-1][1] == pytest.approx(start[1] + moved_by.y(), abs=0.01)
+    assert event.path[-1] == pytest.approx(end, abs=1.5 / table.view.scale_factor)
+    item = table.scene.unit_item("handgunners")
+    assert item is not None and item_center(item) == pytest.approx(event.path[-1])
+    assert not table.scene.ghost.isVisible()
+    assert table.messages == []
+
+
+def test_the_ghost_follows_the_drag_with_the_distance(table):
+    start = table.battle.state("handgunners").center
+    table.mouse(QEvent.Type.MouseButtonPress, start)
+    for x in (1.0, 2.0, 3.0):
+        table.mouse(QEvent.Type.MouseMove, (start[0] + x, start[1] + 4.0), button=NO_BUTTON)
+    ghost = table.scene.ghost
+    assert ghost.isVisible() and not ghost.refused
+    shown = float(ghost.label.text().rstrip('"'))
+    assert shown == pytest.approx(5.0, abs=0.1)  # 3-4-5 from where it stands
+    assert table.proposed == []  # nothing until the release
+    item = table.scene.unit_item("handgunners")
+    assert item is not None and item_center(item) == pytest.approx(start)  # the unit stays put
+    table.mouse(QEvent.Type.MouseButtonRelease, (start[0] + 3.0, start[1] + 4.0),
+                buttons=NO_BUTTON)
+
+
+def test_dragging_onto_another_unit_is_refused_with_the_engines_message(table):
+    start = table.battle.state("handgunners").center
+    onto = table.battle.state("swordsmen").center
+    table.mouse(QEvent.Type.MouseButtonPress, start)
+    table.mouse(QEvent.Type.MouseMove, ((start[0] + onto[0]) / 2, start[1]), button=NO_BUTTON)
+    table.mouse(QEvent.Type.MouseMove, onto, button=NO_BUTTON)
+    ghost = table.scene.ghost
+    assert ghost.refused
+    grab = table.scene.views()[0].mapToScene(table.pixel(start))
+    target = (onto[0] + start[0] - grab.x(), onto[1] + start[1] - grab.y())
+    with pytest.raises(MoveRefused) as refused:
+        moves.move_to(table.battle, "handgunners", target)
+    assert ghost.label.text() == str(refused.value)
+    table.mouse(QEvent.Type.MouseButtonRelease, onto, buttons=NO_BUTTON)
+    assert table.proposed == []
+    assert table.messages == [str(refused.value)]
+    assert "swordsmen" in table.messages[0].lower() or "Swordsmen" in table.messages[0]
+    item = table.scene.unit_item("handgunners")
+    assert item is not None and item_center(item) == pytest.approx(start)  # snapped back
+
+
+def test_arrow_keys_nudge_the_selected_unit_one_move_each(table, qtbot):
+    table.scene.select_units(["handgunners"])
+    start = table.battle.state("handgunners").center
+    table.view.setFocus()
+    qtbot.keyClick(table.view, Qt.Key.Key_Right)
+    qtbot.keyClick(table.view, Qt.Key.Key_Up, SHIFT)
+    assert len(table.proposed) == 2
+    assert table.battle.state("handgunners").center == pytest.approx((start[0] + 0.1,
+                                                                      start[1] + 1.0))
+    for _ in range(4):  # three inches left, then into the Swordsmen: refused
+        qtbot.keyClick(table.view, Qt.Key.Key_Left, SHIFT)
+    assert len(table.proposed) == 5
+    assert table.battle.state("handgunners").center == pytest.approx((start[0] - 2.9,
+                                                                      start[1] + 1.0))
+    assert len(table.messages) == 1 and "swordsmen" in table.messages[0].lower()
+
+
+# --- turning and wheeling -------------------------------------------------------------------
+
+
+def test_turning_with_shift_snaps_to_15_degrees(table):
+    table.view.set_tool("turn")
+    table.scene.select_units(["handgunners"])
+    tool = table.view.tool
+    handle = tool.handle_point(table.battle, "handgunners")
+    assert tool.handle.isVisible()
+    center = table.battle.state("handgunners").center
+    # 34 degrees: the press lands on a whole pixel, a degree or two off the handle's bearing.
+    bearing = math.atan2(handle[1] - center[1], handle[0] - center[0]) + math.radians(34.0)
+    reach = math.dist(center, handle)
+    end = (center[0] + math.cos(bearing) * reach, center[1] + math.sin(bearing) * reach)
+    table.drag(handle, end, modifiers=SHIFT)
+    [[event]] = table.proposed
+    assert isinstance(event, UnitMoved)
+    assert event.path[0] == pytest.approx(event.path[-1])  # turned in place
+    assert event.facing == pytest.approx(270.0 + 30.0)  # 34 degrees snapped to 30
+    assert table.battle.state("handgunners").facing == pytest.approx(300.0)
+
+
+def test_turning_without_shift_follows_the_mouse(table):
+    table.view.set_tool("turn")
+    table.scene.select_units(["handgunners"])
+    handle = table.view.tool.handle_point(table.battle, "handgunners")
+    center = table.battle.state("handgunners").center
+    bearing = math.atan2(handle[1] - center[1], handle[0] - center[0]) - math.radians(22.0)
+    reach = math.dist(center, handle)
+    table.drag(handle, (center[0] + math.cos(bearing) * reach,
+                        center[1] + math.sin(bearing) * reach))
+    [[event]] = table.proposed
+    assert event.facing == pytest.approx(248.0, abs=2.0)
+    assert event.facing % 15 != pytest.approx(0.0, abs=0.5)
+
+
+def test_wheel_shows_the_outer_corners_travel_and_proposes_that_arc(table):
+    table.view.set_tool("wheel")
+    footprint = table.battle.footprint("handgunners")
+    left, right = footprint.corners[:2]  # wheel forward about the right corner: clockwise
+    start = math.atan2(left[1] - right[1], left[0] - right[0])
+    end_angle = start - math.radians(30.0)
+    end = (right[0] + math.cos(end_angle) * footprint.frontage,
+           right[1] + math.sin(end_angle) * footprint.frontage)
+    table.mouse(QEvent.Type.MouseButtonPress, left)
+    for step in range(1, 7):
+        t = start - math.radians(5.0 * step)
+        table.mouse(QEvent.Type.MouseMove, (right[0] + math.cos(t) * footprint.frontage,
+                                            right[1] + math.sin(t) * footprint.frontage),
+                    button=NO_BUTTON)
+    tool = table.view.tool
+    assert tool.angle == pytest.approx(30.0, abs=1.0)
+    assert tool.shown_distance == pytest.approx(math.radians(tool.angle) * footprint.frontage,
+                                                abs=0.01)
+    assert f"{tool.shown_distance:.2f}\"" in table.scene.ghost.label.text()
+    shown, angle = tool.shown_distance, tool.angle
+    table.mouse(QEvent.Type.MouseButtonRelease, end, buttons=NO_BUTTON)
+    [[event]] = table.proposed
+    assert isinstance(event, UnitWheeled) and event.pivot == "right"
+    assert event.angle == pytest.approx(angle, abs=0.5)
+    assert event.arc == pytest.approx(math.radians(event.angle) * footprint.frontage, abs=0.01)
+    assert event.arc == pytest.approx(shown, abs=0.3)
+    assert table.battle.state("handgunners").facing == pytest.approx(270.0 - event.angle)
+
+
+def test_wheeling_backwards_proposes_nothing(table):
+    table.view.set_tool("wheel")
+    footprint = table.battle.footprint("handgunners")
+    left, right = footprint.corners[:2]
+    start = math.atan2(left[1] - right[1], left[0] - right[0]) + math.radians(20.0)
+    table.drag(left, (right[0] + math.cos(start) * footprint.frontage,
+                      right[1] + math.sin(start) * footprint.frontage))
+    assert table.proposed == []
+
+
+# --- the view -------------------------------------------------------------------------------
+
+
+def ctrl_wheel(table: Table, pixel: QPoint, notches: int) -> None:
+    viewport = table.view.viewport()
+    event = QWheelEvent(QPointF(pixel), QPointF(viewport.mapToGlobal(pixel)), QPoint(0, 0),
+                        QPoint(0, 120 * notches), NO_BUTTON,
+                        Qt.KeyboardModifier.ControlModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(viewport, event)
+
+
+def test_ctrl_wheel_zooms_about_the_mouse_and_is_clamped(table):
+    view = table.view
+    fit = view.fit_scale()
+    assert view.scale_factor == pytest.approx(fit)
+    pixel = table.pixel((20.0, 30.0))
+    under = view.mapToScene(pixel)
+    ctrl_wheel(table, pixel, 2)
+    assert view.scale_factor == pytest.approx(fit * 1.25 ** 2)
+    after = view.mapToScene(pixel)
+    tolerance = 1.0 / view.scale_factor  # scrolling is in whole pixels
+    assert (after.x(), after.y()) == pytest.approx((under.x(), under.y()), abs=tolerance)
+    ctrl_wheel(table, pixel, 40)
+    assert view.scale_factor == pytest.approx(fit * MAX_ZOOM)
+    ctrl_wheel(table, pixel, -80)
+    assert view.scale_factor == pytest.approx(fit * MIN_ZOOM)
+    assert view.transform().m22() == pytest.approx(-view.scale_factor)  # still flipped
+
+
+def test_a_touchpad_pinch_zooms_about_the_fingers(table):
+    from PySide6.QtGui import QNativeGestureEvent, QPointingDevice
+
+    view = table.view
+    fit = view.scale_factor
+    pixel = table.pixel((50.0, 12.0))
+    under = view.mapToScene(pixel)
+    event = QNativeGestureEvent(Qt.NativeGestureType.ZoomNativeGesture,
+                                QPointingDevice.primaryPointingDevice(), 2, QPointF(pixel),
+                                QPointF(pixel), QPointF(view.viewport().mapToGlobal(pixel)),
+                                0.5, QPointF(0, 0))
+    QApplication.sendEvent(view.viewport(), event)
+    assert view.scale_factor == pytest.approx(fit * 1.5)
+    after = view.mapToScene(pixel)
+    assert (after.x(), after.y()) == pytest.approx((under.x(), under.y()),
+                                                   abs=1.0 / view.scale_factor)
+
+
+def test_ctrl_0_fits_the_table_after_zooming_and_panning(table, qtbot):
+    view = table.view
+    view.zoom_in()
+    view.zoom_in()
+    middle = table.mouse(QEvent.Type.MouseButtonPress, (36.0, 24.0),
+                         button=Qt.MouseButton.MiddleButton,
+                         buttons=Qt.MouseButton.MiddleButton)
+    table.mouse(QEvent.Type.MouseMove, (30.0, 20.0), button=NO_BUTTON,
+                buttons=Qt.MouseButton.MiddleButton)
+    table.mouse(QEvent.Type.MouseButtonRelease, (30.0, 20.0),
+                button=Qt.MouseButton.MiddleButton, buttons=NO_BUTTON)
+    panned = view.mapToScene(middle)
+    assert (panned.x(), panned.y()) != pytest.approx((36.0, 24.0), abs=1.0)  # it did pan
+    assert table.proposed == []  # panning moves no unit
+    qtbot.keyClick(view, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert view.scale_factor == pytest.approx(view.fit_scale())
+    centre = view.mapToScene(view.viewport().rect().center())
+    assert (centre.x(), centre.y()) == pytest.approx((36.0, 24.0), abs=2 / view.scale_factor)
+    corners = [view.mapFromScene(QPointF(x, y)) for x, y in ((0, 0), (72, 48))]
+    assert all(view.viewport().rect().contains(corner) for corner in corners)
+
+
+def test_space_and_left_drag_pans_without_moving_a_unit(table, qtbot):
+    view = table.view
+    view.zoom_in()
+    viewport = view.viewport()
+    pressed = table.pixel(table.battle.state("handgunners").center)
+    held = view.mapToScene(pressed)
+    qtbot.keyPress(view, Qt.Key.Key_Space)
+
+    def send(kind: QEvent.Type, pixel: QPoint, buttons: Qt.MouseButton) -> None:
+        QApplication.sendEvent(viewport, QMouseEvent(
+            kind, QPointF(pixel), QPointF(viewport.mapToGlobal(pixel)),
+            LEFT if kind != QEvent.Type.MouseMove else NO_BUTTON, buttons, NO_MODIFIER))
+
+    send(QEvent.Type.MouseButtonPress, pressed, LEFT)
+    for step in range(1, 5):
+        send(QEvent.Type.MouseMove, pressed + QPoint(15 * step, 10 * step), LEFT)
+    send(QEvent.Type.MouseButtonRelease, pressed + QPoint(60, 40), NO_BUTTON)
+    qtbot.keyRelease(view, Qt.Key.Key_Space)
+    moved = view.mapFromScene(held) - pressed  # the table slid with the mouse
+    assert (moved.x(), moved.y()) == pytest.approx((60, 40), abs=1)
+    assert table.proposed == [] and table.scene.selected_units() == []
+
+
+def test_y_grows_up_the_screen(table):
+    low, high = table.pixel((10.0, 5.0)), table.pixel((10.0, 40.0))
+    assert high.y() < low.y()
+
+
+def test_export_png_writes_the_table_at_the_asked_scale(table, tmp_path, qtbot, scenario_path):
+    path = tmp_path / "table.png"
+    assert table.view.export_png(str(path))
+    image = QImage(str(path))
+    assert (image.width(), image.height()) == (72 * 20, 48 * 20)
+    # The Handgunners' red shows where they stand, with y up the image flipped.
+    x, y = table.battle.state("handgunners").center
+    colour = image.pixelColor(round(x * 20), round((48 - y) * 20) + 5)
+    assert colour.red() > colour.green()
+    kensei = Table(battle_from(scenario_path, "k1-ronin-run-through-ashigaru.json"))
+    try:
+        assert kensei.view.export_png(str(tmp_path / "k.png"), pixels_per_unit=5)
+        assert QImage(str(tmp_path / "k.png")).size().toTuple() == (600, 600)
+        assert not kensei.view.export_png(str(tmp_path / "missing" / "k.png"))
+    finally:
+        kensei.close()
+
+
+def test_zoomed_out_units_paint_no_bases(table):
+    def painted() -> int:
+        DetailItem.painted_bases = 0
+        image = QImage(table.view.viewport().size(), QImage.Format.Format_ARGB32_Premultiplied)
+        painter = QPainter(image)
+        table.view.render(painter)
+        painter.end()
+        return DetailItem.painted_bases
+
+    models = sum(table.battle.state(uid).models for uid in table.battle.on_table())
+    for _ in range(4):
+        table.view.zoom_out()  # clamped at half the fitted scale: ~3.5 px per inch here
+    table.view.resize(300, 200)
+    table.view.fit_table()
+    assert painted() == 0
+    table.view.resize(900, 640)
+    table.view.fit_table()
+    for _ in range(3):
+        table.view.zoom_in()
+    table.view.centerOn(QPointF(38.0, 24.0))
+    assert painted() == models  # every model of the four units, one base each
+
+
+def test_labels_hide_when_units_are_too_small_to_carry_them(table):
+    item = table.scene.unit_item("boyz")
+    assert item is not None and item.label.isVisible()
+    table.view.resize(200, 140)
+    table.view.fit_table()
+    assert not item.label.isVisible()
+
+
+def test_tools_switch_by_name(table):
+    for name in ("turn", "wheel", "select"):
+        table.view.set_tool(name)
+        assert table.view.tool.name == name
+    with pytest.raises(ValueError, match="no battlefield tool 'ruler'"):
+        table.view.set_tool("ruler")
+
+
+def test_kensei_rings_are_in_centimetres(qtbot, scenario_path):
+    kensei = Table(battle_from(scenario_path, "k1-ronin-run-through-ashigaru.json"))
+    try:
+        uid = next(iter(kensei.battle.on_table()))
+        kensei.scene.select_units([uid])
+        move = kensei.battle.stat(uid, "Mv")
+        assert [ring.label for ring in kensei.scene.rings_item.rings] == [f"Move {move} cm"]
+        assert kensei.scene.unit_symbol() == " cm"
+    finally:
+        kensei.close()
