@@ -93,6 +93,8 @@ def _build_parser() -> _Parser:
                         help="start the app, save a picture of the main window, exit")
     parser.add_argument("--database", metavar="URL", help="SQLAlchemy database URL")
     parser.add_argument("--army", metavar="NAME", help="with --screenshot: the army to show")
+    parser.add_argument("--battle", metavar="NAME",
+                        help="with --screenshot: the stored battle to show on the battlefield")
     parser.add_argument("--size", metavar="WxH", help="with --screenshot: the window size "
                         "(default 1280x800)")
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
@@ -423,6 +425,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from desktop.gui.app import run_app
 
             return run_app(screenshot=args.screenshot, database=args.database, army=args.army,
+                           battle=args.battle,
                            size=args.size)
     except (UsageError, RuleError) as error:
         print(f"rout: {error}" if isinstance(error, RuleError) else str(error),

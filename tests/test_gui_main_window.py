@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPointF, QRectF, QSettings, Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QDockWidget, QGraphicsPathItem
+from PySide6.QtWidgets import QDockWidget
 
 from desktop.gui import main_window
 from desktop.gui.app import run_app
@@ -47,6 +47,7 @@ def test_window_builds(window):
     ("name", "title", "area"),
     [
         ("armyDock", "Armies", Qt.DockWidgetArea.LeftDockWidgetArea),
+        ("battleDock", "Battles", Qt.DockWidgetArea.LeftDockWidgetArea),
         ("inspectorDock", "Unit", Qt.DockWidgetArea.RightDockWidgetArea),
         ("logDock", "Battle log", Qt.DockWidgetArea.BottomDockWidgetArea),
     ],
@@ -60,18 +61,12 @@ def test_docks(window, name, title, area):
     assert dock in window.docks
 
 
-def test_battlefield_covers_table_with_one_grid_item(window):
+def test_battlefield_shows_the_default_table_before_any_battle(window):
     scene = window.battlefield_scene
-    table = QRectF(0, 0, 72, 48)
-    assert scene.sceneRect().contains(table)
-    assert window.battlefield_scene.table_item.rect() == table
-    grids = [item for item in scene.items() if isinstance(item, QGraphicsPathItem)]
-    assert grids == [scene.grid_item]
-    assert len(scene.items()) == 2
-    # 11 vertical and 7 horizontal lines, each a moveTo and a lineTo, all inside the table.
-    path = scene.grid_item.path()
-    assert path.elementCount() == 2 * (11 + 7)
-    assert table.contains(path.boundingRect())
+    assert scene.battle is None
+    assert (scene.table.width, scene.table.depth) == (72, 48)
+    assert scene.sceneRect().contains(QRectF(0, 0, 72, 48))
+    assert not scene.unit_items()
 
 
 def test_table_is_fitted_and_y_grows_up(qtbot, window):

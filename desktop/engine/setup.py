@@ -57,10 +57,12 @@ class NewBattle(NamedTuple):
 
 
 def new_battle(ruleset_id: str, armies: Sequence[Army], *, table: Table | None = None,
-               zones: Sequence[Zone] | None = None, title: str = "") -> NewBattle:
+               zones: Sequence[Zone] | None = None, zone_depth: float | None = None,
+               title: str = "") -> NewBattle:
     """A battle with every army's units in reserve, and where each side deploys.
 
-    `title` defaults to the armies' names ("Orcs vs Elves").
+    Without `zones`, each side gets a strip `zone_depth` deep (the ruleset's default) along
+    its own edge. `title` defaults to the armies' names ("Orcs vs Elves").
     """
     ruleset = get_ruleset(ruleset_id)
     if len(armies) < 2:
@@ -73,7 +75,7 @@ def new_battle(ruleset_id: str, armies: Sequence[Army], *, table: Table | None =
     table = table or Table(*DEFAULT_TABLE[unit])
     players = _players(armies)
     if zones is None:
-        zones = default_zones(table, players, ZONE_DEPTH[unit])
+        zones = default_zones(table, players, zone_depth or ZONE_DEPTH[unit])
     _check_zones(table, zones, players)
     roster: dict[str, Unit] = {}
     states: dict[str, UnitState] = {}
@@ -175,6 +177,21 @@ def _place_in_line(battle: Battle, unit_id: str, facing: int, right: Point, forw
         except MoveRefused:
             start += step  # something stands here (terrain, a unit placed by hand)
     return None
+
+
+def default_table(ruleset_id: str) -> tuple[float, float]:
+    return DEFAULT_TABLE[get_ruleset(ruleset_id).distance_unit]
+
+
+def default_zone_depth(ruleset_id: str) -> float:
+    return ZONE_DEPTH[get_ruleset(ruleset_id).distance_unit]
+
+
+def deploy_facing(battle: Battle, player: str) -> int:
+    """Where a unit of `player` faces when deployed: away from its zone's own edge, or up
+    the table when the battle has no zones."""
+    zone = battle.zone_of(player)
+    return facing_from(zone, battle.table) if zone is not None else 90
 
 
 def facing_from(zone: Zone, table: Table) -> int:

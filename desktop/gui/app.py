@@ -158,10 +158,11 @@ def _wait_until_open(app: QApplication, window: MainWindow, timeout_ms: int) -> 
 
 
 def save_screenshot(path: Path, database: str | None = None, army: str | None = None,
-                    size: str | None = None) -> int:
+                    size: str | None = None, battle: str | None = None) -> int:
     """Start the real window on a database, wait until it shows the armies, save a picture.
 
-    With `army` (a name or id) that army is shown. No saved layout is read or written.
+    With `army` (a name or id) that army is shown; with `battle` (a title or id) that battle
+    is opened on the battlefield. No saved layout is read or written.
     """
     app = _application()
     try:
@@ -187,9 +188,38 @@ def save_screenshot(path: Path, database: str | None = None, army: str | None = 
             print(f"rout: no army named '{army}' in {where}", file=sys.stderr)
             return EXIT_CANNOT_SAVE
         window.select_army(found.id)
+    if battle:
+        problem = _open_battle(window, battle, 60_000)
+        if problem:
+            _close(window)
+            print(f"rout: {problem}", file=sys.stderr)
+            return EXIT_CANNOT_SAVE
     status = _grab(app, window, path)
     _close(window)
     return status
+
+
+def _open_battle(window: MainWindow, battle: str, timeout_ms: int) -> str:
+    """Open a stored battle by title or id and wait until it is on the table."""
+    battle_id = window.battles.find_battle(battle)
+    if not battle_id:
+        return f"no battle named '{battle}' in {window.database_status.text()}"
+    opened: list[str] = []
+    loop = QEventLoop()
+
+    def finish(*args: object) -> None:
+        opened.append("")
+        loop.quit()
+
+    window.battles.opened.connect(finish)
+    window.battles.open_battle(battle_id)
+    QTimer.singleShot(timeout_ms, loop.quit)
+    if not opened:
+        loop.exec()
+    if not opened:
+        return f"the battle '{battle}' did not open in {timeout_ms // 1000} s"
+    window.battles.view.fit_table()
+    return ""
 
 
 def database_url(given: str | None, settings: QSettings | None) -> str:
@@ -207,14 +237,14 @@ def database_url(given: str | None, settings: QSettings | None) -> str:
 
 def run_app(screenshot: str | os.PathLike[str] | None = None,
             database: str | None = None, army: str | None = None,
-            size: str | None = None) -> int:
+            size: str | None = None, battle: str | None = None) -> int:
     """Run Rout's GUI until the main window closes; return the exit status.
 
     With `screenshot`, save a picture of the main window (1280x800 unless `size`) once the
     database is open and return at once, without reading or writing the saved layout.
     """
     if screenshot is not None:
-        return save_screenshot(Path(screenshot), database, army, size)
+        return save_screenshot(Path(screenshot), database, army, size, battle)
     app = _application()
     settings = QSettings()
     window = MainWindow(settings=settings)

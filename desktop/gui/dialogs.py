@@ -1,5 +1,5 @@
-"""Dialogs laid out in ui/: a new army (or its settings), picking units from a library, and
-the welcome shown when the database holds no army yet."""
+"""Dialogs laid out in ui/: a new army (or its settings), picking units from a library, a
+new battle, and the welcome shown when the database holds no army yet."""
 
 from __future__ import annotations
 
@@ -7,12 +7,13 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QItemSelectionModel, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QIcon, QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QListWidgetItem, QWidget
 
 from desktop.engine.model import Army, LibraryEntry
 from desktop.engine.rulesets import RULESETS
 from desktop.gui.forms.ui_librarydialog import Ui_LibraryDialog
 from desktop.gui.forms.ui_newarmydialog import Ui_NewArmyDialog
+from desktop.gui.forms.ui_newbattledialog import Ui_NewBattleDialog
 from desktop.gui.forms.ui_welcomedialog import Ui_WelcomeDialog
 
 ENTRY_ROLE = Qt.ItemDataRole.UserRole
@@ -148,3 +149,98 @@ class WelcomeDialog(QDialog):
     def _pick(self, choice: str) -> None:
         self.choice = choice
         self.accept()
+
+
+class NewBattleDialog(QDialog):
+    """Title, ruleset, the armies that fight (one side each), table and deployment zones.
+
+    The table and zone sizes start at the ruleset's defaults, in its own unit.
+    """
+
+    def __init__(self, armies: Sequence[Army], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ui = Ui_NewBattleDialog()
+        self.ui.setupUi(self)
+        self.armies = sorted(armies, key=lambda a: (a.name.casefold(), a.id))
+        for ruleset in RULESETS.values():
+            self.ui.rulesetCombo.addItem(ruleset.name, ruleset.id)
+        used = [a.ruleset for a in self.armies]
+        # Start on the ruleset with the most armies: the likeliest battle.
+        if used:
+            first = max(RULESETS, key=lambda rid: (used.count(rid), -list(RULESETS).index(rid)))
+            self.ui.rulesetCombo.setCurrentIndex(self.ui.rulesetCombo.findData(first))
+        self.ui.titleEdit.setText("New battle")
+        self.ui.titleEdit.selectAll()
+        self.ui.rulesetCombo.currentIndexChanged.connect(self._ruleset_changed)
+        self.ui.armyList.itemChanged.connect(self._check)
+        self.ui.titleEdit.textChanged.connect(self._check)
+        self.ui.buttonBox.accepted.connect(self.accept)
+        self.ui.buttonBox.rejected.connect(self.reject)
+        self._ruleset_changed()
+
+    def _ruleset_changed(self) -> None:
+        from desktop.engine.setup import default_table, default_zone_depth
+
+        self.ui.armyList.clear()
+        for army in self.armies:
+            if army.ruleset != self.ruleset:
+                continue
+            item = QListWidgetItem(f"{army.name} — {army.player} ({army.points} pts)")
+            item.setData(ENTRY_ROLE, army.id)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Unchecked)
+            self.ui.armyList.addItem(item)
+        # Two armies are the usual battle: tick them for the player.
+        for row in range(min(2, self.ui.armyList.count())):
+            self.ui.armyList.item(row).setCheckState(Qt.CheckState.Checked)
+        unit = RULESETS[self.ruleset].distance_unit
+        suffix = " cm" if unit == "cm" else '"'
+        width, depth = default_table(self.ruleset)
+        for spin, value in ((self.ui.widthSpin, width), (self.ui.depthSpin, depth),
+                            (self.ui.zoneSpin, default_zone_depth(self.ruleset))):
+            spin.setSuffix(suffix)
+            spin.setValue(value)
+        self._check()
+
+    def _check(self) -> None:
+        chosen = self.army_ids
+        problem = ""
+        if not self.ui.armyList.count():
+            problem = f"No {RULESETS[self.ruleset].name} army yet: build two first."
+        elif len(chosen) < 2:
+            problem = "Tick two or more armies: each one is a side."
+        elif not self.title:
+            problem = "Give the battle a title."
+        self.ui.problemLabel.setText(problem)
+        self.ui.problemLabel.setVisible(bool(problem))
+        ok = self.ui.buttonBox.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setEnabled(not problem)
+
+    def choose(self, army_ids: Sequence[str]) -> None:
+        """Tick exactly these armies (keyboard users and tests pick by id)."""
+        for row in range(self.ui.armyList.count()):
+            item = self.ui.armyList.item(row)
+            item.setCheckState(Qt.CheckState.Checked if item.data(ENTRY_ROLE) in army_ids
+                               else Qt.CheckState.Unchecked)
+
+    @property
+    def title(self) -> str:
+        return " ".join(self.ui.titleEdit.text().split())
+
+    @property
+    def ruleset(self) -> str:
+        return str(self.ui.rulesetCombo.currentData())
+
+    @property
+    def army_ids(self) -> list[str]:
+        items = (self.ui.armyList.item(row) for row in range(self.ui.armyList.count()))
+        return [str(item.data(ENTRY_ROLE)) for item in items
+                if item.checkState() == Qt.CheckState.Checked]
+
+    @property
+    def table(self) -> tuple[float, float]:
+        return self.ui.widthSpin.value(), self.ui.depthSpin.value()
+
+    @property
+    def zone_depth(self) -> float:
+        return self.ui.zoneSpin.value()

@@ -19,35 +19,20 @@ from PySide6.QtCore import (
     QByteArray,
     QLockFile,
     QObject,
-    QPointF,
-    QRectF,
     QSettings,
     Qt,
     QTimer,
     Signal,
 )
 from PySide6.QtGui import (
-    QBrush,
     QCloseEvent,
-    QColor,
     QIcon,
     QKeySequence,
-    QPainter,
-    QPainterPath,
-    QPen,
-    QResizeEvent,
-    QShowEvent,
-    QTransform,
     QUndoStack,
 )
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
-    QFrame,
-    QGraphicsPathItem,
-    QGraphicsRectItem,
-    QGraphicsScene,
-    QGraphicsView,
     QHeaderView,
     QInputDialog,
     QLabel,
@@ -64,27 +49,15 @@ from desktop.gui.resources import resource_path, resources_dir
 if TYPE_CHECKING:  # the panes import the engine and the store: not before the first paint
     from desktop.engine.model import Army, LibraryEntry, Unit
     from desktop.gui.army_tree import ArmyTreeModel
+    from desktop.gui.battle_panel import BattlePanel
+    from desktop.gui.battlefield import BattlefieldScene, BattlefieldView
     from desktop.gui.chart import RosterChart
     from desktop.gui.roster_table import RosterFilter, RosterTableModel
     from desktop.gui.tasks import TaskRunner
     from desktop.gui.workspace import Workspace
     from desktop.store.store import Store
 
-TABLE_WIDTH: Final = 72.0
-"""Width of the default table, in inches (x runs along the long edge)."""
-TABLE_DEPTH: Final = 48.0
-"""Depth of the default table, in inches (y runs up the table, away from the first player)."""
-GRID_STEP: Final = 6.0
-"""Spacing of the guide grid, in inches."""
-TABLE_MARGIN: Final = 2.0
-"""Space around the table that the view keeps visible, in inches."""
-
-TABLE_COLOUR: Final = QColor("#6f8f4e")
-TABLE_EDGE_COLOUR: Final = QColor("#3d5229")
-GRID_COLOUR: Final = QColor(255, 255, 255, 46)
-FLOOR_COLOUR: Final = QColor("#34383d")
-
-LAYOUT_VERSION: Final = 1
+LAYOUT_VERSION: Final = 2
 """Bump when the docks change so that an old saved layout is ignored, not half-applied."""
 GEOMETRY_KEY: Final = "mainWindow/geometry"
 STATE_KEY: Final = "mainWindow/state"
@@ -145,86 +118,6 @@ def sample_armies() -> list[Army]:
             for path in sorted((resources_dir() / "armies").glob("*.json"))]
 
 
-def table_rect() -> QRectF:
-    """The playing surface in scene units: (0, 0) is the first player's left corner."""
-    return QRectF(0.0, 0.0, TABLE_WIDTH, TABLE_DEPTH)
-
-
-def grid_path(rect: QRectF, step: float) -> QPainterPath:
-    """Every interior grid line of `rect` in one path, so the grid is one cheap item."""
-    path = QPainterPath()
-    x = rect.left() + step
-    while x < rect.right() - step / 2:
-        path.moveTo(QPointF(x, rect.top()))
-        path.lineTo(QPointF(x, rect.bottom()))
-        x += step
-    y = rect.top() + step
-    while y < rect.bottom() - step / 2:
-        path.moveTo(QPointF(rect.left(), y))
-        path.lineTo(QPointF(rect.right(), y))
-        y += step
-    return path
-
-
-def _cosmetic_pen(colour: QColor, width: float) -> QPen:
-    """A pen whose width is in screen pixels, whatever the zoom."""
-    pen = QPen(colour, width)
-    pen.setCosmetic(True)
-    return pen
-
-
-class BattlefieldScene(QGraphicsScene):
-    """The table and, in later issues, terrain and units; all coordinates in inches."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        table = table_rect()
-        self.setSceneRect(table.adjusted(-TABLE_MARGIN, -TABLE_MARGIN,
-                                         TABLE_MARGIN, TABLE_MARGIN))
-        self.table_item = QGraphicsRectItem(table)
-        self.table_item.setBrush(QBrush(TABLE_COLOUR))
-        self.table_item.setPen(_cosmetic_pen(TABLE_EDGE_COLOUR, 2.0))
-        self.table_item.setZValue(-10)
-        self.addItem(self.table_item)
-        self.grid_item = QGraphicsPathItem(grid_path(table, GRID_STEP))
-        self.grid_item.setPen(_cosmetic_pen(GRID_COLOUR, 1.0))
-        self.grid_item.setZValue(-9)
-        self.addItem(self.grid_item)
-
-
-class BattlefieldView(QGraphicsView):
-    """Shows the whole scene, y axis flipped so that y grows up the screen."""
-
-    def __init__(self, scene: QGraphicsScene, parent: QWidget | None = None) -> None:
-        super().__init__(scene, parent)
-        self.setObjectName("battlefieldView")
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self.setBackgroundBrush(QBrush(FLOOR_COLOUR))
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.setTransform(QTransform.fromScale(1.0, -1.0))
-
-    def fit_scene(self) -> None:
-        """Scale the scene rect to fill the viewport, keeping its proportions and the flip."""
-        rect = self.sceneRect()
-        viewport = self.viewport().rect()
-        if rect.isEmpty() or viewport.isEmpty():
-            return
-        scale = min(viewport.width() / rect.width(), viewport.height() / rect.height())
-        self.setTransform(QTransform.fromScale(scale, -scale))
-        self.centerOn(rect.center())
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
-        super().resizeEvent(event)
-        self.fit_scene()
-
-    def showEvent(self, event: QShowEvent) -> None:  # Qt override
-        super().showEvent(event)
-        self.fit_scene()
-
-
 class MainWindow(QMainWindow):
     """Rout's main window. With `settings`, layout, database and recent files are kept."""
 
@@ -240,9 +133,15 @@ class MainWindow(QMainWindow):
         self.ui.setupUi(self)
         self.setWindowIcon(QIcon(str(resource_path("icons", "rout.svg"))))
 
-        self.battlefield_scene = BattlefieldScene(self)
-        self.battlefield_view = BattlefieldView(self.battlefield_scene, self.ui.battlefieldTab)
-        self.ui.battlefieldLayout.addWidget(self.battlefield_view)
+        self.undo_stack = QUndoStack(self)
+        # The battle half is built on first use: it imports the engine (shapely), which the
+        # first frame must not wait for.
+        self._battles: BattlePanel | None = None
+        for action in (self.ui.actionNewBattle, self.ui.actionRenameBattle,
+                       self.ui.actionDuplicateBattle, self.ui.actionDeleteBattle,
+                       self.ui.actionDeployArmy, self.ui.actionFitTable,
+                       self.ui.actionExportView):
+            action.setEnabled(False)
 
         # A permanent label rather than showMessage(): menu status tips would erase a message.
         self.battle_status = QLabel(NO_BATTLE_TEXT, self.ui.statusbar)
@@ -254,7 +153,6 @@ class MainWindow(QMainWindow):
         self.database_status.setMaximumWidth(360)
         self.ui.statusbar.addPermanentWidget(self.database_status)
 
-        self.undo_stack = QUndoStack(self)
         self._edit_actions()
         for dock in self.docks:
             self.ui.menuView.addAction(dock.toggleViewAction())
@@ -291,6 +189,7 @@ class MainWindow(QMainWindow):
         self.ui.actionPrint.triggered.connect(self.print_roster)
         self.ui.actionOpenDatabase.triggered.connect(self.choose_database)
         self.ui.searchEdit.textChanged.connect(self._filter)
+        self.ui.centralTabs.currentChanged.connect(self._tab_shown)
         self.ui.searchEdit.setMinimumWidth(180)
         # Long army names are cut, not allowed to widen the window.
         self.ui.armyTitle.setSizePolicy(QSizePolicy.Policy.Ignored,
@@ -310,9 +209,28 @@ class MainWindow(QMainWindow):
             self.restore_layout(settings)
 
     @property
-    def docks(self) -> tuple[QDockWidget, QDockWidget, QDockWidget]:
-        """The army tree, unit inspector and battle log docks."""
-        return self.ui.armyDock, self.ui.inspectorDock, self.ui.logDock
+    def battles(self) -> BattlePanel:
+        """The Battles dock, reserve, Battle menu and battlefield (desktop.gui.battle_panel)."""
+        if self._battles is None:
+            from desktop.gui.battle_panel import BattlePanel
+
+            self._battles = BattlePanel(self.ui, self, self.undo_stack, self._settings)
+            self._battles.status.connect(self.battle_status.setText)
+            self._battles.opened.connect(self._battle_opened)
+        return self._battles
+
+    @property
+    def battlefield_scene(self) -> BattlefieldScene:
+        return self.battles.scene
+
+    @property
+    def battlefield_view(self) -> BattlefieldView:
+        return self.battles.view
+
+    @property
+    def docks(self) -> tuple[QDockWidget, ...]:
+        """The army tree, battles, unit inspector and battle log docks."""
+        return self.ui.armyDock, self.ui.battleDock, self.ui.inspectorDock, self.ui.logDock
 
     def _edit_actions(self) -> None:
         undo = self.undo_stack.createUndoAction(self, "&Undo")
@@ -358,6 +276,16 @@ class MainWindow(QMainWindow):
 
     def log(self, text: str) -> None:
         self.ui.logView.appendPlainText(text)
+
+    def _tab_shown(self, index: int) -> None:
+        if self.ui.centralTabs.widget(index) is self.ui.battlefieldTab:
+            self.battles.view.show()  # built now if the database has not opened it yet
+
+    def _battle_opened(self, battle_id: str) -> None:
+        summary = self.battles.workspace.summary(battle_id) if self.battles.workspace else None
+        if summary is not None:
+            self.battle_status.setText(f"Battle: {summary.title}")
+            self.log(f"Opened the battle {summary.title}")
 
     # The database
 
@@ -410,6 +338,7 @@ class MainWindow(QMainWindow):
         workspace = Workspace(store, self)
         workspace.adopt(armies, libraries)
         self._show_workspace(workspace)
+        self.battles.database_opened(store, self.runner, workspace.armies())
         where = store.describe()
         self.database_status.setText(where)
         self.database_status.setToolTip(f"Database: {where}")
@@ -484,6 +413,8 @@ class MainWindow(QMainWindow):
         self.ui.rosterTable.selectionModel().selectionChanged.connect(self._roster_selection)
         self.roster_model.modelReset.connect(self._roster_reshaped)
         workspace.army_added.connect(self._army_added)
+        for signal in (workspace.army_added, workspace.army_changed, workspace.army_removed):
+            signal.connect(lambda *args: self.battles.armies_changed(workspace.armies()))
         workspace.army_changed.connect(lambda army_id, before: self._refresh_army())
         workspace.army_removed.connect(lambda army_id, removed: self._refresh_army())
         for item in leftovers:

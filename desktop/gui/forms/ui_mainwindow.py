@@ -3,7 +3,7 @@
 ################################################################################
 ## Form generated from reading UI file 'mainwindow.ui'
 ##
-## Created by: Qt User Interface Compiler version 6.12.0
+## Created by: Qt User Interface Compiler version 6.11.3
 ##
 ## WARNING! All changes made in this file will be lost when recompiling UI file!
 ################################################################################
@@ -16,12 +16,13 @@ from PySide6.QtGui import (QAction, QBrush, QColor, QConicalGradient,
     QIcon, QImage, QKeySequence, QLinearGradient,
     QPainter, QPalette, QPixmap, QRadialGradient,
     QTransform)
-from PySide6.QtWidgets import (QAbstractItemView, QApplication, QDockWidget, QHBoxLayout,
-    QHeaderView, QLabel, QLineEdit, QListWidget,
-    QListWidgetItem, QMainWindow, QMenu, QMenuBar,
-    QPlainTextEdit, QSizePolicy, QSpacerItem, QStatusBar,
-    QTabWidget, QTableView, QToolBar, QTreeView,
-    QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QDockWidget,
+    QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+    QListView, QListWidget, QListWidgetItem, QMainWindow,
+    QMenu, QMenuBar, QPlainTextEdit, QSizePolicy,
+    QSpacerItem, QStatusBar, QTabWidget, QTableView,
+    QToolBar, QToolButton, QTreeView, QVBoxLayout,
+    QWidget)
 
 class Ui_MainWindow(object):
     def setupUi(self, MainWindow):
@@ -77,6 +78,21 @@ class Ui_MainWindow(object):
         self.actionAbout = QAction(MainWindow)
         self.actionAbout.setObjectName(u"actionAbout")
         self.actionAbout.setMenuRole(QAction.MenuRole.AboutRole)
+        self.actionNewBattle = QAction(MainWindow)
+        self.actionNewBattle.setObjectName(u"actionNewBattle")
+        self.actionNewBattle.setIcon(icon)
+        self.actionRenameBattle = QAction(MainWindow)
+        self.actionRenameBattle.setObjectName(u"actionRenameBattle")
+        self.actionDuplicateBattle = QAction(MainWindow)
+        self.actionDuplicateBattle.setObjectName(u"actionDuplicateBattle")
+        self.actionDeleteBattle = QAction(MainWindow)
+        self.actionDeleteBattle.setObjectName(u"actionDeleteBattle")
+        self.actionDeployArmy = QAction(MainWindow)
+        self.actionDeployArmy.setObjectName(u"actionDeployArmy")
+        self.actionFitTable = QAction(MainWindow)
+        self.actionFitTable.setObjectName(u"actionFitTable")
+        self.actionExportView = QAction(MainWindow)
+        self.actionExportView.setObjectName(u"actionExportView")
         self.centralwidget = QWidget(MainWindow)
         self.centralwidget.setObjectName(u"centralwidget")
         self.centralLayout = QVBoxLayout(self.centralwidget)
@@ -144,6 +160,8 @@ class Ui_MainWindow(object):
         self.menuRecent.setObjectName(u"menuRecent")
         self.menuEdit = QMenu(self.menubar)
         self.menuEdit.setObjectName(u"menuEdit")
+        self.menuBattle = QMenu(self.menubar)
+        self.menuBattle.setObjectName(u"menuBattle")
         self.menuView = QMenu(self.menubar)
         self.menuView.setObjectName(u"menuView")
         self.menuHelp = QMenu(self.menubar)
@@ -217,6 +235,58 @@ class Ui_MainWindow(object):
 
         self.inspectorDock.setWidget(self.inspectorDockContents)
         MainWindow.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.inspectorDock)
+        self.battleDock = QDockWidget(MainWindow)
+        self.battleDock.setObjectName(u"battleDock")
+        self.battleDock.setMinimumSize(QSize(200, 120))
+        self.battleDockContents = QWidget()
+        self.battleDockContents.setObjectName(u"battleDockContents")
+        self.battleDockLayout = QVBoxLayout(self.battleDockContents)
+        self.battleDockLayout.setSpacing(4)
+        self.battleDockLayout.setObjectName(u"battleDockLayout")
+        self.battleDockLayout.setContentsMargins(0, 0, 0, 0)
+        self.battleList = QListView(self.battleDockContents)
+        self.battleList.setObjectName(u"battleList")
+        self.battleList.setUniformItemSizes(True)
+        self.battleList.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed|QAbstractItemView.EditTrigger.SelectedClicked)
+
+        self.battleDockLayout.addWidget(self.battleList)
+
+        self.reserveHeader = QHBoxLayout()
+        self.reserveHeader.setObjectName(u"reserveHeader")
+        self.reserveLabel = QLabel(self.battleDockContents)
+        self.reserveLabel.setObjectName(u"reserveLabel")
+
+        self.reserveHeader.addWidget(self.reserveLabel)
+
+        self.sideCombo = QComboBox(self.battleDockContents)
+        self.sideCombo.setObjectName(u"sideCombo")
+        sizePolicy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        sizePolicy.setHorizontalStretch(1)
+        sizePolicy.setVerticalStretch(0)
+        sizePolicy.setHeightForWidth(self.sideCombo.sizePolicy().hasHeightForWidth())
+        self.sideCombo.setSizePolicy(sizePolicy)
+
+        self.reserveHeader.addWidget(self.sideCombo)
+
+        self.deployButton = QToolButton(self.battleDockContents)
+        self.deployButton.setObjectName(u"deployButton")
+        self.deployButton.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+
+        self.reserveHeader.addWidget(self.deployButton)
+
+
+        self.battleDockLayout.addLayout(self.reserveHeader)
+
+        self.reserveList = QListWidget(self.battleDockContents)
+        self.reserveList.setObjectName(u"reserveList")
+        self.reserveList.setDragEnabled(True)
+        self.reserveList.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
+        self.reserveList.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+
+        self.battleDockLayout.addWidget(self.reserveList)
+
+        self.battleDock.setWidget(self.battleDockContents)
+        MainWindow.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.battleDock)
         self.logDock = QDockWidget(MainWindow)
         self.logDock.setObjectName(u"logDock")
         self.logDock.setMinimumSize(QSize(200, 100))
@@ -235,9 +305,13 @@ class Ui_MainWindow(object):
 
         self.logDock.setWidget(self.logDockContents)
         MainWindow.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.logDock)
+#if QT_CONFIG(shortcut)
+        self.reserveLabel.setBuddy(self.sideCombo)
+#endif // QT_CONFIG(shortcut)
 
         self.menubar.addAction(self.menuFile.menuAction())
         self.menubar.addAction(self.menuEdit.menuAction())
+        self.menubar.addAction(self.menuBattle.menuAction())
         self.menubar.addAction(self.menuView.menuAction())
         self.menubar.addAction(self.menuHelp.menuAction())
         self.menuFile.addAction(self.actionNewArmy)
@@ -260,6 +334,15 @@ class Ui_MainWindow(object):
         self.menuEdit.addAction(self.actionDeleteArmy)
         self.menuEdit.addSeparator()
         self.menuEdit.addAction(self.actionFind)
+        self.menuBattle.addAction(self.actionNewBattle)
+        self.menuBattle.addAction(self.actionRenameBattle)
+        self.menuBattle.addAction(self.actionDuplicateBattle)
+        self.menuBattle.addAction(self.actionDeleteBattle)
+        self.menuBattle.addSeparator()
+        self.menuBattle.addAction(self.actionDeployArmy)
+        self.menuBattle.addSeparator()
+        self.menuBattle.addAction(self.actionFitTable)
+        self.menuBattle.addAction(self.actionExportView)
         self.menuHelp.addAction(self.actionAbout)
         self.mainToolBar.addAction(self.actionNewArmy)
         self.mainToolBar.addAction(self.actionImport)
@@ -373,6 +456,43 @@ class Ui_MainWindow(object):
 #if QT_CONFIG(statustip)
         self.actionAbout.setStatusTip(QCoreApplication.translate("MainWindow", u"What Rout is and which version is running", None))
 #endif // QT_CONFIG(statustip)
+        self.actionNewBattle.setText(QCoreApplication.translate("MainWindow", u"New &Battle\u2026", None))
+#if QT_CONFIG(statustip)
+        self.actionNewBattle.setStatusTip(QCoreApplication.translate("MainWindow", u"Put two or more armies of one ruleset on a table", None))
+#endif // QT_CONFIG(statustip)
+#if QT_CONFIG(shortcut)
+        self.actionNewBattle.setShortcut(QCoreApplication.translate("MainWindow", u"Ctrl+B", None))
+#endif // QT_CONFIG(shortcut)
+        self.actionRenameBattle.setText(QCoreApplication.translate("MainWindow", u"&Rename Battle\u2026", None))
+#if QT_CONFIG(statustip)
+        self.actionRenameBattle.setStatusTip(QCoreApplication.translate("MainWindow", u"Give the open battle another title", None))
+#endif // QT_CONFIG(statustip)
+        self.actionDuplicateBattle.setText(QCoreApplication.translate("MainWindow", u"D&uplicate Battle", None))
+#if QT_CONFIG(statustip)
+        self.actionDuplicateBattle.setStatusTip(QCoreApplication.translate("MainWindow", u"Copy the open battle, every step included", None))
+#endif // QT_CONFIG(statustip)
+        self.actionDeleteBattle.setText(QCoreApplication.translate("MainWindow", u"De&lete Battle", None))
+#if QT_CONFIG(statustip)
+        self.actionDeleteBattle.setStatusTip(QCoreApplication.translate("MainWindow", u"Delete the open battle (Edit \u25b8 Undo brings it back)", None))
+#endif // QT_CONFIG(statustip)
+        self.actionDeployArmy.setText(QCoreApplication.translate("MainWindow", u"&Deploy Army", None))
+#if QT_CONFIG(statustip)
+        self.actionDeployArmy.setStatusTip(QCoreApplication.translate("MainWindow", u"Line up the chosen side's reserve units in its deployment zone", None))
+#endif // QT_CONFIG(statustip)
+#if QT_CONFIG(shortcut)
+        self.actionDeployArmy.setShortcut(QCoreApplication.translate("MainWindow", u"Ctrl+D", None))
+#endif // QT_CONFIG(shortcut)
+        self.actionFitTable.setText(QCoreApplication.translate("MainWindow", u"&Fit Table", None))
+#if QT_CONFIG(statustip)
+        self.actionFitTable.setStatusTip(QCoreApplication.translate("MainWindow", u"Show the whole table", None))
+#endif // QT_CONFIG(statustip)
+#if QT_CONFIG(shortcut)
+        self.actionFitTable.setShortcut(QCoreApplication.translate("MainWindow", u"Ctrl+0", None))
+#endif // QT_CONFIG(shortcut)
+        self.actionExportView.setText(QCoreApplication.translate("MainWindow", u"Export View as &PNG\u2026", None))
+#if QT_CONFIG(statustip)
+        self.actionExportView.setStatusTip(QCoreApplication.translate("MainWindow", u"Save a picture of the battlefield as it is shown", None))
+#endif // QT_CONFIG(statustip)
         self.armyTitle.setText(QCoreApplication.translate("MainWindow", u"No army selected", None))
         self.pointsLabel.setText("")
         self.searchEdit.setPlaceholderText(QCoreApplication.translate("MainWindow", u"Filter units\u2026", None))
@@ -381,6 +501,7 @@ class Ui_MainWindow(object):
         self.menuFile.setTitle(QCoreApplication.translate("MainWindow", u"&File", None))
         self.menuRecent.setTitle(QCoreApplication.translate("MainWindow", u"Open &Recent", None))
         self.menuEdit.setTitle(QCoreApplication.translate("MainWindow", u"&Edit", None))
+        self.menuBattle.setTitle(QCoreApplication.translate("MainWindow", u"&Battle", None))
         self.menuView.setTitle(QCoreApplication.translate("MainWindow", u"&View", None))
         self.menuHelp.setTitle(QCoreApplication.translate("MainWindow", u"&Help", None))
         self.mainToolBar.setWindowTitle(QCoreApplication.translate("MainWindow", u"Main toolbar", None))
@@ -388,6 +509,8 @@ class Ui_MainWindow(object):
         self.inspectorDock.setWindowTitle(QCoreApplication.translate("MainWindow", u"Unit", None))
         self.unitTitle.setText(QCoreApplication.translate("MainWindow", u"No unit selected", None))
         self.unitDetails.setText("")
+        self.battleDock.setWindowTitle(QCoreApplication.translate("MainWindow", u"Battles", None))
+        self.reserveLabel.setText(QCoreApplication.translate("MainWindow", u"&Reserve of", None))
         self.logDock.setWindowTitle(QCoreApplication.translate("MainWindow", u"Battle log", None))
     # retranslateUi
 

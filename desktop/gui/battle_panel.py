@@ -1,0 +1,314 @@
+"""The battle half of the main window: the Battles dock, the reserve, the Battle menu and
+the battlefield, wired to the open database's battles (`battles.BattleWorkspace`).
+
+The main window builds one and hands it the store when a database opens; everything about
+battles is wired here so the main window stays wiring for the whole, not for each part.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QEvent, QObject, QPointF, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QListWidgetItem, QMessageBox, QWidget
+
+from desktop.gui.battlefield.scene import BattlefieldScene
+from desktop.gui.battlefield.view import BattlefieldView
+
+if TYPE_CHECKING:
+    from desktop.engine.events import Event
+    from desktop.engine.model import Army, Battle
+    from desktop.gui.battles import BattleListModel, BattleWorkspace
+    from desktop.gui.forms.ui_mainwindow import Ui_MainWindow
+    from desktop.gui.tasks import TaskRunner
+    from desktop.store.store import Store
+
+LAST_BATTLE_KEY = "battle/last"
+_DRAG_EVENTS = (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop)
+UNIT_ID_ROLE = Qt.ItemDataRole.UserRole
+
+
+class BattlePanel(QObject):
+    """Battles of the open database; `opened` fires once a battle is on the table."""
+
+    opened = Signal(str)
+    status = Signal(str)  # one line for the status bar: what happened, or why not
+
+    def __init__(self, ui: Ui_MainWindow, window: QWidget, undo_stack: Any,
+                 settings: QSettings | None = None) -> None:
+        super().__init__(window)
+        self.ui = ui
+        self.window = window
+        self.undo_stack = undo_stack
+        self.settings = settings
+        self.scene = BattlefieldScene(window)
+        self.view = BattlefieldView(self.scene, ui.battlefieldTab)
+        ui.battlefieldLayout.addWidget(self.view)
+        self.workspace: BattleWorkspace | None = None
+        self.list_model: BattleListModel | None = None
+        self.scene.movesProposed.connect(self._moves_proposed)
+        self.scene.message.connect(self.status)
+        self.view.setAcceptDrops(True)
+        self.view.viewport().setAcceptDrops(True)
+        self._viewport = self.view.viewport()
+        self._viewport.installEventFilter(self)
+        ui.reserveList.setDragEnabled(True)
+        ui.sideCombo.currentIndexChanged.connect(self._fill_reserve)
+        ui.deployButton.setDefaultAction(ui.actionDeployArmy)
+        ui.actionNewBattle.triggered.connect(self.new_battle)
+        ui.actionRenameBattle.triggered.connect(self.rename_battle)
+        ui.actionDuplicateBattle.triggered.connect(self.duplicate_battle)
+        ui.actionDeleteBattle.triggered.connect(self.delete_battle)
+        ui.actionDeployArmy.triggered.connect(self.deploy_army)
+        ui.actionFitTable.triggered.connect(self.view.fit_table)
+        ui.actionExportView.triggered.connect(self.choose_export_view)
+        ui.battleList.activated.connect(self._list_activated)
+        self.armies: Sequence[Army] = ()
+        self._update_actions()
+
+    # The database
+
+    def database_opened(self, store: Store, runner: TaskRunner, armies: Sequence[Army]) -> None:
+        from desktop.gui.battles import BattleListModel, BattleWorkspace
+
+        old_model, old_workspace = self.list_model, self.workspace
+        self.armies = armies
+        self.workspace = BattleWorkspace(store, runner, self.undo_stack, self)
+        self.workspace.changed.connect(self._battle_changed)
+        self.workspace.failed.connect(self._failed)
+        self.workspace.listChanged.connect(self._update_actions)
+        self.list_model = BattleListModel(self.workspace, self)
+        self.ui.battleList.setModel(self.list_model)
+        self.ui.battleList.selectionModel().currentChanged.connect(
+            lambda current, previous: self._update_actions())
+        for leftover in (old_model, old_workspace):
+            if leftover is not None:
+                leftover.deleteLater()
+        self.scene.show_battle(None)
+        last = str(self.settings.value(LAST_BATTLE_KEY, "")) if self.settings else ""
+        if last and self.workspace.summary(last) is not None:
+            self.open_battle(last)
+        self._update_actions()
+
+    def armies_changed(self, armies: Sequence[Army]) -> None:
+        self.armies = armies
+
+    # Opening
+
+    def find_battle(self, id_or_title: str) -> str:
+        if self.workspace is None:
+            return ""
+        summaries = self.workspace.summaries
+        found = next((s for s in summaries if s.id == id_or_title), None) or next(
+            (s for s in summaries if s.title.casefold() == id_or_title.casefold()), None)
+        return found.id if found else ""
+
+    def open_battle(self, battle_id: str) -> None:
+        if self.workspace is None:
+            return
+        self.status.emit("Opening the battle…")
+        self.workspace.open(battle_id, lambda: self._opened(battle_id))
+
+    def _opened(self, battle_id: str) -> None:
+        if self.settings is not None:
+            self.settings.setValue(LAST_BATTLE_KEY, battle_id)
+        self.ui.centralTabs.setCurrentWidget(self.ui.battlefieldTab)
+        QTimer.singleShot(0, self.view.fit_table)
+        self.opened.emit(battle_id)
+
+    def _list_activated(self, index: Any) -> None:
+        from desktop.gui.battles import BATTLE_ID_ROLE
+
+        battle_id = index.data(BATTLE_ID_ROLE)
+        if battle_id:
+            self.open_battle(str(battle_id))
+
+    def _selected_or_open(self) -> str:
+        from desktop.gui.battles import BATTLE_ID_ROLE
+
+        index = self.ui.battleList.currentIndex()
+        if index.isValid():
+            return str(index.data(BATTLE_ID_ROLE))
+        return self.workspace.current_id if self.workspace else ""
+
+    # Battle menu
+
+    def new_battle(self) -> None:
+        from desktop.engine.errors import RuleError
+        from desktop.engine.setup import new_battle
+        from desktop.gui.dialogs import NewBattleDialog
+
+        if self.workspace is None:
+            return
+        dialog = NewBattleDialog(self.armies, self.window)
+        if dialog.exec() != NewBattleDialog.DialogCode.Accepted:
+            return
+        from desktop.engine.geometry import Table
+
+        chosen = [a for a in self.armies if a.id in dialog.army_ids]
+        try:
+            made = new_battle(dialog.ruleset, chosen, table=Table(*dialog.table),
+                              zone_depth=dialog.zone_depth, title=dialog.title)
+        except RuleError as error:
+            self._failed(str(error))
+            return
+        self.workspace.create(made.battle, made.title)
+
+    def rename_battle(self) -> None:
+        battle_id = self._selected_or_open()
+        summary = self.workspace.summary(battle_id) if self.workspace else None
+        if summary is None or self.workspace is None:
+            return
+        title, ok = QInputDialog.getText(self.window, "Rename Battle", "Title:",
+                                         text=summary.title)
+        if ok:
+            self.workspace.rename(battle_id, title)
+
+    def duplicate_battle(self) -> None:
+        if self.workspace is not None and self._selected_or_open():
+            self.workspace.duplicate(self._selected_or_open())
+
+    def delete_battle(self) -> None:
+        battle_id = self._selected_or_open()
+        summary = self.workspace.summary(battle_id) if self.workspace else None
+        if summary is None or self.workspace is None:
+            return
+        answer = QMessageBox.question(self.window, "Delete battle",
+                                      f"Delete {summary.title} and its {summary.steps} steps? "
+                                      "Edit ▸ Undo brings it back.")
+        if answer == QMessageBox.StandardButton.Yes:
+            self.workspace.delete(battle_id)
+
+    def deploy_army(self) -> None:
+        from desktop.engine.errors import RuleError
+        from desktop.engine.setup import deploy_army
+
+        battle = self.battle
+        player = self.ui.sideCombo.currentData()
+        if battle is None or not player or self.workspace is None:
+            return
+        try:
+            events = deploy_army(battle, str(player))
+        except RuleError as error:
+            self.status.emit(str(error))
+            return
+        if events:
+            self.workspace.apply(events, f"Deploy {player}")
+            self.status.emit(f"Deployed {len(events)} units of {player}")
+
+    def choose_export_view(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self.window, "Export View", "battlefield.png",
+                                              "PNG (*.png)")
+        if path and not self.view.export_png(path):
+            self._failed(f"Cannot write {path}")
+
+    # The battle on the table
+
+    @property
+    def battle(self) -> Battle | None:
+        return self.workspace.state if self.workspace is not None else None
+
+    def _battle_changed(self, battle: Battle | None, events: Sequence[Event]) -> None:
+        self.scene.show_battle(battle)
+        self._fill_sides(battle)
+        self._update_actions()
+
+    def _moves_proposed(self, events: Sequence[Event]) -> None:
+        if self.workspace is not None and events:
+            self.workspace.apply(events, _describe(self.battle, events))
+
+    def _fill_sides(self, battle: Battle | None) -> None:
+        combo = self.ui.sideCombo
+        chosen = combo.currentData()
+        players = sorted({u.player for u in battle.roster.values()}) if battle else []
+        if [combo.itemData(i) for i in range(combo.count())] != players:
+            combo.blockSignals(True)
+            combo.clear()
+            for player in players:
+                combo.addItem(player, player)
+            combo.setCurrentIndex(max(0, combo.findData(chosen)))
+            combo.blockSignals(False)
+        self._fill_reserve()
+
+    def _fill_reserve(self) -> None:
+        from desktop.engine.model import Status
+
+        reserve = self.ui.reserveList
+        reserve.clear()
+        battle, player = self.battle, self.ui.sideCombo.currentData()
+        if battle is None or not player:
+            return
+        for uid, unit in battle.roster.items():
+            if unit.player == player and battle.states[uid].status == Status.RESERVE:
+                item = QListWidgetItem(f"{unit.name} ({battle.states[uid].models})")
+                item.setData(UNIT_ID_ROLE, uid)
+                item.setToolTip("Drag onto the table to deploy")
+                reserve.addItem(item)
+
+    def _update_actions(self) -> None:
+        has_store = self.workspace is not None
+        has_battle = self.battle is not None
+        listed = bool(self._selected_or_open()) if has_store else False
+        self.ui.actionNewBattle.setEnabled(has_store)
+        for action in (self.ui.actionRenameBattle, self.ui.actionDuplicateBattle,
+                       self.ui.actionDeleteBattle):
+            action.setEnabled(listed)
+        self.ui.actionDeployArmy.setEnabled(has_battle and self.ui.reserveList.count() > 0)
+
+    def _failed(self, message: str) -> None:
+        self.status.emit(message)
+        if self.window.isVisible():
+            QMessageBox.warning(self.window, "Battle", message)
+
+    # Dropping a reserve unit on the table deploys it where it lands
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        # Only drag events are looked at: this also runs while the window is torn down,
+        # when calling into the view would touch a deleted object.
+        if event.type() not in _DRAG_EVENTS:
+            return False
+        if watched is self._viewport:
+            if isinstance(event, QDragEnterEvent | QDragMoveEvent):
+                if event.source() is self.ui.reserveList:
+                    event.acceptProposedAction()
+                    return True
+            elif isinstance(event, QDropEvent) and event.source() is self.ui.reserveList:
+                item = self.ui.reserveList.currentItem()
+                if item is not None:
+                    self.deploy_at(str(item.data(UNIT_ID_ROLE)),
+                                   self.view.mapToScene(event.position().toPoint()))
+                event.acceptProposedAction()
+                return True
+        return False
+
+    def deploy_at(self, unit_id: str, where: QPointF) -> bool:
+        """Deploy a reserve unit centred at `where`, facing the enemy's side of the table."""
+        from desktop.engine import moves
+        from desktop.engine.errors import RuleError
+        from desktop.engine.setup import deploy_facing
+
+        battle = self.battle
+        if battle is None or self.workspace is None:
+            return False
+        try:
+            event = moves.deploy(battle, unit_id, (where.x(), where.y()),
+                                 deploy_facing(battle, battle.player_of(unit_id)))
+        except RuleError as error:
+            self.status.emit(str(error))
+            return False
+        self.workspace.apply([event], f"Deploy {battle.roster[unit_id].name}")
+        return True
+
+
+def _describe(battle: Battle | None, events: Sequence[Event]) -> str:
+    """The undo text of a player's move: what moved and how."""
+    first = events[0]
+    unit = getattr(first, "unit", "")
+    name = battle.roster[unit].name if battle is not None and unit in battle.roster else unit
+    verb = {"UnitMoved": "Move", "UnitWheeled": "Wheel", "UnitReformed": "Reform",
+            "UnitCharged": "Charge with", "UnitDeployed": "Deploy",
+            "UnitsDisengaged": "Disengage", "TerrainPlaced": "Place terrain",
+            "TerrainRemoved": "Remove terrain"}.get(type(first).__name__, type(first).__name__)
+    return f"{verb} {name}".strip()

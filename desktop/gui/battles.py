@@ -1,0 +1,316 @@
+"""The battles of the open database and the one on the table, written through the store.
+
+Like `workspace.py` for armies: the window never changes a battle itself. Every change is
+an undo command whose redo and undo write the store and then tell the views, one way, what
+the battle is now. A battle is stored as its start plus its steps; the state on the table is
+the fold of their events (the engine's `apply`), so a step undone is the fold without it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from desktop.engine.events import Event, fold
+from desktop.engine.model import Battle
+from desktop.gui.tasks import TaskRunner
+from desktop.store.errors import StoreError
+from desktop.store.store import BattleSummary, SavedBattle, Store
+
+BATTLE_ID_ROLE = Qt.ItemDataRole.UserRole
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+
+class BattleWorkspace(QObject):
+    """The stored battles (`summaries`) and the open one (`state`, its `steps`)."""
+
+    listChanged = Signal()
+    # The open battle now, and the events just applied to reach it (empty when it was
+    # opened, refolded after an undo, or closed): the scene animates only those.
+    changed = Signal(object, object)
+    failed = Signal(str)
+    loading = Signal(bool)
+
+    def __init__(self, store: Store, runner: TaskRunner, undo_stack: QUndoStack,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.runner = runner
+        self.undo_stack = undo_stack
+        self.summaries: list[BattleSummary] = []
+        self.current: SavedBattle | None = None
+        self.state: Battle | None = None
+        self._opening = 0
+        self.refresh()
+
+    # Reading
+
+    def refresh(self) -> None:
+        try:
+            self.summaries = self.store.list_battles()
+        except StoreError as error:
+            self.failed.emit(str(error))
+            return
+        self.listChanged.emit()
+
+    def summary(self, battle_id: str) -> BattleSummary | None:
+        return next((s for s in self.summaries if s.id == battle_id), None)
+
+    def open(self, battle_id: str, done: Callable[[], None] | None = None) -> None:
+        """Load and fold the battle in a worker; the window keeps answering meanwhile."""
+        self._opening += 1
+        generation = self._opening
+        self.loading.emit(True)
+
+        def load() -> tuple[SavedBattle, Battle]:
+            saved = self.store.load_battle(battle_id)
+            return saved, fold(saved.start, saved.events)
+
+        def loaded(result: tuple[SavedBattle, Battle]) -> None:
+            if generation != self._opening:
+                return  # the player has since opened another
+            self.loading.emit(False)
+            self.current, self.state = result
+            self.changed.emit(self.state, ())
+            if done is not None:
+                done()
+
+        def failed(error: BaseException) -> None:
+            if generation == self._opening:
+                self.loading.emit(False)
+                self.failed.emit(f"Cannot open the battle: {error}")
+
+        self.runner.run(load, loaded, failed)
+
+    def close_battle(self) -> None:
+        self._opening += 1
+        self.current = None
+        self.state = None
+        self.changed.emit(None, ())
+
+    @property
+    def current_id(self) -> str:
+        return self.current.id if self.current is not None else ""
+
+    # Changes: each one an undo command
+
+    def apply(self, events: Sequence[Event], text: str) -> None:
+        """One step of the open battle (a move, a deployment, a resolution)."""
+        if self.current is None or not events:
+            return
+        self.undo_stack.push(BattleStep(self, self.current.id, tuple(events), text))
+
+    def create(self, start: Battle, title: str) -> None:
+        self.undo_stack.push(CreateBattle(self, start, title))
+
+    def rename(self, battle_id: str, title: str) -> None:
+        title = " ".join(title.split())
+        summary = self.summary(battle_id)
+        if summary is not None and title and title != summary.title:
+            self.undo_stack.push(RenameBattle(self, battle_id, summary.title, title))
+
+    def duplicate(self, battle_id: str) -> None:
+        summary = self.summary(battle_id)
+        if summary is not None:
+            self.undo_stack.push(DuplicateBattle(self, battle_id, f"{summary.title} (copy)"))
+
+    def delete(self, battle_id: str) -> None:
+        summary = self.summary(battle_id)
+        if summary is not None:
+            self.undo_stack.push(DeleteBattle(self, battle_id, summary.title))
+
+    # What the commands call: the store first, then the views
+
+    def _write(self, work: Callable[[], Any]) -> Any:
+        try:
+            return work()
+        except StoreError as error:
+            self.failed.emit(str(error))
+            raise
+
+    def _stepped(self, battle_id: str, events: tuple[Event, ...]) -> None:
+        self._write(lambda: self.store.append_step(battle_id, events))
+        if self.current is not None and self.current.id == battle_id and self.state is not None:
+            self.current = replace(self.current, steps=(*self.current.steps, events))
+            self.state = fold(self.state, events)
+            self.changed.emit(self.state, events)
+        self.refresh()
+
+    def _unstepped(self, battle_id: str) -> None:
+        self._write(lambda: self.store.remove_last_step(battle_id))
+        if self.current is not None and self.current.id == battle_id:
+            self.current = replace(self.current, steps=self.current.steps[:-1])
+            self.state = fold(self.current.start, self.current.events)
+            self.changed.emit(self.state, ())
+        self.refresh()
+
+    def _created(self, start: Battle, title: str, saved: SavedBattle | None) -> str:
+        if saved is None:
+            battle_id = str(self._write(lambda: self.store.create_battle(start, title)))
+        else:
+            self._write(lambda: self.store.restore_battle(saved))
+            battle_id = saved.id
+        self.refresh()
+        return battle_id
+
+    def _deleted(self, battle_id: str) -> SavedBattle:
+        saved: SavedBattle = self._write(lambda: self.store.delete_battle(battle_id))
+        if self.current_id == battle_id:
+            self.close_battle()
+        self.refresh()
+        return saved
+
+    def _renamed(self, battle_id: str, title: str) -> None:
+        self._write(lambda: self.store.rename_battle(battle_id, title))
+        if self.current is not None and self.current.id == battle_id:
+            self.current = replace(self.current, title=title)
+        self.refresh()
+
+    def _duplicated(self, battle_id: str, title: str) -> str:
+        copy = str(self._write(lambda: self.store.duplicate_battle(battle_id, title)))
+        self.refresh()
+        return copy
+
+
+class BattleStep(QUndoCommand):
+    def __init__(self, workspace: BattleWorkspace, battle_id: str, events: tuple[Event, ...],
+                 text: str) -> None:
+        super().__init__(text)
+        self.workspace, self.battle_id, self.events = workspace, battle_id, events
+
+    def redo(self) -> None:
+        self.workspace._stepped(self.battle_id, self.events)
+
+    def undo(self) -> None:
+        self.workspace._unstepped(self.battle_id)
+
+
+class CreateBattle(QUndoCommand):
+    """A new battle is opened at once; undo deletes it, redo brings back the same one."""
+
+    def __init__(self, workspace: BattleWorkspace, start: Battle, title: str) -> None:
+        super().__init__(f"New battle {title}")
+        self.workspace, self.start, self.title = workspace, start, title
+        self.saved: SavedBattle | None = None
+        self.battle_id = ""
+
+    def redo(self) -> None:
+        self.battle_id = self.workspace._created(self.start, self.title, self.saved)
+        self.workspace.open(self.battle_id)
+
+    def undo(self) -> None:
+        self.saved = self.workspace._deleted(self.battle_id)
+
+
+class DeleteBattle(QUndoCommand):
+    def __init__(self, workspace: BattleWorkspace, battle_id: str, title: str) -> None:
+        super().__init__(f"Delete battle {title}")
+        self.workspace, self.battle_id = workspace, battle_id
+        self.saved: SavedBattle | None = None
+
+    def redo(self) -> None:
+        self.saved = self.workspace._deleted(self.battle_id)
+
+    def undo(self) -> None:
+        if self.saved is not None:
+            self.workspace._created(self.saved.start, self.saved.title, self.saved)
+            self.workspace.open(self.battle_id)
+
+
+class RenameBattle(QUndoCommand):
+    def __init__(self, workspace: BattleWorkspace, battle_id: str, before: str,
+                 after: str) -> None:
+        super().__init__(f"Rename battle {before} to {after}")
+        self.workspace, self.battle_id, self.before, self.after = (workspace, battle_id,
+                                                                   before, after)
+
+    def redo(self) -> None:
+        self.workspace._renamed(self.battle_id, self.after)
+
+    def undo(self) -> None:
+        self.workspace._renamed(self.battle_id, self.before)
+
+
+class DuplicateBattle(QUndoCommand):
+    def __init__(self, workspace: BattleWorkspace, battle_id: str, title: str) -> None:
+        super().__init__(f"Duplicate battle as {title}")
+        self.workspace, self.battle_id, self.title = workspace, battle_id, title
+        self.copy_id = ""
+        self.saved: SavedBattle | None = None
+
+    def redo(self) -> None:
+        if self.saved is None:
+            self.copy_id = self.workspace._duplicated(self.battle_id, self.title)
+        else:
+            self.workspace._created(self.saved.start, self.saved.title, self.saved)
+
+    def undo(self) -> None:
+        self.saved = self.workspace._deleted(self.copy_id)
+
+
+class BattleListModel(QAbstractListModel):
+    """The stored battles, oldest first; a title edited in place renames (undoably)."""
+
+    def __init__(self, workspace: BattleWorkspace, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.workspace = workspace
+        self._rows: list[BattleSummary] = list(workspace.summaries)
+        workspace.listChanged.connect(self._reload)
+
+    def _reload(self) -> None:
+        self.beginResetModel()
+        self._rows = list(self.workspace.summaries)
+        self.endResetModel()
+
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        summary = self._rows[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            steps = f"{summary.steps} step{'' if summary.steps == 1 else 's'}"
+            return f"{summary.title or 'Untitled battle'} — {steps}"
+        if role == Qt.ItemDataRole.EditRole:
+            return summary.title
+        if role == Qt.ItemDataRole.ToolTipRole:
+            from desktop.engine.rulesets import get_ruleset
+
+            return (f"{get_ruleset(summary.ruleset).name}, {summary.events} events, "
+                    f"created {summary.created:%Y-%m-%d %H:%M}")
+        if role == BATTLE_ID_ROLE:
+            return summary.id
+        if role == Qt.ItemDataRole.FontRole and summary.id == self.workspace.current_id:
+            from PySide6.QtGui import QFont
+
+            font = QFont()
+            font.setBold(True)
+            return font
+        return None
+
+    def flags(self, index: ModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return super().flags(index) | Qt.ItemFlag.ItemIsEditable
+
+    def setData(self, index: ModelIndex, value: Any,
+                role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or not index.isValid():
+            return False
+        self.workspace.rename(self._rows[index.row()].id, str(value))
+        return True
+
+    def row_of(self, battle_id: str) -> int:
+        return next((row for row, s in enumerate(self._rows) if s.id == battle_id), -1)
