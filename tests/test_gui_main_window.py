@@ -183,3 +183,15 @@ def test_generated_forms_are_current():
                             cwd=REPO, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
 
+
+
+def test_no_two_actions_share_a_shortcut(window):
+    """An ambiguous shortcut triggers neither action: Qt only warns."""
+    from PySide6.QtGui import QAction
+
+    seen: dict[str, str] = {}
+    for action in window.findChildren(QAction):
+        for shortcut in action.shortcuts():
+            text = shortcut.toString()
+            assert text not in seen, f"{text}: {seen.get(text)} and {action.objectName()}"
+            seen[text] = action.objectName()

@@ -77,6 +77,7 @@ class BattlePanel(QObject):
         self.armies = armies
         self.workspace = BattleWorkspace(store, runner, self.undo_stack, self)
         self.workspace.changed.connect(self._battle_changed)
+        self.workspace.opened.connect(self._opened)
         self.workspace.failed.connect(self._failed)
         self.workspace.listChanged.connect(self._update_actions)
         self.list_model = BattleListModel(self.workspace, self)
@@ -109,7 +110,7 @@ class BattlePanel(QObject):
         if self.workspace is None:
             return
         self.status.emit("Opening the battle…")
-        self.workspace.open(battle_id, lambda: self._opened(battle_id))
+        self.workspace.open(battle_id)
 
     def _opened(self, battle_id: str) -> None:
         if self.settings is not None:
@@ -238,14 +239,14 @@ class BattlePanel(QObject):
         reserve = self.ui.reserveList
         reserve.clear()
         battle, player = self.battle, self.ui.sideCombo.currentData()
-        if battle is None or not player:
-            return
-        for uid, unit in battle.roster.items():
-            if unit.player == player and battle.states[uid].status == Status.RESERVE:
-                item = QListWidgetItem(f"{unit.name} ({battle.states[uid].models})")
-                item.setData(UNIT_ID_ROLE, uid)
-                item.setToolTip("Drag onto the table to deploy")
-                reserve.addItem(item)
+        if battle is not None and player:
+            for uid, unit in battle.roster.items():
+                if unit.player == player and battle.states[uid].status == Status.RESERVE:
+                    item = QListWidgetItem(f"{unit.name} ({battle.states[uid].models})")
+                    item.setData(UNIT_ID_ROLE, uid)
+                    item.setToolTip("Drag onto the table to deploy")
+                    reserve.addItem(item)
+        self._update_actions()
 
     def _update_actions(self) -> None:
         has_store = self.workspace is not None

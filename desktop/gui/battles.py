@@ -41,6 +41,7 @@ class BattleWorkspace(QObject):
     changed = Signal(object, object)
     failed = Signal(str)
     loading = Signal(bool)
+    opened = Signal(str)  # a battle (by id) is on the table, however it was opened
 
     def __init__(self, store: Store, runner: TaskRunner, undo_stack: QUndoStack,
                  parent: QObject | None = None) -> None:
@@ -83,6 +84,7 @@ class BattleWorkspace(QObject):
             self.loading.emit(False)
             self.current, self.state = result
             self.changed.emit(self.state, ())
+            self.opened.emit(battle_id)
             if done is not None:
                 done()
 

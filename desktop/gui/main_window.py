@@ -255,6 +255,9 @@ class MainWindow(QMainWindow):
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.resizeDocks([self.ui.armyDock, self.ui.inspectorDock], [250, 250],
                          Qt.Orientation.Horizontal)
+        # Armies above Battles in the left column; the armies get the larger share.
+        self.resizeDocks([self.ui.armyDock, self.ui.battleDock], [440, 300],
+                         Qt.Orientation.Vertical)
         self.resizeDocks([self.ui.logDock], [120], Qt.Orientation.Vertical)
 
     def restore_layout(self, settings: QSettings) -> None:

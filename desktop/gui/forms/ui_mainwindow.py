@@ -480,7 +480,7 @@ class Ui_MainWindow(object):
         self.actionDeployArmy.setStatusTip(QCoreApplication.translate("MainWindow", u"Line up the chosen side's reserve units in its deployment zone", None))
 #endif // QT_CONFIG(statustip)
 #if QT_CONFIG(shortcut)
-        self.actionDeployArmy.setShortcut(QCoreApplication.translate("MainWindow", u"Ctrl+D", None))
+        self.actionDeployArmy.setShortcut(QCoreApplication.translate("MainWindow", u"Ctrl+Shift+D", None))
 #endif // QT_CONFIG(shortcut)
         self.actionFitTable.setText(QCoreApplication.translate("MainWindow", u"&Fit Table", None))
 #if QT_CONFIG(statustip)

@@ -1,0 +1,299 @@
+"""Battles in the main window, on a real SQLite file: create, deploy, move, undo, reopen.
+
+Moves are made with real mouse events sent to the battlefield's viewport; what counts is
+what a fresh connection to the file reads afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QImage, QMouseEvent
+from PySide6.QtWidgets import QApplication
+from test_gui_roster import Modals, open_window, sample, seed
+
+from desktop.engine import moves
+from desktop.engine.dice import ScriptedRoller
+from desktop.engine.errors import MoveRefused
+from desktop.engine.model import Status
+from desktop.engine.procedure import ScriptedAnswers, run
+from desktop.engine.scenario import load_scenario
+from desktop.gui.dialogs import NewBattleDialog
+from desktop.gui.main_window import MainWindow
+from desktop.store.store import Store
+
+REPO = Path(__file__).resolve().parents[1]
+LEFT = Qt.MouseButton.LeftButton
+NO_BUTTON = Qt.MouseButton.NoButton
+GOBLINS, ELVES = "Hill Goblin Warband", "Elf Marchwardens"
+
+
+@pytest.fixture(autouse=True)
+def modals(qapp) -> Iterator[Modals]:
+    answers = Modals()
+    yield answers
+    answers.stop()
+    assert not answers.unexpected, f"unexpected dialogs: {answers.unexpected}"
+
+
+@pytest.fixture
+def url(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'rout.sqlite'}"
+
+
+def new_battle_in(qtbot, window: MainWindow, modals: Modals, title: str = "Ford") -> str:
+    """Through the New Battle dialog: the two W6 sample armies on the default table."""
+    def fill(dialog: NewBattleDialog) -> None:
+        dialog.ui.rulesetCombo.setCurrentIndex(dialog.ui.rulesetCombo.findData("warhammer6"))
+        ids = [a.id for a in dialog.armies if a.name in (GOBLINS, ELVES)]
+        dialog.choose(ids)
+        dialog.ui.titleEdit.setText(title)
+        dialog.accept()
+
+    modals.answer(NewBattleDialog, fill)
+    window.ui.actionNewBattle.trigger()
+    qtbot.waitUntil(lambda: window.battles.battle is not None, timeout=10_000)
+    return window.battles.workspace.current_id
+
+
+def deploy_both(qtbot, window: MainWindow) -> None:
+    combo = window.ui.sideCombo
+    for index in range(combo.count()):
+        combo.setCurrentIndex(index)
+        window.ui.actionDeployArmy.trigger()
+
+
+def stored_state(url: str, battle_id: str):
+    with Store.open(url) as store:
+        return store.load_battle(battle_id).state
+
+
+def steps_stored(url: str, battle_id: str) -> int:
+    with Store.open(url) as store:
+        return len(store.load_battle(battle_id).steps)
+
+
+def mouse(window: MainWindow, kind: QEvent.Type, point: tuple[float, float],
+          buttons: Qt.MouseButton = LEFT, button: Qt.MouseButton = LEFT) -> QPoint:
+    view = window.battlefield_view
+    pixel = view.mapFromScene(QPointF(*point))
+    event = QMouseEvent(kind, QPointF(pixel), QPointF(view.viewport().mapToGlobal(pixel)),
+                        button, buttons, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(view.viewport(), event)
+    return pixel
+
+
+def drag(window: MainWindow, start: tuple[float, float], end: tuple[float, float]
+         ) -> tuple[float, float]:
+    """Drag with the mouse; returns how far, in table units, the mouse really moved."""
+    pressed = mouse(window, QEvent.Type.MouseButtonPress, start)
+    for step in range(1, 9):
+        t = step / 8
+        mouse(window, QEvent.Type.MouseMove,
+              (start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t),
+              button=NO_BUTTON)
+    released = mouse(window, QEvent.Type.MouseButtonRelease, end, buttons=NO_BUTTON)
+    view = window.battlefield_view
+    moved = view.mapToScene(released) - view.mapToScene(pressed)
+    return moved.x(), moved.y()
+
+
+@pytest.fixture
+def battle_window(qtbot, url, modals) -> tuple[MainWindow, str]:
+    seed(url, sample(GOBLINS), sample(ELVES))
+    window = open_window(qtbot, url)
+    battle_id = new_battle_in(qtbot, window, modals)
+    deploy_both(qtbot, window)
+    window.battlefield_view.fit_table()
+    return window, battle_id
+
+
+def test_new_battle_puts_every_unit_in_reserve_and_lists_the_battle(qtbot, url, modals):
+    seed(url, sample(GOBLINS), sample(ELVES))
+    window = open_window(qtbot, url)
+    battle_id = new_battle_in(qtbot, window, modals, "Battle at the ford")
+    battle = stored_state(url, battle_id)
+    assert {s.status for s in battle.states.values()} == {Status.RESERVE}
+    assert {u.player for u in battle.roster.values()} == {
+        sample(GOBLINS).player, sample(ELVES).player}
+    assert (battle.table.width, battle.table.depth) == (72, 48)
+    assert len(battle.zones) == 2
+    shown = [window.ui.battleList.model().index(row, 0).data()
+             for row in range(window.ui.battleList.model().rowCount())]
+    assert any(text.startswith("Battle at the ford") for text in shown)
+    assert window.ui.reserveList.count() == sum(
+        1 for u in battle.roster.values() if u.player == window.ui.sideCombo.currentData())
+    assert window.ui.centralTabs.currentWidget() is window.ui.battlefieldTab
+
+
+def test_deploy_army_lines_each_side_up_and_stores_it(battle_window, url):
+    window, battle_id = battle_window
+    battle = stored_state(url, battle_id)
+    assert all(s.status == Status.READY for s in battle.states.values())
+    assert window.ui.reserveList.count() == 0
+    assert set(window.battlefield_scene.unit_items()) == set(battle.roster)
+    for uid in battle.roster:
+        zone = battle.zone_of(battle.player_of(uid))
+        x0, y0, x1, y1 = zone.rect
+        assert all(x0 - 1e-6 <= x <= x1 + 1e-6 and y0 - 1e-6 <= y <= y1 + 1e-6
+                   for x, y in battle.footprint(uid).corners)
+
+
+def test_a_dragged_unit_is_stored_where_it_was_dropped_and_reopens_there(
+        qtbot, battle_window, url):
+    window, battle_id = battle_window
+    battle = window.battles.battle
+    uid = next(iter(battle.roster))
+    start = battle.states[uid].center
+    moved = drag(window, start, (start[0] + 3.0, start[1] + 8.0))
+    expected = (start[0] + moved[0], start[1] + moved[1])
+    assert stored_state(url, battle_id).states[uid].center == pytest.approx(expected, abs=0.01)
+    window.close()
+    # A second window on the same file shows the unit there.
+    again = open_window(qtbot, url)
+    again.battles.open_battle(battle_id)
+    qtbot.waitUntil(lambda: again.battles.battle is not None, timeout=10_000)
+    item = again.battlefield_scene.unit_item(uid)
+    assert (item.pos().x(), item.pos().y()) == pytest.approx(expected, abs=0.01)
+
+
+def test_undo_and_redo_restore_the_stored_positions(battle_window, url):
+    window, battle_id = battle_window
+    battle = window.battles.battle
+    uid = next(iter(battle.roster))
+    start = battle.states[uid].center
+    steps = steps_stored(url, battle_id)
+    drag(window, start, (start[0], start[1] + 7.0))
+    moved_to = stored_state(url, battle_id).states[uid].center
+    assert steps_stored(url, battle_id) == steps + 1
+    window.undo_action.trigger()
+    assert steps_stored(url, battle_id) == steps
+    assert stored_state(url, battle_id).states[uid].center == pytest.approx(start)
+    item = window.battlefield_scene.unit_item(uid)
+    assert (item.pos().x(), item.pos().y()) == pytest.approx(start)
+    window.redo_action.trigger()
+    assert stored_state(url, battle_id).states[uid].center == pytest.approx(moved_to)
+
+
+def test_a_refused_move_stores_nothing_and_says_why(battle_window, url):
+    window, battle_id = battle_window
+    battle = window.battles.battle
+    first, second = [uid for uid in battle.roster
+                     if battle.player_of(uid) == battle.player_of(next(iter(battle.roster)))][:2]
+    steps = steps_stored(url, battle_id)
+    drag(window, battle.states[first].center, battle.states[second].center)
+    assert steps_stored(url, battle_id) == steps
+    assert stored_state(url, battle_id).states[first].center == battle.states[first].center
+    assert "overlap" in window.battle_status.text()
+
+
+def test_a_refused_placement_from_the_reserve_stores_nothing(qtbot, url, modals):
+    seed(url, sample(GOBLINS), sample(ELVES))
+    window = open_window(qtbot, url)
+    battle_id = new_battle_in(qtbot, window, modals)
+    uid = window.ui.reserveList.item(0).data(Qt.ItemDataRole.UserRole)
+    steps = steps_stored(url, battle_id)
+    assert not window.battles.deploy_at(uid, QPointF(-5.0, 10.0))  # off the table
+    assert steps_stored(url, battle_id) == steps
+    assert "off the table" in window.battle_status.text()
+    assert window.battles.deploy_at(uid, QPointF(36.0, 6.0))
+    assert stored_state(url, battle_id).states[uid].center == pytest.approx((36.0, 6.0))
+    assert window.ui.reserveList.count() == len(
+        [u for u in window.battles.battle.roster.values()
+         if u.player == window.ui.sideCombo.currentData()]) - 1
+
+
+def test_rename_duplicate_and_delete_are_undoable(qtbot, battle_window, url, modals):
+    window, battle_id = battle_window
+    workspace = window.battles.workspace
+    workspace.rename(battle_id, "The long afternoon")
+    with Store.open(url) as store:
+        assert store.load_battle(battle_id).title == "The long afternoon"
+    window.undo_action.trigger()
+    with Store.open(url) as store:
+        assert store.load_battle(battle_id).title == "Ford"
+    workspace.duplicate(battle_id)
+    assert len(workspace.summaries) == 2
+    window.undo_action.trigger()
+    assert len(workspace.summaries) == 1
+    seen: list[str] = []
+    modals.message(QMessageBox_Yes(), seen)
+    window.ui.battleList.setCurrentIndex(window.ui.battleList.model().index(0, 0))
+    window.ui.actionDeleteBattle.trigger()
+    assert workspace.summaries == [] and window.battles.battle is None
+    window.undo_action.trigger()
+    qtbot.waitUntil(lambda: window.battles.battle is not None, timeout=10_000)
+    assert [s.id for s in workspace.summaries] == [battle_id]
+    assert steps_stored(url, battle_id) == 2  # both deployments came back with it
+
+
+def QMessageBox_Yes():
+    from PySide6.QtWidgets import QMessageBox
+
+    return QMessageBox.StandardButton.Yes
+
+
+def test_an_engine_flee_leaves_the_item_at_the_events_last_pose(qtbot, url, scenario_path):
+    scenario = load_scenario(json.loads(scenario_path("w6-four-units.json").read_text()))
+    with Store.open(url) as store:
+        battle_id = store.import_battle(scenario.battle, "Four units")
+    window = open_window(qtbot, url)
+    window.battles.open_battle(battle_id)
+    qtbot.waitUntil(lambda: window.battles.battle is not None, timeout=10_000)
+    resolution = scenario.resolution()
+    session = run(resolution, ScriptedAnswers(ScriptedRoller(scenario.dice)))
+    window.battles.workspace.apply(session.events, "Combat aftermath")
+    fled = [e for e in session.events if type(e).__name__ in ("UnitFled", "UnitPursued")]
+    assert fled
+    for event in fled:
+        item = window.battlefield_scene.unit_item(event.unit)
+        assert item is not None
+        assert (item.pos().x(), item.pos().y()) == pytest.approx(event.path[-1], abs=1e-6)
+        assert item.rotation() % 360 == pytest.approx(event.facing % 360, abs=1e-6)
+    assert stored_state(url, battle_id) == session.battle
+
+
+def test_screenshot_of_a_battle(tmp_path, url):
+    with Store.open(url) as store:
+        for army in (sample(GOBLINS), sample(ELVES)):
+            store.save_army(army)
+        from desktop.engine.events import fold
+        from desktop.engine.setup import deploy_army, new_battle
+
+        made = new_battle("warhammer6", [sample(GOBLINS), sample(ELVES)], title="Ford")
+        battle = made.battle
+        steps = []
+        for player in sorted({u.player for u in battle.roster.values()}):
+            step = deploy_army(battle, player)
+            battle = fold(battle, step)
+            steps.append(step)
+        store.import_battle(made.battle, made.title, steps)
+    shot = tmp_path / "battle.png"
+    result = subprocess.run(
+        [sys.executable, "-m", "desktop", "--screenshot", str(shot), "--database", url,
+         "--battle", "ford"], cwd=REPO, capture_output=True, text=True, timeout=120,
+        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"}, check=False)
+    assert result.returncode == 0, result.stderr
+    image = QImage(str(shot))
+    assert (image.width(), image.height()) == (1280, 800)
+    missing = subprocess.run(
+        [sys.executable, "-m", "desktop", "--screenshot", str(tmp_path / "x.png"),
+         "--database", url, "--battle", "no such battle"], cwd=REPO, capture_output=True,
+        text=True, timeout=120,
+        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"}, check=False)
+    assert missing.returncode != 0 and "no battle named 'no such battle'" in missing.stderr
+
+
+def test_moves_checked_by_the_engine_match_the_window(battle_window):
+    """The window refuses exactly what the engine refuses (it asks the engine)."""
+    window, _ = battle_window
+    battle = window.battles.battle
+    uid = next(iter(battle.roster))
+    with pytest.raises(MoveRefused):
+        moves.move_to(battle, uid, (-10.0, 5.0))
