@@ -297,3 +297,59 @@ def test_moves_checked_by_the_engine_match_the_window(battle_window):
     uid = next(iter(battle.roster))
     with pytest.raises(MoveRefused):
         moves.move_to(battle, uid, (-10.0, 5.0))
+
+
+def test_the_unit_dock_says_what_a_selected_unit_touches(battle_window):
+    window, _ = battle_window
+    battle = window.battles.battle
+    uid = next(iter(battle.roster))
+    start = battle.states[uid].center
+    mouse(window, QEvent.Type.MouseButtonPress, start)
+    mouse(window, QEvent.Type.MouseButtonRelease, start, buttons=NO_BUTTON)
+    assert window.battlefield_scene.selected_units() == [uid]
+    assert battle.roster[uid].name in window.ui.unitTitle.text()
+    assert "Touches: nothing" in window.ui.unitDetails.text()
+    assert "Engaged with: nobody" in window.ui.unitDetails.text()
+
+
+def test_tool_letters_pick_tools_only_on_the_battlefield(battle_window):
+    window, _ = battle_window
+    actions = window.battles.tool_actions
+    assert {"select", "turn", "wheel"} <= set(actions)
+    actions["turn"].trigger()
+    assert type(window.battlefield_view.tool).__name__ == "TurnTool"
+    assert actions["turn"].shortcutContext() == Qt.ShortcutContext.WidgetWithChildrenShortcut
+    actions["select"].trigger()
+    assert type(window.battlefield_view.tool).__name__ == "SelectMoveTool"
+
+
+def test_sample_battles_one_per_ruleset_open_on_the_table(qtbot, url):
+    window = open_window(qtbot, url)
+    window.ui.actionSampleBattles.trigger()
+    qtbot.waitUntil(lambda: window.battles.battle is not None, timeout=10_000)
+    workspace = window.battles.workspace
+    assert sorted(s.ruleset for s in workspace.summaries) == [
+        "breaks_pursues", "kensei1", "warhammer6"]
+    battle = window.battles.battle
+    assert battle.ruleset == "warhammer6"  # the first sample
+    on_table = [uid for uid, s in battle.states.items() if s.status.on_table]
+    assert on_table and set(on_table) <= set(window.battlefield_scene.unit_items())
+    window.undo_action.trigger()  # one undo step takes all three away
+    assert workspace.summaries == []
+
+
+def test_the_welcome_offers_the_sample_battles(qtbot, tmp_path, modals):
+    from PySide6.QtCore import QSettings
+
+    from desktop.gui.dialogs import WelcomeDialog
+
+    settings = QSettings(str(tmp_path / "rout.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings=settings)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    modals.answer(WelcomeDialog, lambda dialog: dialog.ui.sampleBattlesButton.click())
+    with qtbot.waitSignal(window.ready, timeout=20_000):
+        window.open_database(f"sqlite:///{tmp_path / 'rout.sqlite'}")
+    qtbot.waitUntil(lambda: window.battles.battle is not None, timeout=10_000)
+    assert len(window.battles.workspace.summaries) == 3

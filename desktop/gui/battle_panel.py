@@ -11,8 +11,22 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QListWidgetItem, QMessageBox, QWidget
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QKeySequence,
+)
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QInputDialog,
+    QListWidgetItem,
+    QMessageBox,
+    QToolBar,
+    QWidget,
+)
 
 from desktop.gui.battlefield.scene import BattlefieldScene
 from desktop.gui.battlefield.view import BattlefieldView
@@ -35,6 +49,7 @@ class BattlePanel(QObject):
 
     opened = Signal(str)
     status = Signal(str)  # one line for the status bar: what happened, or why not
+    inspect = Signal(str, str)  # the selected unit on the table: title and details (HTML)
 
     def __init__(self, ui: Ui_MainWindow, window: QWidget, undo_stack: Any,
                  settings: QSettings | None = None) -> None:
@@ -45,7 +60,10 @@ class BattlePanel(QObject):
         self.settings = settings
         self.scene = BattlefieldScene(window)
         self.view = BattlefieldView(self.scene, ui.battlefieldTab)
+        self.tools = self._tool_bar(ui.battlefieldTab)
+        ui.battlefieldLayout.addWidget(self.tools)
         ui.battlefieldLayout.addWidget(self.view)
+        self.scene.selectionChanged.connect(self._selection_changed)
         self.workspace: BattleWorkspace | None = None
         self.list_model: BattleListModel | None = None
         self.scene.movesProposed.connect(self._moves_proposed)
@@ -62,11 +80,67 @@ class BattlePanel(QObject):
         ui.actionDuplicateBattle.triggered.connect(self.duplicate_battle)
         ui.actionDeleteBattle.triggered.connect(self.delete_battle)
         ui.actionDeployArmy.triggered.connect(self.deploy_army)
+        ui.actionSampleBattles.triggered.connect(self.add_sample_battles)
         ui.actionFitTable.triggered.connect(self.view.fit_table)
         ui.actionExportView.triggered.connect(self.choose_export_view)
         ui.battleList.activated.connect(self._list_activated)
         self.armies: Sequence[Army] = ()
         self._update_actions()
+
+    def _tool_bar(self, parent: QWidget) -> QToolBar:
+        """One checkable action per battlefield tool; its letter picks it while the
+        battlefield has focus (not elsewhere: the roster takes typed letters)."""
+        from desktop.gui.battlefield.tools import TOOLS
+
+        bar = QToolBar("Battlefield tools", parent)
+        bar.setObjectName("battlefieldTools")
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        group = QActionGroup(bar)
+        self.tool_actions: dict[str, QAction] = {}
+        for name in TOOLS:
+            label, key, tip = TOOL_LABELS.get(name, (name.title(), "", ""))
+            action = QAction(label, bar)
+            action.setObjectName(f"tool_{name}")
+            action.setCheckable(True)
+            action.setStatusTip(tip)
+            if key:
+                action.setShortcut(QKeySequence(key))
+                action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+                action.setToolTip(f"{label} ({key})")
+            action.triggered.connect(lambda checked=False, n=name: self.view.set_tool(n))
+            group.addAction(action)
+            bar.addAction(action)
+            parent.addAction(action)
+            self.tool_actions[name] = action
+        self.tool_actions["select"].setChecked(True)
+        bar.addSeparator()
+        bar.addAction(self.ui.actionFitTable)
+        return bar
+
+    def _selection_changed(self) -> None:
+        from desktop.engine.geometry import CONTACT_TOLERANCE
+        from desktop.engine.spatial import units_within
+
+        battle = self.scene.battle
+        chosen = self.scene.selected_units()
+        if battle is None or len(chosen) != 1 or chosen[0] not in battle.roster:
+            return
+        uid = chosen[0]
+        unit, state = battle.roster[uid], battle.states[uid]
+        touching = [battle.roster[other].name
+                    for other in units_within(battle, uid, CONTACT_TOLERANCE)]
+        engaged = [battle.roster[other].name for other in sorted(state.engaged_with)
+                   if other in battle.roster]
+        unit_symbol = self.scene.unit_symbol()
+        x, y = state.center
+        lines = [f"{_html(unit.player)} · {state.models} models, {state.files} wide · "
+                 f"{state.status}",
+                 f"At {x:.1f}{unit_symbol}, {y:.1f}{unit_symbol}, facing {state.facing:.0f}°",
+                 "Touches: " + (_html(", ".join(touching)) if touching else "nothing"),
+                 "Engaged with: " + (_html(", ".join(engaged)) if engaged else "nobody")]
+        lines += [f"{_html(m.stat)} {m.delta:+d} until turn {m.expires_after_turn}"
+                  for m in state.modifiers]
+        self.inspect.emit(f"<b>{_html(unit.name)}</b> on the table", "<br>".join(lines))
 
     # The database
 
@@ -156,6 +230,22 @@ class BattlePanel(QObject):
             self._failed(str(error))
             return
         self.workspace.create(made.battle, made.title)
+
+    def add_sample_battles(self) -> None:
+        """One battle per ruleset from the bundled scenarios; the first is opened."""
+        from desktop.store.samples import sample_battles
+
+        if self.workspace is None:
+            return
+        try:
+            samples = sample_battles()
+        except Exception as error:  # a damaged installation: say so, change nothing
+            self._failed(f"Cannot read the sample battles: {error}")
+            return
+        self.undo_stack.beginMacro("Add sample battles")
+        for sample in reversed(samples):  # the last created is opened: the first sample
+            self.workspace.create(sample.battle, sample.title)
+        self.undo_stack.endMacro()
 
     def rename_battle(self) -> None:
         battle_id = self._selected_or_open()
@@ -253,6 +343,7 @@ class BattlePanel(QObject):
         has_battle = self.battle is not None
         listed = bool(self._selected_or_open()) if has_store else False
         self.ui.actionNewBattle.setEnabled(has_store)
+        self.ui.actionSampleBattles.setEnabled(has_store)
         for action in (self.ui.actionRenameBattle, self.ui.actionDuplicateBattle,
                        self.ui.actionDeleteBattle):
             action.setEnabled(listed)
@@ -301,6 +392,21 @@ class BattlePanel(QObject):
             return False
         self.workspace.apply([event], f"Deploy {battle.roster[unit_id].name}")
         return True
+
+
+TOOL_LABELS = {
+    "select": ("Select / Move", "S", "Click to select, drag to move, arrows to nudge"),
+    "turn": ("Turn", "T", "Drag the handle to turn about the centre; Shift snaps to 15°"),
+    "wheel": ("Wheel", "W", "Drag a front corner to wheel about the other one"),
+    "charge": ("Charge", "C", "Drag a unit onto an enemy to bring it flush into contact"),
+    "ruler": ("Ruler", "R", "Measure point to point, or edge to edge between two units"),
+}
+
+
+def _html(text: str) -> str:
+    from html import escape
+
+    return escape(text)
 
 
 def _describe(battle: Battle | None, events: Sequence[Event]) -> str:

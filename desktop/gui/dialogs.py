@@ -135,6 +135,7 @@ class WelcomeDialog(QDialog):
 
     NEW_ARMY = "new"
     SAMPLES = "samples"
+    SAMPLE_BATTLES = "battles"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -143,6 +144,7 @@ class WelcomeDialog(QDialog):
         self.choice = ""
         self.ui.newArmyButton.clicked.connect(lambda: self._pick(self.NEW_ARMY))
         self.ui.samplesButton.clicked.connect(lambda: self._pick(self.SAMPLES))
+        self.ui.sampleBattlesButton.clicked.connect(lambda: self._pick(self.SAMPLE_BATTLES))
         self.ui.closeButton.clicked.connect(self.reject)
         self.ui.samplesButton.setDefault(True)
 

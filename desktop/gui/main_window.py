@@ -140,6 +140,7 @@ class MainWindow(QMainWindow):
         for action in (self.ui.actionNewBattle, self.ui.actionRenameBattle,
                        self.ui.actionDuplicateBattle, self.ui.actionDeleteBattle,
                        self.ui.actionDeployArmy, self.ui.actionFitTable,
+                       self.ui.actionSampleBattles,
                        self.ui.actionExportView):
             action.setEnabled(False)
 
@@ -217,6 +218,7 @@ class MainWindow(QMainWindow):
             self._battles = BattlePanel(self.ui, self, self.undo_stack, self._settings)
             self._battles.status.connect(self.battle_status.setText)
             self._battles.opened.connect(self._battle_opened)
+            self._battles.inspect.connect(self._inspect_table_unit)
         return self._battles
 
     @property
@@ -279,6 +281,12 @@ class MainWindow(QMainWindow):
 
     def log(self, text: str) -> None:
         self.ui.logView.appendPlainText(text)
+
+    def _inspect_table_unit(self, title: str, details: str) -> None:
+        self.ui.unitTitle.setText(title)
+        self.ui.unitDetails.setText(details)
+        self.ui.problemList.clear()
+        self.ui.problemList.setVisible(False)
 
     def _tab_shown(self, index: int) -> None:
         if self.ui.centralTabs.widget(index) is self.ui.battlefieldTab:
@@ -751,6 +759,8 @@ class MainWindow(QMainWindow):
             self.new_army()
         elif dialog.choice == WelcomeDialog.SAMPLES:
             self.add_sample_armies()
+        elif dialog.choice == WelcomeDialog.SAMPLE_BATTLES:
+            self.battles.add_sample_battles()
 
     # Files
 

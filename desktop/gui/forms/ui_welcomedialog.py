@@ -3,7 +3,7 @@
 ################################################################################
 ## Form generated from reading UI file 'welcomedialog.ui'
 ##
-## Created by: Qt User Interface Compiler version 6.12.0
+## Created by: Qt User Interface Compiler version 6.11.3
 ##
 ## WARNING! All changes made in this file will be lost when recompiling UI file!
 ################################################################################
@@ -42,6 +42,11 @@ class Ui_WelcomeDialog(object):
 
         self.buttonRow.addWidget(self.samplesButton)
 
+        self.sampleBattlesButton = QPushButton(WelcomeDialog)
+        self.sampleBattlesButton.setObjectName(u"sampleBattlesButton")
+
+        self.buttonRow.addWidget(self.sampleBattlesButton)
+
         self.closeButton = QPushButton(WelcomeDialog)
         self.closeButton.setObjectName(u"closeButton")
 
@@ -58,9 +63,10 @@ class Ui_WelcomeDialog(object):
 
     def retranslateUi(self, WelcomeDialog):
         WelcomeDialog.setWindowTitle(QCoreApplication.translate("WelcomeDialog", u"Welcome to Rout", None))
-        self.welcomeText.setText(QCoreApplication.translate("WelcomeDialog", u"<h2>Welcome to Rout</h2><p>Build your army rosters here, then let Rout walk you through Break tests, fleeing and pursuit with the exact odds of every roll.</p><p>Start a new army, or look around with the sample armies for Warhammer Fantasy Battle 6th edition, Kensei and Breaks or Pursues.</p>", None))
+        self.welcomeText.setText(QCoreApplication.translate("WelcomeDialog", u"<h2>Welcome to Rout</h2><p>Build your army rosters here, then let Rout walk you through Break tests, fleeing and pursuit with the exact odds of every roll.</p><p>Start a new army, or look around with the sample armies for Warhammer Fantasy Battle 6th edition, Kensei and Breaks or Pursues, or with a sample battle already on the table.</p>", None))
         self.newArmyButton.setText(QCoreApplication.translate("WelcomeDialog", u"&New army\u2026", None))
         self.samplesButton.setText(QCoreApplication.translate("WelcomeDialog", u"Open &sample armies", None))
+        self.sampleBattlesButton.setText(QCoreApplication.translate("WelcomeDialog", u"Open sample &battles", None))
         self.closeButton.setText(QCoreApplication.translate("WelcomeDialog", u"&Close", None))
     # retranslateUi
 
