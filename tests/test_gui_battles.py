@@ -353,3 +353,22 @@ def test_the_welcome_offers_the_sample_battles(qtbot, tmp_path, modals):
         window.open_database(f"sqlite:///{tmp_path / 'rout.sqlite'}")
     qtbot.waitUntil(lambda: window.battles.battle is not None, timeout=10_000)
     assert len(window.battles.workspace.summaries) == 3
+
+
+def test_the_last_battle_reopens_at_the_next_start(qtbot, tmp_path, url, modals):
+    from PySide6.QtCore import QSettings
+
+    seed(url, sample(GOBLINS), sample(ELVES))
+    settings = QSettings(str(tmp_path / "rout.ini"), QSettings.Format.IniFormat)
+    settings.setValue("welcome/shown", True)
+    first = MainWindow(settings=settings)
+    qtbot.addWidget(first)
+    with qtbot.waitSignal(first.ready, timeout=20_000):
+        first.open_database(url)
+    battle_id = new_battle_in(qtbot, first, modals)
+    first.close()
+    second = MainWindow(settings=settings)
+    qtbot.addWidget(second)
+    with qtbot.waitSignal(second.battles.opened, timeout=20_000):
+        second.open_database(url)
+    assert second.battles.workspace.current_id == battle_id

@@ -29,6 +29,7 @@ from desktop.store.errors import StoreError
 from desktop.store.store import BattleSummary, SavedBattle, Store
 
 BATTLE_ID_ROLE = Qt.ItemDataRole.UserRole
+KEPT_STATES = 100  # undo this many steps without refolding the whole battle
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 
@@ -52,6 +53,8 @@ class BattleWorkspace(QObject):
         self.summaries: list[BattleSummary] = []
         self.current: SavedBattle | None = None
         self.state: Battle | None = None
+        # The states before the latest steps, so an undo need not refold a long battle.
+        self._before: list[Battle] = []
         self._opening = 0
         self.refresh()
 
@@ -83,6 +86,7 @@ class BattleWorkspace(QObject):
                 return  # the player has since opened another
             self.loading.emit(False)
             self.current, self.state = result
+            self._before.clear()
             self.changed.emit(self.state, ())
             self.opened.emit(battle_id)
             if done is not None:
@@ -99,6 +103,7 @@ class BattleWorkspace(QObject):
         self._opening += 1
         self.current = None
         self.state = None
+        self._before.clear()
         self.changed.emit(None, ())
 
     @property
@@ -145,6 +150,7 @@ class BattleWorkspace(QObject):
         self._write(lambda: self.store.append_step(battle_id, events))
         if self.current is not None and self.current.id == battle_id and self.state is not None:
             self.current = replace(self.current, steps=(*self.current.steps, events))
+            self._before = [*self._before[-(KEPT_STATES - 1):], self.state]
             self.state = fold(self.state, events)
             self.changed.emit(self.state, events)
         self.refresh()
@@ -153,7 +159,8 @@ class BattleWorkspace(QObject):
         self._write(lambda: self.store.remove_last_step(battle_id))
         if self.current is not None and self.current.id == battle_id:
             self.current = replace(self.current, steps=self.current.steps[:-1])
-            self.state = fold(self.current.start, self.current.events)
+            self.state = (self._before.pop() if self._before
+                          else fold(self.current.start, self.current.events))
             self.changed.emit(self.state, ())
         self.refresh()
 
