@@ -9,7 +9,9 @@ slider, its step label and "Back to now"; `Replay` ties a bar to a scene.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+import contextlib
+import gc
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 from PySide6.QtCore import QObject, Qt, Signal
@@ -20,6 +22,23 @@ from desktop.engine.model import Battle
 from desktop.gui.battlefield.scene import BattlefieldScene
 
 CHECKPOINT_STEPS: Final = 64
+
+
+@contextlib.contextmanager
+def no_full_collections() -> Iterator[None]:
+    """Wrap a worker that builds a big long-lived graph (a 10,000-event battle and its
+    checkpoints). A full garbage collection of it holds the GIL for ~100 ms, whichever
+    thread runs it, and the window freezes that long; so no collection runs while it is
+    built, and then it is frozen (gc.freeze) so later collections do not walk it again.
+    Frozen objects are still freed by reference counting; these are acyclic dataclasses."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
 
 
 class ReplayHistory:
