@@ -524,11 +524,11 @@ def test_labels_hide_when_units_are_too_small_to_carry_them(table):
 
 
 def test_tools_switch_by_name(table):
-    for name in ("turn", "wheel", "select"):
+    for name in ("turn", "wheel", "charge", "ruler", "select"):
         table.view.set_tool(name)
         assert table.view.tool.name == name
-    with pytest.raises(ValueError, match="no battlefield tool 'ruler'"):
-        table.view.set_tool("ruler")
+    with pytest.raises(ValueError, match="no battlefield tool 'lasso'"):
+        table.view.set_tool("lasso")
 
 
 def test_kensei_rings_are_in_centimetres(qtbot, scenario_path):

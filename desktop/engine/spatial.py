@@ -118,6 +118,13 @@ def edge_distance(battle: Battle, first: str, second: str) -> float:
     return float(battle.footprint(first).polygon.distance(battle.footprint(second).polygon))
 
 
+def closest_points(battle: Battle, first: str, second: str) -> tuple[Point, Point]:
+    """The nearest point of each footprint to the other: where `edge_distance` is measured."""
+    a, b = shapely.shortest_line(battle.footprint(first).polygon,
+                                 battle.footprint(second).polygon).coords
+    return (a[0], a[1]), (b[0], b[1])
+
+
 def distance_to_point(battle: Battle, unit_id: str, point: Point) -> float:
     """From the nearest part of a unit to a point; 0 when the point is under the unit."""
     return float(battle.footprint(unit_id).polygon.distance(ShapelyPoint(point)))

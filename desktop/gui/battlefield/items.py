@@ -419,3 +419,79 @@ class GhostItem(QGraphicsItem):
         painter.setPen(cosmetic_pen(colour, 2.0))
         painter.setBrush(QBrush(fill))
         painter.drawPolygon(self._polygon)
+
+
+RULER_COLOUR: Final = QColor("#fff3a0")
+
+
+class RulerItem(QGraphicsItem):
+    """A measured line: ticks at both ends, dots where an end snapped, the distance above it.
+
+    Stays on the table until `clear` (Esc, or a new measurement); never takes the mouse.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setZValue(80)
+        self.line = QLineF()
+        self._guides: list[QLineF] = []  # snapped points to the measured ends (edge to edge)
+        self._snapped: list[QPointF] = []
+        self._rect = QRectF()
+        self.label = LabelItem()
+        self.label.setZValue(85)
+        self.hide()
+
+    def show_measure(self, start: Point, end: Point, text: str, *,
+                     snapped: Sequence[Point] = (),
+                     guides: Sequence[tuple[Point, Point]] = ()) -> None:
+        self.prepareGeometryChange()
+        self.line = QLineF(QPointF(*start), QPointF(*end))
+        self._snapped = [QPointF(*point) for point in snapped]
+        self._guides = [QLineF(QPointF(*a), QPointF(*b)) for a, b in guides]
+        rect = QRectF(self.line.p1(), self.line.p2()).normalized()
+        for guide in self._guides:
+            rect = rect.united(QRectF(guide.p1(), guide.p2()).normalized())
+        for point in self._snapped:
+            rect = rect.united(QRectF(point, point))
+        # The ticks and dots are a few pixels: room for them at any sensible zoom.
+        self._rect = rect.adjusted(-1.0, -1.0, 1.0, 1.0)
+        self.label.setPos(self.line.center())
+        self.label.set_lines([(text, RULER_COLOUR)], above=True)
+        self.label.show()
+        self.show()
+        self.update()
+
+    def clear(self) -> None:
+        self.hide()
+        self.label.hide()
+
+    def text(self) -> str:
+        return self.label.text() if self.isVisible() else ""
+
+    def boundingRect(self) -> QRectF:  # Qt override
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:  # Qt override
+        scale = option.levelOfDetailFromTransform(painter.worldTransform()) or 1.0
+        painter.setPen(cosmetic_pen(QColor(0, 0, 0, 150), 4.0))
+        painter.drawLine(self.line)  # a dark halo: readable on grass and on units
+        painter.setPen(cosmetic_pen(RULER_COLOUR, 2.0))
+        painter.drawLine(self.line)
+        painter.setPen(cosmetic_pen(RULER_COLOUR, 1.0, Qt.PenStyle.DashLine))
+        for guide in self._guides:
+            painter.drawLine(guide)
+        # Ticks across the line at both ends, 6 pixels long whatever the zoom.
+        if self.line.length() > 0:
+            normal = self.line.normalVector().unitVector()
+            dx, dy = normal.dx() * 6 / scale, normal.dy() * 6 / scale
+            painter.setPen(cosmetic_pen(RULER_COLOUR, 2.0))
+            for point in (self.line.p1(), self.line.p2()):
+                painter.drawLine(QLineF(point.x() - dx, point.y() - dy,
+                                        point.x() + dx, point.y() + dy))
+        painter.setPen(cosmetic_pen(QColor("#000000"), 1.0))
+        painter.setBrush(RULER_COLOUR)
+        radius = 3.5 / scale
+        for point in self._snapped:
+            painter.drawEllipse(point, radius, radius)

@@ -7,6 +7,7 @@ in the scene changes a battle. Tools propose moves (engine events the engine acc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from PySide6.QtCore import QPointF, QRectF, Signal
@@ -19,10 +20,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.engine import moves
+from desktop.engine.errors import MoveRefused
+from desktop.engine.events import Event
 from desktop.engine.geometry import Table
 from desktop.engine.model import Battle, Terrain
 from desktop.engine.rings import rings
 from desktop.engine.rulesets import get_ruleset
+from desktop.gui.battlefield.animation import TABLE_CROSSING_S, Animator
 from desktop.gui.battlefield.items import (
     BASE_DETAIL_PX,
     GhostItem,
@@ -93,6 +98,8 @@ class BattlefieldScene(QGraphicsScene):
         self.addItem(self.ghost)
         self.addItem(self.ghost.label)
         self.ghost.label.hide()
+        self.animator = Animator(self)
+        self.banner = ""  # "Replay — step 12 of 40" while a past state is shown
         self.selectionChanged.connect(self._selection_changed)
         self.show_battle(None)
 
@@ -116,8 +123,31 @@ class BattlefieldScene(QGraphicsScene):
     def unit_symbol(self) -> str:
         return '"' if self.distance_unit == "in" else " cm"
 
-    def show_battle(self, battle: Battle | None) -> None:
-        """Make the items show `battle` (None: an empty default table)."""
+    @property
+    def read_only(self) -> bool:
+        """True while a replayed (past) state is shown: tools then propose nothing."""
+        return bool(self.banner)
+
+    def show_battle(self, battle: Battle | None, animate: Sequence[Event] = ()) -> None:
+        """Make the items show `battle` (None: an empty default table); then play `animate`,
+        the events that turned the battle shown until now into this one."""
+        before = self._battle
+        self.animator.skip()
+        if self.banner:
+            self.banner = ""
+            self.update()
+        self._show(battle)
+        if animate:
+            self.play(animate, before)
+
+    def show_replay(self, battle: Battle, step: int, steps: int) -> None:
+        """Show a past state read-only, with a banner; `show_battle` ends the replay."""
+        self.animator.skip()
+        self._show(battle)
+        self.banner = f"Replay — step {step} of {steps}"
+        self.update()
+
+    def _show(self, battle: Battle | None) -> None:
         self._battle = battle
         zones = getattr(battle, "zones", ()) if battle is not None else ()
         if self.table != self._table or zones != self._zones:
@@ -217,6 +247,63 @@ class BattlefieldScene(QGraphicsScene):
                 self.addItem(item.label)
             item.update_from(battle, colours[battle.player_of(uid)])
         self._apply_detail()
+
+    # --- animations ------------------------------------------------------------------------
+
+    def play(self, events: Sequence[Event], before: Battle | None = None) -> None:
+        """Animate `events` over the state already shown (only a picture: items, queries
+        and the battle are final from the start). `before` is the state they were applied
+        to (for the facings units started from)."""
+        speed = max(self.table.width, self.table.depth) / TABLE_CROSSING_S
+        self.animator.play(before, events, self._units, speed)
+
+    def skip_animations(self) -> None:
+        self.animator.skip()
+
+    @property
+    def animating(self) -> bool:
+        return self.animator.running
+
+    # --- proposing moves ------------------------------------------------------------------
+
+    def propose_moves(self, proposed: list[Event]) -> None:
+        """Hand engine-accepted events to the owner of the battle; nothing while replaying."""
+        if self.read_only:
+            self.message.emit("This is a replay: go back to now to move units")
+            return
+        self.movesProposed.emit(proposed)
+
+    def reform_selected(self, files: int) -> None:
+        """Propose reforming the one selected unit `files` wide (refusals to `message`)."""
+        selected = self.selected_units()
+        if self._battle is None or len(selected) != 1:
+            self.message.emit("Select one unit to reform")
+            return
+        try:
+            self.propose_moves([moves.reform(self._battle, selected[0], files)])
+        except MoveRefused as refused:
+            self.message.emit(str(refused))
+
+    def disengage_selected(self) -> None:
+        """Propose ending every combat the selected units are in, as one step."""
+        battle = self._battle
+        if battle is None or not self.selected_units():
+            self.message.emit("Select a unit to disengage")
+            return
+        proposed: list[Event] = []
+        for uid in self.selected_units():
+            for enemy in sorted(battle.states[uid].engaged_with):
+                try:
+                    event = moves.disengage(battle, uid, enemy)
+                except MoveRefused as refused:
+                    self.message.emit(str(refused))
+                    return
+                proposed.append(event)
+                battle = event.apply_to(battle)
+        if not proposed:
+            self.message.emit("The selected units are not engaged")
+            return
+        self.propose_moves(proposed)
 
     # --- queries --------------------------------------------------------------------------
 

@@ -16,11 +16,11 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainterPath
 from PySide6.QtWidgets import QApplication, QGraphicsEllipseItem, QGraphicsRectItem
 
-from desktop.engine import moves
+from desktop.engine import moves, spatial
 from desktop.engine.errors import MoveRefused
-from desktop.engine.events import Event, wheeled_pose
+from desktop.engine.events import Event, UnitCharged, UnitsEngaged, wheeled_pose
 from desktop.engine.geometry import Footprint, Point, heading_of
-from desktop.gui.battlefield.items import SELECTED_COLOUR, UnitItem, cosmetic_pen
+from desktop.gui.battlefield.items import SELECTED_COLOUR, RulerItem, UnitItem, cosmetic_pen
 
 if TYPE_CHECKING:
     from desktop.engine.model import Battle
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 SNAP_DEGREES: Final = 15.0  # Shift while turning
 NUDGE: Final = 0.1  # an arrow key moves this far (table units); with Shift, NUDGE_BIG
 NUDGE_BIG: Final = 1.0
+SNAP_PX: Final = 10.0  # the ruler snaps to a corner, edge middle or centre this near (pixels)
 HANDLE_PX: Final = 12.0  # how near (pixels) a press must be to a turn handle or wheel corner
 ARROWS: Final = {Qt.Key.Key_Left: (-1.0, 0.0), Qt.Key.Key_Right: (1.0, 0.0),
                  Qt.Key.Key_Up: (0.0, 1.0), Qt.Key.Key_Down: (0.0, -1.0)}
@@ -43,6 +44,7 @@ class Tool:
     """Receives the view's mouse and key events; returns True for an event it used."""
 
     name: ClassVar[str] = ""
+    read_only_ok: ClassVar[bool] = False  # whether it still works on a replayed (past) battle
 
     def __init__(self, view: BattlefieldView) -> None:
         self.view = view
@@ -76,7 +78,7 @@ class Tool:
     def propose(self, event: Event | None, refusal: str) -> None:
         """Hand an accepted move to the owner of the battle, or say why there is none."""
         if event is not None:
-            self.scene.movesProposed.emit([event])
+            self.scene.propose_moves([event])
         elif refusal:
             self.scene.message.emit(refusal)
 
@@ -135,7 +137,7 @@ class SelectMoveTool(Tool):
     def drag_to(self, centre: QPointF) -> None:
         """One drag step: ask the engine about the pose and show it on the ghost."""
         battle = self.scene.battle
-        if battle is None:
+        if battle is None or self.scene.read_only:
             return
         start = battle.footprint(self._unit)
         target = _point(centre)
@@ -428,5 +430,189 @@ class WheelTool(_PoseTool):
         return True
 
 
+class ChargeTool(Tool):
+    """Drag a unit onto an enemy: the ghost stands where the engine puts the charger (its
+    front flush on the enemy's nearest edge), red with the engine's reason when the charge is
+    refused. Releasing over the enemy proposes [UnitCharged, UnitsEngaged]."""
+
+    name = "charge"
+
+    def __init__(self, view: BattlefieldView) -> None:
+        super().__init__(view)
+        self._unit = ""
+        self._grab = QPointF()
+        self.target = ""  # the unit under the mouse, if any
+        self.last_events: tuple[UnitCharged, UnitsEngaged] | None = None
+        self.last_refusal = ""
+        self.shown_text = ""
+
+    def mouse_press(self, event: QMouseEvent) -> bool:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return False
+        position = self.scene_pos(event)
+        item = self.scene.unit_at(position)
+        self.scene.clearSelection()
+        if item is None:
+            return True
+        item.setSelected(True)
+        self._unit, self._grab, self.target = item.unit_id, item.pos() - position, ""
+        return True
+
+    def mouse_move(self, event: QMouseEvent) -> bool:
+        battle = self.scene.battle
+        if not self._unit or battle is None:
+            return False
+        position = self.scene_pos(event)
+        under = self.scene.unit_at(position)
+        target = under.unit_id if under is not None and under.unit_id != self._unit else ""
+        if not target:
+            self.target, self.last_events, self.last_refusal = "", None, ""
+            footprint = battle.footprint(self._unit)
+            centre = position + self._grab
+            self.shown_text = "drop on an enemy to charge"
+            self.scene.ghost.show_pose(
+                footprint.moved(centre.x() - footprint.center[0],
+                                centre.y() - footprint.center[1]),
+                refused=True, text=self.shown_text,
+                trail=(footprint.center, (centre.x(), centre.y())))
+            return True
+        if target != self.target:  # the engine is asked once per enemy, not per pixel
+            self.target = target
+            self._ask(battle, target)
+        return True
+
+    def _ask(self, battle: Battle, target: str) -> None:
+        start = battle.footprint(self._unit)
+        try:
+            self.last_events = moves.charge(battle, self._unit, target)
+            self.last_refusal = ""
+            move = self.last_events[0]
+            pose = Footprint(move.path[-1], move.facing, start.frontage, start.depth)
+            length = math.dist(start.center, pose.center)
+            self.shown_text = (f"charge {battle.unit(target).name}: "
+                               f"{length:.1f}{self.scene.unit_symbol()}")
+        except MoveRefused as refused:
+            self.last_events, self.last_refusal = None, str(refused)
+            self.shown_text = self.last_refusal
+            pose = moves.contact_pose(battle, self._unit, target)
+        self.scene.ghost.show_pose(pose, refused=self.last_events is None, text=self.shown_text,
+                                   trail=(start.center, pose.center))
+
+    def mouse_release(self, event: QMouseEvent) -> bool:
+        if not self._unit or event.button() != Qt.MouseButton.LeftButton:
+            return False
+        self.mouse_move(event)
+        self.scene.ghost.hide_ghost()
+        if self.last_events is not None:
+            self.scene.propose_moves(list(self.last_events))
+        elif self.last_refusal:
+            self.scene.message.emit(self.last_refusal)
+        self._unit, self.target = "", ""
+        return True
+
+    def deactivate(self) -> None:
+        self._unit, self.target = "", ""
+        super().deactivate()
+
+
+class RulerTool(Tool):
+    """Press, drag and release to measure in the ruleset's unit. Ends snap to unit corners,
+    edge middles and centres near the mouse; with both ends on two different units the ruler
+    shows the engine's edge-to-edge distance. The ruler stays until Esc or the next
+    measurement, and it never moves anything."""
+
+    name = "ruler"
+    read_only_ok = True
+
+    def __init__(self, view: BattlefieldView) -> None:
+        super().__init__(view)
+        self._start: tuple[Point, str] | None = None
+        self.distance = 0.0  # the last measured distance, as shown
+        self.edge_to_edge = False
+        self.item = RulerItem()
+        self.scene.addItem(self.item)
+        self.scene.addItem(self.item.label)
+        self.item.label.hide()
+
+    def snap(self, position: QPointF) -> tuple[Point, str]:
+        """The point to measure from: the nearest snap point of a unit within SNAP_PX pixels
+        (with that unit's id), else the mouse position itself (with "")."""
+        battle = self.scene.battle
+        point = (position.x(), position.y())
+        if battle is None:
+            return point, ""
+        reach = SNAP_PX / max(self.view.scale_factor, 1e-9)
+        box = QRectF(position.x() - reach, position.y() - reach, 2 * reach, 2 * reach)
+        best: tuple[float, Point, str] = (reach, point, "")
+        for item in self.scene.items(box):
+            if not isinstance(item, UnitItem) or item.unit_id not in battle.states:
+                continue
+            footprint = battle.footprint(item.unit_id)
+            for candidate in (*footprint.corners,
+                              *(edge.middle for edge in spatial.edges(footprint)),
+                              footprint.center):
+                gap = math.dist(candidate, point)
+                if gap <= best[0]:
+                    best = (gap, candidate, item.unit_id)
+        return best[1], best[2]
+
+    def mouse_press(self, event: QMouseEvent) -> bool:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return False
+        self._start = self.snap(self.scene_pos(event))
+        self.measure(self._start, self._start)
+        return True
+
+    def mouse_move(self, event: QMouseEvent) -> bool:
+        if self._start is None:
+            return False
+        self.measure(self._start, self.snap(self.scene_pos(event)))
+        return True
+
+    def mouse_release(self, event: QMouseEvent) -> bool:
+        if self._start is None or event.button() != Qt.MouseButton.LeftButton:
+            return False
+        self.measure(self._start, self.snap(self.scene_pos(event)))
+        self._start = None
+        return True
+
+    def measure(self, start: tuple[Point, str], end: tuple[Point, str]) -> None:
+        """Draw the ruler from `start` to `end` (each a point and the unit it snapped to)."""
+        (a, first), (b, second) = start, end
+        battle = self.scene.battle
+        snapped = [point for point, unit in (start, end) if unit]
+        self.edge_to_edge = bool(battle is not None and first and second and first != second)
+        if self.edge_to_edge and battle is not None:
+            self.distance = spatial.edge_distance(battle, first, second)
+            near_a, near_b = spatial.closest_points(battle, first, second)
+            self.item.show_measure(near_a, near_b, f"{self.format(self.distance)} edge to edge",
+                                   snapped=snapped, guides=[(a, near_a), (b, near_b)])
+            return
+        self.distance = math.dist(a, b)
+        self.item.show_measure(a, b, self.format(self.distance), snapped=snapped)
+
+    def format(self, distance: float) -> str:
+        # Inches to the hundredth (a quarter of a millimetre); centimetres to the millimetre.
+        if self.scene.distance_unit == "cm":
+            return f"{distance:.1f} cm"
+        return f'{distance:.2f}"'
+
+    def clear(self) -> None:
+        self._start = None
+        self.item.clear()
+
+    def key_press(self, event: QKeyEvent) -> bool:
+        if event.key() == Qt.Key.Key_Escape and self.item.isVisible():
+            self.clear()
+            return True
+        return False
+
+    def deactivate(self) -> None:
+        self.scene.removeItem(self.item.label)
+        self.scene.removeItem(self.item)
+        super().deactivate()
+
+
 TOOLS: Final[dict[str, type[Tool]]] = {tool.name: tool for tool in
-                                       (SelectMoveTool, TurnTool, WheelTool)}
+                                       (SelectMoveTool, TurnTool, WheelTool,
+                                                     ChargeTool, RulerTool)}

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Final
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
+    QContextMenuEvent,
+    QFont,
     QImage,
     QKeyEvent,
     QMouseEvent,
@@ -24,8 +26,16 @@ from PySide6.QtGui import (
     QTransform,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QFrame, QGestureEvent, QGraphicsView, QPinchGesture, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QGestureEvent,
+    QGraphicsView,
+    QMenu,
+    QPinchGesture,
+    QWidget,
+)
 
+from desktop.gui.battlefield.menus import context_menu
 from desktop.gui.battlefield.scene import BattlefieldScene
 from desktop.gui.battlefield.tools import TOOLS, Tool
 
@@ -34,6 +44,7 @@ ZOOM_STEP: Final = 1.25  # one wheel notch or one Ctrl++
 MIN_ZOOM: Final = 0.5  # times the scale that fits the table
 MAX_ZOOM: Final = 40.0
 FIT_MARGIN: Final = 0.03  # of the table, kept around it by fit_table
+BANNER_COLOUR: Final = QColor(150, 40, 40, 220)
 
 
 class BattlefieldView(QGraphicsView):
@@ -58,6 +69,7 @@ class BattlefieldView(QGraphicsView):
         self._pan_from: QPoint | None = None
         self._space = False
         self.tool: Tool = TOOLS["select"](self)
+        self.last_menu: QMenu | None = None  # the context menu shown last (tests look at it)
         self.setTransform(QTransform.fromScale(1.0, -1.0))
 
     # --- zoom -----------------------------------------------------------------------------
@@ -128,7 +140,7 @@ class BattlefieldView(QGraphicsView):
         return bool(image.save(path, "PNG"))  # type: ignore[call-overload]
 
     def set_tool(self, name: str) -> None:
-        """Switch to the tool called `name` ("select", "turn" or "wheel")."""
+        """Switch to the tool called `name` ("select", "turn", "wheel", "charge", "ruler")."""
         if name not in TOOLS:
             raise ValueError(f"no battlefield tool '{name}' (there are {', '.join(TOOLS)})")
         self.tool.deactivate()
@@ -181,6 +193,11 @@ class BattlefieldView(QGraphicsView):
             event.accept()
             return
         self.setFocus()
+        if self.battlefield.read_only and not self.tool.read_only_ok \
+                and self.tool.name != "select":  # selecting is harmless; it moves nothing
+            self.battlefield.message.emit("This is a replay: go back to now to move units")
+            event.accept()
+            return
         if not self.tool.mouse_press(event):
             super().mousePressEvent(event)
 
@@ -222,6 +239,30 @@ class BattlefieldView(QGraphicsView):
             super().keyPressEvent(event)
             return
         event.accept()
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # Qt override
+        if self.last_menu is not None:
+            self.last_menu.deleteLater()
+        self.last_menu = context_menu(self, self.mapToScene(event.pos()))
+        self.last_menu.popup(event.globalPos())
+        event.accept()
+
+    def drawForeground(self, painter: QPainter, rect: QRectF | QRect) -> None:  # Qt override
+        banner = self.battlefield.banner
+        if not banner:
+            return
+        # In viewport pixels, across the top: not part of the table, never flipped or zoomed.
+        painter.save()
+        painter.resetTransform()
+        font = QFont(self.font())
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        font.setBold(True)
+        painter.setFont(font)
+        box = QRectF(0, 0, self.viewport().width(), painter.fontMetrics().height() * 1.8)
+        painter.fillRect(box, BANNER_COLOUR)
+        painter.setPen(QColor("#ffffff"))
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, banner)
+        painter.restore()
 
     def keyReleaseEvent(self, event: QKeyEvent) -> None:  # Qt override
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():

@@ -1,0 +1,155 @@
+"""Opening a 10,000-event battle keeps the window responsive; the replay slider is quick.
+
+    QT_QPA_PLATFORM=offscreen python tests/bench/bench_battle_open.py
+
+The battle (tests/bench/battle_fixture.py) is loaded from a SQLite store, folded and its
+replay checkpoints made in a worker (desktop.gui.tasks.TaskRunner, as the window does); the
+GUI thread only shows the final state. (Without `no_full_collections` in the worker, a full
+garbage collection of the new objects holds the GIL ~100 ms and the window stalls.)
+Meanwhile a 10 ms QTimer records when the event loop ticks: the longest gap between ticks is
+the longest frame the user would see (budget 100 ms). Then the replay slider sweeps the
+whole battle and jumps at random, each move showing that step's state read-only (budget:
+100 ms per move, one frame). Prints `bench <name>: ...` lines as bench_engine.py; exits 1
+over budget.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtWidgets import QApplication
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import itertools
+
+from battle_fixture import build_long_battle
+
+from desktop.engine.model import Battle
+from desktop.gui.battlefield import BattlefieldScene, BattlefieldView
+from desktop.gui.battlefield.replay import (
+    Replay,
+    ReplayBar,
+    ReplayHistory,
+    no_full_collections,
+)
+from desktop.gui.tasks import TaskRunner
+from desktop.store.store import Store
+
+EVENTS = 10_000
+FRAME_BUDGET_S = 0.100
+MOVE_BUDGET_S = 0.100
+SLIDER_MOVES = 200
+
+
+def open_battle(app: QApplication, store: Store, battle_id: str,
+                scene: BattlefieldScene) -> tuple[float, float, float, ReplayHistory]:
+    """(longest gap between ticks, whole open, GUI-thread show) in seconds; the history."""
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    runner = TaskRunner(app)
+    loop = QEventLoop()
+    found: dict[str, object] = {}
+
+    def work() -> tuple[ReplayHistory, Battle]:
+        with no_full_collections():  # else a full GC of the new graph stalls the GUI thread
+            saved = store.load_battle(battle_id)
+            history = ReplayHistory(saved.start, saved.steps)
+            return history, history.warm()  # every checkpoint made here, off the GUI thread
+
+    def done(result: tuple[ReplayHistory, Battle]) -> None:
+        began = time.perf_counter()
+        scene.show_battle(result[1])
+        found["show"] = time.perf_counter() - began
+        found["history"] = result[0]
+        loop.quit()
+
+    def failed(error: BaseException) -> None:
+        found["error"] = error
+        loop.quit()
+
+    timer.start()
+    began = time.perf_counter()
+    ticks.append(began)
+    runner.run(work, done, failed)
+    loop.exec()
+    opened = time.perf_counter() - began
+    # A few more ticks, so the frame that painted the battle is measured too.
+    settle = QEventLoop()
+    QTimer.singleShot(100, settle.quit)
+    settle.exec()
+    timer.stop()
+    if "error" in found:
+        raise RuntimeError(f"opening failed: {found['error']!r}")
+    gaps = [b - a for a, b in itertools.pairwise(ticks)]
+    history = found["history"]
+    assert isinstance(history, ReplayHistory)
+    show = found["show"]
+    assert isinstance(show, float)
+    return max(gaps), opened, show, history
+
+
+def slider_moves(app: QApplication, bar: ReplayBar, values: list[int]) -> list[float]:
+    """Seconds per slider move: the state folded from a checkpoint, shown and painted."""
+    seconds = []
+    for value in values:
+        began = time.perf_counter()
+        bar.slider.setValue(value)
+        app.processEvents()
+        seconds.append(time.perf_counter() - began)
+    return seconds
+
+
+def main() -> int:
+    app = QApplication.instance() or QApplication(sys.argv)
+    assert isinstance(app, QApplication)
+    scene = BattlefieldScene()
+    view = BattlefieldView(scene)
+    view.resize(1000, 700)
+    view.show()
+    bar = ReplayBar()
+    bar.show()
+    with (tempfile.TemporaryDirectory() as folder,
+          Store.open(f"sqlite:///{Path(folder) / 'bench.sqlite'}") as store):
+        battle_id = build_long_battle(store, EVENTS)
+        longest, opened, show, history = open_battle(app, store, battle_id, scene)
+    replay = Replay(bar, scene)
+    replay.set_history(history)
+    count = history.count
+    sweep = slider_moves(app, bar, [round(i * count / SLIDER_MOVES)
+                                    for i in range(SLIDER_MOVES + 1)])
+    # Random jumps: each folds from the nearest checkpoint at worst.
+    jumps = slider_moves(app, bar, random.Random(7).sample(range(count), SLIDER_MOVES))
+    over = []
+    print(f"bench open_{EVENTS}_events: {opened * 1000:.0f} ms to open ({count} steps, "
+          f"loaded, folded and checkpointed in a worker; show_battle on the GUI thread "
+          f"{show * 1000:.1f} ms)")
+    print(f"bench open_longest_frame: {longest * 1000:.1f} ms "
+          f"(budget {FRAME_BUDGET_S * 1000:g} ms) {longest / FRAME_BUDGET_S:.0%} of budget")
+    if longest > FRAME_BUDGET_S:
+        over.append("open_longest_frame")
+    for name, seconds in (("replay_sweep", sweep), ("replay_jump", jumps)):
+        worst = max(seconds)
+        print(f"bench {name}: {statistics.mean(seconds) * 1000:.1f} ms per move, worst "
+              f"{worst * 1000:.1f} ms (budget {MOVE_BUDGET_S * 1000:g} ms) "
+              f"{worst / MOVE_BUDGET_S:.0%} of budget, {len(seconds)} moves")
+        if worst > MOVE_BUDGET_S:
+            over.append(name)
+    bar.close()
+    view.close()
+    if over:
+        print(f"over budget: {', '.join(over)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
