@@ -248,9 +248,13 @@ def test_an_engine_flee_leaves_the_item_at_the_events_last_pose(qtbot, url, scen
     qtbot.waitUntil(lambda: window.battles.battle is not None, timeout=10_000)
     resolution = scenario.resolution()
     session = run(resolution, ScriptedAnswers(ScriptedRoller(scenario.dice)))
-    window.battles.workspace.apply(session.events, "Combat aftermath")
+    window.battles.workspace.apply(session.events, "Combat aftermath", animate=True)
     fled = [e for e in session.events if type(e).__name__ in ("UnitFled", "UnitPursued")]
     assert fled
+    # The state is final at once; the animation is only a picture, and can be skipped.
+    assert window.battlefield_scene.animating
+    window.battlefield_scene.skip_animations()
+    assert not window.battlefield_scene.animating
     for event in fled:
         item = window.battlefield_scene.unit_item(event.unit)
         assert item is not None
@@ -372,3 +376,23 @@ def test_the_last_battle_reopens_at_the_next_start(qtbot, tmp_path, url, modals)
     with qtbot.waitSignal(second.battles.opened, timeout=20_000):
         second.open_database(url)
     assert second.battles.workspace.current_id == battle_id
+
+
+def test_the_replay_bar_shows_earlier_steps_read_only(battle_window, url):
+    window, battle_id = battle_window
+    battle = window.battles.battle
+    uid = next(iter(battle.roster))
+    start = battle.states[uid].center
+    drag(window, start, (start[0], start[1] + 7.0))
+    now = window.battles.battle.states[uid].center
+    bar = window.battles.replay_bar
+    assert bar.slider.maximum() == steps_stored(url, battle_id)
+    bar.slider.setValue(bar.slider.maximum() - 1)  # before the move
+    item = window.battlefield_scene.unit_item(uid)
+    assert (item.pos().x(), item.pos().y()) == pytest.approx(start)
+    assert window.battlefield_scene.read_only
+    drag(window, start, (start[0] + 1.0, start[1] + 7.0))  # nothing moves in a replay
+    assert steps_stored(url, battle_id) == bar.slider.maximum()
+    bar.back_to_now()
+    assert (item.pos().x(), item.pos().y()) == pytest.approx(now)
+    assert not window.battlefield_scene.read_only

@@ -63,6 +63,11 @@ class BattlePanel(QObject):
         self.tools = self._tool_bar(ui.battlefieldTab)
         ui.battlefieldLayout.addWidget(self.tools)
         ui.battlefieldLayout.addWidget(self.view)
+        from desktop.gui.battlefield.replay import Replay, ReplayBar
+
+        self.replay_bar = ReplayBar(ui.battlefieldTab)
+        self.replay = Replay(self.replay_bar, self.scene)
+        ui.battlefieldLayout.addWidget(self.replay_bar)
         self.scene.selectionChanged.connect(self._selection_changed)
         self.workspace: BattleWorkspace | None = None
         self.list_model: BattleListModel | None = None
@@ -115,6 +120,11 @@ class BattlePanel(QObject):
         self.tool_actions["select"].setChecked(True)
         bar.addSeparator()
         bar.addAction(self.ui.actionFitTable)
+        skip = QAction("Skip animation", bar)
+        skip.setObjectName("actionSkipAnimation")
+        skip.setStatusTip("Show the end of the moves being played at once")
+        skip.triggered.connect(self.scene.skip_animations)
+        bar.addAction(skip)
         return bar
 
     def _selection_changed(self) -> None:
@@ -302,7 +312,8 @@ class BattlePanel(QObject):
         return self.workspace.state if self.workspace is not None else None
 
     def _battle_changed(self, battle: Battle | None, events: Sequence[Event]) -> None:
-        self.scene.show_battle(battle)
+        self.replay.set_history(self.workspace.history if self.workspace else None)
+        self.scene.show_battle(battle, animate=events)
         self._fill_sides(battle)
         self._update_actions()
 

@@ -24,6 +24,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from desktop.engine.events import Event, fold
 from desktop.engine.model import Battle
+from desktop.gui.battlefield.replay import ReplayHistory, no_full_collections
 from desktop.gui.tasks import TaskRunner
 from desktop.store.errors import StoreError
 from desktop.store.store import BattleSummary, SavedBattle, Store
@@ -53,6 +54,7 @@ class BattleWorkspace(QObject):
         self.summaries: list[BattleSummary] = []
         self.current: SavedBattle | None = None
         self.state: Battle | None = None
+        self.history: ReplayHistory | None = None  # every step's state, for the replay bar
         # The states before the latest steps, so an undo need not refold a long battle.
         self._before: list[Battle] = []
         self._opening = 0
@@ -77,15 +79,21 @@ class BattleWorkspace(QObject):
         generation = self._opening
         self.loading.emit(True)
 
-        def load() -> tuple[SavedBattle, Battle]:
-            saved = self.store.load_battle(battle_id)
-            return saved, fold(saved.start, saved.events)
+        def load() -> tuple[SavedBattle, ReplayHistory]:
+            # Full garbage collections while thousands of events are built would hold the
+            # GIL for 100 ms at a time and freeze the window (tests/bench/bench_battle_open).
+            with no_full_collections():
+                saved = self.store.load_battle(battle_id)
+                history = ReplayHistory(saved.start, saved.steps)
+                history.warm()  # every checkpoint folded here, not on the first slider move
+            return saved, history
 
-        def loaded(result: tuple[SavedBattle, Battle]) -> None:
+        def loaded(result: tuple[SavedBattle, ReplayHistory]) -> None:
             if generation != self._opening:
                 return  # the player has since opened another
             self.loading.emit(False)
-            self.current, self.state = result
+            self.current, self.history = result
+            self.state = self.history.state_at(self.history.count)
             self._before.clear()
             self.changed.emit(self.state, ())
             self.opened.emit(battle_id)
@@ -103,6 +111,7 @@ class BattleWorkspace(QObject):
         self._opening += 1
         self.current = None
         self.state = None
+        self.history = None
         self._before.clear()
         self.changed.emit(None, ())
 
@@ -112,11 +121,12 @@ class BattleWorkspace(QObject):
 
     # Changes: each one an undo command
 
-    def apply(self, events: Sequence[Event], text: str) -> None:
-        """One step of the open battle (a move, a deployment, a resolution)."""
+    def apply(self, events: Sequence[Event], text: str, *, animate: bool = False) -> None:
+        """One step of the open battle (a move, a deployment, a resolution); with `animate`
+        the views play its moves (the engine's, not a move the player just made)."""
         if self.current is None or not events:
             return
-        self.undo_stack.push(BattleStep(self, self.current.id, tuple(events), text))
+        self.undo_stack.push(BattleStep(self, self.current.id, tuple(events), text, animate))
 
     def create(self, start: Battle, title: str) -> None:
         self.undo_stack.push(CreateBattle(self, start, title))
@@ -146,13 +156,15 @@ class BattleWorkspace(QObject):
             self.failed.emit(str(error))
             raise
 
-    def _stepped(self, battle_id: str, events: tuple[Event, ...]) -> None:
+    def _stepped(self, battle_id: str, events: tuple[Event, ...], animate: bool) -> None:
         self._write(lambda: self.store.append_step(battle_id, events))
         if self.current is not None and self.current.id == battle_id and self.state is not None:
             self.current = replace(self.current, steps=(*self.current.steps, events))
             self._before = [*self._before[-(KEPT_STATES - 1):], self.state]
             self.state = fold(self.state, events)
-            self.changed.emit(self.state, events)
+            if self.history is not None:
+                self.history = self.history.extended(events, self.state)
+            self.changed.emit(self.state, events if animate else ())
         self.refresh()
 
     def _unstepped(self, battle_id: str) -> None:
@@ -161,6 +173,8 @@ class BattleWorkspace(QObject):
             self.current = replace(self.current, steps=self.current.steps[:-1])
             self.state = (self._before.pop() if self._before
                           else fold(self.current.start, self.current.events))
+            if self.history is not None:
+                self.history = self.history.truncated(len(self.current.steps))
             self.changed.emit(self.state, ())
         self.refresh()
 
@@ -194,12 +208,14 @@ class BattleWorkspace(QObject):
 
 class BattleStep(QUndoCommand):
     def __init__(self, workspace: BattleWorkspace, battle_id: str, events: tuple[Event, ...],
-                 text: str) -> None:
+                 text: str, animate: bool) -> None:
         super().__init__(text)
         self.workspace, self.battle_id, self.events = workspace, battle_id, events
+        self.animate = animate
 
     def redo(self) -> None:
-        self.workspace._stepped(self.battle_id, self.events)
+        self.workspace._stepped(self.battle_id, self.events, self.animate)
+        self.animate = False  # a redo shows the result, it does not replay the move
 
     def undo(self) -> None:
         self.workspace._unstepped(self.battle_id)

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -37,8 +38,8 @@ from desktop.gui.battlefield.replay import (
     Replay,
     ReplayBar,
     ReplayHistory,
-    no_full_collections,
 )
+from desktop.gui.battles import BattleWorkspace
 from desktop.gui.tasks import TaskRunner
 from desktop.store.store import Store
 
@@ -50,36 +51,32 @@ SLIDER_MOVES = 200
 
 def open_battle(app: QApplication, store: Store, battle_id: str,
                 scene: BattlefieldScene) -> tuple[float, float, float, ReplayHistory]:
-    """(longest gap between ticks, whole open, GUI-thread show) in seconds; the history."""
+    """(longest gap between ticks, whole open, GUI-thread show) in seconds; the history.
+
+    Opened the way the window opens it: `BattleWorkspace.open` (load, fold and replay
+    checkpoints in its worker), then `show_battle` when it answers.
+    """
     ticks: list[float] = []
     timer = QTimer()
     timer.setInterval(10)
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
-    runner = TaskRunner(app)
+    workspace = BattleWorkspace(store, TaskRunner(app), QUndoStack())
     loop = QEventLoop()
     found: dict[str, object] = {}
 
-    def work() -> tuple[ReplayHistory, Battle]:
-        with no_full_collections():  # else a full GC of the new graph stalls the GUI thread
-            saved = store.load_battle(battle_id)
-            history = ReplayHistory(saved.start, saved.steps)
-            return history, history.warm()  # every checkpoint made here, off the GUI thread
-
-    def done(result: tuple[ReplayHistory, Battle]) -> None:
+    def changed(battle: Battle | None, events: object) -> None:
         began = time.perf_counter()
-        scene.show_battle(result[1])
+        scene.show_battle(battle)
         found["show"] = time.perf_counter() - began
-        found["history"] = result[0]
+        found["history"] = workspace.history
         loop.quit()
 
-    def failed(error: BaseException) -> None:
-        found["error"] = error
-        loop.quit()
-
+    workspace.changed.connect(changed)
+    workspace.failed.connect(lambda message: (found.update(error=message), loop.quit()))
     timer.start()
     began = time.perf_counter()
     ticks.append(began)
-    runner.run(work, done, failed)
+    workspace.open(battle_id)
     loop.exec()
     opened = time.perf_counter() - began
     # A few more ticks, so the frame that painted the battle is measured too.

@@ -75,6 +75,24 @@ class ReplayHistory:
         self._last = (step, battle)
         return battle
 
+    def extended(self, step: Sequence[Event], now: Battle) -> ReplayHistory:
+        """The history with one more step, whose result is `now`; checkpoints are kept."""
+        grown = ReplayHistory(self.start, (), every=self.every)
+        grown.steps = (*self.steps, tuple(step))
+        grown._checkpoints = dict(self._checkpoints)
+        grown._marks = list(self._marks)
+        grown._keep(grown.count, now)
+        grown._last = (grown.count, now)
+        return grown
+
+    def truncated(self, count: int) -> ReplayHistory:
+        """The history of the first `count` steps only (after an undo)."""
+        kept = ReplayHistory(self.start, (), every=self.every)
+        kept.steps = self.steps[:count]
+        kept._checkpoints = {k: v for k, v in self._checkpoints.items() if k <= count}
+        kept._marks = [mark for mark in self._marks if mark <= count]
+        return kept
+
     def warm(self) -> Battle:
         """Fold every step once, keeping every checkpoint (for a worker); the last state."""
         return self.state_at(self.count)
