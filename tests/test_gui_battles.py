@@ -396,3 +396,11 @@ def test_the_replay_bar_shows_earlier_steps_read_only(battle_window, url):
     bar.back_to_now()
     assert (item.pos().x(), item.pos().y()) == pytest.approx(now)
     assert not window.battlefield_scene.read_only
+
+
+def test_fit_table_and_export_view_work_once_the_battlefield_is_built(battle_window, tmp_path):
+    window, _ = battle_window
+    assert window.ui.actionFitTable.isEnabled() and window.ui.actionExportView.isEnabled()
+    picture = tmp_path / "view.png"
+    assert window.battlefield_view.export_png(str(picture))
+    assert QImage(str(picture)).width() > 0

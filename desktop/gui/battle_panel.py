@@ -355,6 +355,9 @@ class BattlePanel(QObject):
         listed = bool(self._selected_or_open()) if has_store else False
         self.ui.actionNewBattle.setEnabled(has_store)
         self.ui.actionSampleBattles.setEnabled(has_store)
+        # The table is there (empty until a battle opens): it can be fitted and pictured.
+        self.ui.actionFitTable.setEnabled(True)
+        self.ui.actionExportView.setEnabled(True)
         for action in (self.ui.actionRenameBattle, self.ui.actionDuplicateBattle,
                        self.ui.actionDeleteBattle):
             action.setEnabled(listed)

@@ -1,0 +1,124 @@
+"""Make the README's pictures with the app itself (offscreen):
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/make.py
+
+A scratch database gets the sample armies and a battle in progress (both sides deployed,
+terrain, a few moves and a charge, all checked by the engine), then the real main window
+is pictured: the roster, and the battlefield with a selected unit's rings and a ruler.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+
+
+def build_database(url: str) -> str:
+    """Sample armies and one battle in progress; returns the battle's title."""
+    from desktop.engine import moves
+    from desktop.engine.events import Event, fold
+    from desktop.engine.setup import deploy_army, new_battle
+    from desktop.gui.main_window import sample_armies
+    from desktop.store.store import Store
+
+    armies = sample_armies()
+    with Store.open(url) as store:
+        for army in armies:
+            store.save_army(army)
+        fighting = [a for a in armies if a.ruleset == "warhammer6"]
+        made = new_battle("warhammer6", fighting, title="Battle at the ford")
+        battle = made.battle
+        steps: list[list[Event]] = []
+
+        def step(events: list[Event]) -> None:
+            nonlocal battle
+            battle = fold(battle, events)
+            steps.append(events)
+
+        for player in sorted({u.player for u in battle.roster.values()}):
+            step(list(deploy_army(battle, player)))
+        step([moves.place_terrain(battle, "ford-wood", [(28, 20), (39, 18), (42, 27), (31, 30)],
+                                  name="Thorn wood")])
+        step([moves.place_terrain(battle, "rocks", [(44, 12), (49, 11), (50, 16), (45, 17)],
+                                  name="Standing stones", impassable=True)])
+        by_name = {unit.name: uid for uid, unit in battle.roster.items()}
+        for name, forward in (("Elf Wardens", 9.0), ("Elf Silver Riders", 14.0),
+                              ("Hill Goblin Spearmen", 8.0), ("Orc Boar Riders", 12.0)):
+            uid = by_name[name]
+            x, y = battle.states[uid].center
+            heading = 1.0 if battle.states[uid].facing == 90 else -1.0
+            step([moves.move_to(battle, uid, (x, y + heading * forward))])
+        step(list(moves.charge(battle, by_name["Elf Silver Riders"],
+                               by_name["Orc Boar Riders"])))
+        store.import_battle(made.battle, made.title, steps)
+    return made.title
+
+
+def picture_battle(url: str, title: str, path: Path) -> None:
+    from PySide6.QtCore import QEvent, QPointF, Qt
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.gui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    window = MainWindow()
+    window.exclusive = False
+    window.resize(1280, 800)
+    window.show()
+    opened: list[bool] = []
+    window.ready.connect(lambda: opened.append(True))
+    window.open_database(url)
+    while not opened:
+        app.processEvents()
+    window.battles.workspace.opened.connect(lambda battle_id: opened.append(True))
+    window.battles.open_battle(window.battles.find_battle(title))
+    while len(opened) < 2:
+        app.processEvents()
+    view, scene = window.battlefield_view, window.battlefield_scene
+    view.fit_table()
+    battle = window.battles.battle
+    goblins = next(uid for uid, u in battle.roster.items() if u.name == "Hill Goblin Spearmen")
+    wardens = next(uid for uid, u in battle.roster.items() if u.name == "Elf Wardens")
+    scene.select_units([wardens])
+    window.battles.tool_actions["ruler"].trigger()
+
+    def send(kind: QEvent.Type, point: tuple[float, float], buttons: Qt.MouseButton) -> None:
+        pixel = view.mapFromScene(QPointF(*point))
+        event = QMouseEvent(kind, QPointF(pixel), QPointF(view.viewport().mapToGlobal(pixel)),
+                            Qt.MouseButton.LeftButton, buttons, Qt.KeyboardModifier.NoModifier)
+        QApplication.sendEvent(view.viewport(), event)
+
+    start = battle.footprint(wardens).corners[0]
+    end = battle.footprint(goblins).corners[1]
+    send(QEvent.Type.MouseButtonPress, start, Qt.MouseButton.LeftButton)
+    send(QEvent.Type.MouseMove, ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2),
+         Qt.MouseButton.LeftButton)
+    send(QEvent.Type.MouseMove, end, Qt.MouseButton.LeftButton)
+    send(QEvent.Type.MouseButtonRelease, end, Qt.MouseButton.NoButton)
+    for _ in range(5):
+        app.processEvents()
+    if not window.grab().save(str(path)):
+        raise SystemExit(f"cannot write {path}")
+    window.close()
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{Path(folder) / 'readme.sqlite'}"
+        title = build_database(url)
+        rout = [sys.executable, "-m", "desktop", "--database", url]
+        subprocess.run([*rout, "--screenshot", str(HERE / "main-window.png"),
+                        "--army", "Hill Goblin Warband"], check=True, cwd=REPO)
+        picture_battle(url, title, HERE / "battle.png")
+    print(f"wrote {HERE / 'main-window.png'} and {HERE / 'battle.png'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
