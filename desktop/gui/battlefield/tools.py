@@ -70,6 +70,9 @@ class Tool:
     def mouse_release(self, event: QMouseEvent) -> bool:
         return False
 
+    def mouse_double_click(self, event: QMouseEvent) -> bool:
+        return False
+
     def key_press(self, event: QKeyEvent) -> bool:
         return False
 
@@ -430,3 +433,6 @@ class WheelTool(_PoseTool):
 
 TOOLS: Final[dict[str, type[Tool]]] = {tool.name: tool for tool in
                                        (SelectMoveTool, TurnTool, WheelTool)}
+from desktop.gui.battlefield.terrain_tool import TerrainTool  # noqa: E402  (built on Tool)
+
+TOOLS["terrain"] = TerrainTool
