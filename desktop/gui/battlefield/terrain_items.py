@@ -27,7 +27,7 @@ OPEN_TERRAIN_COLOUR: Final = QColor(60, 110, 40, 150)
 DIFFICULT_COLOUR: Final = QColor(44, 78, 30, 190)
 IMPASSABLE_COLOUR: Final = QColor(92, 78, 64, 235)
 HATCH_COLOUR: Final = QColor(16, 34, 10, 170)
-HATCH_PX: Final = 7.0  # screen pixels between hatch lines
+HATCH_PX: Final = 8.0  # screen pixels between hatch lines
 KIND_TEXT: Final = {"open": "open ground", "difficult": "difficult ground",
                     "impassable": "impassable"}
 _STYLES: Final = {  # kind: (fill, edge colour, edge width, edge style)
@@ -55,6 +55,8 @@ class TerrainItem(QGraphicsPathItem):
         self.setBrush(QBrush(fill))
         self.setPen(cosmetic_pen(edge, width, style))
         self.setZValue(-5)
+        # Hatching draws only what is exposed (a zoomed-in marsh is mostly off screen).
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
         # The tools handle the mouse; the scene only keeps the selection.
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.label = LabelItem()
@@ -87,7 +89,9 @@ class TerrainItem(QGraphicsPathItem):
         """Diagonal lines HATCH_PX screen pixels apart, clipped to the outline."""
         detail = option.levelOfDetailFromTransform(painter.worldTransform())
         step = HATCH_PX / max(detail, 1e-9)
-        rect = self.path().boundingRect()
+        rect = self.path().boundingRect().intersected(option.exposedRect)
+        if rect.isEmpty():
+            return
         painter.save()
         painter.setClipPath(self.path())
         painter.setPen(cosmetic_pen(HATCH_COLOUR, 1.0))
