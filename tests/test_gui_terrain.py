@@ -277,3 +277,48 @@ def test_difficult_ground_is_hatched_and_open_ground_is_not(table):
     plain = _row_colours(table.scene, 31.0, 6.5, 11.5)
     assert len(plain) == 1
     assert len(hatched) >= 2
+
+
+# --- through the window ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def window_battle(qtbot, tmp_path) -> Iterator[tuple[object, str, str]]:
+    from test_gui_battles import ELVES, GOBLINS, new_battle_in
+    from test_gui_roster import Modals, open_window, sample, seed
+
+    modals = Modals()
+    url = f"sqlite:///{tmp_path / 'rout.sqlite'}"
+    seed(url, sample(GOBLINS), sample(ELVES))
+    window = open_window(qtbot, url)
+    battle_id = new_battle_in(qtbot, window, modals)  # every unit in reserve: an empty table
+    window.battlefield_view.fit_table()
+    yield window, url, battle_id
+    modals.stop()
+    assert not modals.unexpected, f"unexpected dialogs: {modals.unexpected}"
+
+
+def test_the_window_stores_a_drawn_wood_and_its_move_as_one_undoable_step_each(
+        qtbot, window_battle):
+    from test_gui_battles import steps_stored, stored_state
+
+    window, url, battle_id = window_battle
+    window.battles.tool_actions["terrain"].trigger()  # the toolbar picks the tool up from TOOLS
+    view = window.battlefield_view
+    assert isinstance(view.tool, TerrainTool)
+    table = Table.__new__(Table)  # only its mouse helpers, on the window's view
+    table.view = view
+    steps = steps_stored(url, battle_id)
+    draw(table, WOOD)
+    assert steps_stored(url, battle_id) == steps + 1
+    (piece,) = stored_state(url, battle_id).terrain
+    assert (piece.id, piece.kind) == ("wood-1", "difficult")
+    table.drag((15.0, 14.0), (25.0, 14.0))
+    assert steps_stored(url, battle_id) == steps + 2
+    (moved,) = stored_state(url, battle_id).terrain
+    assert moved.points[0][0] == pytest.approx(piece.points[0][0] + 10.0, abs=0.2)
+    window.undo_action.trigger()
+    assert stored_state(url, battle_id).terrain == (piece,)
+    window.undo_action.trigger()
+    assert stored_state(url, battle_id).terrain == ()
+    assert window.battlefield_scene.terrain_ids() == []
