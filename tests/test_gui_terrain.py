@@ -317,6 +317,12 @@ def test_the_window_stores_a_drawn_wood_and_its_move_as_one_undoable_step_each(
     assert steps_stored(url, battle_id) == steps + 2
     (moved,) = stored_state(url, battle_id).terrain
     assert moved.points[0][0] == pytest.approx(piece.points[0][0] + 10.0, abs=0.2)
+    # Delete reaches the tool (no window shortcut takes it first).
+    click(table, (26.0, 15.0))
+    qtbot.keyClick(view, Qt.Key.Key_Delete)
+    assert stored_state(url, battle_id).terrain == ()
+    assert steps_stored(url, battle_id) == steps + 3
+    window.undo_action.trigger()
     window.undo_action.trigger()
     assert stored_state(url, battle_id).terrain == (piece,)
     window.undo_action.trigger()
