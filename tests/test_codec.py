@@ -38,6 +38,8 @@ from desktop.engine.events import (
     Event,
     FlagSet,
     ModifierApplied,
+    TerrainMoved,
+    TerrainRenamed,
     TurnBegan,
     UnitDestroyed,
     WoundsSuffered,
@@ -542,7 +544,7 @@ def _kensei_battle_with_modifiers() -> Battle:
     battle = replace(battle, options={"honor_dice": "2D10", "honor_test": "roll_below_honor",
                                       "shooting_total": "starting"},
                      terrain=(Terrain("wood", "Bamboo wood", ((0, 0), (20, 0), (20, 15.5),
-                                                              (0, 15.5))),
+                                                              (0, 15.5)), difficult=True),
                               Terrain("rock", "Great rock", ((100, 100), (119.5, 101),
                                                              (110.25, 119.75)),
                                       impassable=True)))
@@ -781,6 +783,38 @@ def test_too_many_events_are_refused(monkeypatch):
     monkeypatch.setattr(codec, "MAX_EVENTS", 3)
     with pytest.raises(ScenarioError, match=r"^events: more than 3 events"):
         battle_from_json(_battle_document())
+
+
+def test_difficult_is_written_only_when_true_and_old_files_read():
+    battle = _kensei_battle_with_modifiers()
+    data = battle_to_json(battle, "t", [TerrainMoved("wood", 1.5, -2.0),
+                                        TerrainRenamed("rock", "Crag")])
+    assert data["terrain"][0] == {"id": "wood", "name": "Bamboo wood", "difficult": True,
+                                  "impassable": False,
+                                  "points": [[0, 0], [20, 0], [20, 15.5], [0, 15.5]]}
+    assert "difficult" not in data["terrain"][1]  # open and impassable files stay as before
+    _, found, events = battle_from_json(through_text(data))
+    assert [piece.kind for piece in found.terrain] == ["difficult", "impassable"]
+    assert events == (TerrainMoved("wood", 1.5, -2.0), TerrainRenamed("rock", "Crag"))
+    after = fold(found, events)
+    assert after.terrain[0].points[0] == (1.5, -2.0) and after.terrain[1].name == "Crag"
+    del data["terrain"][0]["difficult"]
+    _, old, _ = battle_from_json(through_text(data))
+    assert old.terrain[0].kind == "open"
+
+
+def test_a_scenario_reads_difficult_terrain():
+    data = json.loads((REPO / "resources" / "scenarios" / "w6-goblins-vs-elves.json")
+                      .read_text(encoding="utf-8"))
+    data["terrain"] = [{"id": "marsh", "name": "Marsh", "difficult": True,
+                        "points": [[0, 0], [6, 0], [3, 4]]},
+                       {"id": "wall", "name": "Wall", "difficult": True, "impassable": True,
+                        "points": [[60, 0], [66, 0], [63, 4]]}]
+    battle = load_scenario(data).battle
+    assert [piece.kind for piece in battle.terrain] == ["difficult", "impassable"]
+    data["terrain"][0]["difficult"] = "yes"
+    with pytest.raises(ScenarioError, match="expected true or false"):
+        load_scenario(data)
 
 
 def test_a_battle_without_terrain_options_or_events_reads():

@@ -33,8 +33,10 @@ from desktop.engine.events import (
     RallyTest,
     RestraintTest,
     RunnerLocked,
+    TerrainMoved,
     TerrainPlaced,
     TerrainRemoved,
+    TerrainRenamed,
     TestTaken,
     TestWaived,
     TurnBegan,
@@ -170,10 +172,13 @@ SAMPLES: dict[type[Event], Event] = {
     UnitsDisengaged: UnitsDisengaged(unit="boyz", enemy="swordsmen", clause="player"),
     TerrainPlaced: TerrainPlaced(terrain="hill", name="Hill", points=((1.0, 1.0), (5.0, 1.0),
                                                                       (3.0, 4.0)),
-                                 impassable=True, clause="player"),
+                                 impassable=True, difficult=True, clause="player"),
     TerrainRemoved: TerrainRemoved(terrain="rocks", clause="player"),
+    TerrainMoved: TerrainMoved(terrain="rocks", dx=-2.5, dy=1.25, clause="player"),
+    TerrainRenamed: TerrainRenamed(terrain="rocks", name="Old Crag", clause="player"),
 }
-# The battle the samples apply to has this piece, so that TerrainRemoved has one to remove.
+# The battle the samples apply to has this piece, so that TerrainRemoved, TerrainMoved and
+# TerrainRenamed have one to change.
 ROCKS = TerrainPlaced(terrain="rocks", name="Rocks", points=((60.0, 40.0), (64.0, 40.0),
                                                              (62.0, 44.0)), impassable=True)
 
@@ -577,3 +582,26 @@ def test_moves_saved_before_they_could_be_drawn_still_read():
 def test_battles_saved_with_engaged_in_combat_still_read():
     data = {"type": "EngagedInCombat", "unit": "a", "enemy": "b", "clause": "W6-PU-2"}
     assert event_from_json(data) == UnitsEngaged("a", "b", clause="W6-PU-2")
+
+
+def test_terrain_placed_saved_before_difficult_ground_still_reads():
+    data = {"type": "TerrainPlaced", "clause": "player", "terrain": "wood", "name": "Wood",
+            "points": [[0, 0], [4, 0], [2, 3]], "impassable": False}
+    event = event_from_json(data)
+    assert event == TerrainPlaced("wood", "Wood", ((0, 0), (4, 0), (2, 3)), clause="player")
+    assert event.difficult is False
+
+
+def test_terrain_moves_and_renames_keep_the_drawing_order(battle):
+    wood = TerrainPlaced("wood", "Wood", ((1.0, 1.0), (5.0, 1.0), (3.0, 4.0)), difficult=True)
+    placed = fold(battle, [ROCKS, wood])
+    moved = apply(placed, TerrainMoved("rocks", dx=-2.5, dy=1.25))
+    assert [piece.id for piece in moved.terrain] == ["rocks", "wood"]
+    assert moved.terrain[0].points == ((57.5, 41.25), (61.5, 41.25), (59.5, 45.25))
+    assert moved.terrain[1] == placed.terrain[1]
+    assert moved.terrain[1].kind == "difficult" and moved.terrain[0].kind == "impassable"
+    renamed = apply(moved, TerrainRenamed("wood", "Dark Wood"))
+    assert [piece.name for piece in renamed.terrain] == ["Rocks", "Dark Wood"]
+    assert renamed.terrain[1].points == placed.terrain[1].points
+    # Moving or renaming a piece that is not there changes nothing (as removing one).
+    assert apply(renamed, TerrainMoved("nowhere", 1.0, 1.0)) == renamed

@@ -404,3 +404,13 @@ def test_fit_table_and_export_view_work_once_the_battlefield_is_built(battle_win
     picture = tmp_path / "view.png"
     assert window.battlefield_view.export_png(str(picture))
     assert QImage(str(picture)).width() > 0
+
+
+def test_the_terrain_kind_chosen_in_the_toolbar_is_what_the_tool_draws(battle_window):
+    window, _ = battle_window
+    combo = window.battles.terrain_kind
+    combo.setCurrentIndex(combo.findData("impassable"))
+    window.battles.tool_actions["terrain"].trigger()
+    assert window.battlefield_view.tool.kind == "impassable"
+    combo.setCurrentIndex(combo.findData("open"))
+    assert window.battlefield_view.tool.kind == "open"

@@ -154,11 +154,16 @@ def test_a_path_must_start_at_the_unit(battle):
     refused(battle, UnitMoved("a", 3, ((20, 20), (20, 24)), 90), "roll must be 0")
 
 
-def test_engaged_units_do_not_block_each_other(battle):
+def test_an_engaged_unit_must_disengage_before_it_moves_or_wheels(battle):
     engaged = fold(battle, [UnitsEngaged("a", "b")])
-    moves.move_to(engaged, "a", (20, 28.5))  # into b, which it fights
+    for attempt in (lambda: moves.move_to(engaged, "a", (20, 18)),
+                    lambda: moves.wheel(engaged, "a", 30)):
+        with pytest.raises(MoveRefused, match="'a' is engaged with 'b': disengage before"):
+            attempt()
     with pytest.raises(MoveRefused, match="'a' would overlap unit 'b'"):
         moves.move_to(battle, "a", (20, 28.5))
+    free = fold(engaged, [moves.disengage(engaged, "a", "b")])
+    assert moves.move_to(free, "a", (20, 18)).path[-1] == (20, 18)
 
 
 # --- wheels ---------------------------------------------------------------------------------
@@ -290,7 +295,9 @@ def test_disengaging_frees_both_and_is_refused_while_they_overlap(battle):
     assert apart.states["a"].engaged_with == apart.states["b"].engaged_with == frozenset()
     with pytest.raises(MoveRefused, match="'a' is not engaged with 'b'"):
         moves.disengage(apart, "a", "b")
-    into = fold(fighting, [moves.move_to(fighting, "a", (20, 28.5))])
+    # Units that fight cannot be moved into each other by a player; an unchecked event can.
+    a = fighting.states["a"]
+    into = fold(fighting, [UnitMoved("a", 0, (a.center, (20, 28.5)), a.facing)])
     with pytest.raises(MoveRefused, match="'a' overlaps 'b': move them apart"):
         moves.disengage(into, "a", "b")
 
@@ -323,6 +330,59 @@ def test_terrain_is_refused_when_it_does_not_fit(battle, terrain, points, impass
 def test_removing_absent_terrain_names_what_there_is(battle):
     with pytest.raises(MoveRefused, match=r"no terrain 'hill' to remove \(there is 'rocks'\)"):
         moves.remove_terrain(battle, "hill")
+
+
+def test_difficult_ground_is_placed_and_impassable_wins_over_it(battle):
+    wood = moves.place_terrain(battle, "wood", [(18, 18), (24, 18), (21, 23)], difficult=True,
+                               name="Wood 1")
+    assert (wood.difficult, wood.impassable, wood.name) == (True, False, "Wood 1")
+    with_wood = wood.apply_to(battle)
+    assert with_wood.terrain[-1].kind == "difficult"
+    # Difficult ground may go under a unit, and it blocks nothing (no rule reads it yet).
+    moves.move_to(with_wood, "f", (21, 16))
+    both = moves.place_terrain(battle, "crag", [(50, 5), (60, 5), (55, 12)], impassable=True,
+                               difficult=True)
+    assert (both.impassable, both.difficult) == (True, False)
+    assert both.apply_to(battle).terrain[-1].kind == "impassable"
+
+
+def test_terrain_moves_by_the_offset_and_can_be_renamed(battle):
+    moved = moves.move_terrain(battle, "rocks", 10, -5)
+    after = moved.apply_to(battle)
+    assert after.terrain[0].points == ((50, 25), (54, 25), (54, 29), (50, 29))
+    moves.move_to(after, "f", (42, 28))  # the rocks are no longer there
+    renamed = moves.rename_terrain(after, "rocks", "  Old Crag ")
+    assert renamed.name == "Old Crag"
+    assert renamed.apply_to(after).terrain[0].name == "Old Crag"
+
+
+@pytest.mark.parametrize(("terrain", "dx", "dy", "says"), [
+    ("rocks", -20, -10, r"impassable terrain 'rocks' would then cover unit 'a'"),
+    ("rocks", 30, 0, r"terrain 'rocks' would then go off the table at the right edge"),
+    ("rocks", 0, 0, r"terrain 'rocks' does not move"),
+    ("hill", 1, 1, r"no terrain 'hill' to move \(there is 'rocks'\)"),
+    ("rocks", math.nan, 0, r"a terrain move"),
+])
+def test_terrain_moves_are_refused_when_they_do_not_fit(battle, terrain, dx, dy, says):
+    with pytest.raises(MoveRefused, match=says):
+        moves.move_terrain(battle, terrain, dx, dy)
+
+
+def test_renaming_terrain_needs_a_piece_and_a_new_name(battle):
+    for terrain, name, says in (("hill", "Hill", r"no terrain 'hill' to rename"),
+                                ("rocks", "  ", "needs a name"),
+                                ("rocks", "Rocks", "already called 'Rocks'")):
+        with pytest.raises(MoveRefused, match=says):
+            moves.rename_terrain(battle, terrain, name)
+
+
+def test_new_terrain_gets_the_first_free_name_of_its_kind(battle):
+    assert moves.new_terrain_id(battle, "difficult") == ("wood-1", "Wood 1")
+    with_wood = moves.place_terrain(battle, "wood-1", [(50, 5), (60, 5), (55, 12)],
+                                    name="Wood 1").apply_to(battle)
+    assert moves.new_terrain_id(with_wood, "difficult") == ("wood-2", "Wood 2")
+    assert moves.new_terrain_id(with_wood, "impassable") == ("rocks-1", "Rocks 1")
+    assert moves.new_terrain_id(with_wood, "open") == ("hill-1", "Hill 1")
 
 
 def test_turns_follow_one_another(battle):
@@ -427,6 +487,7 @@ steps = st.one_of(
     st.tuples(st.just("disengage"), st.sampled_from(UNITS), st.sampled_from(UNITS)),
     st.tuples(st.just("terrain"), coordinates, st.booleans()),
     st.tuples(st.just("unterrain"), st.integers(0, 5)),
+    st.tuples(st.just("shift"), st.integers(0, 5), st.floats(-20, 20), st.floats(-20, 20)),
     st.tuples(st.just("undo")),
 )
 
@@ -452,6 +513,8 @@ def proposed(battle: Battle, step: tuple, made: int) -> list[Event]:
                                     impassable=impassable)]
     # Mostly a piece that is there; now and then one that is not.
     ids = [piece.id for piece in battle.terrain] + ["nowhere"]
+    if kind == "shift":
+        return [moves.move_terrain(battle, ids[step[1] % len(ids)], step[2], step[3])]
     return [moves.remove_terrain(battle, ids[step[1] % len(ids)])]
 
 

@@ -301,9 +301,7 @@ def battle_to_json(battle: Battle, title: str = "", events: Sequence[Event] = ()
         "table": {"width": battle.table.width, "depth": battle.table.depth},
         "turn": battle.turn,
         "options": dict(battle.options),
-        "terrain": [{"id": piece.id, "name": piece.name,
-                     "points": [list(point) for point in piece.points],
-                     "impassable": piece.impassable} for piece in battle.terrain],
+        "terrain": [terrain_to_json(piece) for piece in battle.terrain],
         "units": [{**unit_to_json(battle.roster[uid]),
                    "state": state_to_json(battle.states[uid])} for uid in battle.roster],
         "events": [event.to_json() for event in events],
@@ -366,8 +364,19 @@ def _check_engaged(node: Reader, roster: Mapping[str, Unit], unit_id: str) -> No
                             "engaged_with")
 
 
+def terrain_to_json(piece: Terrain) -> dict[str, Any]:
+    """A piece as battle and scenario files hold it; `difficult` only when true, so files
+    without difficult ground read and write exactly as before it existed."""
+    data: dict[str, Any] = {"id": piece.id, "name": piece.name,
+                            "points": [list(point) for point in piece.points],
+                            "impassable": piece.impassable}
+    if piece.difficult:
+        data["difficult"] = True
+    return data
+
+
 def _terrain(node: Reader) -> Terrain:
-    node.expect("id", "name", "points", "impassable")
+    node.expect("id", "name", "points", "impassable", "difficult")
     points_node = node.child("points")
     points = tuple(_point(item) for item in points_node.items())
     if len(points) < 3:
@@ -377,7 +386,7 @@ def _terrain(node: Reader) -> Terrain:
     if not Polygon(points).is_valid:
         raise points_node.fail("not a proper outline: it crosses itself or encloses no area")
     return Terrain(node.text("id"), node.text("name", node.text("id")), points,
-                   node.flag("impassable"))
+                   node.flag("impassable"), node.flag("difficult"))
 
 
 def _zone(node: Reader, table: Table) -> Zone:

@@ -644,15 +644,17 @@ class UnitsDisengaged(Event):
 
 @dataclass(frozen=True)
 class TerrainPlaced(Event):
-    """A piece of terrain drawn on the table: its outline and whether units may enter it."""
+    """A piece of terrain drawn on the table: its outline and whether units may enter it
+    (`impassable`) or it is difficult ground (`difficult`; impassable wins)."""
 
     terrain: str
     name: str
     points: tuple[Point, ...]
     impassable: bool = False
+    difficult: bool = False
 
     def apply_to(self, battle: Battle) -> Battle:
-        piece = Terrain(self.terrain, self.name, self.points, self.impassable)
+        piece = Terrain(self.terrain, self.name, self.points, self.impassable, self.difficult)
         return _keeping_units(battle, replace(battle, terrain=(*battle.terrain, piece)))
 
 
@@ -666,6 +668,37 @@ class TerrainRemoved(Event):
     def apply_to(self, battle: Battle) -> Battle:
         kept = tuple(piece for piece in battle.terrain if piece.id != self.terrain)
         return _keeping_units(battle, replace(battle, terrain=kept))
+
+
+@dataclass(frozen=True)
+class TerrainMoved(Event):
+    """A piece of terrain slid by (dx, dy), keeping its place in the drawing order.
+
+    One event rather than TerrainRemoved + TerrainPlaced: one undo step, one line in the log,
+    and the piece stays under the pieces drawn after it."""
+
+    terrain: str
+    dx: float
+    dy: float
+
+    def apply_to(self, battle: Battle) -> Battle:
+        moved = tuple(replace(piece, points=tuple((x + self.dx, y + self.dy)
+                                                  for x, y in piece.points))
+                      if piece.id == self.terrain else piece for piece in battle.terrain)
+        return _keeping_units(battle, replace(battle, terrain=moved))
+
+
+@dataclass(frozen=True)
+class TerrainRenamed(Event):
+    """A piece of terrain given a new name (its id stays)."""
+
+    terrain: str
+    name: str
+
+    def apply_to(self, battle: Battle) -> Battle:
+        renamed = tuple(replace(piece, name=self.name) if piece.id == self.terrain else piece
+                        for piece in battle.terrain)
+        return _keeping_units(battle, replace(battle, terrain=renamed))
 
 
 # Battles saved before the player-move events were named say "EngagedInCombat".

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from shapely.geometry import Polygon
 
@@ -162,12 +162,28 @@ class UnitState:
         return self.models // self.files if self.files else 0
 
 
+TERRAIN_KINDS: Final = ("open", "difficult", "impassable")
+
+
+def terrain_kind(impassable: bool, difficult: bool) -> str:
+    return "impassable" if impassable else "difficult" if difficult else "open"
+
+
 @dataclass(frozen=True)
 class Terrain:
+    """A piece of terrain: open ground, difficult ground or impassable (which wins over
+    difficult). Difficult ground is recorded and drawn; no movement rule reads it yet."""
+
     id: str
     name: str
     points: tuple[Point, ...]
     impassable: bool = False
+    difficult: bool = False
+
+    @property
+    def kind(self) -> str:
+        """One of TERRAIN_KINDS; impassable wins over difficult."""
+        return terrain_kind(self.impassable, self.difficult)
 
     @cached_property
     def polygon(self) -> Polygon:

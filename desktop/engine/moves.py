@@ -31,8 +31,10 @@ from shapely.geometry import LineString, Polygon
 from desktop.engine.errors import MoveRefused
 from desktop.engine.events import (
     Event,
+    TerrainMoved,
     TerrainPlaced,
     TerrainRemoved,
+    TerrainRenamed,
     TurnBegan,
     UnitCharged,
     UnitDeployed,
@@ -54,7 +56,7 @@ from desktop.engine.geometry import (
     overlaps,
     swept_outline,
 )
-from desktop.engine.model import Battle, Status, UnitState
+from desktop.engine.model import Battle, Status, Terrain, UnitState
 from desktop.engine.spatial import (
     Edge,
     candidates,
@@ -69,6 +71,8 @@ PIVOTS = ("left", "right")
 MAX_WHEEL_STEP = 15.0
 # A path may bend this many times: enough for any drawn route, and a bound on the work.
 MAX_PATH_POINTS = 100
+# Default names of new pieces by kind ("Hill 1", "Wood 2", "Rocks 3").
+TERRAIN_STEMS = {"open": "Hill", "difficult": "Wood", "impassable": "Rocks"}
 _SAME_POINT = 1e-6
 _EDGE_TOLERANCE = 1e-9
 
@@ -104,6 +108,7 @@ def _check_deployed(battle: Battle, event: Event) -> Event:
 def _check_moved(battle: Battle, event: Event) -> Event:
     assert isinstance(event, UnitMoved | UnitCharged)
     state = _movable(battle, event.unit)
+    _not_fighting(battle, event.unit, "charge" if isinstance(event, UnitCharged) else "move")
     if event.roll != 0:
         raise MoveRefused(f"a player's move is not rolled: roll must be 0, not {event.roll}")
     if not 2 <= len(event.path) <= MAX_PATH_POINTS:
@@ -149,6 +154,7 @@ def _turn_between(start: float, end: float) -> float:
 def _check_wheeled(battle: Battle, event: Event) -> Event:
     assert isinstance(event, UnitWheeled)
     state = _movable(battle, event.unit)
+    _not_fighting(battle, event.unit, "wheel")
     if event.pivot not in PIVOTS:
         raise MoveRefused(f"a wheel pivots on the 'left' or 'right' front corner, "
                           f"not '{event.pivot}'")
@@ -234,24 +240,61 @@ def _check_terrain_placed(battle: Battle, event: Event) -> Event:
     if not polygon.is_valid or polygon.area <= 0:
         raise MoveRefused(f"terrain '{event.terrain}' is not a proper outline: it crosses "
                           "itself or encloses no area")
+    _check_terrain_fits(battle, event.terrain, points, polygon, event.impassable, "would")
+    # Impassable wins over difficult: the accepted event says only what counts.
+    return replace(event, points=points, name=event.name or event.terrain,
+                   difficult=event.difficult and not event.impassable)
+
+
+def _check_terrain_fits(battle: Battle, terrain_id: str, points: Corners, polygon: Polygon,
+                        impassable: bool, verb: str) -> None:
+    """On the table and, if impassable, over no unit ("would cover" / "would end over")."""
     for x, y in points:
         edge = _edge_past(battle, x, y)
         if edge:
-            raise MoveRefused(f"terrain '{event.terrain}' goes off the table at the {edge}")
-    if event.impassable:
+            raise MoveRefused(f"terrain '{terrain_id}' {verb} go off the table at the {edge}")
+    if impassable:
         for uid in sorted(candidates(battle, polygon)):
             if overlaps(polygon, battle.footprint(uid).polygon):
-                raise MoveRefused(f"impassable terrain '{event.terrain}' would cover "
+                raise MoveRefused(f"impassable terrain '{terrain_id}' {verb} cover "
                                   f"unit '{uid}'")
-    return replace(event, points=points, name=event.name or event.terrain)
+
+
+def _piece(battle: Battle, terrain_id: str, doing: str) -> Terrain:
+    found = next((piece for piece in battle.terrain if piece.id == terrain_id), None)
+    if found is None:
+        known = ", ".join(f"'{piece.id}'" for piece in battle.terrain) or "none"
+        raise MoveRefused(f"there is no terrain '{terrain_id}' to {doing} (there is {known})")
+    return found
 
 
 def _check_terrain_removed(battle: Battle, event: Event) -> Event:
     assert isinstance(event, TerrainRemoved)
-    if not any(piece.id == event.terrain for piece in battle.terrain):
-        known = ", ".join(f"'{piece.id}'" for piece in battle.terrain) or "none"
-        raise MoveRefused(f"there is no terrain '{event.terrain}' to remove (there is {known})")
+    _piece(battle, event.terrain, "remove")
     return event
+
+
+def _check_terrain_moved(battle: Battle, event: Event) -> Event:
+    assert isinstance(event, TerrainMoved)
+    piece = _piece(battle, event.terrain, "move")
+    dx, dy = _point((event.dx, event.dy), "a terrain move")
+    if math.hypot(dx, dy) <= _SAME_POINT:
+        raise MoveRefused(f"terrain '{event.terrain}' does not move: drag it somewhere else")
+    points = tuple((x + dx, y + dy) for x, y in piece.points)
+    _check_terrain_fits(battle, event.terrain, points, Polygon(points), piece.impassable,
+                        "would then")
+    return replace(event, dx=dx, dy=dy)
+
+
+def _check_terrain_renamed(battle: Battle, event: Event) -> Event:
+    assert isinstance(event, TerrainRenamed)
+    piece = _piece(battle, event.terrain, "rename")
+    name = event.name.strip()
+    if not name:
+        raise MoveRefused(f"terrain '{event.terrain}' needs a name")
+    if name == piece.name:
+        raise MoveRefused(f"terrain '{event.terrain}' is already called '{name}'")
+    return replace(event, name=name)
 
 
 def _check_turn(battle: Battle, event: Event) -> Event:
@@ -272,6 +315,8 @@ _CHECKS: dict[type[Event], Callable[[Battle, Event], Event]] = {
     UnitsDisengaged: _check_disengaged,
     TerrainPlaced: _check_terrain_placed,
     TerrainRemoved: _check_terrain_removed,
+    TerrainMoved: _check_terrain_moved,
+    TerrainRenamed: _check_terrain_renamed,
     TurnBegan: _check_turn,
 }
 
@@ -293,6 +338,16 @@ def _movable(battle: Battle, unit_id: str) -> UnitState:
     if not state.status.on_table:
         raise MoveRefused(f"'{unit_id}' is no longer on the table ({state.status})")
     return state
+
+
+def _not_fighting(battle: Battle, unit_id: str, doing: str) -> None:
+    """A unit in combat stays there until the players say otherwise: leaving is an explicit
+    UnitsDisengaged, never a drag that would leave it "engaged" across the table."""
+    engaged = sorted(battle.states[unit_id].engaged_with)
+    if engaged:
+        names = ", ".join(f"'{other}'" for other in engaged)
+        raise MoveRefused(f"'{unit_id}' is engaged with {names}: disengage before it can "
+                          f"{doing}")
 
 
 def _check_target(battle: Battle, unit_id: str, target: str) -> None:
@@ -459,8 +514,10 @@ def disengage(battle: Battle, unit_id: str, enemy: str) -> UnitsDisengaged:
 
 
 def place_terrain(battle: Battle, terrain_id: str, points: Sequence[Point], *,
-                  impassable: bool = False, name: str = "") -> TerrainPlaced:
-    event = check(battle, TerrainPlaced(terrain_id, name, tuple(points), impassable))
+                  impassable: bool = False, difficult: bool = False,
+                  name: str = "") -> TerrainPlaced:
+    event = check(battle, TerrainPlaced(terrain_id, name, tuple(points), impassable,
+                                        difficult))
     assert isinstance(event, TerrainPlaced)
     return event
 
@@ -469,6 +526,29 @@ def remove_terrain(battle: Battle, terrain_id: str) -> TerrainRemoved:
     event = check(battle, TerrainRemoved(terrain_id))
     assert isinstance(event, TerrainRemoved)
     return event
+
+
+def move_terrain(battle: Battle, terrain_id: str, dx: float, dy: float) -> TerrainMoved:
+    event = check(battle, TerrainMoved(terrain_id, dx, dy))
+    assert isinstance(event, TerrainMoved)
+    return event
+
+
+def rename_terrain(battle: Battle, terrain_id: str, name: str) -> TerrainRenamed:
+    event = check(battle, TerrainRenamed(terrain_id, name))
+    assert isinstance(event, TerrainRenamed)
+    return event
+
+
+def new_terrain_id(battle: Battle, kind: str) -> tuple[str, str]:
+    """A free (id, name) for a new piece of `kind`: ("wood-1", "Wood 1"), ("rocks-2", ...)."""
+    stem = TERRAIN_STEMS.get(kind, "Terrain")
+    used_ids = {piece.id for piece in battle.terrain}
+    used_names = {piece.name for piece in battle.terrain}
+    number = 1
+    while f"{stem.lower()}-{number}" in used_ids or f"{stem} {number}" in used_names:
+        number += 1
+    return f"{stem.lower()}-{number}", f"{stem} {number}"
 
 
 def begin_turn(battle: Battle) -> TurnBegan:

@@ -186,7 +186,7 @@ def _unit(ruleset: Ruleset, node: Reader) -> tuple[Unit, UnitState]:
 
 
 def _terrain(node: Reader) -> Terrain:
-    node.expect("id", "name", "points", "impassable")
+    node.expect("id", "name", "points", "impassable", "difficult")
     points_node = node.child("points")
     if not isinstance(points_node.data, list) or len(points_node.data) < 3:
         raise points_node.fail("a piece of terrain needs at least three corner points")
@@ -194,7 +194,8 @@ def _terrain(node: Reader) -> Terrain:
     if not Polygon(points).is_valid:
         raise points_node.fail("not a proper outline: it crosses itself or encloses no area")
     return Terrain(id=node.text("id"), name=node.text("name", node.text("id")),
-                   points=points, impassable=node.flag("impassable"))
+                   points=points, impassable=node.flag("impassable"),
+                   difficult=node.flag("difficult"))
 
 
 def _point(node: Reader, index: int) -> tuple[float, float]:

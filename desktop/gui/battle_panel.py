@@ -20,6 +20,7 @@ from PySide6.QtGui import (
     QKeySequence,
 )
 from PySide6.QtWidgets import (
+    QComboBox,
     QFileDialog,
     QInputDialog,
     QListWidgetItem,
@@ -112,12 +113,20 @@ class BattlePanel(QObject):
                 action.setShortcut(QKeySequence(key))
                 action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
                 action.setToolTip(f"{label} ({key})")
-            action.triggered.connect(lambda checked=False, n=name: self.view.set_tool(n))
+            action.triggered.connect(lambda checked=False, n=name: self._pick_tool(n))
             group.addAction(action)
             bar.addAction(action)
             parent.addAction(action)
             self.tool_actions[name] = action
         self.tool_actions["select"].setChecked(True)
+        self.terrain_kind = QComboBox(bar)
+        self.terrain_kind.setObjectName("terrainKind")
+        self.terrain_kind.setToolTip("What the Terrain tool draws")
+        self.terrain_kind.setAccessibleName("Terrain kind")
+        for kind, label in TERRAIN_KINDS:
+            self.terrain_kind.addItem(label, kind)
+        self.terrain_kind.currentIndexChanged.connect(lambda index: self._apply_terrain_kind())
+        bar.addWidget(self.terrain_kind)
         bar.addSeparator()
         bar.addAction(self.ui.actionFitTable)
         skip = QAction("Skip animation", bar)
@@ -126,6 +135,17 @@ class BattlePanel(QObject):
         skip.triggered.connect(self.scene.skip_animations)
         bar.addAction(skip)
         return bar
+
+    def _pick_tool(self, name: str) -> None:
+        self.view.set_tool(name)
+        self._apply_terrain_kind()
+
+    def _apply_terrain_kind(self) -> None:
+        from desktop.gui.battlefield.terrain_tool import TerrainTool
+
+        # A new Terrain tool starts at its own default: the player's choice is put back.
+        if isinstance(self.view.tool, TerrainTool):
+            self.view.tool.kind = str(self.terrain_kind.currentData())
 
     def _selection_changed(self) -> None:
         from desktop.engine.geometry import CONTACT_TOLERANCE
@@ -414,7 +434,11 @@ TOOL_LABELS = {
     "wheel": ("Wheel", "W", "Drag a front corner to wheel about the other one"),
     "charge": ("Charge", "C", "Drag a unit onto an enemy to bring it flush into contact"),
     "ruler": ("Ruler", "R", "Measure point to point, or edge to edge between two units"),
+    "terrain": ("Terrain", "G", "Click corners, double-click or Enter to close; drag a piece "
+                "to move it; Delete removes it"),
 }
+TERRAIN_KINDS = (("difficult", "Difficult ground"), ("open", "Open ground"),
+                 ("impassable", "Impassable"))
 
 
 def _html(text: str) -> str:
@@ -431,5 +455,10 @@ def _describe(battle: Battle | None, events: Sequence[Event]) -> str:
     verb = {"UnitMoved": "Move", "UnitWheeled": "Wheel", "UnitReformed": "Reform",
             "UnitCharged": "Charge with", "UnitDeployed": "Deploy",
             "UnitsDisengaged": "Disengage", "TerrainPlaced": "Place terrain",
-            "TerrainRemoved": "Remove terrain"}.get(type(first).__name__, type(first).__name__)
+            "TerrainRemoved": "Remove terrain", "TerrainMoved": "Move terrain",
+            "TerrainRenamed": "Rename terrain"}.get(type(first).__name__, type(first).__name__)
+    piece = getattr(first, "terrain", "")
+    if piece and battle is not None:
+        found = next((t for t in battle.terrain if t.id == piece), None)
+        name = found.name if found is not None else getattr(first, "name", "") or piece
     return f"{verb} {name}".strip()

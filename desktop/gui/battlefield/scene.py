@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from PySide6.QtCore import QPointF, QRectF, Signal
-from PySide6.QtGui import QBrush, QColor, QPainterPath, QPolygonF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainterPath, Qt
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPathItem,
@@ -37,14 +37,13 @@ from desktop.gui.battlefield.items import (
     cosmetic_pen,
     player_colours,
 )
+from desktop.gui.battlefield.terrain_items import TerrainItem
 
 DEFAULT_TABLE: Final = Table(72.0, 48.0)
 TABLE_COLOUR: Final = QColor("#6f8f4e")
 TABLE_EDGE_COLOUR: Final = QColor("#2c3b1e")
 MINOR_GRID_COLOUR: Final = QColor(255, 255, 255, 34)
 MAJOR_GRID_COLOUR: Final = QColor(255, 255, 255, 80)
-OPEN_TERRAIN_COLOUR: Final = QColor(60, 110, 40, 150)
-IMPASSABLE_COLOUR: Final = QColor(92, 78, 64, 235)
 # Grid steps (minor, major) per distance unit: 6" and 1 ft; 10 cm and 50 cm.
 GRID_STEPS: Final = {"in": (6.0, 12.0), "cm": (10.0, 50.0)}
 # Labels show only when a unit's front is at least this many pixels wide, so a zoomed-out
@@ -87,7 +86,8 @@ class BattlefieldScene(QGraphicsScene):
         self._battle: Battle | None = None
         self._table: Table | None = None
         self._units: dict[str, UnitItem] = {}
-        self._terrain: dict[str, tuple[Terrain, QGraphicsPathItem, LabelItem]] = {}
+        self._terrain: dict[str, tuple[Terrain, TerrainItem, LabelItem]] = {}
+        self._terrain_editable = False  # pieces selectable (the terrain tool is active)
         self._fixed: list[QGraphicsItem] = []  # table, grid, zones: rebuilt when the table does
         self._zones: object = None
         self._pixels_per_unit = 0.0
@@ -192,38 +192,24 @@ class BattlefieldScene(QGraphicsScene):
 
     def _sync_terrain(self, terrain: tuple[Terrain, ...]) -> None:
         wanted = {piece.id: piece for piece in terrain}
+        reselect = set()  # a piece moved or renamed stays selected
         for terrain_id in list(self._terrain):
             piece, item, label = self._terrain[terrain_id]
             if wanted.get(terrain_id) != piece:
+                if item.isSelected():
+                    reselect.add(terrain_id)
                 self.removeItem(item)
                 self.removeItem(label)
                 del self._terrain[terrain_id]
-        for terrain_id, piece in wanted.items():
-            if terrain_id in self._terrain:
-                continue
-            item = QGraphicsPathItem()
-            path = QPainterPath()
-            path.addPolygon(QPolygonF([QPointF(x, y) for x, y in piece.points]))
-            path.closeSubpath()
-            item.setPath(path)
-            if piece.impassable:
-                item.setBrush(QBrush(IMPASSABLE_COLOUR))
-                item.setPen(cosmetic_pen(QColor("#2b241c"), 2.0))
-            else:
-                item.setBrush(QBrush(OPEN_TERRAIN_COLOUR))
-                item.setPen(cosmetic_pen(QColor("#23401a"), 1.5, Qt.PenStyle.DashLine))
-            item.setZValue(-5)
-            item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-            label = LabelItem()
-            centre = piece.polygon.representative_point()
-            label.setPos(QPointF(centre.x, centre.y))
-            kind = "impassable" if piece.impassable else "open ground"
-            label.set_lines([(piece.name or piece.id, QColor("#f0e6d0")),
-                             (kind, QColor("#c9bfa8"))])
-            label.setZValue(-4)
-            self.addItem(item)
-            self.addItem(label)
-            self._terrain[terrain_id] = (piece, item, label)
+        for index, (terrain_id, piece) in enumerate(wanted.items()):
+            if terrain_id not in self._terrain:
+                item = TerrainItem(piece)
+                item.set_editable(self._terrain_editable)
+                self.addItem(item)
+                self.addItem(item.label)
+                item.setSelected(terrain_id in reselect and self._terrain_editable)
+                self._terrain[terrain_id] = (piece, item, item.label)
+            self._terrain[terrain_id][1].setZValue(-5 + index * 1e-4)  # the battle's order
 
     def _sync_units(self, battle: Battle | None) -> None:
         shown = ({uid for uid in battle.states if battle.states[uid].status.on_table}
@@ -319,6 +305,24 @@ class BattlefieldScene(QGraphicsScene):
 
     def terrain_ids(self) -> list[str]:
         return sorted(self._terrain)
+
+    def terrain_at(self, point: QPointF) -> TerrainItem | None:
+        """The topmost piece of terrain whose outline contains `point` (scene coordinates)."""
+        for item in self.items(point, Qt.ItemSelectionMode.IntersectsItemShape,
+                               Qt.SortOrder.DescendingOrder):
+            if isinstance(item, TerrainItem):
+                return item
+        return None
+
+    def selected_terrain(self) -> list[str]:
+        return sorted(item.terrain_id for item in self.selectedItems()
+                      if isinstance(item, TerrainItem))
+
+    def set_terrain_editable(self, editable: bool) -> None:
+        """Let pieces of terrain be selected (the terrain tool) or not (every other tool)."""
+        self._terrain_editable = editable
+        for _, item, _ in self._terrain.values():
+            item.set_editable(editable)
 
     def zone_rects(self) -> list[QRectF]:
         """The deployment zones drawn (scene rectangles), in the battle's order."""

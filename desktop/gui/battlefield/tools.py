@@ -72,6 +72,9 @@ class Tool:
     def mouse_release(self, event: QMouseEvent) -> bool:
         return False
 
+    def mouse_double_click(self, event: QMouseEvent) -> bool:
+        return False
+
     def key_press(self, event: QKeyEvent) -> bool:
         return False
 
@@ -616,3 +619,6 @@ class RulerTool(Tool):
 TOOLS: Final[dict[str, type[Tool]]] = {tool.name: tool for tool in
                                        (SelectMoveTool, TurnTool, WheelTool,
                                                      ChargeTool, RulerTool)}
+from desktop.gui.battlefield.terrain_tool import TerrainTool  # noqa: E402  (built on Tool)
+
+TOOLS["terrain"] = TerrainTool

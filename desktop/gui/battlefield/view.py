@@ -140,7 +140,8 @@ class BattlefieldView(QGraphicsView):
         return bool(image.save(path, "PNG"))  # type: ignore[call-overload]
 
     def set_tool(self, name: str) -> None:
-        """Switch to the tool called `name` ("select", "turn", "wheel", "charge", "ruler")."""
+        """Switch to the tool called `name` ("select", "turn", "wheel", "charge", "ruler",
+        "terrain")."""
         if name not in TOOLS:
             raise ValueError(f"no battlefield tool '{name}' (there are {', '.join(TOOLS)})")
         self.tool.deactivate()
@@ -222,6 +223,10 @@ class BattlefieldView(QGraphicsView):
             return
         if not self.tool.mouse_release(event):
             super().mouseReleaseEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # Qt override
+        if not self.tool.mouse_double_click(event):
+            super().mouseDoubleClickEvent(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # Qt override
         control = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
