@@ -414,3 +414,12 @@ def test_the_terrain_kind_chosen_in_the_toolbar_is_what_the_tool_draws(battle_wi
     assert window.battlefield_view.tool.kind == "impassable"
     combo.setCurrentIndex(combo.findData("open"))
     assert window.battlefield_view.tool.kind == "open"
+
+
+def test_each_saved_move_is_written_in_the_battle_log(battle_window):
+    window, _ = battle_window
+    battle = window.battles.battle
+    uid = next(iter(battle.roster))
+    start = battle.states[uid].center
+    drag(window, start, (start[0], start[1] + 7.0))
+    assert f"Move {battle.roster[uid].name}" in window.ui.logView.toPlainText()

@@ -195,3 +195,11 @@ def test_no_two_actions_share_a_shortcut(window):
             text = shortcut.toString()
             assert text not in seen, f"{text}: {seen.get(text)} and {action.objectName()}"
             seen[text] = action.objectName()
+
+
+def test_a_first_start_fits_a_small_screen(qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "rout.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings=settings)  # no saved geometry: the form's 1280x800
+    qtbot.addWidget(window)
+    room = window.screen().availableGeometry()
+    assert window.width() <= room.width() and window.height() <= room.height() - 40

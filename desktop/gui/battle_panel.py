@@ -51,6 +51,7 @@ class BattlePanel(QObject):
     opened = Signal(str)
     status = Signal(str)  # one line for the status bar: what happened, or why not
     inspect = Signal(str, str)  # the selected unit on the table: title and details (HTML)
+    logged = Signal(str)  # a line for the battle log: each step as it is saved
 
     def __init__(self, ui: Ui_MainWindow, window: QWidget, undo_stack: Any,
                  settings: QSettings | None = None) -> None:
@@ -339,7 +340,9 @@ class BattlePanel(QObject):
 
     def _moves_proposed(self, events: Sequence[Event]) -> None:
         if self.workspace is not None and events:
-            self.workspace.apply(events, _describe(self.battle, events))
+            text = _describe(self.battle, events)
+            self.workspace.apply(events, text)
+            self.logged.emit(text)
 
     def _fill_sides(self, battle: Battle | None) -> None:
         combo = self.ui.sideCombo

@@ -58,6 +58,7 @@ if TYPE_CHECKING:  # the panes import the engine and the store: not before the f
     from desktop.store.store import Store
 
 LAYOUT_VERSION: Final = 2
+FRAME_ALLOWANCE: Final = (8, 40)  # (width, height) a window manager's frame may take
 """Bump when the docks change so that an old saved layout is ignored, not half-applied."""
 GEOMETRY_KEY: Final = "mainWindow/geometry"
 STATE_KEY: Final = "mainWindow/state"
@@ -219,6 +220,7 @@ class MainWindow(QMainWindow):
             self._battles.status.connect(self.battle_status.setText)
             self._battles.opened.connect(self._battle_opened)
             self._battles.inspect.connect(self._inspect_table_unit)
+            self._battles.logged.connect(self.log)
         return self._battles
 
     @property
@@ -267,9 +269,25 @@ class MainWindow(QMainWindow):
         geometry = settings.value(GEOMETRY_KEY)
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
+        else:
+            self.fit_screen()
         state = settings.value(STATE_KEY)
         if isinstance(state, QByteArray):
             self.restoreState(state, LAYOUT_VERSION)
+
+    def fit_screen(self) -> None:
+        """A first start on a small screen (1366x768): the form's 1280x800 would hang off
+        the bottom, status bar and all, so the window shrinks to what the screen offers."""
+        screen = self.screen()
+        if screen is None:
+            return
+        room = screen.availableGeometry()
+        # Before the first show there is no frame yet: leave room for a typical title bar.
+        frame = self.frameGeometry().size() - self.geometry().size()
+        width = min(self.width(), room.width() - max(frame.width(), FRAME_ALLOWANCE[0]))
+        height = min(self.height(), room.height() - max(frame.height(), FRAME_ALLOWANCE[1]))
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
 
     def save_layout(self, settings: QSettings) -> None:
         """Remember window geometry and dock layout (window state only, nothing else)."""
