@@ -24,6 +24,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 import shapely
 from shapely.geometry import LineString, Polygon
@@ -462,34 +463,36 @@ def _shown(point: Point) -> str:
 # --- builders the window (and the CLI) call --------------------------------------------------
 
 
+EventType = TypeVar("EventType", bound=Event)
+
+
+def _checked(battle: Battle, event: EventType) -> EventType:
+    """`check` for the builders below: the accepted event, of the kind they made."""
+    accepted = check(battle, event)
+    assert isinstance(accepted, type(event))
+    return accepted
+
+
 def deploy(battle: Battle, unit_id: str, center: Point, facing: float) -> UnitDeployed:
-    event = check(battle, UnitDeployed(unit_id, center, facing))
-    assert isinstance(event, UnitDeployed)
-    return event
+    return _checked(battle, UnitDeployed(unit_id, center, facing))
 
 
 def move_to(battle: Battle, unit_id: str, point: Point, facing: float | None = None,
             via: Sequence[Point] = ()) -> UnitMoved:
     """A straight move (or one through `via`) to `point`; facing unchanged unless given."""
     state = _movable(battle, unit_id)
-    event = check(battle, UnitMoved(unit_id, 0, (state.center, *via, point),
+    return _checked(battle, UnitMoved(unit_id, 0, (state.center, *via, point),
                                     state.facing if facing is None else facing))
-    assert isinstance(event, UnitMoved)
-    return event
 
 
 def wheel(battle: Battle, unit_id: str, angle: float) -> UnitWheeled:
     """Wheel `angle` degrees clockwise (negative: counter-clockwise) about the inner corner."""
     pivot = "right" if _number(angle, "a wheel's angle") > 0 else "left"
-    event = check(battle, UnitWheeled(unit_id, pivot, angle))
-    assert isinstance(event, UnitWheeled)
-    return event
+    return _checked(battle, UnitWheeled(unit_id, pivot, angle))
 
 
 def reform(battle: Battle, unit_id: str, files: int) -> UnitReformed:
-    event = check(battle, UnitReformed(unit_id, files))
-    assert isinstance(event, UnitReformed)
-    return event
+    return _checked(battle, UnitReformed(unit_id, files))
 
 
 def charge(battle: Battle, unit_id: str, target: str) -> tuple[UnitCharged, UnitsEngaged]:
@@ -508,36 +511,26 @@ def charge(battle: Battle, unit_id: str, target: str) -> tuple[UnitCharged, Unit
 
 
 def disengage(battle: Battle, unit_id: str, enemy: str) -> UnitsDisengaged:
-    event = check(battle, UnitsDisengaged(unit_id, enemy))
-    assert isinstance(event, UnitsDisengaged)
-    return event
+    return _checked(battle, UnitsDisengaged(unit_id, enemy))
 
 
 def place_terrain(battle: Battle, terrain_id: str, points: Sequence[Point], *,
                   impassable: bool = False, difficult: bool = False,
                   name: str = "") -> TerrainPlaced:
-    event = check(battle, TerrainPlaced(terrain_id, name, tuple(points), impassable,
+    return _checked(battle, TerrainPlaced(terrain_id, name, tuple(points), impassable,
                                         difficult))
-    assert isinstance(event, TerrainPlaced)
-    return event
 
 
 def remove_terrain(battle: Battle, terrain_id: str) -> TerrainRemoved:
-    event = check(battle, TerrainRemoved(terrain_id))
-    assert isinstance(event, TerrainRemoved)
-    return event
+    return _checked(battle, TerrainRemoved(terrain_id))
 
 
 def move_terrain(battle: Battle, terrain_id: str, dx: float, dy: float) -> TerrainMoved:
-    event = check(battle, TerrainMoved(terrain_id, dx, dy))
-    assert isinstance(event, TerrainMoved)
-    return event
+    return _checked(battle, TerrainMoved(terrain_id, dx, dy))
 
 
 def rename_terrain(battle: Battle, terrain_id: str, name: str) -> TerrainRenamed:
-    event = check(battle, TerrainRenamed(terrain_id, name))
-    assert isinstance(event, TerrainRenamed)
-    return event
+    return _checked(battle, TerrainRenamed(terrain_id, name))
 
 
 def new_terrain_id(battle: Battle, kind: str) -> tuple[str, str]:

@@ -223,14 +223,8 @@ class Store:
     def find_army(self, name_or_id: str) -> Army:
         """By id, else by name ignoring case (Unicode-aware); a name two armies share is
         refused."""
-        found = self.match_armies(name_or_id)
-        if not found:
-            raise NotFoundError(f"no army named '{name_or_id}' in {self.describe()} (see "
-                                "`rout armies`)")
-        if len(found) > 1:
-            raise NotFoundError(f"{len(found)} armies are named '{name_or_id}'; give the id "
-                                f"instead ({', '.join(sorted(found))})")
-        return self.load_army(found[0])
+        return self.load_army(self._only(self.match_armies(name_or_id), name_or_id,
+                                         "army", "armies"))
 
     def delete_army(self, army_id: str) -> None:
         with self._writing() as connection:
@@ -356,14 +350,18 @@ class Store:
     def find_battle(self, id_or_title: str) -> SavedBattle:
         """By id, else by title ignoring case (Unicode-aware); a title two battles share is
         refused."""
-        found = self.match_battles(id_or_title)
+        return self.load_battle(self._only(self.match_battles(id_or_title), id_or_title,
+                                           "battle", "battles"))
+
+    def _only(self, found: Sequence[str], name: str, kind: str, kinds: str) -> str:
+        """The one id a name matched, or NotFoundError saying there is none or several."""
         if not found:
-            raise NotFoundError(f"no battle named '{id_or_title}' in {self.describe()} (see "
-                                "`rout battles`)")
+            raise NotFoundError(f"no {kind} named '{name}' in {self.describe()} (see "
+                                f"`rout {kinds}`)")
         if len(found) > 1:
-            raise NotFoundError(f"{len(found)} battles are named '{id_or_title}'; give the "
-                                f"id instead ({', '.join(sorted(found))})")
-        return self.load_battle(found[0])
+            raise NotFoundError(f"{len(found)} {kinds} are named '{name}'; give the id "
+                                f"instead ({', '.join(sorted(found))})")
+        return found[0]
 
     def match_battles(self, id_or_title: str) -> list[str]:
         """Ids of the battle with this id, else of those with this title (ignoring case)."""
