@@ -197,9 +197,13 @@ def test_no_two_actions_share_a_shortcut(window):
             seen[text] = action.objectName()
 
 
-def test_a_first_start_fits_a_small_screen(qtbot, tmp_path):
-    settings = QSettings(str(tmp_path / "rout.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(settings=settings)  # no saved geometry: the form's 1280x800
+def test_a_first_start_fits_a_small_screen(qtbot):
+    from PySide6.QtCore import QRect
+
+    window = MainWindow()
     qtbot.addWidget(window)
-    room = window.screen().availableGeometry()
-    assert window.width() <= room.width() and window.height() <= room.height() - 40
+    assert (window.width(), window.height()) == (1280, 800)  # the form's size
+    window.fit_screen(QRect(0, 0, 1366, 768))  # a laptop: the height must give
+    assert window.width() == 1280 and window.height() <= 768 - 40
+    window.fit_screen(QRect(0, 0, 1920, 1080))  # never grows
+    assert window.width() == 1280 and window.height() <= 768 - 40

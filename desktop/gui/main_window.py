@@ -19,6 +19,7 @@ from PySide6.QtCore import (
     QByteArray,
     QLockFile,
     QObject,
+    QRect,
     QSettings,
     Qt,
     QTimer,
@@ -26,6 +27,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import (
     QCloseEvent,
+    QGuiApplication,
     QIcon,
     QKeySequence,
     QUndoStack,
@@ -269,19 +271,17 @@ class MainWindow(QMainWindow):
         geometry = settings.value(GEOMETRY_KEY)
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
-        else:
-            self.fit_screen()
+        elif QGuiApplication.platformName() != "offscreen":  # its one "screen" is made up
+            screen = self.screen()
+            if screen is not None:
+                self.fit_screen(screen.availableGeometry())
         state = settings.value(STATE_KEY)
         if isinstance(state, QByteArray):
             self.restoreState(state, LAYOUT_VERSION)
 
-    def fit_screen(self) -> None:
+    def fit_screen(self, room: QRect) -> None:
         """A first start on a small screen (1366x768): the form's 1280x800 would hang off
-        the bottom, status bar and all, so the window shrinks to what the screen offers."""
-        screen = self.screen()
-        if screen is None:
-            return
-        room = screen.availableGeometry()
+        the bottom, status bar and all, so the window shrinks to what `room` offers."""
         # Before the first show there is no frame yet: leave room for a typical title bar.
         frame = self.frameGeometry().size() - self.geometry().size()
         width = min(self.width(), room.width() - max(frame.width(), FRAME_ALLOWANCE[0]))
