@@ -143,7 +143,11 @@ class MainWindow(QMainWindow):
         for action in (self.ui.actionNewBattle, self.ui.actionRenameBattle,
                        self.ui.actionDuplicateBattle, self.ui.actionDeleteBattle,
                        self.ui.actionDeployArmy, self.ui.actionFitTable,
-                       self.ui.actionSampleBattles,
+                       self.ui.actionSampleBattles, self.ui.actionResolveCombat,
+                       self.ui.actionStartOfTurn, self.ui.actionChargeFleeing,
+                       self.ui.actionShooting, self.ui.actionChargeReaction,
+                       self.ui.actionNextTurn, self.ui.actionOdds,
+                       self.ui.actionExportReport,
                        self.ui.actionExportView):
             action.setEnabled(False)
 
