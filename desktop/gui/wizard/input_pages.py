@@ -99,9 +99,10 @@ class CombatPage(InputPage):
         self._refresh_scores()
 
     def _combat_box(self, index: int, combat: dict[str, Any]) -> QGroupBox:
-        box = QGroupBox(str(combat.get("id", f"combat {index + 1}")), self)
+        title = str(combat.get("id", f"combat {index + 1}")).replace("&", "&&")
+        box = QGroupBox(title, self)
         layout = QVBoxLayout(box)
-        sides = QHBoxLayout()
+        sides = QVBoxLayout()  # one above the other: two sides side by side overflow
         for side in combat.get("sides", []):
             sides.addWidget(self._side_box(side))
         layout.addLayout(sides)
@@ -115,7 +116,7 @@ class CombatPage(InputPage):
     def _side_box(self, side: dict[str, Any]) -> QGroupBox:
         units = side.setdefault("units", [])
         player = self.battle.player_of(units[0]["unit"]) if units else "?"
-        box = QGroupBox(player, self)
+        box = QGroupBox(player.replace("&", "&&"), self)  # "Orcs & Goblins", no mnemonic
         grid = QGridLayout(box)
         for column, heading in enumerate(("Unit", "Wounds caused", "Casualties", "Charged")):
             grid.addWidget(QLabel(f"<b>{heading}</b>"), 0, column)

@@ -20,7 +20,7 @@ AXIS_COLOUR: Final = QColor("#505050")
 PASS_COLOUR: Final = QColor("#4e9a52")
 FAIL_COLOUR: Final = QColor("#c8553d")
 LINE_COLOUR: Final = QColor("#202020")
-ROLLED_COLOUR: Final = QColor("#f2c14e")
+ROLLED_COLOUR: Final = QColor("#1a1a1a")  # outline of the total just rolled
 # Outcomes without a test (a flee move's "leaves the table") take these in turn.
 PALETTE: Final = (QColor("#4a7ebb"), QColor("#8e6bbf"), QColor("#d08c2f"), QColor("#3f9f9f"),
                   QColor("#a05a7a"), QColor("#6f8f3a"))
@@ -94,7 +94,7 @@ class OddsChart(QWidget):
                       for total in range(band.low, band.high + 1)}
         self.colours = [colours.get(outcome_at.get(total, ""), PALETTE[0])
                         for total in self.totals]
-        pens = [pg.mkPen(ROLLED_COLOUR.darker(150), width=3) if total == rolled
+        pens = [pg.mkPen(ROLLED_COLOUR, width=3) if total == rolled
                 else pg.mkPen(colour.darker(130))
                 for total, colour in zip(self.totals, self.colours, strict=True)]
         self.bars.setOpts(x=self.totals, height=heights, width=BAR_WIDTH,

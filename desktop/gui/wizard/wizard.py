@@ -31,6 +31,7 @@ INPUT_ID = 0
 ROLL_BASE = 1000
 CHOICE_BASE = 2000
 SUMMARY_ID = 9000
+PREVIEW_DELAY_MS = 120
 MAX_STEPS = ROLL_BASE  # ids of the two kinds of step page must not meet
 
 
@@ -73,6 +74,12 @@ class ResolutionWizard(QWizard):
         self.setPage(SUMMARY_ID, SummaryPage(self))
         self.setStartId(INPUT_ID)
         self.currentIdChanged.connect(self._focus_page)
+        # The preview runs the rest of the procedure on defaults: after the page is up, and
+        # once for a burst of answers (a resume gives many at once).
+        self._preview_timer = QTimer(self)
+        self._preview_timer.setSingleShot(True)
+        self._preview_timer.setInterval(PREVIEW_DELAY_MS)
+        self._preview_timer.timeout.connect(self.send_preview)
         self.resize(720, 620)
 
     # --- what the lead reads -------------------------------------------------------------
@@ -197,8 +204,7 @@ class ResolutionWizard(QWizard):
             QTimer.singleShot(0, field, field.setFocus)
 
     def _schedule_preview(self) -> None:
-        # After the page is up: the rest of the procedure on defaults is not on the way.
-        QTimer.singleShot(0, self, self.send_preview)
+        self._preview_timer.start()
 
     def send_preview(self) -> None:
         if self._resolution is None:
