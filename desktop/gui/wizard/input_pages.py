@@ -1,0 +1,234 @@
+"""The wizard's first page: what the players enter before the engine asks anything.
+
+Combat procedures (W6 combat_aftermath, BP breaks_pursues) get one box per combat with
+each side's units; every other procedure gets one field per key its ProcedureKind lists.
+Both pages hold `forecast_area`, an empty widget the main window fills with a forecast.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+    QWizardPage,
+)
+
+from desktop.engine.errors import RuleError
+from desktop.engine.model import Battle
+
+if TYPE_CHECKING:
+    from desktop.gui.wizard.wizard import ResolutionWizard
+
+SIDE_FLAGS = (("flank", "Flank"), ("rear", "Rear"), ("high_ground", "High ground"),
+              ("battle_standard", "Battle standard"))
+UNIT_FIELDS = ("unit", "charger", "target")
+MAX_COUNT = 1000
+
+
+class InputPage(QWizardPage):
+    """Base of the first pages: `mapping()` is the procedure's "resolve" input."""
+
+    def __init__(self, wizard: ResolutionWizard) -> None:
+        super().__init__(wizard)
+        self.resolution_wizard = wizard
+        self.battle = wizard.battle
+        self.forecast_area = QWidget(self)
+        self.forecast_area.setObjectName("forecastArea")
+        forecast_layout = QVBoxLayout(self.forecast_area)
+        forecast_layout.setContentsMargins(0, 0, 0, 0)
+        self.error_label = QLabel(self)
+        self.error_label.setObjectName("inputError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #b00020")
+
+    def mapping(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def validatePage(self) -> bool:  # Qt override: the engine reads the input or refuses it
+        try:
+            self.resolution_wizard.start(self.mapping())
+        except RuleError as error:
+            self.error_label.setText(str(error))
+            return False
+        self.error_label.clear()
+        return True
+
+    def nextId(self) -> int:  # Qt override
+        return self.resolution_wizard.id_after_input()
+
+
+class CombatPage(InputPage):
+    """Units per side with wounds caused, casualties, charged; the side bonuses; and the
+    score the engine gives, live."""
+
+    def __init__(self, wizard: ResolutionWizard, prepared: Mapping[str, Any]) -> None:
+        super().__init__(wizard)
+        self.setTitle("Combat results")
+        self.setSubTitle("Enter what each unit did in the round of combat. The engine scores "
+                         "it as you type.")
+        self._data = copy.deepcopy(dict(prepared))
+        self._data.setdefault("combats", [])
+        self.score_labels: list[QLabel] = []
+        holder = QWidget()
+        column = QVBoxLayout(holder)
+        for index, combat in enumerate(self._data["combats"]):
+            column.addWidget(self._combat_box(index, combat))
+        column.addStretch(1)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(holder)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        layout = QVBoxLayout(self)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.error_label)
+        layout.addWidget(self.forecast_area)
+        self._refresh_scores()
+
+    def _combat_box(self, index: int, combat: dict[str, Any]) -> QGroupBox:
+        title = str(combat.get("id", f"combat {index + 1}")).replace("&", "&&")
+        box = QGroupBox(title, self)
+        layout = QVBoxLayout(box)
+        sides = QVBoxLayout()  # one above the other: two sides side by side overflow
+        for side in combat.get("sides", []):
+            sides.addWidget(self._side_box(side))
+        layout.addLayout(sides)
+        score = QLabel(box)
+        score.setObjectName(f"combatScore{index}")
+        score.setTextFormat(Qt.TextFormat.PlainText)
+        self.score_labels.append(score)
+        layout.addWidget(score)
+        return box
+
+    def _side_box(self, side: dict[str, Any]) -> QGroupBox:
+        units = side.setdefault("units", [])
+        player = self.battle.player_of(units[0]["unit"]) if units else "?"
+        box = QGroupBox(player.replace("&", "&&"), self)  # "Orcs & Goblins", no mnemonic
+        grid = QGridLayout(box)
+        for column, heading in enumerate(("Unit", "Wounds caused", "Casualties", "Charged")):
+            grid.addWidget(QLabel(f"<b>{heading}</b>"), 0, column)
+        for row, entry in enumerate(units, start=1):
+            uid = entry["unit"]
+            grid.addWidget(QLabel(self.battle.roster[uid].name), row, 0)
+            wounds = self._spin(entry, "wounds_caused", 0, 999)
+            wounds.setObjectName(f"wounds:{uid}")
+            casualties = self._spin(entry, "casualties", 0, self.battle.states[uid].models)
+            casualties.setObjectName(f"casualties:{uid}")
+            charged = self._check(entry, "charged", "")
+            charged.setObjectName(f"charged:{uid}")
+            grid.addWidget(wounds, row, 1)
+            grid.addWidget(casualties, row, 2)
+            grid.addWidget(charged, row, 3)
+        flags = QHBoxLayout()
+        for key, label in SIDE_FLAGS:
+            flags.addWidget(self._check(side, key, label))
+        flags.addWidget(QLabel("Other"))
+        flags.addWidget(self._spin(side, "other", -10, 10))
+        flags.addStretch(1)
+        grid.addLayout(flags, len(units) + 1, 0, 1, 4)
+        return box
+
+    def _spin(self, node: dict[str, Any], key: str, low: int, high: int) -> QSpinBox:
+        spin = QSpinBox(self)
+        spin.setRange(low, high)
+        spin.setValue(int(node.get(key, 0)))
+        node[key] = spin.value()
+
+        def changed(value: int) -> None:
+            node[key] = value
+            self._refresh_scores()
+
+        spin.valueChanged.connect(changed)
+        return spin
+
+    def _check(self, node: dict[str, Any], key: str, label: str) -> QCheckBox:
+        check = QCheckBox(label, self)
+        check.setChecked(bool(node.get(key, False)))
+        node[key] = check.isChecked()
+
+        def toggled(on: bool) -> None:
+            node[key] = on
+            self._refresh_scores()
+
+        check.toggled.connect(toggled)
+        return check
+
+    def mapping(self) -> dict[str, Any]:
+        return copy.deepcopy(self._data)
+
+    def _refresh_scores(self) -> None:
+        """Scores as the engine works them out (after casualties come off, so ranks count
+        as they will)."""
+        try:
+            results = self.resolution_wizard.combat_results(self._data)
+        except RuleError as error:
+            self.error_label.setText(str(error))
+            for label in self.score_labels:
+                label.clear()
+            return
+        self.error_label.clear()
+        for label, result in zip(self.score_labels, results, strict=False):
+            scores = ", ".join(f"{player} {score}" for player, score in result.scores)
+            if result.winner is None:
+                label.setText(f"{scores}: a draw")
+            else:
+                label.setText(f"{scores}: {result.winner} win by {result.difference}")
+
+
+class FieldsPage(InputPage):
+    """One field per input the procedure reads: units, a player, numbers."""
+
+    def __init__(self, wizard: ResolutionWizard, prepared: Mapping[str, Any]) -> None:
+        super().__init__(wizard)
+        kind = wizard.kind
+        self.setTitle(kind.description)
+        self.setSubTitle("Check what the resolution starts from, then Next.")
+        self.widgets: dict[str, QComboBox | QSpinBox] = {}
+        form = QFormLayout()
+        for name in kind.fields:
+            widget = self._field(name, prepared.get(name), wizard.battle)
+            widget.setObjectName(f"field:{name}")
+            self.widgets[name] = widget
+            form.addRow(name.replace("_", " ").capitalize(), widget)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error_label)
+        layout.addWidget(self.forecast_area)
+        layout.addStretch(1)
+
+    def _field(self, name: str, value: Any, battle: Battle) -> QComboBox | QSpinBox:
+        if name in UNIT_FIELDS or name == "player":
+            combo = QComboBox(self)
+            if name == "player":
+                for player in dict.fromkeys(u.player for u in battle.roster.values()):
+                    combo.addItem(player, player)
+            else:
+                for uid in battle.on_table():
+                    unit = battle.roster[uid]
+                    combo.addItem(f"{unit.name} ({unit.player})", uid)
+            found = combo.findData(value)
+            combo.setCurrentIndex(max(found, 0))
+            return combo
+        spin = QSpinBox(self)
+        spin.setRange(0, MAX_COUNT)
+        spin.setValue(int(value) if isinstance(value, int) else 0)
+        return spin
+
+    def mapping(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        for name, widget in self.widgets.items():
+            data[name] = widget.currentData() if isinstance(widget, QComboBox) else widget.value()
+        return data

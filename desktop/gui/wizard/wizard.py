@@ -1,0 +1,217 @@
+"""ResolutionWizard: a QWizard whose pages are the engine's requests.
+
+Page ids: INPUT_ID for the first page, ROLL_BASE + k / CHOICE_BASE + k for the request at
+step k, SUMMARY_ID last. Pages are made when first needed and reused; which one follows
+is decided by what the engine asks once an answer is given (nextId). Answers are a list:
+changing answer k on the way back replays answers[:k] + [new] and drops the later ones,
+so every later page is rebuilt from the requests the new answer leads to.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import QWidget, QWizard, QWizardPage
+
+from desktop.engine.dice import SeededRoller
+from desktop.engine.events import CombatResolved, Event, fold
+from desktop.engine.model import Battle
+from desktop.engine.procedure import Answer, Request, Resolution, Roll, Session
+from desktop.engine.rulesets import get_ruleset
+from desktop.gui.wizard.input_pages import CombatPage, FieldsPage, InputPage
+from desktop.gui.wizard.step_pages import ChoicePage, RollPage, StepPage, SummaryPage, as_answer
+
+log = logging.getLogger(__name__)
+
+INPUT_ID = 0
+ROLL_BASE = 1000
+CHOICE_BASE = 2000
+SUMMARY_ID = 9000
+PREVIEW_DELAY_MS = 120
+MAX_STEPS = ROLL_BASE  # ids of the two kinds of step page must not meet
+
+
+class ResolutionWizard(QWizard):
+    """Walks the players through one resolution; Finish leaves its events in `events`.
+
+    `battle` is the battle now; `procedure` a name in the ruleset's procedures; `prepared`
+    the procedure's input as a scenario's "resolve" holds it (see combats_from_selection).
+    Nothing is applied to anything: the caller applies `events` when the wizard is accepted.
+    """
+
+    answersChanged = Signal(list)  # every accepted answer so far: save them for a resume
+    previewChanged = Signal(object, list)  # (battle the events start from, events)
+    highlightUnits = Signal(list)  # unit ids a choice is about; [] when it is answered
+
+    def __init__(self, battle: Battle, procedure: str,
+                 prepared: Mapping[str, Any] | None = None, *, seed: int | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("resolutionWizard")
+        self.battle = battle
+        self.kind = get_ruleset(battle.ruleset).procedure(procedure)
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        self.roller = SeededRoller(self.seed)
+        log.info("Resolution wizard for %s rolls with seed %s", procedure, self.seed)
+        self.setWindowTitle(f"Resolve: {self.kind.description}")
+        self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
+        self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
+        self.start_battle = battle  # the battle with the procedure's input set up
+        self._mapping: dict[str, Any] | None = None
+        self._resolution: Resolution | None = None
+        self._session: Session | None = None  # the session after the answers on the way
+        self._answers: list[Answer] = []
+        self._next_after: dict[int, int] = {}
+        prepared = dict(prepared or {})
+        self.input_page: InputPage = (CombatPage(self, prepared)
+                                      if "combats" in self.kind.fields
+                                      else FieldsPage(self, prepared))
+        self.setPage(INPUT_ID, self.input_page)
+        self.setPage(SUMMARY_ID, SummaryPage(self))
+        self.setStartId(INPUT_ID)
+        self.currentIdChanged.connect(self._focus_page)
+        # The preview runs the rest of the procedure on defaults: after the page is up, and
+        # once for a burst of answers (a resume gives many at once).
+        self._preview_timer = QTimer(self)
+        self._preview_timer.setSingleShot(True)
+        self._preview_timer.setInterval(PREVIEW_DELAY_MS)
+        self._preview_timer.timeout.connect(self.send_preview)
+        self.resize(720, 620)
+
+    # --- what the lead reads -------------------------------------------------------------
+
+    @property
+    def forecast_area(self) -> QWidget:
+        """An empty widget on the first page for the forecast chart."""
+        return self.input_page.forecast_area
+
+    @property
+    def answers(self) -> list[Answer]:
+        return list(self._answers)
+
+    @property
+    def events(self) -> list[Event]:
+        """The events of the resolution as answered so far (all of them once it is done)."""
+        return list(self._session.events) if self._session is not None else []
+
+    @property
+    def resolved(self) -> bool:
+        """Every request answered (QDialog.done is taken)."""
+        return self._session is not None and self._session.done
+
+    @property
+    def final_battle(self) -> Battle:
+        return fold(self.start_battle, self.events)
+
+    def resume(self, answers: Iterable[object]) -> None:
+        """Give saved answers (as answersChanged sent them, or JSON lists) and land on the
+        first page not answered yet; a refused answer stops there, its error shown."""
+        if self.currentId() == -1:
+            self.restart()
+        self._answers = [a for a in (as_answer(v) for v in answers) if a is not None]
+        self._mapping = None  # the input page's mapping is taken as the one they answer
+        wanted = len(self._answers)
+        while self.currentId() != SUMMARY_ID:
+            page = self.currentPage()
+            if isinstance(page, StepPage) and page.step >= wanted:
+                break
+            before = self.currentId()
+            self.next()
+            if self.currentId() == before:
+                break
+
+    # --- the engine, for the pages -----------------------------------------------------------
+
+    def start(self, mapping: dict[str, Any]) -> None:
+        """Read the input (a RuleError if the engine refuses it) and begin the session."""
+        parsed = self.kind.parse(self.battle, mapping)
+        battle = self.kind.prepare(self.battle, parsed) if self.kind.prepare else self.battle
+        resolution = self.kind.resolution(battle, parsed)
+        session = resolution.session()  # raises for input the procedure cannot take
+        if self._mapping is not None and mapping != self._mapping:
+            self._answers.clear()  # another combat: the old answers answer nothing
+        self._mapping = mapping
+        self.start_battle = battle
+        self._resolution = resolution
+        self._session = session
+        self._next_after = {-1: self._id_for(0)}
+        self._schedule_preview()
+
+    def combat_results(self, mapping: Mapping[str, Any]) -> list[CombatResolved]:
+        """The engine's scores for the combats in `mapping` (casualties removed first)."""
+        parsed = self.kind.parse(self.battle, mapping)
+        battle = self.kind.prepare(self.battle, parsed) if self.kind.prepare else self.battle
+        session = self.kind.resolution(battle, parsed).session()
+        return [event for event in session.events if isinstance(event, CombatResolved)]
+
+    def id_after_input(self) -> int:
+        return self._next_after.get(-1, SUMMARY_ID)
+
+    def id_after(self, step: int) -> int:
+        return self._next_after.get(step, SUMMARY_ID)
+
+    def session_at(self, step: int) -> Session:
+        """The session after the first `step` answers (replayed if it is not that one)."""
+        assert self._resolution is not None
+        if self._session is None or len(self._session.steps) != step:
+            self._session = self._resolution.replay(self._answers[:step])
+        return self._session
+
+    def request_at(self, step: int) -> Request:
+        request = self.session_at(step).pending
+        assert request is not None, f"the resolution asks nothing at step {step}"
+        return request
+
+    def answer_at(self, step: int) -> Answer | None:
+        return self._answers[step] if step < len(self._answers) else None
+
+    def give(self, step: int, answer: object) -> None:
+        """Answer the request at `step` (AnswerError/DiceError if the engine refuses it)."""
+        session = self.session_at(step)
+        session.answer(answer)
+        accepted = session.answers[-1]
+        if self.answer_at(step) != accepted:
+            self._answers = [*self._answers[:step], accepted]
+        self._next_after[step] = self._id_for(step + 1)
+        self.answersChanged.emit(list(self._answers))
+        self._schedule_preview()
+
+    def _id_for(self, step: int) -> int:
+        """The page for what the session asks at `step`, made if it is not there yet."""
+        assert self._session is not None
+        request = self._session.pending
+        if request is None:
+            return SUMMARY_ID
+        if step >= MAX_STEPS:
+            raise RuntimeError("a resolution with more steps than the wizard has pages")
+        page_id = (ROLL_BASE if isinstance(request, Roll) else CHOICE_BASE) + step
+        if self.page(page_id) is None:
+            page: QWizardPage = (RollPage(self, step) if isinstance(request, Roll)
+                                 else ChoicePage(self, step))
+            self.setPage(page_id, page)
+        return page_id
+
+    def _focus_page(self, _page_id: int) -> None:
+        # Forward and Back alike the keyboard starts on the page's first field; later than
+        # the wizard's own focus, which goes to a button.
+        page = self.currentPage()
+        field = page.first_field() if isinstance(page, StepPage) else None
+        if field is not None:
+            QTimer.singleShot(0, field, field.setFocus)
+
+    def _schedule_preview(self) -> None:
+        self._preview_timer.start()
+
+    def send_preview(self) -> None:
+        if self._resolution is None:
+            return
+        preview = self._resolution.preview(self._answers)
+        self.previewChanged.emit(self.start_battle, list(preview.events))
+
+    def answers_json(self) -> list[object]:
+        """The answers as JSON: faces as lists, choices as text."""
+        return [list(a) if isinstance(a, tuple) else a for a in self._answers]
