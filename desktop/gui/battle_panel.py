@@ -7,7 +7,7 @@ battles is wired here so the main window stays wiring for the whole, not for eac
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QSettings, Qt, QTimer, Signal
@@ -21,6 +21,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QComboBox,
+    QDialog,
     QFileDialog,
     QInputDialog,
     QListWidgetItem,
@@ -52,6 +53,7 @@ class BattlePanel(QObject):
     status = Signal(str)  # one line for the status bar: what happened, or why not
     inspect = Signal(str, str)  # the selected unit on the table: title and details (HTML)
     logged = Signal(str)  # a line for the battle log: each step as it is saved
+    resolutionFinished = Signal(object)  # the events a finished resolution applied
 
     def __init__(self, ui: Ui_MainWindow, window: QWidget, undo_stack: Any,
                  settings: QSettings | None = None) -> None:
@@ -88,6 +90,15 @@ class BattlePanel(QObject):
         ui.actionDeleteBattle.triggered.connect(self.delete_battle)
         ui.actionDeployArmy.triggered.connect(self.deploy_army)
         ui.actionSampleBattles.triggered.connect(self.add_sample_battles)
+        ui.actionResolveCombat.triggered.connect(self.resolve_combat)
+        ui.actionStartOfTurn.triggered.connect(self.start_of_turn)
+        ui.actionChargeFleeing.triggered.connect(
+            lambda: self._resolve_selected("charge_fleeing", ("charger", "target")))
+        ui.actionShooting.triggered.connect(lambda: self._resolve_selected("shooting", ("unit",)))
+        ui.actionChargeReaction.triggered.connect(
+            lambda: self._resolve_selected("charge_reaction", ("unit", "charger")))
+        ui.actionNextTurn.triggered.connect(self.next_turn)
+        self.wizard: Any = None  # the resolution wizard while one is open
         ui.actionFitTable.triggered.connect(self.view.fit_table)
         ui.actionExportView.triggered.connect(self.choose_export_view)
         ui.battleList.activated.connect(self._list_activated)
@@ -385,11 +396,115 @@ class BattlePanel(QObject):
                        self.ui.actionDeleteBattle):
             action.setEnabled(listed)
         self.ui.actionDeployArmy.setEnabled(has_battle and self.ui.reserveList.count() > 0)
+        procedures = self._procedures()
+        for action, names in ((self.ui.actionResolveCombat, COMBAT_PROCEDURES),
+                              (self.ui.actionStartOfTurn, TURN_PROCEDURES),
+                              (self.ui.actionChargeFleeing, ("charge_fleeing",)),
+                              (self.ui.actionShooting, ("shooting",)),
+                              (self.ui.actionChargeReaction, ("charge_reaction",))):
+            action.setEnabled(has_battle and self.wizard is None
+                              and any(name in procedures for name in names))
+        self.ui.actionNextTurn.setEnabled(has_battle and self.wizard is None)
 
     def _failed(self, message: str) -> None:
         self.status.emit(message)
         if self.window.isVisible():
             QMessageBox.warning(self.window, "Battle", message)
+
+    # Resolutions: the wizard asks, the engine decides, one undo step applies it all
+
+    def _procedures(self) -> tuple[str, ...]:
+        from desktop.engine.rulesets import get_ruleset
+
+        battle = self.battle
+        return tuple(get_ruleset(battle.ruleset).procedures) if battle is not None else ()
+
+    def resolve_combat(self) -> None:
+        battle = self.battle
+        chosen = self.scene.selected_units()
+        if battle is None:
+            return
+        if not chosen or not any(battle.states[uid].engaged_with for uid in chosen):
+            self.status.emit("Select a unit in combat (engaged) to resolve its combat")
+            return
+        procedures = self._procedures()
+        if "combat" in procedures:  # Kensei: one unit's defeat at a time
+            engaged = next(uid for uid in chosen if battle.states[uid].engaged_with)
+            self.resolve("combat", {"unit": engaged})
+            return
+        from desktop.gui.wizard import combats_from_selection
+
+        name = next(n for n in COMBAT_PROCEDURES if n in procedures)
+        self.resolve(name, combats_from_selection(battle, chosen))
+
+    def start_of_turn(self) -> None:
+        procedures = self._procedures()
+        name = next((n for n in TURN_PROCEDURES if n in procedures), "")
+        if not name:
+            self.status.emit("This ruleset has nothing to resolve at the start of a turn")
+            return
+        self.resolve(name, {})
+
+    def next_turn(self) -> None:
+        """The next turn begins (what lasted a turn runs out), then its start is resolved."""
+        from desktop.engine import moves
+
+        battle = self.battle
+        if battle is None or self.workspace is None:
+            return
+        if "new_turn" in self._procedures():  # Kensei's own resolution begins the turn
+            self.resolve("new_turn", {})
+            return
+        self.workspace.apply([moves.begin_turn(battle)], f"Begin turn {battle.turn + 1}")
+        self.logged.emit(f"Turn {battle.turn + 1} begins")
+        if "start_of_turn" in self._procedures():
+            self.start_of_turn()
+
+    def _resolve_selected(self, procedure: str, fields: Sequence[str]) -> None:
+        chosen = self.scene.selected_units()
+        self.resolve(procedure, dict(zip(fields, chosen, strict=False)))
+
+    def resolve(self, procedure: str, prepared: Mapping[str, Any]) -> None:
+        """Open the resolution wizard (window-modal); Finish applies its events as one step."""
+        from desktop.gui.wizard import ResolutionWizard
+
+        battle = self.battle
+        if battle is None or self.workspace is None or self.wizard is not None:
+            return
+        wizard = ResolutionWizard(battle, procedure, prepared, parent=self.window)
+        wizard.setWindowModality(Qt.WindowModality.WindowModal)
+        wizard.previewChanged.connect(self.scene.show_preview)
+        wizard.highlightUnits.connect(lambda ids: self.scene.select_units(list(ids)))
+        wizard.finished.connect(lambda result: self._resolved(wizard, result))
+        self.wizard = wizard
+        self._update_actions()
+        wizard.open()
+
+    def _resolved(self, wizard: Any, result: int) -> None:
+        from desktop.engine.events import UnitsEngaged
+
+        self.wizard = None
+        battle = self.battle
+        self.scene.show_battle(battle)  # the preview ends either way
+        self._update_actions()
+        if battle is None or self.workspace is None:
+            return
+        if result != QDialog.DialogCode.Accepted or not wizard.resolved:
+            self.status.emit("Resolution cancelled: nothing changed")
+            return
+        # The procedure engages the units of its combats first (its `prepare`): those
+        # engagements become events too, so the stored battle is the fold of its steps.
+        setup: list[Event] = []
+        start = wizard.start_battle
+        for uid, state in start.states.items():
+            for enemy in sorted(state.engaged_with - battle.states[uid].engaged_with):
+                if uid < enemy:
+                    setup.append(UnitsEngaged(uid, enemy))
+        events = [*setup, *wizard.events]
+        title = wizard.kind.description
+        self.workspace.apply(events, f"Resolve: {title}", animate=True)
+        self.logged.emit(f"Resolved: {title} ({len(wizard.events)} events)")
+        self.resolutionFinished.emit(events)
 
     # Dropping a reserve unit on the table deploys it where it lands
 
@@ -430,6 +545,10 @@ class BattlePanel(QObject):
         self.workspace.apply([event], f"Deploy {battle.roster[unit_id].name}")
         return True
 
+
+# Which procedure each action runs, per ruleset (the first the ruleset has).
+COMBAT_PROCEDURES = ("combat_aftermath", "breaks_pursues", "combat")
+TURN_PROCEDURES = ("start_of_turn", "new_turn")
 
 TOOL_LABELS = {
     "select": ("Select / Move", "S", "Click to select, drag to move, arrows to nudge"),

@@ -40,6 +40,7 @@ from desktop.gui.battlefield.items import (
 from desktop.gui.battlefield.terrain_items import TerrainItem
 
 DEFAULT_TABLE: Final = Table(72.0, 48.0)
+PREVIEW_OPACITY: Final = 0.55
 TABLE_COLOUR: Final = QColor("#6f8f4e")
 TABLE_EDGE_COLOUR: Final = QColor("#2c3b1e")
 MINOR_GRID_COLOUR: Final = QColor(255, 255, 255, 34)
@@ -136,9 +137,25 @@ class BattlefieldScene(QGraphicsScene):
         if self.banner:
             self.banner = ""
             self.update()
+        for item in self._units.values():
+            item.setOpacity(1.0)  # a preview's ghosts become units again
         self._show(battle)
         if animate:
             self.play(animate, before)
+
+    def show_preview(self, start: Battle, events: Sequence[Event]) -> None:
+        """What a resolution would do, read-only: the units it moves or removes drawn as
+        ghosts where they would end; `show_battle` ends the preview."""
+        from desktop.engine.events import fold
+
+        self.animator.skip()
+        end = fold(start, events)
+        self._show(end)
+        touched = {uid for uid in end.states if end.states[uid] != start.states.get(uid)}
+        for uid, item in self._units.items():
+            item.setOpacity(PREVIEW_OPACITY if uid in touched else 1.0)
+        self.banner = "Preview — Finish applies these moves"
+        self.update()
 
     def show_replay(self, battle: Battle, step: int, steps: int) -> None:
         """Show a past state read-only, with a banner; `show_battle` ends the replay."""
