@@ -187,7 +187,7 @@ def test_migrating_takes_a_copy_first_and_keeps_the_data(saved_database):
     [copy] = saved_database.parent.glob("rout.before-0003_test.*.sqlite")
     with sqlite3.connect(copy) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
-            ("0002",)]
+            (database.REVISIONS[-1],)]
         assert connection.execute("SELECT count(*) FROM army").fetchone()[0] == len(armies)
     with sqlite3.connect(saved_database) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
@@ -315,7 +315,7 @@ def test_a_first_schema_database_migrates_to_the_head_with_a_copy_first(tmp_path
         [entry] = store.load_library("warhammer6")
     assert (entry.profile, entry.points_per_model, dict(entry.upgrade_costs)) == (
         profile, 5, {})
-    [copy] = tmp_path.glob("old.before-0002.*.sqlite")
+    [copy] = tmp_path.glob(f"old.before-{database.HEAD}.*.sqlite")
     with sqlite3.connect(copy) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
             ("0001",)]
@@ -377,7 +377,7 @@ def test_two_routs_migrating_at_once_migrate_once_after_one_true_copy(saved_data
     assert len(copies) == 1
     with sqlite3.connect(copies[0]) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
-            ("0002",)]
+            (database.REVISIONS[-1],)]
 
 
 def test_a_version_table_with_two_revisions_is_refused_untouched(saved_database):

@@ -6,8 +6,9 @@ never leave this module. Every method is one transaction: it is all written or n
 
 from __future__ import annotations
 
+import json
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -27,6 +28,7 @@ from sqlalchemy import (
     update,
 )
 
+from desktop.engine.answers import answers_from_json, answers_to_json
 from desktop.engine.codec import (
     battle_from_json,
     battle_to_json,
@@ -34,9 +36,10 @@ from desktop.engine.codec import (
     profile_from_stored,
     profile_to_json,
 )
-from desktop.engine.errors import RuleError
+from desktop.engine.errors import RuleError, ScenarioError
 from desktop.engine.events import Event, event_from_json, fold
 from desktop.engine.model import Army, Battle, LibraryEntry, Unit
+from desktop.engine.procedure import Answer
 from desktop.engine.reading import Reader
 from desktop.engine.rulesets import get_ruleset
 from desktop.store.database import (
@@ -52,6 +55,7 @@ from desktop.store.tables import (
     BattleEventRow,
     BattleRow,
     LibraryEntryRow,
+    PendingResolutionRow,
     RosterEntryRow,
 )
 
@@ -62,6 +66,7 @@ ROSTER: Table = RosterEntryRow.__table__  # type: ignore[attr-defined]
 LIBRARY: Table = LibraryEntryRow.__table__  # type: ignore[attr-defined]
 BATTLES: Table = BattleRow.__table__  # type: ignore[attr-defined]
 EVENTS: Table = BattleEventRow.__table__  # type: ignore[attr-defined]
+PENDING: Table = PendingResolutionRow.__table__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,19 @@ class SavedBattle:
     def state(self) -> Battle:
         """The battle now: its start with every event applied (DESIGN: state = fold)."""
         return fold(self.start, self.events)
+
+
+@dataclass(frozen=True)
+class PendingResolution:
+    """A resolution begun and not finished: replaying `answers` in order on the ruleset's
+    `procedure` with `procedure_input` brings it back to where it stopped."""
+
+    battle_id: str
+    procedure: str
+    procedure_input: dict[str, Any]
+    answers: tuple[Answer, ...]
+    title: str
+    updated: datetime
 
 
 def _now() -> datetime:
@@ -462,6 +480,57 @@ class Store:
                 .order_by(BATTLES.c.created, BATTLES.c.id)).all()
         return [BattleSummary(*row) for row in rows]
 
+    # Resolutions begun and not finished
+
+    def save_pending(self, battle_id: str, procedure: str, procedure_input: Mapping[str, Any],
+                     answers: Sequence[object], title: str = "") -> None:
+        """Keep the resolution of `battle_id` as it stands, replacing what was kept before.
+
+        Called after every answer: one transaction writes the whole row, so after a crash
+        the row is this state or the one before, never a mix. Bad input (no such battle,
+        an input JSON cannot hold, an answer of the wrong shape) changes nothing.
+        """
+        if not procedure or len(procedure) > 80:
+            raise ScenarioError(f"'{procedure}' is not a procedure name (1 to 80 "
+                                "characters)")
+        stored_answers = answers_to_json(answers)  # AnswerError names a wrong one
+        stored_input = _json_mapping(procedure_input)
+        values = {"procedure": procedure, "procedure_input": stored_input,
+                  "answers": stored_answers, "title": title[:200], "updated": _now()}
+        with self._writing() as connection:
+            self._lock_battle(connection, battle_id)  # also serialises two savers of one
+            found = connection.execute(update(PENDING).where(PENDING.c.battle_id == battle_id)
+                                       .values(**values))
+            if not found.rowcount:
+                connection.execute(insert(PENDING).values(battle_id=battle_id, **values))
+
+    def load_pending(self, battle_id: str) -> PendingResolution | None:
+        """The unfinished resolution of `battle_id`, None when there is none."""
+        with self._reading() as connection:
+            row = connection.execute(select(PENDING).where(PENDING.c.battle_id == battle_id)
+                                     ).one_or_none()
+        return None if row is None else self._pending(row)
+
+    def list_pending(self) -> list[PendingResolution]:
+        """Every unfinished resolution, the most recently answered first."""
+        with self._reading() as connection:
+            rows = connection.execute(select(PENDING).order_by(
+                PENDING.c.updated.desc(), PENDING.c.battle_id)).all()
+        return [self._pending(row) for row in rows]
+
+    def drop_pending(self, battle_id: str) -> None:
+        """Forget the unfinished resolution of `battle_id` (finished or cancelled); there
+        being none is not an error."""
+        with self._writing() as connection:
+            connection.execute(delete(PENDING).where(PENDING.c.battle_id == battle_id))
+
+    def _pending(self, row: Any) -> PendingResolution:
+        with self._damage_reported(f"unfinished resolution of battle {row.battle_id}"):
+            if not isinstance(row.procedure_input, dict):
+                raise ValueError("its input is not a mapping")
+            return PendingResolution(row.battle_id, row.procedure, dict(row.procedure_input),
+                                     answers_from_json(row.answers), row.title, row.updated)
+
     @contextmanager
     def _damage_reported(self, what: str) -> Iterator[None]:
         """Rows that no longer read as Rout data (edited by hand, say) name what broke."""
@@ -470,6 +539,19 @@ class Store:
         except (RuleError, KeyError, TypeError, ValueError) as error:
             raise CorruptDatabaseError(f"{self.describe()}: the {what} cannot be read "
                                        f"({error})") from None
+
+
+def _json_mapping(value: Mapping[str, Any]) -> dict[str, Any]:
+    """`value` as plain JSON (a copy), or ScenarioError saying what JSON cannot hold."""
+    if not isinstance(value, Mapping):
+        raise ScenarioError(f"a procedure's input must be a mapping, not "
+                            f"{type(value).__name__}")
+    try:
+        stored = json.loads(json.dumps(value, allow_nan=False))
+    except (TypeError, ValueError) as error:
+        raise ScenarioError(f"the procedure's input cannot be kept as JSON ({error})"
+                            ) from None
+    return dict(stored)
 
 
 def _entry_row(army_id: str, position: int, unit: Unit) -> dict[str, Any]:

@@ -14,8 +14,8 @@ from typing import Any
 from sqlalchemy import JSON, Column, DateTime, ForeignKey, Index, String
 from sqlmodel import Field, SQLModel
 
-__all__ = ["ArmyRow", "BattleEventRow", "BattleRow", "LibraryEntryRow", "RosterEntryRow",
-           "SQLModel"]
+__all__ = ["ArmyRow", "BattleEventRow", "BattleRow", "LibraryEntryRow",
+           "PendingResolutionRow", "RosterEntryRow", "SQLModel"]
 
 # Stable constraint names: SQLite migrations rebuild tables by name (render_as_batch).
 SQLModel.metadata.naming_convention = {
@@ -106,3 +106,23 @@ class BattleEventRow(SQLModel, table=True):
     step: int
     kind: str = Field(sa_column=Column(String(60), nullable=False))
     data: dict[str, Any] = _json()
+
+
+class PendingResolutionRow(SQLModel, table=True):
+    """A resolution begun and not finished (revision 0003): at most one per battle.
+
+    Rewritten whole after every answer, so a wizard closed or killed half-way can carry on:
+    replaying `answers` against the procedure rebuilds exactly where it stopped.
+    """
+
+    __tablename__ = "pending_resolution"
+
+    battle_id: str = Field(sa_column=Column(String(32),
+                                            ForeignKey("battle.id", ondelete="CASCADE"),
+                                            primary_key=True))
+    procedure: str = Field(sa_column=Column(String(80), nullable=False))
+    # The scenario's "resolve" mapping (without "procedure"), as the ruleset parses it.
+    procedure_input: dict[str, Any] = _json()
+    answers: list[Any] = _json()  # desktop.engine.answers.answers_to_json
+    title: str = Field(sa_column=Column(String(200), nullable=False))
+    updated: datetime = _moment()

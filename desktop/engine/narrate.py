@@ -1,0 +1,380 @@
+"""Events in plain words, for the battle log and the exported battle report.
+
+`describe` turns one event into a sentence: units by name (never by id), the dice and
+totals where the event has them, distances in the ruleset's unit (" or cm) and the clause
+that made it happen in brackets. Player moves (clause "player") and new turns follow no
+clause, so they carry no bracket. The words are Rout's own; rules/README.md has the ids.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from desktop.engine.dice import Dice
+from desktop.engine.errors import DiceError
+from desktop.engine.events import (
+    BreakTest,
+    CasualtiesRemoved,
+    ChargeFailed,
+    ChaseCharged,
+    ChaseReached,
+    CombatResolved,
+    CommandPointSpent,
+    DiceRolled,
+    Event,
+    FlagSet,
+    HonorTest,
+    ModifierApplied,
+    Movement,
+    PanicTest,
+    PursuitDeclared,
+    RallyTest,
+    RestraintTest,
+    RunnerLocked,
+    TerrainMoved,
+    TerrainPlaced,
+    TerrainRemoved,
+    TerrainRenamed,
+    TestTaken,
+    TestWaived,
+    TurnBegan,
+    UnitBroke,
+    UnitCaught,
+    UnitCharged,
+    UnitChased,
+    UnitDeployed,
+    UnitDestroyed,
+    UnitEscaped,
+    UnitFled,
+    UnitLeftTable,
+    UnitMoved,
+    UnitPanicked,
+    UnitPursued,
+    UnitRallied,
+    UnitReformed,
+    UnitsDisengaged,
+    UnitsEngaged,
+    UnitTurned,
+    UnitWheeled,
+    WoundsSuffered,
+    fold,
+)
+from desktop.engine.model import Battle
+from desktop.engine.rulesets import get_ruleset
+
+# Clauses that are not rules: a player's own move.
+NO_RULE = ("", "player")
+
+
+class _Words:
+    """What every sentence needs from the battle before the event: names and units."""
+
+    def __init__(self, battle: Battle) -> None:
+        self.battle = battle
+        try:
+            self.unit = get_ruleset(battle.ruleset).distance_unit
+        except (KeyError, ValueError):
+            self.unit = "in"
+
+    def name(self, unit_id: str) -> str:
+        unit = self.battle.roster.get(unit_id)
+        return unit.name if unit is not None else unit_id
+
+    def thing(self, thing_id: str) -> str:
+        """A unit's or a terrain piece's name (what blocked a move may be either)."""
+        if thing_id in self.battle.roster:
+            return self.name(thing_id)
+        return next((piece.name for piece in self.battle.terrain if piece.id == thing_id),
+                    thing_id)
+
+    def names(self, unit_ids: Sequence[str]) -> str:
+        return _listed([self.name(uid) for uid in unit_ids])
+
+    def distance(self, value: float) -> str:
+        shown = f"{round(value, 1):g}"
+        return f'{shown}"' if self.unit == "in" else f"{shown} cm"
+
+    def rolls(self, rolls: Sequence[tuple[str, int]]) -> str:
+        return ", ".join(f"{self.name(uid)} {self.distance(total)}" for uid, total in rolls)
+
+
+def _listed(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _path_length(event: Movement) -> float:
+    return sum(math.dist(a, b) for a, b in zip(event.path, event.path[1:], strict=False))
+
+
+def _moved(event: Movement, words: _Words) -> str:
+    """How far a move went (its roll when it had one, else the length of its path) and the
+    friends it passed through on the way."""
+    text = words.distance(event.roll if event.roll else _path_length(event))
+    through = [uid for uid, _, _ in event.through
+               if uid not in getattr(event, "passed_through", ())]
+    if through:
+        text += f", passing through {words.names(list(dict.fromkeys(through)))}"
+    return text
+
+
+def _moved_up(moved_up: Sequence[tuple[str, float, float]], words: _Words) -> str:
+    if not moved_up:
+        return ""
+    return f"; {words.names([uid for uid, _, _ in moved_up])} move up to stay in contact"
+
+
+def _locked(event: RunnerLocked, words: _Words) -> str:
+    text = (f"{words.name(event.unit)} run into {words.name(event.enemy)} and are locked in "
+            "combat with them")
+    others = [uid for uid in event.touching if uid != event.enemy]
+    if others:
+        text += f" (also touching {words.names(others)}, not locked)"
+    return text
+
+
+def _roll(dice: str, faces: Sequence[int], modifier: int) -> tuple[str, int]:
+    """`2D6 rolled 5+4 +3 = 12`: the faces, the modifier added and the total."""
+    shown = "+".join(str(face) for face in faces)
+    total = sum(faces) + modifier
+    if modifier:
+        shown += f" {modifier:+d}"
+    return f"{dice} rolled {shown} = {total}", total
+
+
+def _dice_modifier(dice: str) -> int:
+    try:
+        return Dice.parse(dice).modifier
+    except DiceError:
+        return 0
+
+
+def _test(event: TestTaken, words: _Words) -> str:
+    name = words.name(event.unit)
+    if isinstance(event, HonorTest):
+        # Kensei's event carries the dice's own modifier; the target is the highest pass.
+        rolled, _ = _roll(event.dice, event.faces, event.modifier)
+        outcome = "they stand firm" if event.passed else "they fail it"
+        return f"{name} take an Honor test: {rolled}, needing {event.target} or less — {outcome}"
+    rolled, _ = _roll(event.dice, event.faces, event.modifier + _dice_modifier(event.dice))
+    kinds: dict[type[TestTaken], tuple[str, str, str]] = {
+        BreakTest: ("a Break test", "they hold", "they break"),
+        PanicTest: ("a Panic test", "they keep their nerve", "they panic"),
+        RestraintTest: ("a Restraint test", "they are held back",
+                        "they cannot be held back and must pursue"),
+        RallyTest: ("a Rally test", "they rally", "they keep fleeing"),
+    }
+    test, held, failed = kinds.get(type(event), ("a test", "they pass", "they fail"))
+    return (f"{name} take {test}: {rolled} against Ld {event.target} — "
+            f"{held if event.passed else failed}")
+
+
+def _combat(event: CombatResolved, words: _Words) -> str:
+    parts = []
+    for player, score in event.scores:
+        bonuses = ", ".join(f"{bonus} {value}" for who, bonus, value in event.breakdown
+                            if who == player)
+        parts.append(f"{player} {score}" + (f" ({bonuses})" if bonuses else ""))
+    result = (f"{event.winner} win by {event.difference}" if event.winner
+              else "a draw, so nobody tests")
+    return f"The combat '{event.combat}': {'; '.join(parts)} — {result}"
+
+
+def _fled(event: UnitFled, words: _Words) -> str:
+    text = (f"{words.name(event.unit)} flee {_moved(event, words)} away from "
+            f"{words.name(event.away_from)}")
+    if event.passed_through:
+        text += f", passing through {words.names(event.passed_through)}"
+    if event.blocked_by:
+        text += f", stopped by {words.thing(event.blocked_by)}"
+    return text
+
+
+def _caught(event: UnitCaught, words: _Words) -> str:
+    caught, by = words.name(event.unit), words.names(event.by)
+    rolls = dict(event.pursuit_rolls)
+    if len(event.by) == 1 and event.by[0] in rolls:
+        text = f"{by} pursue {words.distance(rolls[event.by[0]])} and catch {caught}"
+    else:
+        text = f"{by} catch {caught}"
+    text += f", who fled {words.distance(event.flee_roll)}"
+    others = [(uid, total) for uid, total in event.pursuit_rolls
+              if not (len(event.by) == 1 and uid == event.by[0])]
+    if others:
+        text += f" (pursuit rolls: {words.rolls(others)})"
+    return text
+
+
+def _charged(event: UnitCharged, words: _Words) -> str:
+    name, target = words.name(event.unit), words.name(event.target)
+    if event.reached:
+        return f"{name} charge {target} and reach them after {_moved(event, words)}"
+    return f"{name} charge {target} but fall short after {_moved(event, words)}"
+
+
+def _wheeled(event: UnitWheeled, words: _Words) -> str:
+    way = "clockwise" if event.angle >= 0 else "anticlockwise"
+    return (f"{words.name(event.unit)} wheel {abs(event.angle):g}° {way} about their "
+            f"{event.pivot} front corner (the outer corner travels "
+            f"{words.distance(event.arc)})")
+
+
+def _flag(flag: str) -> str:
+    lasting = flag.startswith("turn:")
+    text = flag.removeprefix("turn:").replace("_", " ")
+    return f"{text} (this turn)" if lasting else text
+
+
+def _terrain_name(words: _Words, terrain_id: str) -> str:
+    return next((p.name for p in words.battle.terrain if p.id == terrain_id), terrain_id)
+
+
+_SENTENCES: dict[type[Event], Callable[[Any, _Words], str]] = {
+    CombatResolved: _combat,
+    TestTaken: _test,
+    TestWaived: lambda e, w: f"{w.name(e.unit)} take no {e.test} test: {e.reason}",
+    DiceRolled: lambda e, w: (f"{w.name(e.unit)} roll {e.dice} to {e.purpose}: "
+                              f"{'+'.join(map(str, e.faces))} = {w.distance(e.total)}"),
+    UnitEscaped: lambda e, w: (f"{w.name(e.unit)} escape: their flee roll of "
+                               f"{w.distance(e.flee_roll)} beats every pursuer ("
+                               f"{w.rolls(e.pursuit_rolls)})"),
+    PursuitDeclared: lambda e, w: (
+        f"{w.name(e.unit)} overrun straight ahead" if e.overrun and not e.target
+        else f"{w.name(e.unit)} {'overrun into' if e.overrun else 'will pursue'} "
+             f"{w.name(e.target)}"),
+    CasualtiesRemoved: lambda e, w: (
+        f"{w.name(e.unit)} lose {e.models} model{'s' if e.models != 1 else ''}"
+        + _moved_up(e.moved_up, w)),
+    UnitBroke: lambda e, w: f"{w.name(e.unit)} are broken",
+    UnitPanicked: lambda e, w: (f"{w.name(e.unit)} panic at the fate of {w.name(e.cause)} "
+                                "and will flee"),
+    Movement: lambda e, w: f"{w.name(e.unit)} move {_moved(e, w)}",
+    UnitMoved: lambda e, w: f"{w.name(e.unit)} move {_moved(e, w)}",
+    UnitFled: _fled,
+    UnitPursued: lambda e, w: (
+        (f"{w.name(e.unit)} pursue {w.name(e.target)} {_moved(e, w)}" if e.target
+         else f"{w.name(e.unit)} overrun straight ahead {_moved(e, w)}")
+        + (f" and crash into {w.name(e.charged)}" if e.charged else "")),
+    UnitLeftTable: lambda e, w: (f"{w.name(e.unit)} flee {_moved(e, w)} off the table and "
+                                 "are gone"),
+    UnitCharged: _charged,
+    UnitCaught: _caught,
+    UnitDestroyed: lambda e, w: f"{w.name(e.unit)} are destroyed ({e.reason})",
+    UnitRallied: lambda e, w: f"{w.name(e.unit)} rally and stop fleeing",
+    UnitsEngaged: lambda e, w: f"{w.name(e.unit)} and {w.name(e.enemy)} are now in combat",
+    ChargeFailed: lambda e, w: f"{w.name(e.unit)} fail to reach {w.name(e.target)}",
+    TurnBegan: lambda e, w: f"Turn {e.turn} begins",
+    ModifierApplied: lambda e, w: (f"{w.name(e.unit)} get {e.stat} {e.delta:+d} until the end "
+                                   f"of turn {e.expires_after_turn} ({e.source})"),
+    FlagSet: lambda e, w: f"{w.name(e.unit)} are marked: {_flag(e.flag)}",
+    WoundsSuffered: lambda e, w: (f"{w.name(e.unit)} suffer {e.wounds} "
+                                  f"Wound{'s' if e.wounds != 1 else ''}"
+                                  + _moved_up(e.moved_up, w)),
+    RunnerLocked: _locked,
+    UnitChased: lambda e, w: (f"{w.name(e.unit)} chase {w.name(e.target)} {_moved(e, w)}"
+                              + (f" and run into {w.name(e.reached)}" if e.reached else "")),
+    ChaseReached: lambda e, w: (f"{w.name(e.unit)} catch up with {w.name(e.target)} and make "
+                                "a free attack"),
+    ChaseCharged: lambda e, w: (f"{w.name(e.unit)} run into {w.name(e.enemy)}: a successful "
+                                "charge, fought next turn"),
+    CommandPointSpent: lambda e, w: (f"{e.player} spend a Command Point for "
+                                     f"{w.name(e.unit)} to {e.purpose}"),
+    UnitTurned: lambda e, w: f"{w.name(e.unit)} turn to face {e.facing % 360:g}°",
+    UnitDeployed: lambda e, w: (f"{w.name(e.unit)} deploy at ({e.center[0]:.1f}, "
+                                f"{e.center[1]:.1f}) facing {e.facing % 360:g}°"),
+    UnitWheeled: _wheeled,
+    UnitReformed: lambda e, w: f"{w.name(e.unit)} reform {e.files} wide",
+    UnitsDisengaged: lambda e, w: (f"{w.name(e.unit)} and {w.name(e.enemy)} break off their "
+                                   "combat"),
+    TerrainPlaced: lambda e, w: (
+        f"{e.name} placed on the table"
+        + (" (impassable)" if e.impassable else " (difficult ground)" if e.difficult else "")),
+    TerrainRemoved: lambda e, w: f"{_terrain_name(w, e.terrain)} taken off the table",
+    TerrainMoved: lambda e, w: (f"{_terrain_name(w, e.terrain)} moved "
+                                f"{w.distance(math.hypot(e.dx, e.dy))}"),
+    TerrainRenamed: lambda e, w: f"{_terrain_name(w, e.terrain)} renamed {e.name}",
+}
+
+
+def describe(event: Event, battle_before: Battle) -> str:
+    """One sentence for `event`, read against the battle as it was just before it."""
+    words = _Words(battle_before)
+    sentence = next((_SENTENCES[cls] for cls in type(event).__mro__ if cls in _SENTENCES),
+                    None)
+    text = (sentence(event, words) if sentence is not None
+            else f"{type(event).__name__} (no words for this event yet)")
+    if event.clause not in NO_RULE:
+        text += f" [{event.clause}]"
+    return text
+
+
+# --- battle reports --------------------------------------------------------------------------
+
+
+def _sections(start: Battle, steps: Sequence[Sequence[Event]]
+              ) -> list[tuple[int, list[tuple[int, list[str]]]]]:
+    """(turn, [(step number, sentences)]) in order; a step belongs to the turn it began in."""
+    turns: list[tuple[int, list[tuple[int, list[str]]]]] = []
+    battle = start
+    for number, step in enumerate(steps, start=1):
+        if not step:
+            continue
+        if not turns or turns[-1][0] != battle.turn:
+            turns.append((battle.turn, []))
+        lines = []
+        for event in step:
+            lines.append(describe(event, battle))
+            battle = fold(battle, (event,))
+        turns[-1][1].append((number, lines))
+    return turns
+
+
+_MARKDOWN_SPECIAL = str.maketrans({c: f"\\{c}" for c in "\\`*_<>#|"})
+
+
+def report_markdown(title: str, start: Battle, steps: Sequence[Sequence[Event]],
+                    image: str | None = None) -> str:
+    """The battle as Markdown: a heading per turn, one per step, a bullet per event.
+
+    `image` (a path or a data URI of the battlefield) goes at the top.
+    """
+    out = [f"# {title.translate(_MARKDOWN_SPECIAL)}", ""]
+    if image:
+        out += [f"![The battlefield](<{image.replace('>', '%3E')}>)", ""]
+    sections = _sections(start, steps)
+    if not sections:
+        out += ["Nothing has happened yet.", ""]
+    for turn, numbered in sections:
+        out += [f"## Turn {turn}", ""]
+        for number, lines in numbered:
+            out += [f"### Step {number}", ""]
+            out += [f"- {line.translate(_MARKDOWN_SPECIAL)}" for line in lines]
+            out.append("")
+    return "\n".join(out)
+
+
+def report_html(title: str, start: Battle, steps: Sequence[Sequence[Event]],
+                image: str | None = None) -> str:
+    """The battle as a standalone HTML page; every name is escaped."""
+    e = html.escape
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           f"<title>{e(title)}</title>",
+           "<style>body{font-family:sans-serif;max-width:50em;margin:auto}"
+           "img{max-width:100%}</style>",
+           "</head>", "<body>", f"<h1>{e(title)}</h1>"]
+    if image:
+        out.append(f'<p><img src="{e(image, quote=True)}" alt="The battlefield"></p>')
+    sections = _sections(start, steps)
+    if not sections:
+        out.append("<p>Nothing has happened yet.</p>")
+    for turn, numbered in sections:
+        out.append(f"<h2>Turn {turn}</h2>")
+        for number, lines in numbered:
+            out.append(f"<h3>Step {number}</h3>")
+            out.append("<ul>" + "".join(f"<li>{e(line)}</li>" for line in lines) + "</ul>")
+    out += ["</body>", "</html>", ""]
+    return "\n".join(out)

@@ -1,0 +1,173 @@
+"""Events in plain words (desktop.engine.narrate) and the exported battle report."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+
+import pytest
+from conftest import SCENARIOS
+from test_events import ROCKS, SAMPLES, all_event_classes, load_four_units
+
+from desktop.engine.dice import ScriptedRoller, SeededRoller
+from desktop.engine.events import (
+    BreakTest,
+    DiceRolled,
+    HonorTest,
+    TurnBegan,
+    UnitCaught,
+    UnitFled,
+    UnitMoved,
+    fold,
+)
+from desktop.engine.narrate import describe, report_html, report_markdown
+from desktop.engine.procedure import ScriptedAnswers, run
+from desktop.engine.scenario import load_scenario
+
+NAMES = {"boyz": "Orc Boyz", "wolf_riders": "Goblin Wolf Riders",
+         "swordsmen": "Empire Swordsmen", "handgunners": "Empire Handgunners"}
+
+
+@pytest.fixture
+def four_units(scenario_path):
+    return fold(load_four_units(scenario_path).battle, [ROCKS])
+
+
+def unit_ids(event) -> set[str]:
+    """Every unit id the event names, in whichever field holds it."""
+    found: set[str] = set()
+    for item in dataclasses.fields(event):
+        value = getattr(event, item.name)
+        values = value if isinstance(value, tuple) else (value,)
+        for entry in values:
+            entry = entry[0] if isinstance(entry, tuple) and entry else entry
+            if isinstance(entry, str) and entry in NAMES:
+                found.add(entry)
+    return found
+
+
+def test_samples_cover_every_event_class():
+    assert set(SAMPLES) == all_event_classes()
+
+
+@pytest.mark.parametrize("cls", sorted(SAMPLES, key=lambda c: c.__name__),
+                         ids=lambda c: c.__name__)
+def test_every_event_is_told_with_unit_names_and_its_clause(cls, four_units):
+    event = SAMPLES[cls]
+    text = describe(event, four_units)
+    assert "no words for this event" not in text
+    for uid in unit_ids(event):
+        assert NAMES[uid] in text, (uid, text)
+        # ids never show through: "boyz" only inside "Orc Boyz"
+        assert not re.search(rf"(?<![\w ]){re.escape(uid)}\b", text.replace(NAMES[uid], "")), \
+            text
+    if event.clause not in ("", "player"):
+        assert text.endswith(f"[{event.clause}]"), text
+    else:
+        assert "[" not in text, text
+
+
+def test_w6_bt_3_a_break_test_in_words(scenario_path):
+    battle = load_scenario(json.loads(scenario_path("w6-goblins-vs-elves.json").read_text())
+                           ).battle
+    event = BreakTest(unit="elves", dice="2D6", faces=(5, 4), modifier=3, target=8,
+                      passed=False, clause="W6-BT-2")
+    assert describe(event, battle) == ("Elf Archers take a Break test: 2D6 rolled 5+4 +3 = 12 "
+                                       "against Ld 8 — they break [W6-BT-2]")
+    caught = UnitCaught(unit="elves", by=("goblins",), flee_roll=6,
+                        pursuit_rolls=(("goblins", 8),), clause="W6-PU-1")
+    assert describe(caught, battle) == ("Goblin Spearmen pursue 8\" and catch Elf Archers, "
+                                        "who fled 6\" [W6-PU-1]")
+
+
+def test_hand_checked_sentences(four_units):
+    fled = SAMPLES[UnitFled]
+    assert describe(fled, four_units) == (
+        "Empire Swordsmen flee 8\" away from Orc Boyz, passing through Empire Handgunners, "
+        "stopped by rock [W6-FL-3]")
+    assert describe(SAMPLES[DiceRolled], four_units) == (
+        "Goblin Wolf Riders roll 3D6 to pursue: 6+5+1 = 12\" [W6-PU-1]")
+    moved = UnitMoved(unit="handgunners", roll=0, path=((0.0, 0.0), (3.0, 4.0), (3.0, 5.25)),
+                      facing=90.0, clause="player")
+    assert describe(moved, four_units) == "Empire Handgunners move 6.2\""
+    assert describe(TurnBegan(turn=3), four_units) == "Turn 3 begins"
+
+
+def test_kensei_distances_are_in_centimetres(scenario_path):
+    scenario = load_scenario(json.loads(
+        scenario_path("k1-ronin-run-through-ashigaru.json").read_text()))
+    session = run(scenario.start(), ScriptedAnswers(SeededRoller(4), scenario.choices))
+    rolled = [e for e in session.events if isinstance(e, DiceRolled)]
+    assert rolled
+    battle = scenario.battle
+    for event in session.events:
+        text = describe(event, battle)
+        if isinstance(event, DiceRolled):
+            assert text.endswith(f"= {event.total} cm [{event.clause}]"), text
+        if isinstance(event, HonorTest):
+            assert "take an Honor test: " in text and "needing" in text
+        assert '"' not in text, text
+        battle = event.apply_to(battle)
+
+
+def whole_battle(name: str, seed: int = 2):
+    scenario = load_scenario(json.loads((SCENARIOS / name).read_text()))
+    session = run(scenario.start(), ScriptedAnswers(SeededRoller(seed), scenario.choices))
+    return scenario.battle, session.events
+
+
+def test_the_markdown_report_has_turns_steps_and_one_line_per_event():
+    start, events = whole_battle("w6-four-units.json")
+    steps = [events[:3], [], events[3:], [TurnBegan(turn=2)], [SAMPLES[UnitMoved]]]
+    text = report_markdown("Clash at *the* ford", start, steps, image="shots/field.png")
+    lines = text.splitlines()
+    assert lines[0] == r"# Clash at \*the\* ford"
+    assert lines[2] == "![The battlefield](<shots/field.png>)"
+    assert [line for line in lines if line.startswith("## ")] == ["## Turn 1", "## Turn 2"]
+    assert [line for line in lines if line.startswith("### ")] == [
+        "### Step 1", "### Step 3", "### Step 4", "### Step 5"]
+    bullets = [line for line in lines if line.startswith("- ")]
+    assert len(bullets) == len(events) + 2
+    battle = start
+    for line, event in zip(bullets, events, strict=False):
+        assert line == "- " + describe(event, battle).replace("_", r"\_").replace("*", r"\*")
+        battle = event.apply_to(battle)
+
+
+def test_the_html_report_escapes_names_and_puts_the_picture_first(scenario_path):
+    scenario = load_scenario(json.loads(scenario_path("w6-four-units.json").read_text()))
+    unit = scenario.battle.roster["boyz"]
+    nasty = dataclasses.replace(unit, name='<script>alert("x")</script> & Co')
+    start = dataclasses.replace(scenario.battle, roster={**scenario.battle.roster,
+                                                          "boyz": nasty})
+    session = run(scenario.resolution().__class__(start, scenario.resolution().begin)
+                  .session(), ScriptedAnswers(ScriptedRoller([], then=SeededRoller(1)),
+                                              scenario.choices))
+    page = report_html("Orcs <vs> Empire", start, [session.events],
+                       image="data:image/png;base64,AAA=")
+    assert "<script>" not in page and "&lt;script&gt;" in page
+    assert "&amp; Co" in page
+    assert "<title>Orcs &lt;vs&gt; Empire</title>" in page
+    assert page.index('<img src="data:image/png;base64,AAA="') < page.index("<h2>Turn 1</h2>")
+    assert page.count("<li>") == len(session.events)
+
+
+def test_an_empty_battle_says_so():
+    start, _ = whole_battle("bp-two-combats.json")
+    assert "Nothing has happened yet." in report_markdown("Empty", start, [])
+    assert "<p>Nothing has happened yet.</p>" in report_html("Empty", start, [[]])
+
+
+def test_an_overrun_and_a_combat_read_well():
+    start, events = whole_battle("bp-two-combats.json", seed=5)
+    battle = start
+    texts = []
+    for event in events:
+        texts.append(describe(event, battle))
+        battle = event.apply_to(battle)
+    assert "Silver Helms overrun straight ahead [BP-3a]" in texts
+    assert any(t.startswith("Silver Helms overrun straight ahead ") and t.endswith("[BP-6]")
+               for t in texts)
+    assert ("The combat 'left flank': High Elves 5 (wounds 4, outnumber 1); Goblins 0 "
+            "(wounds 0) — High Elves win by 5 [BP-B]") in texts
