@@ -422,4 +422,5 @@ def test_each_saved_move_is_written_in_the_battle_log(battle_window):
     uid = next(iter(battle.roster))
     start = battle.states[uid].center
     drag(window, start, (start[0], start[1] + 7.0))
-    assert f"Move {battle.roster[uid].name}" in window.ui.logView.toPlainText()
+    # In plain words, from the engine's narration: who moved and how far.
+    assert f'{battle.roster[uid].name} move 7"' in window.ui.logView.toPlainText()

@@ -8,6 +8,7 @@ battles is wired here so the main window stays wiring for the whole, not for eac
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QSettings, Qt, QTimer, Signal
@@ -98,6 +99,7 @@ class BattlePanel(QObject):
         ui.actionChargeReaction.triggered.connect(
             lambda: self._resolve_selected("charge_reaction", ("unit", "charger")))
         ui.actionNextTurn.triggered.connect(self.next_turn)
+        ui.actionExportReport.triggered.connect(self.choose_report)
         self.wizard: Any = None  # the resolution wizard while one is open
         ui.actionFitTable.triggered.connect(self.view.fit_table)
         ui.actionExportView.triggered.connect(self.choose_export_view)
@@ -194,6 +196,7 @@ class BattlePanel(QObject):
         self.workspace = BattleWorkspace(store, runner, self.undo_stack, self)
         self.workspace.changed.connect(self._battle_changed)
         self.workspace.opened.connect(self._opened)
+        self.workspace.stepped.connect(self._narrate)
         self.workspace.failed.connect(self._failed)
         self.workspace.listChanged.connect(self._update_actions)
         self.list_model = BattleListModel(self.workspace, self)
@@ -229,6 +232,7 @@ class BattlePanel(QObject):
         self.workspace.open(battle_id)
 
     def _opened(self, battle_id: str) -> None:
+        QTimer.singleShot(0, lambda: self._offer_resume(battle_id))
         if self.settings is not None:
             self.settings.setValue(LAST_BATTLE_KEY, battle_id)
         self.ui.centralTabs.setCurrentWidget(self.ui.battlefieldTab)
@@ -351,9 +355,7 @@ class BattlePanel(QObject):
 
     def _moves_proposed(self, events: Sequence[Event]) -> None:
         if self.workspace is not None and events:
-            text = _describe(self.battle, events)
-            self.workspace.apply(events, text)
-            self.logged.emit(text)
+            self.workspace.apply(events, _describe(self.battle, events))
 
     def _fill_sides(self, battle: Battle | None) -> None:
         combo = self.ui.sideCombo
@@ -405,6 +407,7 @@ class BattlePanel(QObject):
             action.setEnabled(has_battle and self.wizard is None
                               and any(name in procedures for name in names))
         self.ui.actionNextTurn.setEnabled(has_battle and self.wizard is None)
+        self.ui.actionExportReport.setEnabled(has_battle)
 
     def _failed(self, message: str) -> None:
         self.status.emit(message)
@@ -464,8 +467,11 @@ class BattlePanel(QObject):
         chosen = self.scene.selected_units()
         self.resolve(procedure, dict(zip(fields, chosen, strict=False)))
 
-    def resolve(self, procedure: str, prepared: Mapping[str, Any]) -> None:
-        """Open the resolution wizard (window-modal); Finish applies its events as one step."""
+    def resolve(self, procedure: str, prepared: Mapping[str, Any],
+                answers: Sequence[object] = ()) -> None:
+        """Open the resolution wizard (window-modal); Finish applies its events as one step.
+
+        With `answers` (a resumed resolution) it goes on from the first one not given."""
         from desktop.gui.wizard import ResolutionWizard
 
         battle = self.battle
@@ -476,9 +482,12 @@ class BattlePanel(QObject):
         wizard.previewChanged.connect(self.scene.show_preview)
         wizard.highlightUnits.connect(lambda ids: self.scene.select_units(list(ids)))
         wizard.finished.connect(lambda result: self._resolved(wizard, result))
+        wizard.answersChanged.connect(lambda answers: self._save_pending(wizard, answers))
         self.wizard = wizard
         self._update_actions()
         wizard.open()
+        if answers:
+            wizard.resume(answers)
 
     def _resolved(self, wizard: Any, result: int) -> None:
         from desktop.engine.events import UnitsEngaged
@@ -486,6 +495,7 @@ class BattlePanel(QObject):
         self.wizard = None
         battle = self.battle
         self.scene.show_battle(battle)  # the preview ends either way
+        self._drop_pending()
         self._update_actions()
         if battle is None or self.workspace is None:
             return
@@ -503,8 +513,102 @@ class BattlePanel(QObject):
         events = [*setup, *wizard.events]
         title = wizard.kind.description
         self.workspace.apply(events, f"Resolve: {title}", animate=True)
-        self.logged.emit(f"Resolved: {title} ({len(wizard.events)} events)")
         self.resolutionFinished.emit(events)
+
+    # Every answer is saved at once: a resolution cut short by a crash can go on
+
+    def _save_pending(self, wizard: Any, answers: Sequence[object]) -> None:
+        from desktop.engine.answers import answers_to_json
+        from desktop.store.errors import StoreError
+
+        if self.workspace is None or not self.workspace.current_id:
+            return
+        try:
+            self.workspace.store.save_pending(
+                self.workspace.current_id, wizard.kind.name, wizard.procedure_input,
+                answers_to_json(answers), wizard.kind.description)
+        except StoreError as error:  # the wizard goes on; only a resume would be lost
+            self.status.emit(f"Could not save the answers so far: {error}")
+
+    def _drop_pending(self) -> None:
+        from desktop.store.errors import StoreError
+
+        if self.workspace is not None and self.workspace.current_id:
+            try:
+                self.workspace.store.drop_pending(self.workspace.current_id)
+            except StoreError as error:
+                self.status.emit(str(error))
+
+    def _offer_resume(self, battle_id: str) -> None:
+        from desktop.store.errors import StoreError
+
+        if self.workspace is None or self.wizard is not None:
+            return
+        try:
+            pending = self.workspace.store.load_pending(battle_id)
+        except StoreError as error:
+            self._failed(str(error))
+            return
+        if pending is None:
+            return
+        answer = QMessageBox.question(
+            self.window, "Unfinished resolution",
+            f"{pending.title or pending.procedure} was left after {len(pending.answers)} "
+            "answers. Go on from there? (No drops it.)")
+        if answer == QMessageBox.StandardButton.Yes:
+            self.resolve(pending.procedure, pending.procedure_input, pending.answers)
+        else:
+            self._drop_pending()
+
+    # The battle log: every event of every step in plain words
+
+    def _narrate(self, before: Battle, events: Sequence[Event]) -> None:
+        from desktop.engine.narrate import describe
+
+        battle = before
+        for event in events:
+            self.logged.emit(describe(event, battle))
+            battle = event.apply_to(battle)
+
+    def choose_report(self) -> None:
+        current = self.workspace.current if self.workspace else None
+        if current is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, "Export Battle Report", f"{current.title or 'battle'}.html",
+            "HTML (*.html);;Markdown (*.md)")
+        if path:
+            self.export_report(Path(path))
+
+    def export_report(self, path: Path) -> bool:
+        """The battle in plain words, step by step, with a picture of the table beside it
+        (Markdown links it; HTML carries it inside, so the one file can be sent)."""
+        import base64
+
+        from desktop.engine.narrate import report_html, report_markdown
+
+        current = self.workspace.current if self.workspace else None
+        if current is None:
+            return False
+        picture = path.with_suffix(".png")
+        if not self.view.export_png(str(picture)):
+            self._failed(f"Cannot write {picture}")
+            return False
+        try:
+            if path.suffix.lower() == ".md":
+                text = report_markdown(current.title, current.start, current.steps,
+                                       image=picture.name)
+            else:
+                data = base64.b64encode(picture.read_bytes()).decode("ascii")
+                text = report_html(current.title, current.start, current.steps,
+                                   image=f"data:image/png;base64,{data}")
+                picture.unlink()
+            path.write_text(text, encoding="utf-8")
+        except OSError as error:
+            self._failed(f"Cannot write the report: {error}")
+            return False
+        self.status.emit(f"Wrote {path}")
+        return True
 
     # Dropping a reserve unit on the table deploys it where it lands
 

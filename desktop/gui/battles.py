@@ -44,6 +44,7 @@ class BattleWorkspace(QObject):
     failed = Signal(str)
     loading = Signal(bool)
     opened = Signal(str)  # a battle (by id) is on the table, however it was opened
+    stepped = Signal(object, object)  # (battle before, events): a step was just applied
 
     def __init__(self, store: Store, runner: TaskRunner, undo_stack: QUndoStack,
                  parent: QObject | None = None) -> None:
@@ -160,11 +161,13 @@ class BattleWorkspace(QObject):
         self._write(lambda: self.store.append_step(battle_id, events))
         if self.current is not None and self.current.id == battle_id and self.state is not None:
             self.current = replace(self.current, steps=(*self.current.steps, events))
-            self._before = [*self._before[-(KEPT_STATES - 1):], self.state]
-            self.state = fold(self.state, events)
+            before = self.state
+            self._before = [*self._before[-(KEPT_STATES - 1):], before]
+            self.state = fold(before, events)
             if self.history is not None:
                 self.history = self.history.extended(events, self.state)
             self.changed.emit(self.state, events if animate else ())
+            self.stepped.emit(before, events)
         self.refresh()
 
     def _unstepped(self, battle_id: str) -> None:

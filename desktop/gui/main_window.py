@@ -146,8 +146,7 @@ class MainWindow(QMainWindow):
                        self.ui.actionSampleBattles, self.ui.actionResolveCombat,
                        self.ui.actionStartOfTurn, self.ui.actionChargeFleeing,
                        self.ui.actionShooting, self.ui.actionChargeReaction,
-                       self.ui.actionNextTurn, self.ui.actionOdds,
-                       self.ui.actionExportReport,
+                       self.ui.actionNextTurn, self.ui.actionExportReport,
                        self.ui.actionExportView):
             action.setEnabled(False)
 
@@ -183,6 +182,7 @@ class MainWindow(QMainWindow):
 
         self.ui.actionQuit.triggered.connect(self.close)
         self.ui.actionAbout.triggered.connect(self.show_about)
+        self.ui.actionOdds.triggered.connect(self.show_odds)
         self.ui.actionNewArmy.triggered.connect(self.new_army)
         self.ui.actionArmySettings.triggered.connect(self.edit_army_settings)
         self.ui.actionDeleteArmy.triggered.connect(self.delete_army)
@@ -297,6 +297,15 @@ class MainWindow(QMainWindow):
         """Remember window geometry and dock layout (window state only, nothing else)."""
         settings.setValue(GEOMETRY_KEY, self.saveGeometry())
         settings.setValue(STATE_KEY, self.saveState(LAYOUT_VERSION))
+
+    def show_odds(self) -> None:
+        """Quick odds without a battle; kept open beside the window while a game goes on."""
+        from desktop.gui.odds_dialog import OddsDialog
+
+        dialog = OddsDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        self.odds_dialog = dialog
 
     def show_about(self) -> None:
         QMessageBox.about(self, "About Rout", ABOUT_TEXT.format(version=__version__))

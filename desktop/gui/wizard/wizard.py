@@ -90,6 +90,11 @@ class ResolutionWizard(QWizard):
         return self.input_page.forecast_area
 
     @property
+    def procedure_input(self) -> dict[str, Any]:
+        """The input the answers answer (as the first page last read it), for a resume."""
+        return dict(self._mapping or {})
+
+    @property
     def answers(self) -> list[Answer]:
         return list(self._answers)
 
