@@ -486,6 +486,8 @@ class BattlePanel(QObject):
         self.wizard = wizard
         self._update_actions()
         wizard.open()
+        # The keyboard goes to the wizard at once: digits and Enter alone walk it.
+        wizard.activateWindow()
         if answers:
             wizard.resume(answers)
 

@@ -1,0 +1,231 @@
+"""Resolutions from the main window, on a real SQLite file: the wizard is walked with the
+keyboard, Finish stores one step, the battlefield, the log and a reopened database agree;
+a wizard killed half-way (SIGKILL) is resumed at the next start."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+from test_gui_roster import Modals, open_window
+from test_gui_wizard import finish, walk
+
+from desktop.engine.dice import ScriptedRoller
+from desktop.engine.events import fold
+from desktop.engine.procedure import ScriptedAnswers, run
+from desktop.engine.scenario import load_scenario
+from desktop.gui.main_window import MainWindow
+from desktop.store.store import Store
+
+REPO = Path(__file__).resolve().parents[1]
+WORKED = REPO / "resources" / "scenarios" / "w6-goblins-vs-elves.json"
+
+
+def stored_battle(url: str, scenario_file: Path) -> tuple[str, dict]:
+    data = json.loads(scenario_file.read_text(encoding="utf-8"))
+    scenario = load_scenario(data)
+    with Store.open(url) as store:
+        return store.import_battle(scenario.battle, scenario.title), data["resolve"]
+
+
+def opened(qtbot, url: str, battle_id: str) -> MainWindow:
+    window = open_window(qtbot, url)
+    window.battles.open_battle(battle_id)
+    qtbot.waitUntil(lambda: window.battles.battle is not None, timeout=10_000)
+    return window
+
+
+class WizardModals(Modals):
+    """Answers message boxes as the roster tests do, but leaves the wizard (window-modal)
+    to the test that drives it."""
+
+    def _poll(self) -> None:
+        from PySide6.QtWidgets import QApplication
+
+        from desktop.gui.wizard import ResolutionWizard
+
+        if isinstance(QApplication.activeModalWidget(), ResolutionWizard):
+            return
+        super()._poll()
+
+
+@pytest.fixture(autouse=True)
+def modals(qapp):
+    answers = WizardModals()
+    yield answers
+    answers.stop()
+    assert not answers.unexpected, f"unexpected dialogs: {answers.unexpected}"
+
+
+def focus_on(qtbot, wizard) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    qtbot.waitExposed(wizard)
+    wizard.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is not None
+                    and QApplication.focusWidget().window() is wizard, timeout=2000)
+
+
+@pytest.fixture
+def url(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'rout.sqlite'}"
+
+
+def test_the_worked_example_from_the_window_is_one_stored_step(qtbot, url):
+    battle_id, resolve = stored_battle(url, WORKED)
+    window = opened(qtbot, url, battle_id)
+    steps_before = len(window.battles.workspace.current.steps)
+    prepared = {k: v for k, v in resolve.items() if k != "procedure"}
+    window.battles.resolve(resolve["procedure"], prepared)
+    wizard = window.battles.wizard
+    focus_on(qtbot, wizard)
+    dice = [3, 4, 5, 4, 6, 5]  # Elves break, flee 9"; Goblins pursue 11": caught
+    walk(qtbot, wizard, dice, {})
+    assert window.battlefield_scene.read_only  # the preview is on the table, as ghosts
+    finish(qtbot, wizard)
+    qtbot.waitUntil(lambda: window.battles.wizard is None, timeout=5000)
+    expected = run(load_scenario(json.loads(WORKED.read_text())).start(),
+                   ScriptedAnswers(ScriptedRoller(dice))).events
+    current = window.battles.workspace.current
+    assert len(current.steps) == steps_before + 1
+    assert [e for e in current.steps[-1] if type(e).__name__ != "UnitsEngaged"] == expected
+    state = window.battles.battle
+    assert not window.battlefield_scene.read_only
+    assert state.states["elves"].status.name == "DESTROYED"
+    assert window.battlefield_scene.unit_item("elves") is None  # caught: off the table
+    goblins = window.battlefield_scene.unit_item("goblins")
+    assert (goblins.pos().x(), goblins.pos().y()) == pytest.approx(
+        state.states["goblins"].center)
+    log = window.ui.logView.toPlainText()
+    assert "Break test" in log and "[W6-BT-2]" in log
+    window.close()
+    # A fresh connection folds the same battle.
+    with Store.open(url) as store:
+        saved = store.load_battle(battle_id)
+        assert fold(saved.start, saved.events) == state
+        assert store.load_pending(battle_id) is None  # finished: nothing to resume
+
+
+def test_cancel_stores_nothing(qtbot, url):
+    battle_id, resolve = stored_battle(url, WORKED)
+    window = opened(qtbot, url, battle_id)
+    steps_before = len(window.battles.workspace.current.steps)
+    window.battles.resolve(resolve["procedure"],
+                           {k: v for k, v in resolve.items() if k != "procedure"})
+    wizard = window.battles.wizard
+    wizard.reject()
+    assert window.battles.wizard is None
+    assert len(window.battles.workspace.current.steps) == steps_before
+    assert "nothing changed" in window.battle_status.text()
+
+
+KILLED_MID_WIZARD = textwrap.dedent("""
+    import os, signal, sys, json
+    from PySide6.QtWidgets import QApplication
+    app = QApplication(sys.argv[:1])
+    from desktop.gui.main_window import MainWindow
+    url, battle_id, resolve = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+    window = MainWindow()
+    window.show()
+    done = []
+    window.ready.connect(lambda: done.append(1))
+    window.open_database(url)
+    while not done:
+        app.processEvents()
+    window.battles.workspace.opened.connect(lambda *a: done.append(2))
+    window.battles.open_battle(battle_id)
+    while len(done) < 2:
+        app.processEvents()
+    window.battles.resolve(resolve.pop("procedure"), resolve)
+    wizard = window.battles.wizard
+    wizard.next()                      # the combat page as given
+    wizard.currentPage().fields[0].setText("3")
+    wizard.currentPage().fields[1].setText("4")
+    wizard.next()                      # the break test: 3 + 4, the Elves break
+    wizard.next()                      # the pursue choice: its default
+    app.processEvents()
+    os.kill(os.getpid(), signal.SIGKILL)  # Rout dies half-way, answers saved
+""")
+
+
+def test_a_wizard_killed_half_way_is_resumed_and_gives_the_same_events(qtbot, url, modals):
+    battle_id, resolve = stored_battle(url, WORKED)
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    died = subprocess.run([sys.executable, "-c", KILLED_MID_WIZARD, url, battle_id,
+                           json.dumps(resolve)], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert died.returncode == -9, died.stderr
+    with Store.open(url) as store:
+        pending = store.load_pending(battle_id)
+    assert pending is not None and pending.answers == ((3, 4), "pursue")
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    with qtbot.waitSignal(window.ready, timeout=20_000):
+        window.open_database(url)
+    seen: list[str] = []
+    modals.message(QMessageBox.StandardButton.Yes, seen)
+    window.battles.open_battle(battle_id)
+    qtbot.waitUntil(lambda: window.battles.wizard is not None, timeout=10_000)
+    assert "after 2 answers" in seen[0]
+    wizard = window.battles.wizard
+    focus_on(qtbot, wizard)
+    # It goes on at the flee roll: only the dice not yet given are asked.
+    assert wizard.answers == [(3, 4), "pursue"]
+    page = wizard.currentPage()
+    assert page.roll.key == "flee:elves"
+    for field, face in zip(page.fields, (5, 4), strict=True):
+        field.setText(str(face))
+    wizard.next()
+    page = wizard.currentPage()
+    for field, face in zip(page.fields, (6, 5), strict=True):
+        field.setText(str(face))
+    wizard.next()
+    finish(qtbot, wizard)
+    qtbot.waitUntil(lambda: window.battles.wizard is None, timeout=5000)
+    straight = run(load_scenario(json.loads(WORKED.read_text())).start(),
+                   ScriptedAnswers(ScriptedRoller([3, 4, 5, 4, 6, 5]))).events
+    step = window.battles.workspace.current.steps[-1]
+    assert [e for e in step if type(e).__name__ != "UnitsEngaged"] == straight
+    with Store.open(url) as store:
+        assert store.load_pending(battle_id) is None
+
+
+def test_next_turn_begins_a_turn_and_offers_the_start_of_turn(qtbot, url):
+    battle_id, _ = stored_battle(url, WORKED)
+    window = opened(qtbot, url, battle_id)
+    turn = window.battles.battle.turn
+    window.ui.actionNextTurn.trigger()
+    assert window.battles.battle.turn == turn + 1
+    wizard = window.battles.wizard  # Warhammer: rallies and compulsory flees next
+    assert wizard is not None and wizard.kind.name == "start_of_turn"
+    wizard.reject()
+    assert f"Turn {turn + 1} begins" in window.ui.logView.toPlainText()
+
+
+def test_export_battle_report_in_html_and_markdown(qtbot, url, tmp_path):
+    battle_id, _ = stored_battle(url, WORKED)
+    window = opened(qtbot, url, battle_id)
+    html = tmp_path / "report.html"
+    assert window.battles.export_report(html)
+    text = html.read_text(encoding="utf-8")
+    assert "data:image/png;base64," in text and "Elf Archers" in text
+    markdown = tmp_path / "report.md"
+    assert window.battles.export_report(markdown)
+    assert (tmp_path / "report.png").exists()
+    assert "report.png" in markdown.read_text(encoding="utf-8")
+
+
+def test_the_odds_dialog_opens_from_the_battle_menu(qtbot):
+    window = MainWindow()
+    qtbot.addWidget(window)
+    assert window.ui.actionOdds.isEnabled()
+    window.ui.actionOdds.trigger()
+    assert window.odds_dialog.isVisible()
+    window.odds_dialog.close()
