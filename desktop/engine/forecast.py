@@ -19,7 +19,7 @@ import math
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -59,7 +59,7 @@ from desktop.engine.procedure import (
 
 DEFAULT_BUDGET_SECONDS = 2.0
 DEFAULT_MAX_LEAVES = 50_000
-DEFAULT_SAMPLES = 2_000
+DEFAULT_SAMPLES = 1_000
 UNAFFECTED = "unaffected"
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 
@@ -142,11 +142,12 @@ def forecast(
     started = time.perf_counter()
     start = _follow(resolution, answers)
     if budget_seconds > 0 and max_leaves > 0:
-        found = _exact(resolution, start, answers, choices,
-                       deadline=started + budget_seconds, max_leaves=max_leaves)
+        found = _exact(resolution, start, choices, deadline=started + budget_seconds,
+                       max_leaves=max_leaves)
         if found is not None:
-            return _summarise(resolution.battle, found, exact=True,
-                              seconds=time.perf_counter() - started)
+            leaves, walked = found
+            return replace(_summarise(resolution.battle, leaves, exact=True,
+                                      seconds=time.perf_counter() - started), leaves=walked)
     return sample(resolution, answers, choices, samples=samples, seed=seed, started=started)
 
 
@@ -189,6 +190,34 @@ def wilson(share: Fraction, runs: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def answers_for(resolution: Resolution, faces: Sequence[int],
+                choices: Mapping[str, str] | None = None) -> tuple[Answer, ...]:
+    """The answers that use up `faces` (dice rolled so far, one face per die, in the order
+    they are asked for), choices on the way taken from `choices` or their defaults."""
+    choices = choices or {}
+    session = resolution.session()
+    left = list(faces)
+    try:
+        while left:
+            request = session.pending
+            if request is None:
+                raise ForecastError(f"{len(left)} dice given after the last roll")
+            if isinstance(request, Choice):
+                session.answer(choices.get(request.key, request.default))
+                continue
+            if len(left) < request.dice.count:
+                raise ForecastError(f"the dice given end part way through {request.key}: "
+                                    f"{request.dice} needs {request.dice.count}, "
+                                    f"{len(left)} left")
+            session.answer(tuple(left[:request.dice.count]))
+            del left[:request.dice.count]
+    except ForecastError:
+        raise
+    except RuleError as error:
+        raise ForecastError(str(error)) from None
+    return session.answers
+
+
 def _follow(resolution: Resolution, answers: Sequence[object]) -> Session:
     try:
         return resolution.replay(answers)
@@ -213,10 +242,10 @@ _Branch = tuple[tuple[Answer, ...], int, int]
 
 
 def _exact(
-    resolution: Resolution, start: Session, answers: tuple[Answer, ...] | tuple[object, ...],
-    choices: Mapping[str, str], *, deadline: float, max_leaves: int,
-) -> list[tuple[UnitOutcome, Fraction]] | None:
-    """Every leaf of the request tree with its chance, or None past the budget."""
+    resolution: Resolution, start: Session, choices: Mapping[str, str], *, deadline: float,
+    max_leaves: int,
+) -> tuple[list[tuple[UnitOutcome, Fraction]], int] | None:
+    """Each outcome's chance and how many leaves the tree had, or None past the budget."""
     leaves: dict[UnitOutcome, Fraction] = defaultdict(Fraction)
     count = 0
     # Depth first; `live` is a session already standing at the branch on top of the stack,
@@ -245,7 +274,7 @@ def _exact(
         count += 1
         if count > max_leaves or time.perf_counter() > deadline:
             return None
-    return list(leaves.items())
+    return list(leaves.items()), count
 
 
 def branches_of(roll: Roll) -> list[tuple[tuple[int, ...], int]]:
@@ -404,11 +433,14 @@ def _describe(event: Event, book: _Phrases) -> None:
         book.say(event.unit, "leaves the table")
     elif isinstance(event, UnitFled):
         verb = "runs away" if book.battle.ruleset == "kensei1" else "flees"
+        detail = ""
         if event.passed_through:
-            verb += " through " + " and ".join(name(u) for u in event.passed_through)
+            detail += " through " + " and ".join(name(u) for u in event.passed_through)
         if event.blocked_by:
-            verb += f" and is stopped by {name(event.blocked_by)}"
-        book.say(event.unit, verb)
+            detail += f" and is stopped by {name(event.blocked_by)}"
+        said = book.said[event.unit]
+        if detail or not said or said[-1] != "escapes":  # escaping says it fled
+            book.say(event.unit, verb + detail)
     elif isinstance(event, UnitPursued):
         if event.charged:
             book.say(event.unit, f"runs into {name(event.charged)}")
