@@ -57,8 +57,8 @@ def main() -> int:
             best = min(best, time.perf_counter() - started)
         assert result is not None
         how = (f"exact, {result.leaves} leaves" if result.exact
-               else f"NOT exact: sample of {result.samples} runs after the exact walk ran "
-                    f"out of its {budget * slowdown:.2f} s")
+               else f"NOT exact: a sample of {result.samples} runs, the tree being too "
+                    f"large for {budget * slowdown:.2f} s")
         print(f"bench forecast_{name}: {best * 1e3:.0f} ms (budget {budget * 1e3:g} ms, "
               f"exact) ratio {best / baseline:.0f}x one scripted run "
               f"({baseline * 1e3:.2f} ms), {best / budget:.0%} of budget; {how}")
