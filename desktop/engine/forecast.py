@@ -9,8 +9,9 @@ letting the last branch of each roll carry on the live session instead of replay
 
 Each finished run is summed up as plain words per unit ("breaks and escapes"), taken from
 its events; the forecast adds their chances up per unit and per whole outcome. When the tree
-is larger than the budget, a seeded sample of whole runs stands in for it, each chance with
-a 95% Wilson interval, and the result says it is a sample.
+is larger than the budget (judged first from a few random paths, then while walking), a
+seeded sample of whole runs stands in for it, each chance with a 95% Wilson interval, and
+the result says it is a sample.
 """
 
 from __future__ import annotations
