@@ -6,6 +6,7 @@
     rout odds catch --flee 2D6 --pursue 2D6 3D6
     rout odds honor --honor 5 --ronin
     rout resolve SCENARIO.json [--dice 6,1,4] [--seed N] [--choose KEY=OPTION]
+    rout forecast SCENARIO.json [--dice 6,1] [--choose KEY=OPTION] [--samples N --seed S]
     rout move SCENARIO.json --unit ID (--to X,Y [--facing D] | --wheel ANGLE
               | --charge TARGET | --reform FILES)   check one player move, print its events
     rout import FILE [--ruleset ID]       a .json, .ros or .rosz army, or a .json battle or
@@ -140,6 +141,19 @@ def _build_parser() -> _Parser:
                                 "is the middle of its dice and every later choice its "
                                 "default (what the wizard draws before Finish)")
 
+    forecast_parser = commands.add_parser(
+        "forecast", help="the chance of each outcome of a scenario's resolution, as JSON")
+    forecast_parser.add_argument("scenario", type=Path)
+    forecast_parser.add_argument("--dice", action="append", default=[],
+                                 help="faces already rolled, in order: 6,1,4")
+    forecast_parser.add_argument("--choose", action="append", default=[],
+                                 metavar="KEY=OPTION",
+                                 help="answer a choice, e.g. pursue:goblins=hold")
+    forecast_parser.add_argument("--samples", type=int, metavar="N",
+                                 help="sample N seeded runs instead of the exact walk")
+    forecast_parser.add_argument("--seed", type=int, default=0,
+                                 help="the seed of a sample (default 0)")
+
     move_parser = commands.add_parser(
         "move", help="check one player move on a scenario's battle and print its events")
     move_parser.add_argument("scenario", type=Path)
@@ -250,11 +264,7 @@ def resolve_command(args: argparse.Namespace) -> dict[str, Any]:
         fallback = SeededRoller(seed)
     roller = ScriptedRoller(script, then=fallback)
     choices = dict(scenario.choices)
-    for text in args.choose:
-        key, sep, option = text.partition("=")
-        if not sep or not key or not option:
-            raise UsageError(f"rout resolve: --choose takes KEY=OPTION, not '{text}'")
-        choices[key] = option
+    choices.update(_choices(args.choose, "resolve"))
     session = run(scenario.start(), ScriptedAnswers(roller, choices))
     assert session.events is not None
     battle = fold(scenario.battle, session.events)
@@ -275,6 +285,39 @@ def resolve_command(args: argparse.Namespace) -> dict[str, Any]:
                         "facing": round(state.facing, 1)}
                   for uid, state in battle.states.items()},
     }
+
+
+def _choices(texts: Sequence[str], command: str) -> dict[str, str]:
+    choices = {}
+    for text in texts:
+        key, sep, option = text.partition("=")
+        if not sep or not key or not option:
+            raise UsageError(f"rout {command}: --choose takes KEY=OPTION, not '{text}'")
+        choices[key] = option
+    return choices
+
+
+def forecast_command(args: argparse.Namespace) -> dict[str, Any]:
+    """Dice given are rolls already made; the file's scripted dice are not (a forecast
+    looks ahead of them), but its choices are taken like `rout resolve` takes them."""
+    from desktop.engine.dice import parse_faces
+    from desktop.engine.forecast import answers_for, forecast, sample
+    from desktop.engine.scenario import load_scenario
+
+    scenario = load_scenario(_read_json(args.scenario))
+    faces: list[int] = []
+    for text in args.dice:
+        faces.extend(parse_faces(text))
+    choices = dict(scenario.choices) | _choices(args.choose, "forecast")
+    resolution = scenario.resolution()
+    answers = answers_for(resolution, faces, choices)
+    if args.samples is not None:
+        found = sample(resolution, answers, choices, samples=args.samples, seed=args.seed)
+    else:
+        found = forecast(resolution, answers, choices, seed=args.seed)
+    return {"scenario": scenario.title, "ruleset": scenario.ruleset.id,
+            "procedure": scenario.procedure.name, "dice_given": faces,
+            "choices": choices, **found.to_json()}
 
 
 def move_command(args: argparse.Namespace) -> dict[str, Any]:
@@ -417,6 +460,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             result = odds_command(args)
         elif args.command == "resolve":
             result = resolve_command(args)
+        elif args.command == "forecast":
+            result = forecast_command(args)
         elif args.command == "move":
             result = move_command(args)
         elif args.command in STORE_COMMANDS:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal
 
 from desktop.engine.dice import Dice, Roller
 from desktop.engine.errors import AnswerError
@@ -104,6 +104,12 @@ def odds_of_bands(dice: Dice, bands: Sequence[Band]) -> tuple[Outcome, ...]:
     return tuple(Outcome(label, Fraction(count, dice.outcomes)) for label, count in ways.items())
 
 
+# How much of a roll's faces the procedure goes on to use, beyond recording them in an event:
+# only which outcome they give (a test), their total (a distance), or the faces themselves.
+# A forecast branches once per class, so a test costs two branches instead of eleven.
+Reads = Literal["outcome", "total", "faces"]
+
+
 @dataclass(frozen=True)
 class Roll:
     """Roll `dice` for `unit`. `key` is stable across runs, so answers can be given by key.
@@ -112,6 +118,8 @@ class Roll:
     `outcome_of` function of the total (a move measured on the table: computed only when a
     window asks, since a preview or a headless run never does), or `given_odds` when the
     outcome also hangs on dice not rolled yet (a flee roll against pursuers still to roll).
+    `reads` is the procedure's promise of what it uses (see Reads); "outcome" is only for a
+    roll whose `bands` are cheap (a threshold, or an `outcome_of` that measures nothing).
     """
 
     key: str
@@ -124,6 +132,7 @@ class Roll:
     given_odds: tuple[Outcome, ...] = ()
     threshold: Threshold | None = None
     outcome_of: Callable[[int], str] | None = field(default=None, compare=False, repr=False)
+    reads: Reads = "total"
 
     @cached_property
     def bands(self) -> tuple[Band, ...]:

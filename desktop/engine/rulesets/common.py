@@ -146,7 +146,7 @@ def break_test(
     request = Roll(key=f"break:{unit_id}", unit=unit_id, player=unit.player, dice=dice,
                    purpose="break test", why=why, clause=clause,
                    threshold=Threshold("<=", holds_up_to, "holds", "breaks"),
-                   outcome_of=outcome if double_one_holds else None)
+                   outcome_of=outcome if double_one_holds else None, reads="outcome")
     faces = yield request
     assert isinstance(faces, tuple)
     total = sum(faces) + dice.modifier + modifier

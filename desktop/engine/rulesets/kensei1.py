@@ -132,7 +132,8 @@ def honor_test(
         failing = "rolls again" if attempt < rerolls else "runs away"
         faces = yield Roll(key=key if attempt == 0 else f"{key}:reroll", unit=unit_id,
                            player=unit.player, dice=dice, purpose="honor test", why=why,
-                           clause=clause, threshold=Threshold("<=", target, "holds", failing))
+                           clause=clause, threshold=Threshold("<=", target, "holds", failing),
+                           reads="outcome")
         assert isinstance(faces, tuple)
         passed = dice.total(faces) <= target
         rec.emit(HonorTest(unit_id, str(dice), faces, dice.modifier, target, passed,

@@ -94,7 +94,8 @@ def attribute_test(
     leadership = battle.stat(unit_id, "Ld")
     faces = yield Roll(key=key, unit=unit_id, player=battle.player_of(unit_id), dice=D2D6,
                        purpose=purpose, why=why, clause=clause,
-                       threshold=Threshold("<=", leadership, pass_label, fail_label))
+                       threshold=Threshold("<=", leadership, pass_label, fail_label),
+                       reads="outcome")
     assert isinstance(faces, tuple)
     return faces, leadership, sum(faces) <= leadership
 

@@ -1,0 +1,498 @@
+"""The chance of each whole outcome of a resolution, before (or part way through) the dice.
+
+`forecast` walks the procedure's requests: at a roll it branches over what the roll can do,
+with exact chances; at a choice it takes the answer given for that key, else the default.
+A procedure is a generator and cannot be copied, so every branch but one replays the
+answers from the start; what keeps that cheap is branching once per class of faces the
+procedure reads (`Roll.reads`: a test branches per outcome, a distance per total) and
+letting the last branch of each roll carry on the live session instead of replaying.
+
+Each finished run is summed up as plain words per unit ("breaks and escapes"), taken from
+its events; the forecast adds their chances up per unit and per whole outcome. When the tree
+is larger than the budget (judged first from a few random paths, then while walking), a
+seeded sample of whole runs stands in for it, each chance with a 95% Wilson interval, and
+the result says it is a sample.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from desktop.engine.dice import Dice, SeededRoller
+from desktop.engine.errors import RuleError
+from desktop.engine.events import (
+    BreakTest,
+    ChargeFailed,
+    ChaseCharged,
+    ChaseReached,
+    Event,
+    HonorTest,
+    PanicTest,
+    PursuitDeclared,
+    RallyTest,
+    RestraintTest,
+    RunnerLocked,
+    UnitCaught,
+    UnitCharged,
+    UnitDestroyed,
+    UnitEscaped,
+    UnitFled,
+    UnitLeftTable,
+    UnitPursued,
+)
+from desktop.engine.model import Battle
+from desktop.engine.odds import percent
+from desktop.engine.procedure import (
+    Answer,
+    Choice,
+    Resolution,
+    Roll,
+    ScriptedAnswers,
+    Session,
+    run,
+)
+
+DEFAULT_BUDGET_SECONDS = 2.0
+DEFAULT_MAX_LEAVES = 50_000
+DEFAULT_SAMPLES = 1_000
+UNAFFECTED = "unaffected"
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
+
+
+class ForecastError(RuleError):
+    """The answers given cannot be followed (the message says which one)."""
+
+
+UnitOutcome = tuple[tuple[str, str], ...]  # (unit id, what happened to it), in unit order
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """The chances of a resolution's outcomes: exact, or from `samples` seeded runs.
+
+    `outcomes` are whole outcomes (every unit something happened to, in words), most likely
+    first; `by_unit` is the same per unit, with `UNAFFECTED` for runs that leave it alone.
+    In a sample, each chance is the share of runs, and `intervals` holds a 95% interval for
+    every label (whole-outcome labels, and "unit: label" for the per-unit ones).
+    """
+
+    exact: bool
+    outcomes: list[tuple[str, Fraction]]
+    by_unit: dict[str, list[tuple[str, Fraction]]]
+    leaves: int
+    units: dict[str, UnitOutcome] = field(default_factory=dict)  # whole label -> per unit
+    samples: int = 0
+    seed: int | None = None
+    intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def chance(self, label: str, unit: str | None = None) -> Fraction:
+        """The chance of one whole outcome, or of one unit's label (0 if it never happens)."""
+        rows = self.outcomes if unit is None else self.by_unit.get(unit, [])
+        return next((chance for name, chance in rows if name == label), Fraction(0))
+
+    def to_json(self) -> dict[str, Any]:
+        def row(label: str, chance: Fraction, key: str) -> dict[str, Any]:
+            data: dict[str, Any] = {"label": label}
+            if self.exact:
+                data |= {"chance": str(chance), "percent": percent(chance)}
+            else:
+                low, high = self.intervals[key]
+                data |= {"share": str(chance), "percent": percent(chance),
+                         "interval_95": [round(low, 4), round(high, 4)]}
+            return data
+
+        outcomes = []
+        for label, chance in self.outcomes:
+            data = row(label, chance, label)
+            data["units"] = dict(self.units.get(label, ()))
+            outcomes.append(data)
+        return {
+            "exact": self.exact,
+            "method": "exact" if self.exact else f"sample of {self.samples} runs",
+            "leaves": self.leaves,
+            "samples": self.samples,
+            "seed": self.seed,
+            "outcomes": outcomes,
+            "by_unit": {uid: [row(label, chance, f"{uid}: {label}") for label, chance in rows]
+                        for uid, rows in self.by_unit.items()},
+        }
+
+
+def forecast(
+    resolution: Resolution,
+    answers: Sequence[object] = (),
+    choices: Mapping[str, str] | None = None,
+    *,
+    budget_seconds: float = DEFAULT_BUDGET_SECONDS,
+    max_leaves: int = DEFAULT_MAX_LEAVES,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+) -> Forecast:
+    """The outcomes of `resolution` once `answers` are given, choices from `choices` or
+    their defaults: exact while the tree stays within `budget_seconds` and `max_leaves`,
+    else a sample of `samples` runs rolled from `seed`."""
+    choices = dict(choices or {})
+    answers = tuple(answers)
+    started = time.perf_counter()
+    start = _follow(resolution, answers)
+    if budget_seconds > 0 and max_leaves > 0 and _may_fit(
+            resolution, start.answers, choices, budget_seconds, max_leaves, seed):
+        found = _exact(resolution, start, choices, deadline=started + budget_seconds,
+                       max_leaves=max_leaves)
+        if found is not None:
+            leaves, walked = found
+            return replace(_summarise(resolution.battle, leaves, exact=True,
+                                      seconds=time.perf_counter() - started), leaves=walked)
+    return sample(resolution, answers, choices, samples=samples, seed=seed, started=started)
+
+
+def sample(
+    resolution: Resolution,
+    answers: Sequence[object] = (),
+    choices: Mapping[str, str] | None = None,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    started: float | None = None,
+) -> Forecast:
+    """`samples` whole runs after `answers`, the dice rolled from `seed` (repeatable)."""
+    if samples < 1:
+        raise ForecastError(f"a sample needs at least one run, not {samples}")
+    started = time.perf_counter() if started is None else started
+    answers = tuple(answers)
+    _follow(resolution, answers)
+    script = ScriptedAnswers(SeededRoller(seed), dict(choices or {}))
+    counts: Counter[UnitOutcome] = Counter()
+    for _ in range(samples):
+        session = run(resolution.replay(answers), script)
+        counts[summarise(resolution.battle, session.events)] += 1
+    leaves = [(outcome, Fraction(count, samples)) for outcome, count in counts.items()]
+    found = _summarise(resolution.battle, leaves, exact=False,
+                       seconds=time.perf_counter() - started)
+    intervals = {label: wilson(chance, samples) for label, chance in found.outcomes}
+    for uid, rows in found.by_unit.items():
+        intervals.update((f"{uid}: {label}", wilson(chance, samples)) for label, chance in rows)
+    return Forecast(exact=False, outcomes=found.outcomes, by_unit=found.by_unit,
+                    leaves=samples, units=found.units, samples=samples, seed=seed,
+                    intervals=intervals, seconds=found.seconds)
+
+
+def wilson(share: Fraction, runs: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a share of `runs`: sound near 0 and 1, unlike p ± z·se."""
+    p = float(share)
+    centre = (p + z * z / (2 * runs)) / (1 + z * z / runs)
+    half = z / (1 + z * z / runs) * math.sqrt(p * (1 - p) / runs + z * z / (4 * runs * runs))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def answers_for(resolution: Resolution, faces: Sequence[int],
+                choices: Mapping[str, str] | None = None) -> tuple[Answer, ...]:
+    """The answers that use up `faces` (dice rolled so far, one face per die, in the order
+    they are asked for), choices on the way taken from `choices` or their defaults."""
+    choices = choices or {}
+    session = resolution.session()
+    left = list(faces)
+    try:
+        while left:
+            request = session.pending
+            if request is None:
+                raise ForecastError(f"{len(left)} dice given after the last roll")
+            if isinstance(request, Choice):
+                session.answer(choices.get(request.key, request.default))
+                continue
+            if len(left) < request.dice.count:
+                raise ForecastError(f"the dice given end part way through {request.key}: "
+                                    f"{request.dice} needs {request.dice.count}, "
+                                    f"{len(left)} left")
+            session.answer(tuple(left[:request.dice.count]))
+            del left[:request.dice.count]
+    except ForecastError:
+        raise
+    except RuleError as error:
+        raise ForecastError(str(error)) from None
+    return session.answers
+
+
+PROBES = 6
+# How far over the budget the estimate may run before the exact walk is not even tried: a
+# few random paths misjudge a lopsided tree, and a wrong "try" only costs the budget.
+MARGIN = 4
+
+
+def _may_fit(resolution: Resolution, answers: tuple[Answer, ...], choices: Mapping[str, str],
+             budget_seconds: float, max_leaves: int, seed: int) -> bool:
+    """Whether the exact walk may finish in budget, judged from a few random paths down the
+    tree (Knuth's estimate: the product of the branchings met is the number of leaves).
+
+    Only saves time: a tree far too large goes straight to the sample instead of spending
+    the whole budget first. Whichever way it goes, the result says whether it is exact."""
+    chooser = random.Random(seed)
+    started = time.perf_counter()
+    leaves = 0
+    for _ in range(PROBES):
+        session = resolution.replay(answers)
+        paths = 1
+        while not session.done:
+            request = session.pending
+            if isinstance(request, Choice):
+                session.answer(choices.get(request.key, request.default))
+                continue
+            assert isinstance(request, Roll)
+            branches = branches_of(request)
+            paths *= len(branches)
+            session.answer(chooser.choice(branches)[0])
+        leaves += paths
+    estimate = leaves / PROBES
+    per_leaf = (time.perf_counter() - started) / PROBES
+    return estimate <= max_leaves * MARGIN and estimate * per_leaf <= budget_seconds * MARGIN
+
+
+def _follow(resolution: Resolution, answers: Sequence[object]) -> Session:
+    try:
+        return resolution.replay(answers)
+    except RuleError as error:
+        raise ForecastError(f"answer {_where(resolution, answers)}: {error}") from None
+
+
+def _where(resolution: Resolution, answers: Sequence[object]) -> str:
+    """The number of the first answer the resolution refuses (1-based), for messages."""
+    session = resolution.session()
+    for index, answer in enumerate(answers, 1):
+        try:
+            session.answer(answer)
+        except RuleError:
+            return str(index)
+    return str(len(answers))
+
+
+# A branch: the answers that reach it, and its chance as a product of ways over outcomes
+# (integers multiply far faster than Fractions; one division per leaf at the end).
+_Branch = tuple[tuple[Answer, ...], int, int]
+
+
+def _exact(
+    resolution: Resolution, start: Session, choices: Mapping[str, str], *, deadline: float,
+    max_leaves: int,
+) -> tuple[list[tuple[UnitOutcome, Fraction]], int] | None:
+    """Each outcome's chance and how many leaves the tree had, or None past the budget."""
+    leaves: dict[UnitOutcome, Fraction] = defaultdict(Fraction)
+    count = 0
+    # Depth first; `live` is a session already standing at the branch on top of the stack,
+    # so the last branch of every roll goes on without a replay.
+    stack: list[_Branch] = [(start.answers, 1, 1)]
+    live: Session | None = start
+    while stack:
+        prefix, ways, outcomes = stack.pop()
+        session = live if live is not None else resolution.replay(prefix)
+        live = None
+        while not session.done:
+            request = session.pending
+            if isinstance(request, Choice):
+                session.answer(choices.get(request.key, request.default))
+                continue
+            assert isinstance(request, Roll)
+            branches = branches_of(request)
+            base = session.answers
+            for faces, count_ways in branches[:-1]:
+                stack.append(((*base, faces), ways * count_ways,
+                              outcomes * request.dice.outcomes))
+            faces, count_ways = branches[-1]
+            ways, outcomes = ways * count_ways, outcomes * request.dice.outcomes
+            session.answer(faces)
+        leaves[summarise(resolution.battle, session.events)] += Fraction(ways, outcomes)
+        count += 1
+        if count > max_leaves or time.perf_counter() > deadline:
+            return None
+    return list(leaves.items()), count
+
+
+def branches_of(roll: Roll) -> list[tuple[tuple[int, ...], int]]:
+    """One faces tuple per class the procedure tells apart, with how many rolls share it.
+
+    By `roll.reads`: "outcome" groups the totals by the outcome their bands give (cheap for
+    a test; a measured `outcome_of` is never read here), "total" by total, "faces" keeps
+    every faces tuple. Classes come lowest total first.
+    """
+    dice = roll.dice
+    if roll.reads == "faces":
+        return [(faces, 1) for faces in _all_faces(dice)]
+    ways = dice.ways()
+    if roll.reads == "total" or not roll.bands:
+        return [(faces_for(dice, total), count) for total, count in ways.items()]
+    by_outcome: dict[str, tuple[tuple[int, ...], int]] = {}
+    for band in roll.bands:
+        count = sum(ways[total] for total in range(band.low, band.high + 1))
+        faces, before = by_outcome.get(band.outcome, (faces_for(dice, band.low), 0))
+        by_outcome[band.outcome] = (faces, before + count)
+    return list(by_outcome.values())
+
+
+def faces_for(dice: Dice, total: int) -> tuple[int, ...]:
+    """Faces that make `total`, highest dice first (for 2D6 and 2: (1, 1))."""
+    rest = total - dice.modifier
+    faces = []
+    for index in range(dice.count):
+        face = min(dice.sides, rest - (dice.count - index - 1))
+        faces.append(face)
+        rest -= face
+    return tuple(faces)
+
+
+def _all_faces(dice: Dice) -> Iterable[tuple[int, ...]]:
+    faces: list[tuple[int, ...]] = [()]
+    for _ in range(dice.count):
+        faces = [(*head, face) for head in faces for face in range(1, dice.sides + 1)]
+    return faces
+
+
+def _summarise(battle: Battle, leaves: Sequence[tuple[UnitOutcome, Fraction]], *,
+               exact: bool, seconds: float) -> Forecast:
+    """Whole outcomes and per-unit labels from the leaves, each most likely first."""
+    whole: dict[str, Fraction] = defaultdict(Fraction)
+    units: dict[str, UnitOutcome] = {}
+    per_unit: dict[str, dict[str, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
+    for outcome, chance in leaves:
+        label = outcome_label(battle, outcome)
+        whole[label] += chance
+        units[label] = outcome
+        for uid, unit_label in outcome:
+            per_unit[uid][unit_label] += chance
+    order = {uid: index for index, uid in enumerate(battle.roster)}
+    by_unit = {}
+    for uid in sorted(per_unit, key=order.__getitem__):
+        rows = per_unit[uid]
+        missing = 1 - sum(rows.values())
+        if missing:
+            rows[UNAFFECTED] += missing
+        by_unit[uid] = _ranked(rows)
+    return Forecast(exact=exact, outcomes=_ranked(whole), by_unit=by_unit,
+                    leaves=len(leaves), units=units, seconds=seconds)
+
+
+def _ranked(chances: Mapping[str, Fraction]) -> list[tuple[str, Fraction]]:
+    return sorted(chances.items(), key=lambda item: (-item[1], item[0]))
+
+
+def outcome_label(battle: Battle, outcome: UnitOutcome) -> str:
+    if not outcome:
+        return "nothing happens"
+    return "; ".join(f"{battle.roster[uid].name}: {label}" for uid, label in outcome)
+
+
+# --- What happened to each unit, in words ----------------------------------------------------
+
+
+class _Phrases:
+    """The phrases said of each unit so far, in the order its events came."""
+
+    def __init__(self, battle: Battle) -> None:
+        self.battle = battle
+        self.said: dict[str, list[str]] = defaultdict(list)
+
+    def name(self, thing: str) -> str:
+        if thing in self.battle.roster:
+            return self.battle.roster[thing].name
+        piece = next((t for t in self.battle.terrain if t.id == thing), None)
+        return piece.name if piece is not None else "other units"
+
+    def say(self, uid: str, phrase: str) -> None:
+        said = self.said[uid]
+        if not said or said[-1] != phrase:
+            said.append(phrase)
+
+    def settle(self, uid: str, phrase: str) -> None:
+        """How a pursuit ended says all its declaration did: "catches X", not "pursues X"."""
+        said = self.said[uid]
+        if said and said[-1].startswith(("pursues", "overruns")):
+            said.pop()
+        self.say(uid, phrase)
+
+
+_TESTS: dict[type[Event], tuple[str, str]] = {
+    BreakTest: ("holds", "breaks"),
+    PanicTest: ("keeps its nerve", "panics"),
+    RestraintTest: ("holds back", "fails to hold back"),
+    RallyTest: ("rallies", "keeps fleeing"),
+}
+
+
+def summarise(battle: Battle, events: Sequence[Event]) -> UnitOutcome:
+    """Per unit something happened to, in roster order, a short phrase: "breaks and escapes".
+
+    Only what the dice or the choices decide is said; the combat's own casualties are the
+    same in every run and would only lengthen every label.
+    """
+    book = _Phrases(battle)
+    for event in events:
+        _describe(event, book)
+    order = {uid: index for index, uid in enumerate(battle.roster)}
+    return tuple((uid, _join(book.said[uid]))
+                 for uid in sorted(book.said, key=order.__getitem__) if book.said[uid])
+
+
+def _join(phrases: Sequence[str]) -> str:
+    if len(phrases) == 1:
+        return phrases[0]
+    return ", ".join(phrases[:-1]) + " and " + phrases[-1]
+
+
+def _describe(event: Event, book: _Phrases) -> None:
+    name = book.name
+    test = _TESTS.get(type(event))
+    if test is not None:
+        assert isinstance(event, BreakTest | PanicTest | RestraintTest | RallyTest)
+        book.say(event.unit, test[0] if event.passed else test[1])
+    elif isinstance(event, HonorTest):
+        if event.passed:  # a failure shows as the run that follows, or as a re-roll
+            book.say(event.unit, "stands its ground")
+    elif isinstance(event, PursuitDeclared):
+        verb = "overruns" if event.overrun else "pursues"
+        book.say(event.unit, verb if event.target in ("", event.unit)
+                 else f"{verb} {name(event.target)}")
+    elif isinstance(event, UnitCaught):
+        book.say(event.unit, "is caught")
+        for uid, _ in event.pursuit_rolls:
+            book.settle(uid, f"catches {name(event.unit)}" if uid in event.by
+                        else f"fails to catch {name(event.unit)}")
+    elif isinstance(event, UnitEscaped):
+        book.say(event.unit, "escapes")
+        for uid, _ in event.pursuit_rolls:
+            book.settle(uid, f"fails to catch {name(event.unit)}")
+    elif isinstance(event, UnitLeftTable):
+        book.say(event.unit, "leaves the table")
+    elif isinstance(event, UnitFled):
+        verb = "runs away" if book.battle.ruleset == "kensei1" else "flees"
+        detail = ""
+        if event.passed_through:
+            detail += " through " + " and ".join(name(u) for u in event.passed_through)
+        if event.blocked_by:
+            detail += f" and is stopped by {name(event.blocked_by)}"
+        said = book.said[event.unit]
+        if detail or not said or said[-1] != "escapes":  # escaping says it fled
+            book.say(event.unit, verb + detail)
+    elif isinstance(event, UnitPursued):
+        if event.charged:
+            book.say(event.unit, f"runs into {name(event.charged)}")
+    elif isinstance(event, UnitCharged):
+        if event.reached:
+            book.say(event.unit, f"catches {name(event.target)}")
+    elif isinstance(event, ChargeFailed):
+        book.say(event.unit, f"fails to reach {name(event.target)}")
+    elif isinstance(event, ChaseReached):
+        book.say(event.unit, f"chases down {name(event.target)}")
+    elif isinstance(event, ChaseCharged):
+        book.say(event.unit, f"chases into {name(event.enemy)}")
+    elif isinstance(event, RunnerLocked):
+        book.say(event.unit, f"is stopped by {name(event.enemy)}")
+    elif isinstance(event, UnitDestroyed):
+        said = book.said[event.unit]
+        if not said or said[-1] != "is caught":  # caught already says destroyed
+            book.say(event.unit, "is destroyed")

@@ -1,0 +1,329 @@
+"""The forecast: exact chances of a resolution's whole outcomes (desktop/engine/forecast.py).
+
+The forecast branches once per class of faces a roll's procedure reads (a test per outcome,
+a distance per total). The brute force here knows nothing of that: it replays the
+resolution with every faces tuple of every roll, each equally likely, and the two must
+agree to the last fraction. Expected chances of the worked example are counted from dice
+faces with itertools, not with the engine.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from fractions import Fraction
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from desktop.engine.dice import ScriptedRoller
+from desktop.engine.errors import RuleError
+from desktop.engine.forecast import (
+    UNAFFECTED,
+    Forecast,
+    ForecastError,
+    UnitOutcome,
+    answers_for,
+    branches_of,
+    forecast,
+    sample,
+    summarise,
+)
+from desktop.engine.procedure import Answer, Choice, Resolution, Roll, ScriptedAnswers, run
+from desktop.engine.rulesets import warhammer6
+from desktop.engine.scenario import load_scenario
+
+from builders import aftermath, assert_bad, run_cli, scenario, side, w6_unit
+
+REPO = Path(__file__).resolve().parents[1]
+SCENARIOS = REPO / "resources" / "scenarios"
+BUNDLED = sorted(SCENARIOS.glob("*.json"))
+GOBLINS = SCENARIOS / "w6-goblins-vs-elves.json"
+FOUR_UNITS = SCENARIOS / "w6-four-units.json"
+
+
+def resolution_of(path: Path) -> Resolution:
+    return load_scenario(json.loads(path.read_text(encoding="utf-8"))).resolution()
+
+
+def brute_force(resolution: Resolution, answers: tuple[Answer, ...] = (),
+                choices: dict[str, str] | None = None) -> dict[UnitOutcome, Fraction]:
+    """Every faces tuple of every roll after `answers`; choices from `choices` or default."""
+    choices = choices or {}
+    found: dict[UnitOutcome, Fraction] = defaultdict(Fraction)
+
+    def walk(given: tuple[Answer, ...], chance: Fraction) -> None:
+        session = resolution.replay(given)
+        while isinstance(session.pending, Choice):
+            session.answer(choices.get(session.pending.key, session.pending.default))
+        if session.done:
+            found[summarise(resolution.battle, session.events)] += chance
+            return
+        roll = session.pending
+        assert isinstance(roll, Roll)
+        every = product(range(1, roll.dice.sides + 1), repeat=roll.dice.count)
+        for faces in every:
+            walk((*session.answers, faces), chance / roll.dice.outcomes)
+
+    walk(tuple(answers), Fraction(1))
+    return dict(found)
+
+
+def whole(result: Forecast) -> dict[UnitOutcome, Fraction]:
+    return {result.units[label]: chance for label, chance in result.outcomes}
+
+
+def assert_sums_to_one(result: Forecast) -> None:
+    assert sum(chance for _, chance in result.outcomes) == 1
+    for uid, rows in result.by_unit.items():
+        assert sum(chance for _, chance in rows) == 1, uid
+    chances = [chance for _, chance in result.outcomes]
+    assert chances == sorted(chances, reverse=True)  # most likely first
+
+
+def two_d6(test: Any) -> Fraction:
+    return Fraction(sum(1 for a, b in product(range(1, 7), repeat=2) if test(a + b)), 36)
+
+
+# ---------------------------------------------------------------------------------------------
+# The worked example, counted from the faces
+
+
+def test_goblins_vs_elves_forecast_is_exact_and_counted_from_the_faces() -> None:
+    result = forecast(resolution_of(GOBLINS))
+    assert result.exact
+    # W6-BT-3: Elves lost by 3 with Ld 8, so 2D6 + 3 <= 8 holds; both sides move 2D6.
+    holds = two_d6(lambda total: total + 3 <= 8)
+    caught = Fraction(sum(1 for f1, f2, p1, p2 in product(range(1, 7), repeat=4)
+                          if p1 + p2 >= f1 + f2), 6**4)
+    assert result.chance("holds", "elves") == holds == Fraction(5, 18)
+    assert result.chance("breaks and is caught", "elves") == (1 - holds) * caught
+    assert result.chance("breaks and escapes", "elves") == (1 - holds) * (1 - caught)
+    assert result.chance("catches Elf Archers", "goblins") == (1 - holds) * caught
+    assert result.chance(UNAFFECTED, "goblins") == holds
+    assert result.chance("Elf Archers: holds") == holds
+    assert_sums_to_one(result)
+    # 1 hold + 11 flee totals x 11 pursuit totals: the break test is two branches, not 11.
+    assert result.leaves == 1 + 11 * 11
+
+
+def test_forecast_never_measures_a_move_for_a_roll_it_walks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A flee roll's bands measure a move per total; the forecast must not ask for them."""
+    def measured(*_: object) -> str:
+        raise AssertionError("a move was measured for a roll's odds")
+
+    monkeypatch.setattr(warhammer6, "move_outcome", measured)
+    result = forecast(resolution_of(GOBLINS))
+    assert result.exact and sum(c for _, c in result.outcomes) == 1
+    # The patch does bite where a window reads the odds: Goblins held back, Elves flee alone.
+    flee = resolution_of(GOBLINS).replay([(6, 6), "hold", (1, 1)]).pending
+    assert isinstance(flee, Roll) and flee.outcome_of is not None
+    with pytest.raises(AssertionError, match="a move was measured"):
+        _ = flee.odds
+
+
+# ---------------------------------------------------------------------------------------------
+# Against the brute force
+
+
+def broken_unit_without_pursuer(double_one_holds: bool) -> Resolution:
+    """The winners are wiped out as they win, so the loser tests and flees alone."""
+    data = scenario(
+        [w6_unit("winners", "A", 36, 20, models=5, Ld=7),
+         w6_unit("losers", "B", 36, 22, facing=270, models=10, Ld=7)],
+        aftermath((side({"unit": "winners", "wounds_caused": 9, "casualties": 5}),
+                   side({"unit": "losers", "wounds_caused": 0}))),
+        options={"double_one_holds": double_one_holds})
+    return load_scenario(data).resolution()
+
+
+@pytest.mark.parametrize("double_one_holds", [False, True])
+def test_forecast_equals_every_face_of_every_roll(double_one_holds: bool) -> None:
+    resolution = broken_unit_without_pursuer(double_one_holds)
+    result = forecast(resolution)
+    assert result.exact
+    assert whole(result) == brute_force(resolution)
+    # 9 wounds against a rank and outnumbering the wiped-out winners: lost by 7, Ld 7, so
+    # only the ruleset option's double 1 can hold.
+    assert two_d6(lambda total: total + 7 <= 7) == 0
+    holds = Fraction(1, 36) if double_one_holds else Fraction(0)
+    assert result.chance("holds", "losers") == holds
+    assert_sums_to_one(result)
+
+
+def test_goblins_forecast_after_a_break_equals_the_brute_force() -> None:
+    resolution = resolution_of(GOBLINS)
+    result = forecast(resolution, [(6, 6)])
+    assert whole(result) == brute_force(resolution, ((6, 6),))
+    assert result.chance("Elf Archers: holds") == 0
+
+
+def _prefix_for_brute_force(path: Path, limit: int) -> tuple[Answer, ...]:
+    """The file's own answers, less the last rolls whose faces number at most `limit`."""
+    loaded = load_scenario(json.loads(path.read_text(encoding="utf-8")))
+    session = run(loaded.resolution(), ScriptedAnswers(ScriptedRoller(loaded.dice),
+                                                       loaded.choices))
+    cut, faces = len(session.steps), 1
+    while cut > 0:
+        request = session.steps[cut - 1].request
+        size = request.dice.outcomes if isinstance(request, Roll) else 1
+        if faces * size > limit:
+            break
+        faces *= size
+        cut -= 1
+    return session.answers[:cut]
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+def test_each_bundled_scenario_after_its_own_answers_equals_the_brute_force(
+        path: Path) -> None:
+    """Whole trees are too large to brute-force for most files (36 x 36 x 216 and more),
+    so each is checked from where its scripted answers leave at most 250 faces to roll."""
+    resolution = resolution_of(path)
+    loaded = load_scenario(json.loads(path.read_text(encoding="utf-8")))
+    answers = _prefix_for_brute_force(path, 250)
+    result = forecast(resolution, answers, loaded.choices)
+    assert result.exact
+    assert whole(result) == brute_force(resolution, answers, dict(loaded.choices))
+    assert_sums_to_one(result)
+
+
+# ---------------------------------------------------------------------------------------------
+# Answers and choices
+
+
+def test_answers_given_are_followed() -> None:
+    resolution = resolution_of(GOBLINS)
+    held = forecast(resolution, [(1, 1)])  # 2 + 3 <= 8: they hold, nothing more is asked
+    assert held.outcomes == [("Elf Archers: holds", Fraction(1))]
+    assert held.leaves == 1
+    fled = forecast(resolution, [(6, 6), "pursue", (6, 6)])  # broken, then fled the most there is
+    caught = Fraction(1, 36)  # only a pursuit of 12 reaches a flee of 12
+    assert fled.chance("breaks and is caught", "elves") == caught
+    assert fled.chance("breaks and escapes", "elves") == 1 - caught
+
+
+def test_answers_for_reads_dice_in_the_order_they_are_asked() -> None:
+    resolution = resolution_of(GOBLINS)
+    assert answers_for(resolution, [6, 6, 2, 3]) == ((6, 6), "pursue", (2, 3))
+    assert answers_for(resolution, [6, 6], {"pursue:goblins": "hold"}) == ((6, 6),)
+    with pytest.raises(ForecastError, match="part way through flee:elves"):
+        answers_for(resolution, [6, 6, 2])
+    with pytest.raises(RuleError, match="not a face"):
+        answers_for(resolution, [6, 9])
+
+
+def test_a_choice_changes_the_forecast() -> None:
+    resolution = resolution_of(GOBLINS)
+    pursue = forecast(resolution)
+    hold = forecast(resolution, choices={"pursue:goblins": "hold"})
+    assert hold.exact and hold.by_unit != pursue.by_unit
+    broken = 1 - Fraction(5, 18)
+    # Goblins Ld 6: holding back needs 2D6 <= 6.
+    assert hold.chance("holds back", "goblins") == broken * two_d6(lambda t: t <= 6)
+    assert_sums_to_one(hold)
+    with pytest.raises(ForecastError):
+        forecast(resolution, [(6, 6), "dither"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Past the budget: a seeded sample
+
+
+def test_a_sample_is_labelled_repeatable_and_its_intervals_hold_the_exact_chances() -> None:
+    resolution = resolution_of(GOBLINS)
+    exact = forecast(resolution)
+    sampled = sample(resolution, samples=400, seed=11)
+    assert not sampled.exact and sampled.samples == 400 and sampled.seed == 11
+    assert sampled.to_json()["method"] == "sample of 400 runs"
+    assert sampled.outcomes == sample(resolution, samples=400, seed=11).outcomes
+    assert sum(share for _, share in sampled.outcomes) == 1
+    for label, chance in exact.outcomes:
+        low, high = sampled.intervals[label]
+        assert low <= chance <= high, (label, float(chance), low, high)
+    for uid, rows in exact.by_unit.items():
+        for label, chance in rows:
+            low, high = sampled.intervals[f"{uid}: {label}"]
+            assert low <= chance <= high, (uid, label)
+
+
+def test_a_tree_past_the_budget_falls_back_to_a_sample() -> None:
+    resolution = resolution_of(FOUR_UNITS)
+    result = forecast(resolution, max_leaves=20, samples=30, seed=2)
+    assert not result.exact and result.leaves == 30 == result.samples
+    assert sum(share for _, share in result.outcomes) == 1
+
+
+def test_branches_group_faces_by_what_the_procedure_reads() -> None:
+    resolution = resolution_of(GOBLINS)
+    session = resolution.session()
+    test = session.pending
+    assert isinstance(test, Roll) and test.reads == "outcome"
+    assert [ways for _, ways in branches_of(test)] == [10, 26]  # holds on 2..5, breaks on 6+
+    session.answer((6, 6))
+    session.answer("pursue")
+    flee = session.pending
+    assert isinstance(flee, Roll) and flee.reads == "total"
+    assert [ways for _, ways in branches_of(flee)] == [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]
+    assert all(flee.dice.total(faces) == total
+               for (faces, _), total in zip(branches_of(flee), range(2, 13), strict=True))
+
+
+# ---------------------------------------------------------------------------------------------
+# rout forecast
+
+
+def cli_json(capsys: pytest.CaptureFixture[str], *argv: object) -> dict[str, Any]:
+    code, out, err = run_cli(capsys, "forecast", *argv)
+    assert (code, err) == (0, ""), err
+    return json.loads(out)
+
+
+def test_cli_prints_the_exact_forecast(capsys: pytest.CaptureFixture[str]) -> None:
+    data = cli_json(capsys, GOBLINS)
+    assert data["exact"] and data["method"] == "exact" and data["dice_given"] == []
+    rows = {row["label"]: row for row in data["outcomes"]}
+    assert rows["Elf Archers: holds"]["chance"] == "5/18"
+    assert rows["Elf Archers: holds"]["percent"] == "27.8%"
+    assert rows["Elf Archers: holds"]["units"] == {"elves": "holds"}
+    elves = {row["label"]: Fraction(row["chance"]) for row in data["by_unit"]["elves"]}
+    assert sum(elves.values()) == 1
+
+
+def test_cli_follows_dice_and_choices(capsys: pytest.CaptureFixture[str]) -> None:
+    after = cli_json(capsys, GOBLINS, "--dice", "6,6", "--dice", "6 6")
+    assert after["dice_given"] == [6, 6, 6, 6]
+    caught = {row["label"]: row["chance"] for row in after["by_unit"]["elves"]}
+    assert caught == {"breaks and is caught": "1/36", "breaks and escapes": "35/36"}
+    hold = cli_json(capsys, GOBLINS, "--choose", "pursue:goblins=hold")
+    assert "holds back" in {row["label"] for row in hold["by_unit"]["goblins"]}
+
+
+def test_cli_sample_is_repeatable_with_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    first = cli_json(capsys, GOBLINS, "--samples", "60", "--seed", "5")
+    assert not first["exact"] and first["samples"] == 60 and first["seed"] == 5
+    low, high = first["outcomes"][0]["interval_95"]
+    assert 0 <= low <= float(Fraction(first["outcomes"][0]["share"])) <= high <= 1
+    assert cli_json(capsys, GOBLINS, "--samples", "60", "--seed", "5") == first
+
+
+@pytest.mark.parametrize(("argv", "fragment"), [
+    (["--dice", "6,6,2"], "part way through flee:elves"),
+    (["--dice", "6,7"], "7 is not a face"),
+    (["--dice", "6,x"], "'x' is not a die face"),
+    (["--choose", "pursue:goblins"], "KEY=OPTION"),
+    (["--dice", "6,6", "--choose", "pursue:goblins=dither"], "'dither' is not one of"),
+    (["--samples", "0"], "at least one run"),
+    (["--dice", "1,1,1,1"], "after the last roll"),
+])
+def test_cli_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str],
+                                             argv: list[str], fragment: str) -> None:
+    assert_bad(capsys, ["forecast", GOBLINS, *argv], fragment, prefix="rout")
+
+
+def test_cli_missing_scenario_exits_2(capsys: pytest.CaptureFixture[str],
+                                      tmp_path: Path) -> None:
+    assert_bad(capsys, ["forecast", tmp_path / "nowhere.json"], "nowhere.json")
