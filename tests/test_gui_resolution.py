@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -229,3 +230,28 @@ def test_the_odds_dialog_opens_from_the_battle_menu(qtbot):
     window.ui.actionOdds.trigger()
     assert window.odds_dialog.isVisible()
     window.odds_dialog.close()
+
+
+def test_the_first_page_shows_the_forecast_and_it_follows_the_answers(qtbot, url):
+    battle_id, resolve = stored_battle(url, WORKED)
+    window = opened(qtbot, url, battle_id)
+    window.battles.resolve(resolve["procedure"],
+                           {k: v for k, v in resolve.items() if k != "procedure"})
+    wizard = window.battles.wizard
+    view = wizard.forecast_view
+    qtbot.waitUntil(lambda: view.forecast is not None, timeout=10_000)
+    first = view.forecast
+    # The worked example before any roll: the Elves hold 5/18 (W6-BT-3's break test).
+    assert first.exact
+    assert first.chance("holds", unit="elves") == Fraction(5, 18)
+    assert "Forecast" in view.title.text() and "exact" in view.title.text()
+    focus_on(qtbot, wizard)
+    wizard.next()  # the combat page as given
+    page = wizard.currentPage()
+    for field, face in zip(page.fields, (3, 4), strict=True):
+        field.setText(str(face))
+    wizard.next()  # 3 + 4 + 4 > 8: the Elves break
+    qtbot.waitUntil(lambda: view.forecast is not first and view.forecast is not None,
+                    timeout=10_000)
+    assert view.forecast.chance("holds", unit="elves") == 0
+    wizard.reject()

@@ -483,6 +483,7 @@ class BattlePanel(QObject):
         wizard.highlightUnits.connect(lambda ids: self.scene.select_units(list(ids)))
         wizard.finished.connect(lambda result: self._resolved(wizard, result))
         wizard.answersChanged.connect(lambda answers: self._save_pending(wizard, answers))
+        self._add_forecast(wizard)
         self.wizard = wizard
         self._update_actions()
         wizard.open()
@@ -490,6 +491,28 @@ class BattlePanel(QObject):
         wizard.activateWindow()
         if answers:
             wizard.resume(answers)
+
+    def _add_forecast(self, wizard: Any) -> None:
+        """The forecast on the first page, following the input and then the answers."""
+        from desktop.engine.errors import RuleError
+        from desktop.gui.wizard.forecast_view import ForecastView
+
+        if self.workspace is None:
+            return
+        view = ForecastView(self.workspace.runner, wizard.forecast_area)
+        wizard.forecast_area.layout().addWidget(view)
+        wizard.forecast_view = view
+
+        def input_changed(mapping: dict[str, Any]) -> None:
+            try:
+                view.ask(wizard.resolution_for(mapping))
+            except RuleError as error:
+                view.title.setText(f"No forecast: {error}")
+
+        wizard.inputChanged.connect(input_changed)
+        wizard.answersChanged.connect(
+            lambda answers: view.ask(wizard.resolution, answers))
+        input_changed(wizard.input_page.mapping())
 
     def _resolved(self, wizard: Any, result: int) -> None:
         from desktop.engine.events import UnitsEngaged

@@ -172,6 +172,7 @@ class CombatPage(InputPage):
     def _refresh_scores(self) -> None:
         """Scores as the engine works them out (after casualties come off, so ranks count
         as they will)."""
+        self.resolution_wizard.inputChanged.emit(self.mapping())
         try:
             results = self.resolution_wizard.combat_results(self._data)
         except RuleError as error:
@@ -201,6 +202,11 @@ class FieldsPage(InputPage):
         for name in kind.fields:
             widget = self._field(name, prepared.get(name), wizard.battle)
             widget.setObjectName(f"field:{name}")
+            if isinstance(widget, QComboBox):
+                widget.currentIndexChanged.connect(
+                    lambda *_: wizard.inputChanged.emit(self.mapping()))
+            else:
+                widget.valueChanged.connect(lambda *_: wizard.inputChanged.emit(self.mapping()))
             self.widgets[name] = widget
             form.addRow(name.replace("_", " ").capitalize(), widget)
         layout = QVBoxLayout(self)

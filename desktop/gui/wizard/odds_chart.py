@@ -11,9 +11,10 @@ from typing import Final
 
 import pyqtgraph as pg
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from desktop.engine.procedure import Roll
+from desktop.gui.plots import plot_widget
 
 BACKGROUND: Final = QColor("#fbfbfb")
 AXIS_COLOUR: Final = QColor("#505050")
@@ -55,16 +56,9 @@ class OddsChart(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("oddsChart")
-        windows_before = set(QApplication.topLevelWidgets())
-        self.plot_widget = pg.PlotWidget(self, background=BACKGROUND)
-        # pyqtgraph makes hidden top-level menus: give them a parent so none leaks.
-        for window in set(QApplication.topLevelWidgets()) - windows_before:
-            window.setParent(self, window.windowFlags())
+        self.plot_widget = plot_widget(self, background=BACKGROUND)
         self.plot_widget.setMinimumSize(320, 170)
         plot = self.plot_widget.getPlotItem()
-        plot.setMouseEnabled(x=False, y=False)  # a picture of the odds, not an explorer
-        plot.setMenuEnabled(False)
-        plot.hideButtons()
         plot.setLabel("left", "chance", units="%")
         plot.setLabel("bottom", "total")
         for name in ("left", "bottom"):

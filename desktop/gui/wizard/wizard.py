@@ -46,6 +46,7 @@ class ResolutionWizard(QWizard):
     answersChanged = Signal(list)  # every accepted answer so far: save them for a resume
     previewChanged = Signal(object, list)  # (battle the events start from, events)
     highlightUnits = Signal(list)  # unit ids a choice is about; [] when it is answered
+    inputChanged = Signal(dict)  # the first page's input as it is being filled in
 
     def __init__(self, battle: Battle, procedure: str,
                  prepared: Mapping[str, Any] | None = None, *, seed: int | None = None,
@@ -88,6 +89,17 @@ class ResolutionWizard(QWizard):
     def forecast_area(self) -> QWidget:
         """An empty widget on the first page for the forecast chart."""
         return self.input_page.forecast_area
+
+    def resolution_for(self, mapping: Mapping[str, Any]) -> Resolution:
+        """The resolution `mapping` starts (a RuleError if the engine refuses it)."""
+        parsed = self.kind.parse(self.battle, mapping)
+        battle = self.kind.prepare(self.battle, parsed) if self.kind.prepare else self.battle
+        return self.kind.resolution(battle, parsed)
+
+    @property
+    def resolution(self) -> Resolution | None:
+        """The resolution being answered, once the first page has been accepted."""
+        return self._resolution
 
     @property
     def procedure_input(self) -> dict[str, Any]:
