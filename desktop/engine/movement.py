@@ -133,8 +133,14 @@ def _same_facing(a: float, b: float) -> bool:
 
 
 def _touching(footprint: Footprint, obstacles: Sequence[Obstacle]) -> frozenset[str]:
-    return frozenset(o.id for o in obstacles
-                     if o.polygon.distance(footprint.polygon) <= CONTACT_TOLERANCE)
+    # Bounding boxes first: shapely's distance only for what could be within reach.
+    xs, ys = [x for x, _ in footprint.corners], [y for _, y in footprint.corners]
+    low_x, low_y = min(xs) - CONTACT_TOLERANCE, min(ys) - CONTACT_TOLERANCE
+    high_x, high_y = max(xs) + CONTACT_TOLERANCE, max(ys) + CONTACT_TOLERANCE
+    return frozenset(
+        o.id for o in obstacles
+        if o.bounds[0] <= high_x and o.bounds[2] >= low_x and o.bounds[1] <= high_y
+        and o.bounds[3] >= low_y and o.polygon.distance(footprint.polygon) <= CONTACT_TOLERANCE)
 
 
 def _fits(battle: Battle, footprint: Footprint, obstacles: Sequence[Obstacle]) -> bool:
@@ -565,7 +571,8 @@ def _first_clear(
     obstacles = battle.obstacles_for(unit_id, ignore)
     # What it already touches (the enemy it runs from) does not make a path unclear: the
     # move itself refuses to go into it.
-    others = [o for o in obstacles if o.id not in _touching(footprint, obstacles)]
+    touching = _touching(footprint, obstacles)  # once: not once per obstacle
+    others = [o for o in obstacles if o.id not in touching]
     for deflection in deflections:
         wanted = _length(length, heading + deflection)
         plan = straight_move(battle, unit_id, heading + deflection, wanted,
