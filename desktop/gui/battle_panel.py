@@ -167,7 +167,15 @@ class BattlePanel(QObject):
 
         battle = self.scene.battle
         chosen = self.scene.selected_units()
-        if battle is None or len(chosen) != 1 or chosen[0] not in battle.roster:
+        if battle is None:
+            return
+        if len(chosen) != 1 or chosen[0] not in battle.roster:
+            # Nothing (or several) selected: say so rather than keep an old unit's state.
+            on_table = sum(1 for state in battle.states.values() if state.status.on_table)
+            self.inspect.emit(f"<b>Turn {battle.turn}</b>",
+                              f"{on_table} unit{'' if on_table == 1 else 's'} on the table. "
+                              "Select one to see where it "
+                              "stands, what it touches and whom it fights.")
             return
         uid = chosen[0]
         unit, state = battle.roster[uid], battle.states[uid]
@@ -350,6 +358,7 @@ class BattlePanel(QObject):
     def _battle_changed(self, battle: Battle | None, events: Sequence[Event]) -> None:
         self.replay.set_history(self.workspace.history if self.workspace else None)
         self.scene.show_battle(battle, animate=events)
+        self._selection_changed()  # the Unit dock follows the battle, not only the clicks
         self._fill_sides(battle)
         self._update_actions()
 

@@ -108,6 +108,65 @@ def picture_battle(url: str, title: str, path: Path) -> None:
     window.close()
 
 
+def picture_resolution(url: str, roll_path: Path, finished_path: Path) -> None:
+    """The worked example (W6-BT-3) resolved in the window: a roll page with its chart,
+    then the battlefield once Finish has applied the moves."""
+    import json
+
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.engine.scenario import load_scenario
+    from desktop.gui.main_window import MainWindow
+    from desktop.store.store import Store
+
+    data = json.loads((REPO / "resources/scenarios/w6-goblins-vs-elves.json").read_text())
+    scenario = load_scenario(data)
+    with Store.open(url) as store:
+        battle_id = store.import_battle(scenario.battle, "The spear line (W6-BT-3)")
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    window = MainWindow()
+    window.exclusive = False
+    window.resize(1280, 800)
+    window.show()
+    opened: list[bool] = []
+    window.ready.connect(lambda: opened.append(True))
+    window.open_database(url)
+    while not opened:
+        app.processEvents()
+    window.battles.workspace.opened.connect(lambda battle_id: opened.append(True))
+    window.battles.open_battle(battle_id)
+    while len(opened) < 2:
+        app.processEvents()
+    window.battlefield_view.fit_table()
+    resolve = dict(data["resolve"])
+    window.battles.resolve(resolve.pop("procedure"), resolve)
+    wizard = window.battles.wizard
+    forecast_view = wizard.forecast_view
+    while forecast_view.forecast is None:
+        app.processEvents()
+    wizard.next()  # the combat page as the scenario gives it
+    for field, face in zip(wizard.currentPage().fields, (5, 4), strict=True):
+        field.setText(str(face))
+    for _ in range(5):
+        app.processEvents()
+    if not wizard.grab().save(str(roll_path)):
+        raise SystemExit(f"cannot write {roll_path}")
+    for faces in ((5, 4), None, (4, 3), (6, 5)):  # break; pursue; flee 7; pursue 11
+        if faces is not None:
+            for field, face in zip(wizard.currentPage().fields, faces, strict=True):
+                field.setText(str(face))
+        wizard.next()
+    wizard.accept()
+    while window.battles.wizard is not None:
+        app.processEvents()
+    window.battlefield_scene.skip_animations()
+    for _ in range(5):
+        app.processEvents()
+    if not window.grab().save(str(finished_path)):
+        raise SystemExit(f"cannot write {finished_path}")
+    window.close()
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 'readme.sqlite'}"
@@ -116,7 +175,8 @@ def main() -> int:
         subprocess.run([*rout, "--screenshot", str(HERE / "main-window.png"),
                         "--army", "Hill Goblin Warband"], check=True, cwd=REPO)
         picture_battle(url, title, HERE / "battle.png")
-    print(f"wrote {HERE / 'main-window.png'} and {HERE / 'battle.png'}")
+        picture_resolution(url, HERE / "wizard-roll.png", HERE / "resolved.png")
+    print(f"wrote main-window.png, battle.png, wizard-roll.png and resolved.png in {HERE}")
     return 0
 
 
