@@ -202,8 +202,10 @@ def test_next_turn_begins_a_turn_and_offers_the_start_of_turn(qtbot, url):
     battle_id, _ = stored_battle(url, WORKED)
     window = opened(qtbot, url, battle_id)
     turn = window.battles.battle.turn
+    assert window.battles.turn_label.text().strip() == f"Turn {turn}"
     window.ui.actionNextTurn.trigger()
     assert window.battles.battle.turn == turn + 1
+    assert window.battles.turn_label.text().strip() == f"Turn {turn + 1}"
     wizard = window.battles.wizard  # Warhammer: rallies and compulsory flees next
     assert wizard is not None and wizard.kind.name == "start_of_turn"
     wizard.reject()

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
     QInputDialog,
+    QLabel,
     QListWidgetItem,
     QMessageBox,
     QToolBar,
@@ -141,6 +142,13 @@ class BattlePanel(QObject):
             self.terrain_kind.addItem(label, kind)
         self.terrain_kind.currentIndexChanged.connect(lambda index: self._apply_terrain_kind())
         bar.addWidget(self.terrain_kind)
+        bar.addSeparator()
+        # The turn tracker: which turn it is, and the step to the next one.
+        self.turn_label = QLabel("", bar)
+        self.turn_label.setObjectName("turnLabel")
+        bar.addWidget(self.turn_label)
+        bar.addAction(self.ui.actionNextTurn)
+        bar.addAction(self.ui.actionResolveCombat)
         bar.addSeparator()
         bar.addAction(self.ui.actionFitTable)
         skip = QAction("Skip animation", bar)
@@ -359,6 +367,7 @@ class BattlePanel(QObject):
         self.replay.set_history(self.workspace.history if self.workspace else None)
         self.scene.show_battle(battle, animate=events)
         self._selection_changed()  # the Unit dock follows the battle, not only the clicks
+        self.turn_label.setText(f" Turn {battle.turn} " if battle is not None else "")
         self._fill_sides(battle)
         self._update_actions()
 
