@@ -257,3 +257,70 @@ def test_the_first_page_shows_the_forecast_and_it_follows_the_answers(qtbot, url
                     timeout=10_000)
     assert view.forecast.chance("holds", unit="elves") == 0
     wizard.reject()
+
+
+def kensei_two_friends() -> dict:
+    data = json.loads((REPO / "resources/scenarios/k1-ronin-run-through-ashigaru.json")
+                      .read_text(encoding="utf-8"))
+    data["units"].append({
+        "id": "yari", "name": "Yari Ashigaru", "player": "Crane Clan",
+        "profile": {"Mv": 10, "Init": 3, "Honor": 5, "W": 1, "AP": 2},
+        "base_mm": [25, 25], "models": 6, "files": 6, "position": [60, 76], "facing": 270})
+    return data
+
+
+def w6_failed_rally() -> dict:
+    data = json.loads(WORKED.read_text(encoding="utf-8"))
+    data["units"][1].update(status="fleeing", position=[36, 38])
+    data["units"][0].pop("engaged_with", None)
+    data["units"][1].pop("engaged_with", None)
+    data["resolve"] = {"procedure": "start_of_turn", "player": "High Elves"}
+    return data
+
+
+def bp_overrun() -> dict:
+    return json.loads((REPO / "resources/scenarios/bp-two-combats.json")
+                      .read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(("build", "dice"), [
+    # The Samurai run through the Ashigaru (who hold, -1/-1) and the Yari (who run too).
+    (kensei_two_friends, [7, 9, 9, 8, 1, 9, 8, 9, 10, 9]),
+    # The Silver Helms, left with no enemy, Overrun.
+    (bp_overrun, [3, 3, 4, 3, 2, 2, 5, 2, 3, 3]),
+    # A fleeing unit fails its Rally and flees on.
+    (w6_failed_rally, [6, 5, 2, 3]),
+], ids=["kensei-two-friends", "bp-overrun", "w6-failed-rally"])
+def test_walks_from_the_window_are_stored_and_reopen_the_same(qtbot, url, build, dice):
+    data = build()
+    scenario = load_scenario(data)
+    with Store.open(url) as store:
+        battle_id = store.import_battle(scenario.battle, scenario.title)
+    window = opened(qtbot, url, battle_id)
+    resolve = dict(data["resolve"])
+    window.battles.resolve(resolve.pop("procedure"), resolve)
+    wizard = window.battles.wizard
+    focus_on(qtbot, wizard)
+    walk(qtbot, wizard, dice, dict(scenario.choices))
+    finish(qtbot, wizard)
+    qtbot.waitUntil(lambda: window.battles.wizard is None, timeout=5000)
+    straight = run(scenario.start(), ScriptedAnswers(ScriptedRoller(dice),
+                                                     dict(scenario.choices)))
+    step = window.battles.workspace.current.steps[-1]
+    assert [e for e in step if type(e).__name__ != "UnitsEngaged"] == straight.events
+    state = window.battles.battle
+    for uid, unit_state in state.states.items():
+        item = window.battlefield_scene.unit_item(uid)
+        if unit_state.status.on_table:
+            assert (item.pos().x(), item.pos().y()) == pytest.approx(unit_state.center)
+        else:
+            assert item is None
+    window.battlefield_scene.skip_animations()
+    log = window.ui.logView.toPlainText()
+    assert "[" in log and straight.events and all(
+        window.battles.battle.roster[e.unit].name in log
+        for e in straight.events if hasattr(e, "unit") and e.unit in state.roster)
+    window.close()
+    with Store.open(url) as store:
+        saved = store.load_battle(battle_id)
+    assert fold(saved.start, saved.events) == state
