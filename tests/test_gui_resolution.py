@@ -324,3 +324,25 @@ def test_walks_from_the_window_are_stored_and_reopen_the_same(qtbot, url, build,
     with Store.open(url) as store:
         saved = store.load_battle(battle_id)
     assert fold(saved.start, saved.events) == state
+
+
+def test_clicking_a_log_line_selects_its_units_on_the_table(qtbot, url):
+    from PySide6.QtGui import QTextCursor
+
+    battle_id, resolve = stored_battle(url, WORKED)
+    window = opened(qtbot, url, battle_id)
+    window.battles.resolve(resolve["procedure"],
+                           {k: v for k, v in resolve.items() if k != "procedure"})
+    wizard = window.battles.wizard
+    focus_on(qtbot, wizard)
+    walk(qtbot, wizard, [3, 4, 5, 4, 2, 2], {})  # Elves break and escape the Goblins
+    finish(qtbot, wizard)
+    qtbot.waitUntil(lambda: window.battles.wizard is None, timeout=5000)
+    log = window.ui.logView
+    lines = log.toPlainText().splitlines()
+    line = next(i for i, text in enumerate(lines) if text.startswith("Goblin Spearmen pursue"))
+    window.battlefield_scene.clearSelection()
+    cursor = QTextCursor(log.document().findBlockByNumber(line))
+    log.setTextCursor(cursor)
+    assert set(window.battlefield_scene.selected_units()) <= {"goblins", "elves"}
+    assert "goblins" in window.battlefield_scene.selected_units()

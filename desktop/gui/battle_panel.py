@@ -55,6 +55,7 @@ class BattlePanel(QObject):
     status = Signal(str)  # one line for the status bar: what happened, or why not
     inspect = Signal(str, str)  # the selected unit on the table: title and details (HTML)
     logged = Signal(str)  # a line for the battle log: each step as it is saved
+    loggedEvent = Signal(str, list)  # an event's line and the units it concerns
     resolutionFinished = Signal(object)  # the events a finished resolution applied
 
     def __init__(self, ui: Ui_MainWindow, window: QWidget, undo_stack: Any,
@@ -610,7 +611,7 @@ class BattlePanel(QObject):
 
         battle = before
         for event in events:
-            self.logged.emit(describe(event, battle))
+            self.loggedEvent.emit(describe(event, battle), _units_of(event, battle))
             battle = event.apply_to(battle)
 
     def choose_report(self) -> None:
@@ -714,6 +715,18 @@ def _html(text: str) -> str:
     from html import escape
 
     return escape(text)
+
+
+def _units_of(event: Event, battle: Battle) -> list[str]:
+    """The units an event names (its unit, target, enemy, catchers…), for highlighting."""
+    found: list[str] = []
+    for value in vars(event).values():
+        candidates = value if isinstance(value, tuple) else (value,)
+        for candidate in candidates:
+            if isinstance(candidate, str) and candidate in battle.roster \
+                    and candidate not in found:
+                found.append(candidate)
+    return found
 
 
 def _describe(battle: Battle | None, events: Sequence[Event]) -> str:

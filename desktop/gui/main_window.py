@@ -183,6 +183,8 @@ class MainWindow(QMainWindow):
         self.ui.actionQuit.triggered.connect(self.close)
         self.ui.actionAbout.triggered.connect(self.show_about)
         self.ui.actionOdds.triggered.connect(self.show_odds)
+        self._logged_units: dict[int, list[str]] = {}  # battle-log line -> its units
+        self.ui.logView.cursorPositionChanged.connect(self._log_clicked)
         self.ui.actionNewArmy.triggered.connect(self.new_army)
         self.ui.actionArmySettings.triggered.connect(self.edit_army_settings)
         self.ui.actionDeleteArmy.triggered.connect(self.delete_army)
@@ -227,6 +229,7 @@ class MainWindow(QMainWindow):
             self._battles.opened.connect(self._battle_opened)
             self._battles.inspect.connect(self._inspect_table_unit)
             self._battles.logged.connect(self.log)
+            self._battles.loggedEvent.connect(self._log_event)
         return self._battles
 
     @property
@@ -312,6 +315,17 @@ class MainWindow(QMainWindow):
 
     def log(self, text: str) -> None:
         self.ui.logView.appendPlainText(text)
+
+    def _log_event(self, text: str, unit_ids: list[str]) -> None:
+        """A battle event's line; clicking it later selects its units on the table."""
+        self.log(text)
+        self._logged_units[self.ui.logView.blockCount() - 1] = unit_ids
+
+    def _log_clicked(self) -> None:
+        line = self.ui.logView.textCursor().blockNumber()
+        units = self._logged_units.get(line)
+        if units and self._battles is not None:
+            self._battles.scene.select_units(units)
 
     def _inspect_table_unit(self, title: str, details: str) -> None:
         self.ui.unitTitle.setText(title)
