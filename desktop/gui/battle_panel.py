@@ -22,7 +22,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QComboBox,
-    QDialog,
     QFileDialog,
     QInputDialog,
     QLabel,
@@ -78,6 +77,9 @@ class BattlePanel(QObject):
         self.scene.selectionChanged.connect(self._selection_changed)
         self.workspace: BattleWorkspace | None = None
         self.list_model: BattleListModel | None = None
+        from desktop.gui.resolutions import Resolutions
+
+        self.resolutions = Resolutions(self)
         self.scene.movesProposed.connect(self._moves_proposed)
         self.scene.message.connect(self.status)
         self.view.setAcceptDrops(True)
@@ -93,21 +95,22 @@ class BattlePanel(QObject):
         ui.actionDeleteBattle.triggered.connect(self.delete_battle)
         ui.actionDeployArmy.triggered.connect(self.deploy_army)
         ui.actionSampleBattles.triggered.connect(self.add_sample_battles)
-        ui.actionResolveCombat.triggered.connect(self.resolve_combat)
-        ui.actionStartOfTurn.triggered.connect(self.start_of_turn)
-        ui.actionChargeFleeing.triggered.connect(
-            lambda: self._resolve_selected("charge_fleeing", ("charger", "target")))
-        ui.actionShooting.triggered.connect(lambda: self._resolve_selected("shooting", ("unit",)))
-        ui.actionChargeReaction.triggered.connect(
-            lambda: self._resolve_selected("charge_reaction", ("unit", "charger")))
-        ui.actionNextTurn.triggered.connect(self.next_turn)
+        ui.actionResolveCombat.triggered.connect(lambda: self.resolutions.resolve_combat())
+        ui.actionStartOfTurn.triggered.connect(lambda: self.resolutions.start_of_turn())
+        ui.actionChargeFleeing.triggered.connect(lambda: self.resolutions._resolve_selected(
+            "charge_fleeing", ("charger", "target")))
+        ui.actionShooting.triggered.connect(
+            lambda: self.resolutions._resolve_selected("shooting", ("unit",)))
+        ui.actionChargeReaction.triggered.connect(lambda: self.resolutions._resolve_selected(
+            "charge_reaction", ("unit", "charger")))
+        ui.actionNextTurn.triggered.connect(lambda: self.resolutions.next_turn())
         ui.actionExportReport.triggered.connect(self.choose_report)
-        self.wizard: Any = None  # the resolution wizard while one is open
+
         ui.actionFitTable.triggered.connect(self.view.fit_table)
         ui.actionExportView.triggered.connect(self.choose_export_view)
         ui.battleList.activated.connect(self._list_activated)
         self.armies: Sequence[Army] = ()
-        self._update_actions()
+        self.update_actions()
 
     def _tool_bar(self, parent: QWidget) -> QToolBar:
         """One checkable action per battlefield tool; its letter picks it while the
@@ -214,12 +217,12 @@ class BattlePanel(QObject):
         self.workspace.changed.connect(self._battle_changed)
         self.workspace.opened.connect(self._opened)
         self.workspace.stepped.connect(self._narrate)
-        self.workspace.failed.connect(self._failed)
-        self.workspace.listChanged.connect(self._update_actions)
+        self.workspace.failed.connect(self.report_failure)
+        self.workspace.listChanged.connect(self.update_actions)
         self.list_model = BattleListModel(self.workspace, self)
         self.ui.battleList.setModel(self.list_model)
         self.ui.battleList.selectionModel().currentChanged.connect(
-            lambda current, previous: self._update_actions())
+            lambda current, previous: self.update_actions())
         for leftover in (old_model, old_workspace):
             if leftover is not None:
                 leftover.deleteLater()
@@ -227,7 +230,7 @@ class BattlePanel(QObject):
         last = str(self.settings.value(LAST_BATTLE_KEY, "")) if self.settings else ""
         if last and self.workspace.summary(last) is not None:
             self.open_battle(last)
-        self._update_actions()
+        self.update_actions()
 
     def armies_changed(self, armies: Sequence[Army]) -> None:
         self.armies = armies
@@ -249,7 +252,7 @@ class BattlePanel(QObject):
         self.workspace.open(battle_id)
 
     def _opened(self, battle_id: str) -> None:
-        QTimer.singleShot(0, lambda: self._offer_resume(battle_id))
+        QTimer.singleShot(0, lambda: self.resolutions.offer_resume(battle_id))
         if self.settings is not None:
             self.settings.setValue(LAST_BATTLE_KEY, battle_id)
         self.ui.centralTabs.setCurrentWidget(self.ui.battlefieldTab)
@@ -290,7 +293,7 @@ class BattlePanel(QObject):
             made = new_battle(dialog.ruleset, chosen, table=Table(*dialog.table),
                               zone_depth=dialog.zone_depth, title=dialog.title)
         except RuleError as error:
-            self._failed(str(error))
+            self.report_failure(str(error))
             return
         self.workspace.create(made.battle, made.title)
 
@@ -303,7 +306,7 @@ class BattlePanel(QObject):
         try:
             samples = sample_battles()
         except Exception as error:  # a damaged installation: say so, change nothing
-            self._failed(f"Cannot read the sample battles: {error}")
+            self.report_failure(f"Cannot read the sample battles: {error}")
             return
         self.undo_stack.beginMacro("Add sample battles")
         for sample in reversed(samples):  # the last created is opened: the first sample
@@ -356,7 +359,7 @@ class BattlePanel(QObject):
         path, _ = QFileDialog.getSaveFileName(self.window, "Export View", "battlefield.png",
                                               "PNG (*.png)")
         if path and not self.view.export_png(path):
-            self._failed(f"Cannot write {path}")
+            self.report_failure(f"Cannot write {path}")
 
     # The battle on the table
 
@@ -370,7 +373,7 @@ class BattlePanel(QObject):
         self._selection_changed()  # the Unit dock follows the battle, not only the clicks
         self.turn_label.setText(f" Turn {battle.turn} " if battle is not None else "")
         self._fill_sides(battle)
-        self._update_actions()
+        self.update_actions()
 
     def _moves_proposed(self, events: Sequence[Event]) -> None:
         if self.workspace is not None and events:
@@ -402,9 +405,9 @@ class BattlePanel(QObject):
                     item.setData(UNIT_ID_ROLE, uid)
                     item.setToolTip("Drag onto the table to deploy")
                     reserve.addItem(item)
-        self._update_actions()
+        self.update_actions()
 
-    def _update_actions(self) -> None:
+    def update_actions(self) -> None:
         has_store = self.workspace is not None
         has_battle = self.battle is not None
         listed = bool(self._selected_or_open()) if has_store else False
@@ -417,192 +420,33 @@ class BattlePanel(QObject):
                        self.ui.actionDeleteBattle):
             action.setEnabled(listed)
         self.ui.actionDeployArmy.setEnabled(has_battle and self.ui.reserveList.count() > 0)
-        procedures = self._procedures()
+        from desktop.gui.resolutions import COMBAT_PROCEDURES, TURN_PROCEDURES
+
+        procedures = self.resolutions.procedures()
         for action, names in ((self.ui.actionResolveCombat, COMBAT_PROCEDURES),
                               (self.ui.actionStartOfTurn, TURN_PROCEDURES),
                               (self.ui.actionChargeFleeing, ("charge_fleeing",)),
                               (self.ui.actionShooting, ("shooting",)),
                               (self.ui.actionChargeReaction, ("charge_reaction",))):
-            action.setEnabled(has_battle and self.wizard is None
+            action.setEnabled(has_battle and self.resolutions.wizard is None
                               and any(name in procedures for name in names))
-        self.ui.actionNextTurn.setEnabled(has_battle and self.wizard is None)
+        self.ui.actionNextTurn.setEnabled(has_battle and self.resolutions.wizard is None)
         self.ui.actionExportReport.setEnabled(has_battle)
 
-    def _failed(self, message: str) -> None:
+    def report_failure(self, message: str) -> None:
         self.status.emit(message)
         if self.window.isVisible():
             QMessageBox.warning(self.window, "Battle", message)
 
-    # Resolutions: the wizard asks, the engine decides, one undo step applies it all
+    # Resolutions (desktop.gui.resolutions): what tests and the window ask of the panel
 
-    def _procedures(self) -> tuple[str, ...]:
-        from desktop.engine.rulesets import get_ruleset
-
-        battle = self.battle
-        return tuple(get_ruleset(battle.ruleset).procedures) if battle is not None else ()
-
-    def resolve_combat(self) -> None:
-        battle = self.battle
-        chosen = self.scene.selected_units()
-        if battle is None:
-            return
-        if not chosen or not any(battle.states[uid].engaged_with for uid in chosen):
-            self.status.emit("Select a unit in combat (engaged) to resolve its combat")
-            return
-        procedures = self._procedures()
-        if "combat" in procedures:  # Kensei: one unit's defeat at a time
-            engaged = next(uid for uid in chosen if battle.states[uid].engaged_with)
-            self.resolve("combat", {"unit": engaged})
-            return
-        from desktop.gui.wizard import combats_from_selection
-
-        name = next(n for n in COMBAT_PROCEDURES if n in procedures)
-        self.resolve(name, combats_from_selection(battle, chosen))
-
-    def start_of_turn(self) -> None:
-        procedures = self._procedures()
-        name = next((n for n in TURN_PROCEDURES if n in procedures), "")
-        if not name:
-            self.status.emit("This ruleset has nothing to resolve at the start of a turn")
-            return
-        self.resolve(name, {})
-
-    def next_turn(self) -> None:
-        """The next turn begins (what lasted a turn runs out), then its start is resolved."""
-        from desktop.engine import moves
-
-        battle = self.battle
-        if battle is None or self.workspace is None:
-            return
-        if "new_turn" in self._procedures():  # Kensei's own resolution begins the turn
-            self.resolve("new_turn", {})
-            return
-        self.workspace.apply([moves.begin_turn(battle)], f"Begin turn {battle.turn + 1}")
-        self.logged.emit(f"Turn {battle.turn + 1} begins")
-        if "start_of_turn" in self._procedures():
-            self.start_of_turn()
-
-    def _resolve_selected(self, procedure: str, fields: Sequence[str]) -> None:
-        chosen = self.scene.selected_units()
-        self.resolve(procedure, dict(zip(fields, chosen, strict=False)))
+    @property
+    def wizard(self) -> Any:
+        return self.resolutions.wizard
 
     def resolve(self, procedure: str, prepared: Mapping[str, Any],
                 answers: Sequence[object] = ()) -> None:
-        """Open the resolution wizard (window-modal); Finish applies its events as one step.
-
-        With `answers` (a resumed resolution) it goes on from the first one not given."""
-        from desktop.gui.wizard import ResolutionWizard
-
-        battle = self.battle
-        if battle is None or self.workspace is None or self.wizard is not None:
-            return
-        wizard = ResolutionWizard(battle, procedure, prepared, parent=self.window)
-        wizard.setWindowModality(Qt.WindowModality.WindowModal)
-        wizard.previewChanged.connect(self.scene.show_preview)
-        wizard.highlightUnits.connect(lambda ids: self.scene.select_units(list(ids)))
-        wizard.finished.connect(lambda result: self._resolved(wizard, result))
-        wizard.answersChanged.connect(lambda answers: self._save_pending(wizard, answers))
-        self._add_forecast(wizard)
-        self.wizard = wizard
-        self._update_actions()
-        wizard.open()
-        # The keyboard goes to the wizard at once: digits and Enter alone walk it.
-        wizard.activateWindow()
-        if answers:
-            wizard.resume(answers)
-
-    def _add_forecast(self, wizard: Any) -> None:
-        """The forecast on the first page, following the input and then the answers."""
-        from desktop.engine.errors import RuleError
-        from desktop.gui.wizard.forecast_view import ForecastView
-
-        if self.workspace is None:
-            return
-        view = ForecastView(self.workspace.runner, wizard.forecast_area)
-        wizard.forecast_area.layout().addWidget(view)
-        wizard.forecast_view = view
-
-        def input_changed(mapping: dict[str, Any]) -> None:
-            try:
-                view.ask(wizard.resolution_for(mapping))
-            except RuleError as error:
-                view.title.setText(f"No forecast: {error}")
-
-        wizard.inputChanged.connect(input_changed)
-        wizard.answersChanged.connect(
-            lambda answers: view.ask(wizard.resolution, answers))
-        input_changed(wizard.input_page.mapping())
-
-    def _resolved(self, wizard: Any, result: int) -> None:
-        from desktop.engine.events import UnitsEngaged
-
-        self.wizard = None
-        battle = self.battle
-        self.scene.show_battle(battle)  # the preview ends either way
-        self._drop_pending()
-        self._update_actions()
-        if battle is None or self.workspace is None:
-            return
-        if result != QDialog.DialogCode.Accepted or not wizard.resolved:
-            self.status.emit("Resolution cancelled: nothing changed")
-            return
-        # The procedure engages the units of its combats first (its `prepare`): those
-        # engagements become events too, so the stored battle is the fold of its steps.
-        setup: list[Event] = []
-        start = wizard.start_battle
-        for uid, state in start.states.items():
-            for enemy in sorted(state.engaged_with - battle.states[uid].engaged_with):
-                if uid < enemy:
-                    setup.append(UnitsEngaged(uid, enemy))
-        events = [*setup, *wizard.events]
-        title = wizard.kind.description
-        self.workspace.apply(events, f"Resolve: {title}", animate=True)
-        self.resolutionFinished.emit(events)
-
-    # Every answer is saved at once: a resolution cut short by a crash can go on
-
-    def _save_pending(self, wizard: Any, answers: Sequence[object]) -> None:
-        from desktop.engine.answers import answers_to_json
-        from desktop.store.errors import StoreError
-
-        if self.workspace is None or not self.workspace.current_id:
-            return
-        try:
-            self.workspace.store.save_pending(
-                self.workspace.current_id, wizard.kind.name, wizard.procedure_input,
-                answers_to_json(answers), wizard.kind.description)
-        except StoreError as error:  # the wizard goes on; only a resume would be lost
-            self.status.emit(f"Could not save the answers so far: {error}")
-
-    def _drop_pending(self) -> None:
-        from desktop.store.errors import StoreError
-
-        if self.workspace is not None and self.workspace.current_id:
-            try:
-                self.workspace.store.drop_pending(self.workspace.current_id)
-            except StoreError as error:
-                self.status.emit(str(error))
-
-    def _offer_resume(self, battle_id: str) -> None:
-        from desktop.store.errors import StoreError
-
-        if self.workspace is None or self.wizard is not None:
-            return
-        try:
-            pending = self.workspace.store.load_pending(battle_id)
-        except StoreError as error:
-            self._failed(str(error))
-            return
-        if pending is None:
-            return
-        answer = QMessageBox.question(
-            self.window, "Unfinished resolution",
-            f"{pending.title or pending.procedure} was left after {len(pending.answers)} "
-            "answers. Go on from there? (No drops it.)")
-        if answer == QMessageBox.StandardButton.Yes:
-            self.resolve(pending.procedure, pending.procedure_input, pending.answers)
-        else:
-            self._drop_pending()
+        self.resolutions.resolve(procedure, prepared, answers)
 
     # The battle log: every event of every step in plain words
 
@@ -636,7 +480,7 @@ class BattlePanel(QObject):
             return False
         picture = path.with_suffix(".png")
         if not self.view.export_png(str(picture)):
-            self._failed(f"Cannot write {picture}")
+            self.report_failure(f"Cannot write {picture}")
             return False
         try:
             if path.suffix.lower() == ".md":
@@ -649,7 +493,7 @@ class BattlePanel(QObject):
                 picture.unlink()
             path.write_text(text, encoding="utf-8")
         except OSError as error:
-            self._failed(f"Cannot write the report: {error}")
+            self.report_failure(f"Cannot write the report: {error}")
             return False
         self.status.emit(f"Wrote {path}")
         return True
@@ -693,10 +537,6 @@ class BattlePanel(QObject):
         self.workspace.apply([event], f"Deploy {battle.roster[unit_id].name}")
         return True
 
-
-# Which procedure each action runs, per ruleset (the first the ruleset has).
-COMBAT_PROCEDURES = ("combat_aftermath", "breaks_pursues", "combat")
-TURN_PROCEDURES = ("start_of_turn", "new_turn")
 
 TOOL_LABELS = {
     "select": ("Select / Move", "S", "Click to select, drag to move, arrows to nudge"),

@@ -1,0 +1,203 @@
+"""Resolutions from the battle panel: the wizard asks, the engine decides, Finish applies
+every event as one undo step; each answer is saved so a resolution cut short can go on.
+
+`Resolutions` belongs to a `BattlePanel` (desktop.gui.battle_panel) and works through it:
+its battle, its workspace (the store), its scene and its status and log signals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QDialog, QMessageBox
+
+if TYPE_CHECKING:
+    from desktop.engine.events import Event
+    from desktop.gui.battle_panel import BattlePanel
+
+# Which procedure each action runs, per ruleset (the first the ruleset has).
+COMBAT_PROCEDURES = ("combat_aftermath", "breaks_pursues", "combat")
+TURN_PROCEDURES = ("start_of_turn", "new_turn")
+
+
+class Resolutions(QObject):
+    """The resolution wizard of one battle panel, and the unfinished one to resume."""
+
+    def __init__(self, panel: BattlePanel) -> None:
+        super().__init__(panel)
+        self.panel = panel
+        self.wizard: Any = None  # the resolution wizard while one is open
+
+    # Resolutions: the wizard asks, the engine decides, one undo step applies it all
+
+    def procedures(self) -> tuple[str, ...]:
+        from desktop.engine.rulesets import get_ruleset
+
+        battle = self.panel.battle
+        return tuple(get_ruleset(battle.ruleset).procedures) if battle is not None else ()
+
+    def resolve_combat(self) -> None:
+        battle = self.panel.battle
+        chosen = self.panel.scene.selected_units()
+        if battle is None:
+            return
+        if not chosen or not any(battle.states[uid].engaged_with for uid in chosen):
+            self.panel.status.emit("Select a unit in combat (engaged) to resolve its combat")
+            return
+        procedures = self.procedures()
+        if "combat" in procedures:  # Kensei: one unit's defeat at a time
+            engaged = next(uid for uid in chosen if battle.states[uid].engaged_with)
+            self.resolve("combat", {"unit": engaged})
+            return
+        from desktop.gui.wizard import combats_from_selection
+
+        name = next(n for n in COMBAT_PROCEDURES if n in procedures)
+        self.resolve(name, combats_from_selection(battle, chosen))
+
+    def start_of_turn(self) -> None:
+        procedures = self.procedures()
+        name = next((n for n in TURN_PROCEDURES if n in procedures), "")
+        if not name:
+            self.panel.status.emit("This ruleset has nothing to resolve at the start of a turn")
+            return
+        self.resolve(name, {})
+
+    def next_turn(self) -> None:
+        """The next turn begins (what lasted a turn runs out), then its start is resolved."""
+        from desktop.engine import moves
+
+        battle = self.panel.battle
+        if battle is None or self.panel.workspace is None:
+            return
+        if "new_turn" in self.procedures():  # Kensei's own resolution begins the turn
+            self.resolve("new_turn", {})
+            return
+        self.panel.workspace.apply([moves.begin_turn(battle)], f"Begin turn {battle.turn + 1}")
+        self.panel.logged.emit(f"Turn {battle.turn + 1} begins")
+        if "start_of_turn" in self.procedures():
+            self.start_of_turn()
+
+    def _resolve_selected(self, procedure: str, fields: Sequence[str]) -> None:
+        chosen = self.panel.scene.selected_units()
+        self.resolve(procedure, dict(zip(fields, chosen, strict=False)))
+
+    def resolve(self, procedure: str, prepared: Mapping[str, Any],
+                answers: Sequence[object] = ()) -> None:
+        """Open the resolution wizard (window-modal); Finish applies its events as one step.
+
+        With `answers` (a resumed resolution) it goes on from the first one not given."""
+        from desktop.gui.wizard import ResolutionWizard
+
+        battle = self.panel.battle
+        if battle is None or self.panel.workspace is None or self.wizard is not None:
+            return
+        wizard = ResolutionWizard(battle, procedure, prepared, parent=self.panel.window)
+        wizard.setWindowModality(Qt.WindowModality.WindowModal)
+        wizard.previewChanged.connect(self.panel.scene.show_preview)
+        wizard.highlightUnits.connect(lambda ids: self.panel.scene.select_units(list(ids)))
+        wizard.finished.connect(lambda result: self._resolved(wizard, result))
+        wizard.answersChanged.connect(lambda answers: self._save_pending(wizard, answers))
+        self._add_forecast(wizard)
+        self.wizard = wizard
+        self.panel.update_actions()
+        wizard.open()
+        # The keyboard goes to the wizard at once: digits and Enter alone walk it.
+        wizard.activateWindow()
+        if answers:
+            wizard.resume(answers)
+
+    def _add_forecast(self, wizard: Any) -> None:
+        """The forecast on the first page, following the input and then the answers."""
+        from desktop.engine.errors import RuleError
+        from desktop.gui.wizard.forecast_view import ForecastView
+
+        if self.panel.workspace is None:
+            return
+        view = ForecastView(self.panel.workspace.runner, wizard.forecast_area)
+        wizard.forecast_area.layout().addWidget(view)
+        wizard.forecast_view = view
+
+        def input_changed(mapping: dict[str, Any]) -> None:
+            try:
+                view.ask(wizard.resolution_for(mapping))
+            except RuleError as error:
+                view.title.setText(f"No forecast: {error}")
+
+        wizard.inputChanged.connect(input_changed)
+        wizard.answersChanged.connect(
+            lambda answers: view.ask(wizard.resolution, answers))
+        input_changed(wizard.input_page.mapping())
+
+    def _resolved(self, wizard: Any, result: int) -> None:
+        from desktop.engine.events import UnitsEngaged
+
+        self.wizard = None
+        battle = self.panel.battle
+        self.panel.scene.show_battle(battle)  # the preview ends either way
+        self._drop_pending()
+        self.panel.update_actions()
+        if battle is None or self.panel.workspace is None:
+            return
+        if result != QDialog.DialogCode.Accepted or not wizard.resolved:
+            self.panel.status.emit("Resolution cancelled: nothing changed")
+            return
+        # The procedure engages the units of its combats first (its `prepare`): those
+        # engagements become events too, so the stored battle is the fold of its steps.
+        setup: list[Event] = []
+        start = wizard.start_battle
+        for uid, state in start.states.items():
+            for enemy in sorted(state.engaged_with - battle.states[uid].engaged_with):
+                if uid < enemy:
+                    setup.append(UnitsEngaged(uid, enemy))
+        events = [*setup, *wizard.events]
+        title = wizard.kind.description
+        self.panel.workspace.apply(events, f"Resolve: {title}", animate=True)
+        self.panel.resolutionFinished.emit(events)
+
+    # Every answer is saved at once: a resolution cut short by a crash can go on
+
+    def _save_pending(self, wizard: Any, answers: Sequence[object]) -> None:
+        from desktop.engine.answers import answers_to_json
+        from desktop.store.errors import StoreError
+
+        if self.panel.workspace is None or not self.panel.workspace.current_id:
+            return
+        try:
+            self.panel.workspace.store.save_pending(
+                self.panel.workspace.current_id, wizard.kind.name, wizard.procedure_input,
+                answers_to_json(answers), wizard.kind.description)
+        except StoreError as error:  # the wizard goes on; only a resume would be lost
+            self.panel.status.emit(f"Could not save the answers so far: {error}")
+
+    def _drop_pending(self) -> None:
+        from desktop.store.errors import StoreError
+
+        if self.panel.workspace is not None and self.panel.workspace.current_id:
+            try:
+                self.panel.workspace.store.drop_pending(self.panel.workspace.current_id)
+            except StoreError as error:
+                self.panel.status.emit(str(error))
+
+    def offer_resume(self, battle_id: str) -> None:
+        from desktop.store.errors import StoreError
+
+        if self.panel.workspace is None or self.wizard is not None:
+            return
+        try:
+            pending = self.panel.workspace.store.load_pending(battle_id)
+        except StoreError as error:
+            self.panel.report_failure(str(error))
+            return
+        if pending is None:
+            return
+        answer = QMessageBox.question(
+            self.panel.window, "Unfinished resolution",
+            f"{pending.title or pending.procedure} was left after {len(pending.answers)} "
+            "answers. Go on from there? (No drops it.)")
+        if answer == QMessageBox.StandardButton.Yes:
+            self.resolve(pending.procedure, pending.procedure_input, pending.answers)
+        else:
+            self._drop_pending()
+
