@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -59,9 +60,9 @@ def build_database(url: str) -> str:
     return made.title
 
 
-def picture_battle(url: str, title: str, path: Path) -> None:
-    from PySide6.QtCore import QEvent, QPointF, Qt
-    from PySide6.QtGui import QMouseEvent
+def window_on_battle(url: str, battle: str) -> tuple[Any, Any]:
+    """The real main window at the README's size, on `url`, with `battle` (title or id)
+    open on the battlefield; returns the application and the window."""
     from PySide6.QtWidgets import QApplication
 
     from desktop.gui.main_window import MainWindow
@@ -77,9 +78,19 @@ def picture_battle(url: str, title: str, path: Path) -> None:
     while not opened:
         app.processEvents()
     window.battles.workspace.opened.connect(lambda battle_id: opened.append(True))
-    window.battles.open_battle(window.battles.find_battle(title))
+    window.battles.open_battle(window.battles.find_battle(battle))
     while len(opened) < 2:
         app.processEvents()
+    return app, window
+
+
+def picture_battle(url: str, title: str, path: Path) -> None:
+    from PySide6.QtCore import QEvent, QPointF, Qt
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+
+
+    app, window = window_on_battle(url, title)
     view, scene = window.battlefield_view, window.battlefield_scene
     view.fit_table()
     battle = window.battles.battle
@@ -113,30 +124,14 @@ def picture_resolution(url: str, roll_path: Path, finished_path: Path) -> None:
     then the battlefield once Finish has applied the moves."""
     import json
 
-    from PySide6.QtWidgets import QApplication
-
     from desktop.engine.scenario import load_scenario
-    from desktop.gui.main_window import MainWindow
     from desktop.store.store import Store
 
     data = json.loads((REPO / "resources/scenarios/w6-goblins-vs-elves.json").read_text())
     scenario = load_scenario(data)
     with Store.open(url) as store:
         battle_id = store.import_battle(scenario.battle, "The spear line (W6-BT-3)")
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    window = MainWindow()
-    window.exclusive = False
-    window.resize(1280, 800)
-    window.show()
-    opened: list[bool] = []
-    window.ready.connect(lambda: opened.append(True))
-    window.open_database(url)
-    while not opened:
-        app.processEvents()
-    window.battles.workspace.opened.connect(lambda battle_id: opened.append(True))
-    window.battles.open_battle(battle_id)
-    while len(opened) < 2:
-        app.processEvents()
+    app, window = window_on_battle(url, battle_id)
     window.battlefield_view.fit_table()
     resolve = dict(data["resolve"])
     window.battles.resolve(resolve.pop("procedure"), resolve)
