@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from desktop.engine.errors import ScenarioError
+from desktop.engine.events import UnitsEngaged, fold
 from desktop.engine.model import Battle, Status
 from desktop.engine.reading import Reader
 
@@ -104,15 +105,25 @@ def parse_combats(battle: Battle, data: Mapping[str, Any]) -> tuple[Combat, ...]
     return tuple(combats)
 
 
-def engage(battle: Battle, combats: Sequence[Combat]) -> Battle:
-    """Units on the two sides of a combat are engaged with each other."""
+def engagements(battle: Battle, combats: Sequence[Combat]) -> list[UnitsEngaged]:
+    """Events that engage the two sides of each combat with each other (those not engaged
+    yet): a resolution's setup, stored as events like everything else."""
+    made: list[UnitsEngaged] = []
+    seen: set[frozenset[str]] = set()
     for combat in combats:
         first, second = combat.sides
         for a in first.unit_ids:
             for b in second.unit_ids:
-                battle = battle.update(a, engaged_with=battle.states[a].engaged_with | {b})
-                battle = battle.update(b, engaged_with=battle.states[b].engaged_with | {a})
-    return battle
+                pair = frozenset((a, b))
+                if b not in battle.states[a].engaged_with and pair not in seen:
+                    seen.add(pair)
+                    made.append(UnitsEngaged(a, b))
+    return made
+
+
+def engage(battle: Battle, combats: Sequence[Combat]) -> Battle:
+    """Units on the two sides of a combat are engaged with each other."""
+    return fold(battle, engagements(battle, combats))
 
 
 def check_combats(battle: Battle, combats: Sequence[Combat], *, fleeing_clause: str) -> None:

@@ -101,8 +101,7 @@ def load_scenario(data: object) -> Scenario:
         procedure_input = kind.parse(battle, resolve.mapping())
     except RuleError as error:
         raise ScenarioError(str(error)) from None
-    if kind.prepare is not None:
-        battle = kind.prepare(battle, procedure_input)
+    battle = kind.prepared(battle, procedure_input)
     answers = root.child("answers", {}).expect("dice", "choices")
     dice = tuple(_faces(answers))
     choices = answers.child("choices", {}).mapping()

@@ -131,8 +131,6 @@ class Resolutions(QObject):
         input_changed(wizard.input_page.mapping())
 
     def _resolved(self, wizard: Any, result: int) -> None:
-        from desktop.engine.events import UnitsEngaged
-
         self.wizard = None
         battle = self.panel.battle
         self.panel.scene.show_battle(battle)  # the preview ends either way
@@ -143,15 +141,9 @@ class Resolutions(QObject):
         if result != QDialog.DialogCode.Accepted or not wizard.resolved:
             self.panel.status.emit("Resolution cancelled: nothing changed")
             return
-        # The procedure engages the units of its combats first (its `prepare`): those
-        # engagements become events too, so the stored battle is the fold of its steps.
-        setup: list[Event] = []
-        start = wizard.start_battle
-        for uid, state in start.states.items():
-            for enemy in sorted(state.engaged_with - battle.states[uid].engaged_with):
-                if uid < enemy:
-                    setup.append(UnitsEngaged(uid, enemy))
-        events = [*setup, *wizard.events]
+        # The procedure's setup (its combats' engagements) is stored as events too, so the
+        # stored battle stays the fold of its steps.
+        events: list[Event] = [*wizard.setup_events, *wizard.events]
         title = wizard.kind.description
         self.panel.workspace.apply(events, f"Resolve: {title}", animate=True)
         self.panel.resolutionFinished.emit(events)

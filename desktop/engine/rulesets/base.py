@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from desktop.engine.dice import Dice
 from desktop.engine.errors import ScenarioError, StatError
+from desktop.engine.events import Event, fold
 from desktop.engine.model import Battle, UnitProfile
 from desktop.engine.procedure import Procedure, Recorder, Resolution
 
@@ -53,7 +54,8 @@ class ProcedureKind:
     """A resolution a ruleset offers: how to read its input and how to start it.
 
     `fields` are the keys its part of a scenario may hold (besides "procedure");
-    `prepare` sets up the battle the input implies (units in a combat are engaged).
+    `setup` gives the events that set up the battle the input implies (units in a combat
+    are engaged), so a window can store them with the resolution's own events.
     """
 
     name: str
@@ -61,7 +63,14 @@ class ProcedureKind:
     fields: tuple[str, ...]
     parse: Callable[[Battle, Mapping[str, Any]], Any]
     start: Callable[[Recorder, Any], Procedure]
-    prepare: Callable[[Battle, Any], Battle] | None = None
+    setup: Callable[[Battle, Any], Sequence[Event]] | None = None
+
+    def setup_events(self, battle: Battle, procedure_input: Any) -> list[Event]:
+        return list(self.setup(battle, procedure_input)) if self.setup is not None else []
+
+    def prepared(self, battle: Battle, procedure_input: Any) -> Battle:
+        """The battle the resolution starts from: `battle` after its setup events."""
+        return fold(battle, self.setup_events(battle, procedure_input))
 
     def resolution(self, battle: Battle, procedure_input: Any) -> Resolution:
         return Resolution(battle, lambda recorder: self.start(recorder, procedure_input))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping, Sequence
 
 from desktop.engine import odds
-from desktop.engine.combat import Combat, check_combats, engage, parse_combats
+from desktop.engine.combat import Combat, check_combats, engagements, parse_combats
 from desktop.engine.dice import Dice
 from desktop.engine.events import (
     CasualtiesRemoved,
@@ -273,6 +273,6 @@ RULESET = Ruleset(
     procedures={
         "breaks_pursues": ProcedureKind(
             "breaks_pursues", "Break tests, flee and pursue rolls, catches, then moves",
-            ("combats",), parse_combats, breaks_pursues, prepare=engage),
+            ("combats",), parse_combats, breaks_pursues, setup=engagements),
     },
 )

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from desktop.engine import odds
-from desktop.engine.combat import Combat, check_combats, engage, parse_combats
+from desktop.engine.combat import Combat, check_combats, engagements, parse_combats
 from desktop.engine.dice import D2D6, D3D6, Dice
 from desktop.engine.errors import ScenarioError
 from desktop.engine.events import (
@@ -487,7 +487,7 @@ RULESET = Ruleset(
     procedures={
         "combat_aftermath": ProcedureKind(
             "combat_aftermath", "Break tests, Panic, fleeing and pursuit after combat",
-            ("combats",), _parse_aftermath, combat_aftermath, prepare=engage),
+            ("combats",), _parse_aftermath, combat_aftermath, setup=engagements),
         "start_of_turn": ProcedureKind(
             "start_of_turn", "Rally tests and compulsory flee moves", ("player",),
             _parse_start_of_turn, start_of_turn),

@@ -62,6 +62,8 @@ class ResolutionWizard(QWizard):
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
         self.start_battle = battle  # the battle with the procedure's input set up
+        # The events that set it up (engagements): stored before the resolution's own.
+        self.setup_events: list[Event] = []
         self._mapping: dict[str, Any] | None = None
         self._resolution: Resolution | None = None
         self._session: Session | None = None  # the session after the answers on the way
@@ -91,10 +93,10 @@ class ResolutionWizard(QWizard):
         return self.input_page.forecast_area
 
     def resolution_for(self, mapping: Mapping[str, Any]) -> Resolution:
-        """The resolution `mapping` starts (a RuleError if the engine refuses it)."""
+        """The resolution `mapping` starts (a RuleError if the engine refuses it): from the
+        battle after the procedure's setup events (units in a combat engaged)."""
         parsed = self.kind.parse(self.battle, mapping)
-        battle = self.kind.prepare(self.battle, parsed) if self.kind.prepare else self.battle
-        return self.kind.resolution(battle, parsed)
+        return self.kind.resolution(self.kind.prepared(self.battle, parsed), parsed)
 
     @property
     def resolution(self) -> Resolution | None:
@@ -145,14 +147,14 @@ class ResolutionWizard(QWizard):
 
     def start(self, mapping: dict[str, Any]) -> None:
         """Read the input (a RuleError if the engine refuses it) and begin the session."""
-        parsed = self.kind.parse(self.battle, mapping)
-        battle = self.kind.prepare(self.battle, parsed) if self.kind.prepare else self.battle
-        resolution = self.kind.resolution(battle, parsed)
+        resolution = self.resolution_for(mapping)
         session = resolution.session()  # raises for input the procedure cannot take
         if self._mapping is not None and mapping != self._mapping:
             self._answers.clear()  # another combat: the old answers answer nothing
         self._mapping = mapping
-        self.start_battle = battle
+        self.setup_events = self.kind.setup_events(self.battle,
+                                                   self.kind.parse(self.battle, mapping))
+        self.start_battle = resolution.battle
         self._resolution = resolution
         self._session = session
         self._next_after = {-1: self._id_for(0)}
@@ -160,9 +162,7 @@ class ResolutionWizard(QWizard):
 
     def combat_results(self, mapping: Mapping[str, Any]) -> list[CombatResolved]:
         """The engine's scores for the combats in `mapping` (casualties removed first)."""
-        parsed = self.kind.parse(self.battle, mapping)
-        battle = self.kind.prepare(self.battle, parsed) if self.kind.prepare else self.battle
-        session = self.kind.resolution(battle, parsed).session()
+        session = self.resolution_for(mapping).session()
         return [event for event in session.events if isinstance(event, CombatResolved)]
 
     def id_after_input(self) -> int:
