@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from desktop.engine.errors import ScenarioError
-from desktop.engine.events import UnitsEngaged, fold
+from desktop.engine.events import UnitsEngaged
 from desktop.engine.model import Battle, Status
 from desktop.engine.reading import Reader
 
@@ -120,10 +120,6 @@ def engagements(battle: Battle, combats: Sequence[Combat]) -> list[UnitsEngaged]
                     made.append(UnitsEngaged(a, b))
     return made
 
-
-def engage(battle: Battle, combats: Sequence[Combat]) -> Battle:
-    """Units on the two sides of a combat are engaged with each other."""
-    return fold(battle, engagements(battle, combats))
 
 
 def check_combats(battle: Battle, combats: Sequence[Combat], *, fleeing_clause: str) -> None:

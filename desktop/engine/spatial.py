@@ -133,9 +133,6 @@ def distance_to_point(battle: Battle, unit_id: str, point: Point) -> float:
 # --- contact -----------------------------------------------------------------------------
 
 
-EDGE_NAMES = ("front", "right", "rear", "left")
-
-
 @dataclass(frozen=True)
 class Edge:
     """One side of a footprint: its ends (left to right seen from outside) and outward bearing."""

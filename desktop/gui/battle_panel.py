@@ -55,7 +55,6 @@ class BattlePanel(QObject):
     inspect = Signal(str, str)  # the selected unit on the table: title and details (HTML)
     logged = Signal(str)  # a line for the battle log: each step as it is saved
     loggedEvent = Signal(str, list)  # an event's line and the units it concerns
-    resolutionFinished = Signal(object)  # the events a finished resolution applied
 
     def __init__(self, ui: Ui_MainWindow, window: QWidget, undo_stack: Any,
                  settings: QSettings | None = None) -> None:

@@ -146,7 +146,6 @@ class Resolutions(QObject):
         events: list[Event] = [*wizard.setup_events, *wizard.events]
         title = wizard.kind.description
         self.panel.workspace.apply(events, f"Resolve: {title}", animate=True)
-        self.panel.resolutionFinished.emit(events)
 
     # Every answer is saved at once: a resolution cut short by a crash can go on
 

@@ -18,7 +18,7 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QWidget, QWizard, QWizardPage
 
 from desktop.engine.dice import SeededRoller
-from desktop.engine.events import CombatResolved, Event, fold
+from desktop.engine.events import CombatResolved, Event
 from desktop.engine.model import Battle
 from desktop.engine.procedure import Answer, Request, Resolution, Roll, Session
 from desktop.engine.rulesets import get_ruleset
@@ -122,10 +122,6 @@ class ResolutionWizard(QWizard):
         """Every request answered (QDialog.done is taken)."""
         return self._session is not None and self._session.done
 
-    @property
-    def final_battle(self) -> Battle:
-        return fold(self.start_battle, self.events)
-
     def resume(self, answers: Iterable[object]) -> None:
         """Give saved answers (as answersChanged sent them, or JSON lists) and land on the
         first page not answered yet; a refused answer stops there, its error shown."""
@@ -228,7 +224,3 @@ class ResolutionWizard(QWizard):
             return
         preview = self._resolution.preview(self._answers)
         self.previewChanged.emit(self.start_battle, list(preview.events))
-
-    def answers_json(self) -> list[object]:
-        """The answers as JSON: faces as lists, choices as text."""
-        return [list(a) if isinstance(a, tuple) else a for a in self._answers]
