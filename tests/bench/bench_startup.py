@@ -131,6 +131,11 @@ def child_environment(folder: Path) -> dict[str, str]:
         environment[name] = str(path)
     environment.pop(FIRST_PAINT_ENVIRONMENT, None)
     environment.pop("ROUT_DATABASE", None)
+    # An installed app runs from byte-code (pip compiles it on install). Without this, a
+    # shell with PYTHONDONTWRITEBYTECODE would time compiling Rout's sources on every start
+    # while the bare script has almost nothing to compile.
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    environment["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
     return environment
 
 
