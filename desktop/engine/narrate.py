@@ -315,6 +315,17 @@ def describe(event: Event, battle_before: Battle) -> str:
 # --- battle reports --------------------------------------------------------------------------
 
 
+def sentences(start: Battle, events: Sequence[Event]) -> tuple[list[str], Battle]:
+    """A sentence per event, each read against the battle just before it, and the battle
+    after the last."""
+    lines = []
+    battle = start
+    for event in events:
+        lines.append(describe(event, battle))
+        battle = fold(battle, (event,))
+    return lines, battle
+
+
 def _sections(start: Battle, steps: Sequence[Sequence[Event]]
               ) -> list[tuple[int, list[tuple[int, list[str]]]]]:
     """(turn, [(step number, sentences)]) in order; a step belongs to the turn it began in."""
@@ -325,10 +336,7 @@ def _sections(start: Battle, steps: Sequence[Sequence[Event]]
             continue
         if not turns or turns[-1][0] != battle.turn:
             turns.append((battle.turn, []))
-        lines = []
-        for event in step:
-            lines.append(describe(event, battle))
-            battle = fold(battle, (event,))
+        lines, battle = sentences(battle, step)
         turns[-1][1].append((number, lines))
     return turns
 

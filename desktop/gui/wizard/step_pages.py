@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.engine.errors import RuleError
+from desktop.engine.narrate import sentences
 from desktop.engine.odds import percent
 from desktop.engine.procedure import ANY_ANGLE, Answer, Choice, Outcome, Roll
-from desktop.gui.wizard.words import summary
 
 if TYPE_CHECKING:
     from desktop.gui.wizard.odds_chart import OddsChart
@@ -373,7 +373,8 @@ class SummaryPage(QWizardPage):
 
     def initializePage(self) -> None:  # Qt override
         wizard = self.resolution_wizard
-        lines = summary(wizard.start_battle, wizard.events)
+        # The same sentences as the battle log will show once Finish applies them.
+        lines, _ = sentences(wizard.start_battle, wizard.events)
         self.lines = lines
         self.text.setText("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in lines)
                           + "</ul>" if lines else "Nothing happens.")
