@@ -490,7 +490,10 @@ def test_troop_type_combo(qtbot, url):
     army, = seed(url, small_army())
     window = open_window(qtbot, url)
     index = cell(window, "trolls", "troop_type")
-    assert index.data() == "monster"
+    # An icon in the cell; the words in its tool tip and for screen readers.
+    assert index.data() is None
+    assert index.data(Qt.ItemDataRole.AccessibleTextRole) == "monster"
+    assert index.data(Qt.ItemDataRole.ToolTipRole).startswith("Monster\n")
 
     combo = open_editor(window, index)
     assert isinstance(combo, QComboBox)
@@ -501,7 +504,8 @@ def test_troop_type_combo(qtbot, url):
     commit(qtbot, window, combo)
 
     assert unit_of(window.current_army, "trolls").profile.troop_type == TroopType.WAR_MACHINE
-    assert cell(window, "trolls", "troop_type").data() == "war machine"
+    assert cell(window, "trolls", "troop_type").data(Qt.ItemDataRole.AccessibleTextRole) \
+        == "war machine"
     assert unit_of(stored(url, army.id), "trolls").profile.troop_type == TroopType.WAR_MACHINE
 
 
@@ -524,7 +528,7 @@ def test_upgrade_check_boxes_reprice(qtbot, url):
     assert expected == 75 + 10 + 5
     unit = unit_of(window.current_army, "spearmen")
     assert (unit.upgrades, unit.points) == (frozenset({"standard", "musician"}), expected)
-    assert cell(window, "spearmen", "upgrades").data() == "musician, standard"
+    assert cell(window, "spearmen", "upgrades").data() == "Standard bearer, Musician"
     assert unit_of(stored(url, army.id), "spearmen").points == expected
 
     # Untick everything: back to the plain price.

@@ -35,6 +35,14 @@ def price(entry: LibraryEntry, models: int, upgrades: Iterable[str]) -> int:
                                                  for name in set(upgrades))
 
 
+def upgrade_labels(unit: Unit, ruleset: Ruleset) -> list[str]:
+    """The unit's upgrades by the ruleset's names ("Battle standard"), in the ruleset's order;
+    one the ruleset does not know (an imported one) keeps its own name."""
+    known = {spec.name for spec in ruleset.upgrades}
+    return ([spec.label for spec in ruleset.upgrades if spec.name in unit.upgrades]
+            + sorted(name for name in unit.upgrades if name not in known))
+
+
 def library_entry_for(unit: Unit, library: Sequence[LibraryEntry]) -> LibraryEntry | None:
     """The library entry a unit was taken from, found by its profile's name."""
     return next((entry for entry in library if entry.profile.name == unit.profile.name), None)

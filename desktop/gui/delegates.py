@@ -1,16 +1,32 @@
 """Editors for roster cells, chosen by the cell's EDIT_KIND_ROLE and bounded by its
-EDIT_RANGE_ROLE, so a player can only type what the ruleset allows."""
+EDIT_RANGE_ROLE, so a player can only type what the ruleset allows.
+
+Roster columns are narrow (a stat is one or two digits), so an editor may be wider or taller
+than its cell: it opens over its neighbours, never clipped to the cell. A number past its
+limit is refused with a message saying what the limit is (`limitHit`), never cut silently.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QRect,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QGuiApplication, QValidator
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QHBoxLayout,
+    QFrame,
     QSpinBox,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QToolTip,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -20,20 +36,25 @@ Index = QModelIndex | QPersistentModelIndex
 NUMBER_KINDS = ("stat", "models", "formation", "points")
 
 
-class UpgradeEditor(QWidget):
-    """One check box per upgrade the ruleset knows."""
+class UpgradeEditor(QFrame):
+    """One labelled check box per upgrade the ruleset knows, stacked: it drops down over the
+    rows below the cell, so every label reads in full."""
 
     def __init__(self, choices: list[tuple[str, str]], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setAutoFillBackground(True)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(4, 0, 4, 0)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.setSpacing(2)
         self.boxes: dict[str, QCheckBox] = {}
         for name, label in choices:
             box = QCheckBox(label, self)
             box.setObjectName(f"upgrade_{name}")
             layout.addWidget(box)
             self.boxes[name] = box
+        if self.boxes:
+            self.setFocusProxy(next(iter(self.boxes.values())))
 
     def chosen(self) -> list[str]:
         return sorted(name for name, box in self.boxes.items() if box.isChecked())
@@ -43,7 +64,32 @@ class UpgradeEditor(QWidget):
             box.setChecked(name in names)
 
 
+class BoundedSpinBox(QSpinBox):
+    """A spin box that says so when a number typed is past its limits, instead of dropping the
+    key press (typing 30 where 12 is the most would otherwise leave a silent 3)."""
+
+    refused = Signal(str)
+
+    def __init__(self, what: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.what = what
+
+    def validate(self, text: str, position: int) -> tuple[QValidator.State, str, int]:  # Qt
+        result = super().validate(text, position)
+        state = result[0] if isinstance(result, tuple) else result  # a bare State in some versions
+        number = text.removeprefix(self.prefix()).removesuffix(self.suffix()).strip()
+        if state == QValidator.State.Invalid and number.lstrip("-").isdigit():
+            message = (f"{self.what} must be {self.minimum()} to {self.maximum()}: "
+                       f"{number} is out of range")
+            if QGuiApplication.platformName() != "offscreen":  # no screen to show a tip on
+                QToolTip.showText(self.mapToGlobal(self.rect().bottomLeft()), message, self)
+            self.refused.emit(message)
+        return result
+
+
 class RosterDelegate(QStyledItemDelegate):
+    limitHit = Signal(str)  # a number refused, and why (for the status bar)
+
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
 
@@ -52,11 +98,14 @@ class RosterDelegate(QStyledItemDelegate):
         kind = index.data(EDIT_KIND_ROLE)
         bounds = index.data(EDIT_RANGE_ROLE)
         if kind in NUMBER_KINDS and bounds:
-            spin = QSpinBox(parent)
+            what = str(index.model().headerData(index.column(), Qt.Orientation.Horizontal))
+            spin = BoundedSpinBox(what, parent)
             spin.setRange(int(bounds[0]), int(bounds[1]))
             spin.setAlignment(Qt.AlignmentFlag.AlignCenter)
             if kind == "formation":
+                spin.what = "Files in the front rank"
                 spin.setSuffix(" wide")
+            spin.refused.connect(self.limitHit)
             return spin
         if kind == "troop_type" and bounds:
             combo = QComboBox(parent)
@@ -66,6 +115,30 @@ class RosterDelegate(QStyledItemDelegate):
         if kind == "upgrades":
             return UpgradeEditor(list(bounds or []), parent)
         return super().createEditor(parent, option, index)
+
+    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem,
+                             index: Index) -> None:  # Qt override
+        """The cell's rectangle, grown to the editor's own size where the cell is smaller
+        (centred on a narrow stat cell, dropping down for the upgrade boxes), kept inside
+        the view."""
+        cell = QRect(option.rect)
+        wanted = editor.sizeHint()
+        width = max(cell.width(), wanted.width())
+        height = max(cell.height(), wanted.height()) if isinstance(editor, UpgradeEditor) \
+            else cell.height()
+        left = cell.center().x() - width // 2 if isinstance(editor, QSpinBox) else cell.left()
+        rect = QRect(left, cell.top(), width, height)
+        parent = editor.parentWidget()
+        area = parent.rect() if parent is not None else rect
+        if rect.right() > area.right():
+            rect.moveRight(area.right())
+        if rect.left() < area.left():
+            rect.moveLeft(area.left())
+        if rect.bottom() > area.bottom():
+            rect.moveBottom(area.bottom())
+        if rect.top() < area.top():
+            rect.moveTop(area.top())
+        editor.setGeometry(rect)
 
     def setEditorData(self, editor: QWidget, index: Index) -> None:  # Qt override
         value = index.data(Qt.ItemDataRole.EditRole)

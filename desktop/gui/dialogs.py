@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QItemSelectionModel, QSortFilterProxyModel, Qt
-from PySide6.QtGui import QIcon, QStandardItem, QStandardItemModel
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QIcon, QKeyEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QListWidgetItem, QWidget
 
 from desktop.engine.model import Army, LibraryEntry
@@ -66,6 +66,10 @@ class NewArmyDialog(QDialog):
         return self.ui.limitSpin.value()
 
 
+def models(count: int) -> str:
+    return f"{count} model{'' if count == 1 else 's'}"
+
+
 class LibraryDialog(QDialog):
     """The ruleset's library with a search box; several entries can be chosen at once."""
 
@@ -82,7 +86,7 @@ class LibraryDialog(QDialog):
             item = QStandardItem(QIcon.fromTheme(f"troop-{entry.profile.troop_type.value}"),
                                  f"{entry.profile.name} — {entry.slot or 'unit'}, "
                                  f"{entry.points_per_model} pts each")
-            item.setToolTip(f"{entry.profile.name}: {stats}; usually {entry.models} models")
+            item.setToolTip(f"{entry.profile.name}: {stats}; usually {models(entry.models)}")
             item.setData(number, ENTRY_ROLE)
             item.setEditable(False)
             self.source.appendRow(item)
@@ -90,7 +94,9 @@ class LibraryDialog(QDialog):
         self.proxy.setSourceModel(self.source)
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.ui.entryList.setModel(self.proxy)
-        self.ui.searchEdit.textChanged.connect(self.proxy.setFilterFixedString)
+        self.ui.searchEdit.textChanged.connect(self._search)
+        # Up and Down move the highlight from the search box; Return adds what is highlighted.
+        self.ui.searchEdit.installEventFilter(self)
         self.ui.entryList.selectionModel().selectionChanged.connect(self._describe)
         self.ui.entryList.doubleClicked.connect(self.accept)
         self.ui.buttonBox.accepted.connect(self.accept)
@@ -119,6 +125,7 @@ class LibraryDialog(QDialog):
 
     def _describe(self) -> None:
         chosen = self.chosen()
+        self.ui.buttonBox.button(QDialogButtonBox.StandardButton.Ok).setEnabled(bool(chosen))
         if not chosen:
             self.ui.entryDetails.setText("Choose one or more units.")
             return
@@ -126,8 +133,37 @@ class LibraryDialog(QDialog):
         stats = " ".join(f"{k} {v}" for k, v in entry.profile.stats.items())
         extra = f" (and {len(chosen) - 1} more)" if len(chosen) > 1 else ""
         self.ui.entryDetails.setText(f"<b>{entry.profile.name}</b>{extra}<br>{stats}<br>"
-                                     f"{entry.models} models, {entry.points_per_model} "
+                                     f"{models(entry.models)}, {entry.points_per_model} "
                                      "points each")
+
+    def _search(self, text: str) -> None:
+        self.proxy.setFilterFixedString(text)
+        # The highlighted entry may have been filtered out: the first match takes its place,
+        # so that Return in the search box adds what the player sees first.
+        view = self.ui.entryList
+        if not view.selectionModel().selectedIndexes() and self.proxy.rowCount():
+            first = self.proxy.index(0, 0)
+            view.selectionModel().select(first, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+            view.setCurrentIndex(first)
+        self._describe()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if watched is self.ui.searchEdit and isinstance(event, QKeyEvent) \
+                and event.type() == QEvent.Type.KeyPress \
+                and event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp,
+                                    Qt.Key.Key_PageDown):
+            view = self.ui.entryList
+            row = view.currentIndex().row() if view.currentIndex().isValid() else -1
+            step = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -10,
+                    Qt.Key.Key_PageDown: 10}[Qt.Key(event.key())]
+            row = min(max(row + step, 0), self.proxy.rowCount() - 1)
+            if row >= 0:
+                index = self.proxy.index(row, 0)
+                view.selectionModel().select(index,
+                                             QItemSelectionModel.SelectionFlag.ClearAndSelect)
+                view.setCurrentIndex(index)
+            return True
+        return super().eventFilter(watched, event)
 
 
 class WelcomeDialog(QDialog):

@@ -35,7 +35,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
-    QHeaderView,
     QInputDialog,
     QLabel,
     QMainWindow,
@@ -54,6 +53,7 @@ if TYPE_CHECKING:  # the panes import the engine and the store: not before the f
     from desktop.gui.battle_panel import BattlePanel
     from desktop.gui.battlefield import BattlefieldScene, BattlefieldView
     from desktop.gui.chart import RosterChart
+    from desktop.gui.columns import NameColumnFollower, RosterColumns
     from desktop.gui.roster_table import RosterFilter, RosterTableModel
     from desktop.gui.tasks import TaskRunner
     from desktop.gui.workspace import Workspace
@@ -170,6 +170,8 @@ class MainWindow(QMainWindow):
         self.tree_model: ArmyTreeModel | None = None
         self.roster_model: RosterTableModel | None = None
         self.roster_filter: RosterFilter | None = None
+        self.roster_columns: RosterColumns | None = None
+        self.tree_columns: NameColumnFollower | None = None
         self.chart: RosterChart | None = None
         self.welcome_enabled = settings is not None
         self._runner: TaskRunner | None = None
@@ -266,7 +268,8 @@ class MainWindow(QMainWindow):
         # Side docks run the full height; the battle log sits under the centre only.
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.resizeDocks([self.ui.armyDock, self.ui.inspectorDock], [250, 250],
+        # Narrow enough for the whole roster, stat line and all, to fit at 1280x800.
+        self.resizeDocks([self.ui.armyDock, self.ui.inspectorDock], [215, 225],
                          Qt.Orientation.Horizontal)
         # Armies above Battles in the left column; the armies get the larger share.
         self.resizeDocks([self.ui.armyDock, self.ui.battleDock], [440, 300],
@@ -437,13 +440,15 @@ class MainWindow(QMainWindow):
 
     def _show_workspace(self, workspace: Workspace) -> None:
         from desktop.gui.army_tree import ArmyTreeModel
+        from desktop.gui.columns import NameColumnFollower, RosterColumns
         from desktop.gui.delegates import RosterDelegate
         from desktop.gui.roster_table import RosterFilter, RosterTableModel
 
         old = self.workspace
         # The previous database's models go with it (the views hold only the new ones).
         leftovers: list[QObject] = [
-            m for m in (self.tree_model, self.roster_model, self.roster_filter) if m]
+            m for m in (self.tree_model, self.roster_model, self.roster_filter,
+                        self.roster_columns) if m]
         leftovers += [view.selectionModel() for view in (self.ui.armyTree, self.ui.rosterTable)
                       if view.selectionModel() is not None]
         self.workspace = workspace
@@ -451,12 +456,14 @@ class MainWindow(QMainWindow):
         workspace.touched.connect(self._show_touched)
         self.tree_model = ArmyTreeModel(workspace, self.undo_stack, self)
         self.ui.armyTree.setModel(self.tree_model)
-        # Fixed widths: measuring every row on every change is slow with big armies.
-        tree_header = self.ui.armyTree.header()
-        tree_header.setStretchLastSection(False)
-        tree_header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        tree_header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
-        tree_header.resizeSection(1, self.fontMetrics().horizontalAdvance("00000 / 00000") + 8)
+        # Set widths, not fitted ones: measuring every row on every change is slow with big
+        # armies. The name column can be dragged wider; long names elide in the middle, where
+        # "Bretonnian Expedition (…)" and "Bretonnian Errantry (…)" still differ.
+        if self.tree_columns is None:
+            points_width = self.fontMetrics().horizontalAdvance("0000 / 0000") + 10
+            self.tree_columns = NameColumnFollower(self.ui.armyTree, points_width)
+        self.tree_columns.apply()
+        self.ui.armyTree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.ui.armyTree.expandToDepth(0)
         self.ui.armyTree.selectionModel().currentChanged.connect(self._tree_current)
         self.roster_model = RosterTableModel(workspace, self.undo_stack, self)
@@ -464,10 +471,12 @@ class MainWindow(QMainWindow):
         self.roster_filter.setSourceModel(self.roster_model)
         self.ui.rosterTable.setModel(self.roster_filter)
         if not isinstance(self.ui.rosterTable.itemDelegate(), RosterDelegate):
-            self.ui.rosterTable.setItemDelegate(RosterDelegate(self.ui.rosterTable))
+            delegate = RosterDelegate(self.ui.rosterTable)
+            delegate.limitHit.connect(lambda message: self.statusBar().showMessage(message, 6000))
+            self.ui.rosterTable.setItemDelegate(delegate)
         self.ui.rosterTable.verticalHeader().setVisible(False)
         self.ui.rosterTable.selectionModel().selectionChanged.connect(self._roster_selection)
-        self.roster_model.modelReset.connect(self._roster_reshaped)
+        self.roster_columns = RosterColumns(self.ui.rosterTable, self.roster_model)
         workspace.army_added.connect(self._army_added)
         for signal in (workspace.army_added, workspace.army_changed, workspace.army_removed):
             signal.connect(lambda *args: self.battles.armies_changed(workspace.armies()))
@@ -558,14 +567,6 @@ class MainWindow(QMainWindow):
     def _army_added(self, army_id: str) -> None:
         self.select_army(army_id)
 
-    def _roster_reshaped(self) -> None:
-        # Columns are fitted once per army, then the player may resize them; fitting on every
-        # change would measure every row of a big army after each edit.
-        header = self.ui.rosterTable.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)
-        self.ui.rosterTable.resizeColumnsToContents()
-
     def _roster_selection(self, *args: object) -> None:
         self._show_inspector()
         self._update_actions()
@@ -601,7 +602,7 @@ class MainWindow(QMainWindow):
         elif units:
             unit = units[0]
             self.ui.unitTitle.setText(f"<b>{_escape(unit.name)}</b> ({_escape(unit.profile.name)})")
-            self.ui.unitDetails.setText(_unit_html(unit))
+            self.ui.unitDetails.setText(_unit_html(unit, army.ruleset))
         else:
             self.ui.unitTitle.setText(f"<b>{_escape(army.name)}</b>")
             limit = f" of {army.points_limit}" if army.points_limit else ""
@@ -958,7 +959,7 @@ def _escape(text: str) -> str:
     return escape(text)
 
 
-def _unit_html(unit: Unit) -> str:
+def _unit_html(unit: Unit, ruleset: str) -> str:
     stats = "".join(f"<td align='center'><b>{_escape(k)}</b><br>{v}</td>"
                     for k, v in unit.profile.stats.items())
     lines = [f"<table cellspacing='4'><tr>{stats}</tr></table>",
@@ -968,7 +969,11 @@ def _unit_html(unit: Unit) -> str:
              f"Troop type: {unit.profile.troop_type.value.replace('_', ' ')}; unit strength "
              f"{unit.profile.unit_strength} each"]
     if unit.upgrades:
-        lines.append("Upgrades: " + _escape(", ".join(sorted(unit.upgrades))))
+        from desktop.engine.roster import upgrade_labels
+        from desktop.engine.rulesets import get_ruleset
+
+        lines.append("Upgrades: " + _escape(", ".join(upgrade_labels(unit,
+                                                                     get_ruleset(ruleset)))))
     if unit.profile.special_rules:
         lines.append("Special rules: " + _escape(", ".join(sorted(unit.profile.special_rules))))
     lines += [_escape(note) for note in unit.notes[:8]]

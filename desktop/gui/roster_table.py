@@ -21,7 +21,14 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QIcon, QUndoStack
 
 from desktop.engine.model import Army, TroopType, Unit
-from desktop.engine.roster import RosterProblem, Severity, repriced, with_models, with_stat
+from desktop.engine.roster import (
+    RosterProblem,
+    Severity,
+    repriced,
+    upgrade_labels,
+    with_models,
+    with_stat,
+)
 from desktop.engine.rulesets import Ruleset, StatSpec, get_ruleset
 from desktop.gui.commands import ReplaceArmy, push_edit
 from desktop.gui.workspace import Workspace
@@ -158,10 +165,22 @@ class RosterTableModel(QAbstractTableModel):
             return None
         column = self._columns[index.column()]
         problem = self._problems.get((unit.id, column.key))
+        if column.key == "troop_type" and role in (Qt.ItemDataRole.DisplayRole,
+                                                   Qt.ItemDataRole.AccessibleTextRole):
+            # The icon says it where columns are scarce; the tool tip and readers in words.
+            return None if role == Qt.ItemDataRole.DisplayRole else \
+                self._value(unit, column, False)
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             return self._value(unit, column, role == Qt.ItemDataRole.EditRole)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return problem.message if problem else column.tip
+            if problem:
+                return problem.message
+            if column.key == "troop_type":
+                return f"{self._value(unit, column, False).capitalize()}\n{column.tip}"
+            if column.key in ("name", "profile", "upgrades", "slot"):
+                shown = self._value(unit, column, False)  # in full where the cell elides
+                return f"{shown}\n{column.tip}" if shown else column.tip
+            return column.tip
         if role == Qt.ItemDataRole.BackgroundRole and problem is not None:
             return QBrush(WARNING_TINT if problem.severity == Severity.WARNING else NOTE_TINT)
         if role == Qt.ItemDataRole.DecorationRole and column.key == "troop_type":
@@ -193,7 +212,10 @@ class RosterTableModel(QAbstractTableModel):
         if column.stat is not None:
             return unit.profile.stats.get(column.stat.name)
         if key == "upgrades":
-            return sorted(unit.upgrades) if editing else ", ".join(sorted(unit.upgrades))
+            if editing:
+                return sorted(unit.upgrades)
+            army = self.army
+            return ", ".join(upgrade_labels(unit, get_ruleset(army.ruleset))) if army else ""
         if key == "points":
             return unit.points
         if key == "slot":

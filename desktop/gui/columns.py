@@ -1,0 +1,96 @@
+"""Column widths that fit the window rather than the longest name.
+
+The roster: every column in sight at 1280×800, the unit's name taking the rest. Columns are
+fitted to their contents whenever rows arrive (a new army, units added to an empty one), with
+long text columns capped and elided so that the stat line never hides behind a scroll bar;
+the player can still drag any column but the name, which stretches.
+
+The Armies tree: the name column takes what the points column leaves, following the dock's
+width, until the player drags it to a width of their own.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QHeaderView, QTableView, QTreeView
+
+from desktop.gui.roster_table import RosterTableModel
+
+# The most a text column takes before it elides, in average characters: a profile name,
+# the upgrades' short names and a slot rarely need more, and their tool tips say it all.
+TEXT_CAPS = {"profile": 12, "upgrades": 12, "slot": 8}
+PADDING = 14
+
+
+class RosterColumns(QObject):
+    """Keeps `view`'s columns fitted to `model`'s rows."""
+
+    def __init__(self, view: QTableView, model: RosterTableModel) -> None:
+        super().__init__(view)
+        self.view = view
+        self.model = model
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)  # once per turn of the event loop, however many signals
+        self._timer.timeout.connect(self.fit)
+        model.modelReset.connect(self._timer.start)
+        model.rowsInserted.connect(self._timer.start)
+        model.columnsInserted.connect(self._timer.start)
+
+    def fit(self) -> None:
+        header = self.view.horizontalHeader()
+        header.setStretchLastSection(False)
+        columns = self.model.columnCount()
+        if not columns:
+            return
+        average = self.view.fontMetrics().averageCharWidth()
+        name_column = self.model.column_of("name")
+        for section in range(columns):
+            header.setSectionResizeMode(section, QHeaderView.ResizeMode.Interactive)
+            if section == name_column:
+                continue
+            width = max(self.view.sizeHintForColumn(section), header.sectionSizeHint(section))
+            cap = TEXT_CAPS.get(self.model.column(section).key)
+            if cap is not None:
+                width = min(width, cap * average + PADDING)
+            header.resizeSection(section, width)
+        header.setSectionResizeMode(name_column, QHeaderView.ResizeMode.Stretch)
+
+
+class NameColumnFollower(QObject):
+    """Keeps `view`'s first column as wide as the view less `rest` pixels for the others."""
+
+    def __init__(self, view: QTreeView, rest: int) -> None:
+        super().__init__(view)
+        self.view = view
+        self.rest = rest
+        self.followed = True
+        self._applying = False
+        header = view.header()
+        header.setMinimumSectionSize(min(header.minimumSectionSize(), rest))
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.sectionResized.connect(self._resized)
+        view.viewport().installEventFilter(self)
+        self.apply()
+
+    def apply(self) -> None:
+        if not self.followed:
+            return
+        self._applying = True
+        try:
+            header = self.view.header()
+            for section in range(1, header.count()):
+                header.resizeSection(section, self.rest // (header.count() - 1))
+            header.resizeSection(0, max(80, self.view.viewport().width() - self.rest))
+        finally:
+            self._applying = False
+
+    def _resized(self, section: int, old: int, new: int) -> None:
+        if section == 0 and not self._applying:
+            self.followed = False  # the player's own width stays
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if event.type() == QEvent.Type.Resize:
+            self.apply()
+        return False
