@@ -27,18 +27,50 @@ from desktop.gui.resources import resource_path
 APP_NAME: Final = "Rout"
 SCREENSHOT_SIZE: Final = QSize(1280, 800)
 EXIT_CANNOT_SAVE: Final = 2
+EXIT_CANNOT_START: Final = 2
 FIRST_PAINT_ENVIRONMENT: Final = "ROUT_FIRST_PAINT_FILE"
 """For tests/bench/bench_startup.py: save the first painted frame to this file and exit."""
 OPEN_DATABASE_LATEST_MS: Final = 1000
 """The database is read after the first frame, or after this long if the window does not paint."""
 
 
+class CannotStart(Exception):
+    """Qt could not open a window here; the message says what to do about it."""
+
+
+def _log_cannot_start(message: str) -> None:
+    """Into rout.log as well: a launch from the desktop menu has no terminal to read."""
+    import logging
+    from datetime import datetime
+
+    from desktop.gui.crash import LOG_FILE_NAME, default_log_folder
+
+    try:
+        folder = default_log_folder()
+        folder.mkdir(parents=True, exist_ok=True)
+        with (folder / LOG_FILE_NAME).open("a", encoding="utf-8") as log:
+            log.write(f"{datetime.now().isoformat(timespec='seconds')} ERROR {message}\n")
+    except OSError as error:
+        logging.getLogger(__name__).warning("rout.log not written: %s", error)
+
+
 def _application() -> QApplication:
-    """The running QApplication, or a new one (tests already have one)."""
+    """The running QApplication, or a new one (tests already have one).
+
+    Raises CannotStart instead of letting Qt abort the process when it cannot open a window.
+    """
     existing = QApplication.instance()
     if isinstance(existing, QApplication):
         app = existing
     elif existing is None:
+        from PySide6.QtCore import QLibraryInfo
+
+        from desktop.gui.platform_check import platform_problem
+
+        problem = platform_problem(Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath)))
+        if problem:
+            _log_cannot_start(problem)
+            raise CannotStart(problem)
         # Only the program name: the command line was already parsed by desktop.cli.
         app = QApplication(sys.argv[:1])
     else:
@@ -243,9 +275,13 @@ def run_app(screenshot: str | os.PathLike[str] | None = None,
     With `screenshot`, save a picture of the main window (1280x800 unless `size`) once the
     database is open and return at once, without reading or writing the saved layout.
     """
-    if screenshot is not None:
-        return save_screenshot(Path(screenshot), database, army, size, battle)
-    app = _application()
+    try:
+        if screenshot is not None:
+            return save_screenshot(Path(screenshot), database, army, size, battle)
+        app = _application()
+    except CannotStart as error:
+        print(f"rout: {error}", file=sys.stderr)
+        return EXIT_CANNOT_START
     settings = QSettings()
     window = MainWindow(settings=settings)
     url = database_url(database, settings)
