@@ -93,6 +93,8 @@ class RosterChart(QWidget):
         plot.showGrid(x=True, y=False, alpha=0.25)
         plot.setLabel("bottom", "points")
         plot.invertY(True)  # the first category on top, as it reads
+        # Room on the right for half of the last tick's label, which pyqtgraph centres on it.
+        plot.layout.setContentsMargins(2, 4, 16, 2)
         for name in ("left", "bottom"):
             axis = plot.getAxis(name)
             axis.setPen(pg.mkPen(AXIS_COLOUR))
