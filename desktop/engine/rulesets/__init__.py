@@ -10,6 +10,8 @@ from desktop.engine.rulesets.base import (
     Ruleset,
     StatSpec,
     UpgradeSpec,
+    rule_label,
+    slot_key,
 )
 
 RULESETS: dict[str, Ruleset] = {
@@ -28,4 +30,4 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
 
 
 __all__ = ["RULESETS", "OptionSpec", "ProcedureKind", "Ruleset", "StatSpec", "UpgradeSpec",
-           "get_ruleset"]
+           "get_ruleset", "rule_label", "slot_key"]

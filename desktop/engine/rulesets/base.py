@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +36,25 @@ class UpgradeSpec:
     name: str
     label: str
     clause: str = ""  # the rule that reads it, if any
+
+
+# Short words a rule's name keeps in lower case: "Immune to Psychology", "Knights of the Realm".
+_SMALL_WORDS = frozenset({"a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or",
+                          "the", "to", "with"})
+
+
+def rule_label(rule: str) -> str:
+    """A special rule's name as a rulebook prints it, from its id: `immune_to_psychology` is
+    "Immune to Psychology". Profiles keep ids (the rules read them); people read names."""
+    words = [word for word in re.split(r"[\s_]+", rule.strip()) if word]
+    return " ".join(word if not word.islower() else
+                    word if index and word in _SMALL_WORDS else word.capitalize()
+                    for index, word in enumerate(words))
+
+
+def slot_key(slot: str) -> str:
+    """Slots compare ignoring case and spacing: "core" and " Core " are one slot."""
+    return " ".join(slot.split()).casefold()
 
 
 @dataclass(frozen=True)
@@ -85,6 +105,22 @@ class Ruleset:
     options: tuple[OptionSpec, ...] = ()
     procedures: Mapping[str, ProcedureKind] = field(default_factory=dict)
     upgrades: tuple[UpgradeSpec, ...] = ()
+    # The army list's slots in the order an army list gives them (Lords, Heroes, Core...).
+    slots: tuple[str, ...] = ()
+
+    def slot_rank(self, slot: str) -> int:
+        """Where units of `slot` go in a roster: the ruleset's slots in their order, then
+        slots it does not know, then units without a slot."""
+        key = slot_key(slot)
+        if not key:
+            return len(self.slots) + 1
+        return next((index for index, known in enumerate(self.slots)
+                     if slot_key(known) == key), len(self.slots))
+
+    def upgrade_label(self, name: str) -> str:
+        """An upgrade's name for people ("battle_standard" is "Battle standard")."""
+        spec = next((spec for spec in self.upgrades if spec.name == name), None)
+        return spec.label if spec is not None else rule_label(name)
 
     def stat(self, name: str) -> StatSpec:
         for spec in self.stats:

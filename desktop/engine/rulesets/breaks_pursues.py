@@ -265,6 +265,7 @@ RULESET = Ruleset(
         OptionSpec("pursue_dice", "2D6", "Dice for a pursue distance (BP-4: typically 2D6).",
                    "BP-4", check_dice_option),
     ),
+    slots=("Leaders", "Line", "Elite", "Support"),
     upgrades=(
         UpgradeSpec("standard", "Standard", "BP-B"),
         UpgradeSpec("musician", "Musician"),

@@ -585,6 +585,7 @@ RULESET = Ruleset(
                    "How the roll compares: roll_at_most_honor or roll_below_honor.", "K-HT-1",
                    _check_honor_rule),
     ),
+    slots=("Hero", "Troops", "Support"),
     upgrades=(
         UpgradeSpec("bushi", "Bushi hero", "K-RA-11"),
         UpgradeSpec("standard", "Standard (nobori)"),

@@ -477,6 +477,7 @@ RULESET = Ruleset(
                    "A Break test of double 1 always holds (later editions' Insane Courage).",
                    "W6-BT-4"),
     ),
+    slots=("Lords", "Heroes", "Core", "Special", "Rare"),
     upgrades=(
         UpgradeSpec("standard", "Standard bearer", "W6-CR-2"),
         UpgradeSpec("musician", "Musician"),
