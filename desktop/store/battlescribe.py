@@ -46,8 +46,16 @@ MAX_UNITS = 2000
 MAX_MODELS = 10_000
 MAX_POINTS = 1_000_000
 FALLBACK_RULESET = "breaks_pursues"
-# Notes that keep a profile's characteristics word for word; exports to text leave them out.
+# The notes an import writes, by what they start with; the roster sheet (exports, printout)
+# reads them back. Profile notes keep characteristics word for word; exports leave them out.
 PROFILE_NOTE = "Profile "
+COMMAND_NOTE = "Command: "  # the selections behind a unit's upgrades (a Gallant is a champion)
+WARGEAR_NOTE = "Wargear: "
+MAGIC_ITEMS_NOTE = "Magic items: "
+UPGRADE_RULES_NOTE = "Rules from upgrades: "
+SELECTIONS_NOTE = "Selections: "  # all of them in one note, as earlier imports wrote them
+IMPORT_NOTE = "Imported from "  # the file's name only: never a folder of the player's machine
+GAME_NOTE = "Game system: "
 
 # Characteristic names as army builders spell them → what the statistic means.
 STAT_ALIASES: Mapping[str, str] = {
@@ -187,8 +195,8 @@ def read_ros(data: bytes, name: str, ruleset_id: str | None = None) -> ImportedA
         ruleset=ruleset.id,
         units=tuple(units),
         points_limit=_points_limit(root, name),
-        notes=tuple(note for note in (f"Imported from {name}",
-                                      f"Game system: {game}" if game else "") if note),
+        notes=tuple(note for note in (f"{IMPORT_NOTE}{_file_name(name)}",
+                                      f"{GAME_NOTE}{game}" if game else "") if note),
     )
     declared = _declared_points(root, name)
     if declared is not None and declared != army.points:
@@ -347,7 +355,9 @@ class _RosterReader:
         for profile in profiles:
             if profile not in stat_profiles and profile.characteristics:
                 notes.append(f"{PROFILE_NOTE}{profile.name}: {_shown(profile.characteristics)}")
-        equipment = []
+        champion_owners = {id(profile.owner) for profile in champions}
+        equipment: dict[str, list[str]] = {COMMAND_NOTE: [], WARGEAR_NOTE: [],
+                                           MAGIC_ITEMS_NOTE: []}
         for item in below:
             if item.get("type") == "model":
                 continue
@@ -359,9 +369,13 @@ class _RosterReader:
                        for c in _children(item, "costs", "cost") if _is_points(c))
             count = self._count(item)
             label = f"{count}x {item_name}" if count > 1 else item_name
-            equipment.append(f"{label} ({round(cost)} pts)" if cost else label)
-        if equipment:
-            notes.insert(0, "Selections: " + ", ".join(equipment))
+            # The group is the entry group path in the army book, such as "Magic items and
+            # Virtues::Magic Weapons"; it is what tells a magic sword from a plain one.
+            group = (item.get("group") or "").casefold()
+            kind = (COMMAND_NOTE if alias or "command" in group or id(item) in champion_owners
+                    else MAGIC_ITEMS_NOTE if "magic" in group else WARGEAR_NOTE)
+            equipment[kind].append(f"{label} ({round(cost)} pts)" if cost else label)
+        notes[:0] = [prefix + ", ".join(items) for prefix, items in equipment.items() if items]
         rules = {_rule_name(rule.get("name")) for item in everything
                  if item is selection or item.get("type") == "model" or item is mount_owner(mount)
                  for rule in _children(item, "rules", "rule")}
@@ -370,7 +384,7 @@ class _RosterReader:
                              if item.get("type") != "model" and item is not mount_owner(mount)
                              for rule in _children(item, "rules", "rule")} - {""})
         if item_rules:
-            notes.append("Rules from upgrades: " + ", ".join(item_rules))
+            notes.append(UPGRADE_RULES_NOTE + ", ".join(item_rules))
         unit_profile = UnitProfile(
             name=entry_name,
             stats=stats,
@@ -500,6 +514,11 @@ def _slot(selection: Element) -> str:
     primary = [c for c in categories if c.get("primary") == "true"]
     chosen = primary or categories
     return _clean(chosen[0].get("name"), 100) if chosen else ""
+
+
+def _file_name(name: str) -> str:
+    """The last part of a path as the player gave it, whichever separator it uses."""
+    return re.split(r"[\\/]", name)[-1] or name
 
 
 def _key(name: str) -> str:
