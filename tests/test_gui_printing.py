@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from conftest import BATTLESCRIBE_ROSTER
 from PySide6.QtCore import QTimer
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
 from desktop.engine.model import Army, TroopType, Unit, UnitProfile
+from desktop.engine.roster import RosterProblem, Severity
 from desktop.gui import printing
-from desktop.gui.printing import formation, print_roster, print_to, roster_html, write_pdf
+from desktop.gui.printing import print_roster, print_to, roster_html, write_pdf
+from desktop.store.roster_sheet import formation
 
 from builders import army
 
@@ -56,16 +60,18 @@ def test_html_lists_every_unit_by_slot():
         assert f"<b>{unit.name}</b>" in html
         assert unit.profile.name in html
         assert f">{unit.points}<" in html
-        assert f">{unit.models}<" in html
+        assert f">{unit.models} ({formation(unit)})<" in html
     assert html.count("<table") == 3
     # Slots in the order the roster first uses them; no slot goes under "Units".
     core, special, units = (html.index(f"<h2>{slot} — ") for slot in ("Core", "Special",
                                                                        "Units"))
     assert core < special < units
     assert "<h2>Core — 202 points</h2>" in html
-    assert "M4 WS3 BS3 S3 T3 W1 I3 A1 Ld5" in html
-    assert "musician, standard" in html
-    assert "5 × 2" in html  # 10 models, 5 files
+    # Each statistic in its own cell under the ruleset's names.
+    assert ('<th class="stat" width="5%">M</th><th class="stat" width="5%">WS</th>') in html
+    assert ('<td class="stat">4</td><td class="stat">3</td><td class="stat">3</td>') in html
+    assert "Musician, Standard bearer" in html  # the ruleset's names, not "standard"
+    assert "Special rules:</b> Stubborn" in html
 
 
 def test_html_escapes_everything():
@@ -78,8 +84,8 @@ def test_html_escapes_everything():
     assert "Army &lt;of&gt; &#x27;Doom&#x27; &amp; &quot;Gloom&quot;" in html
     assert "Eve &amp; Mallory" in html
     assert "&quot;banner&quot;" in html
-    assert "Eve &amp; Mallory · Warhammer Fantasy Battle 6th edition · 150 points · 1 unit<" \
-        in html  # no points limit, so no "/ 0"
+    assert ("Eve &amp; Mallory · Warhammer Fantasy Battle 6th edition · 150 points · 1 unit · "
+            "5 models<") in html  # no points limit, so no "/ 0"
 
 
 def test_html_of_an_empty_army():
@@ -227,3 +233,133 @@ def test_print_roster_cancelled(qtbot, tmp_path):
     assert not print_roster(army(), parent)
     assert len(dialogs) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# What a player takes to the table: the real New Recruit roster, read back from the PDF
+
+
+def real_army(folder: Path) -> Army:
+    """The Bretonnian roster imported from a copy in a folder named like a user's own."""
+    from desktop.store.transfer import read_army_file
+
+    private = folder / "home" / "someone-private" / "Downloads"
+    private.mkdir(parents=True)
+    copy = private / BATTLESCRIBE_ROSTER.name
+    copy.write_bytes(BATTLESCRIBE_ROSTER.read_bytes())
+    return read_army_file(copy).army
+
+
+def pdf_of(army_: Army, folder: Path) -> str:
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed, so the PDF's text is unread")
+    path = folder / "roster.pdf"
+    write_pdf(army_, path)
+    text = pdf_text(path)
+    assert text is not None
+    return text
+
+
+def line_with(text: str, fragment: str) -> str:
+    (found,) = [line for line in text.splitlines() if fragment in line]
+    return found
+
+
+def test_pdf_has_special_rules_wargear_and_magic_items(tmp_path):
+    text = pdf_of(real_army(tmp_path), tmp_path)
+    assert "Purebreed Warhorse" in text
+    assert "Knights Vow" in text
+    assert "Peasants Duty" in text
+    assert "Sword of the Quest" in text
+    assert "Lance" in text
+    assert "Heavy Armour" in text
+
+
+def test_pdf_prints_names_not_ids(tmp_path):
+    text = pdf_of(real_army(tmp_path), tmp_path)
+    assert "_" not in text  # battle_standard, purebreed_warhorse
+    assert "Battle standard" in text
+    assert "Standard bearer" in text
+
+
+def test_pdf_has_no_path_of_the_players_machine(tmp_path):
+    text = pdf_of(real_army(tmp_path), tmp_path)
+    assert "someone-private" not in text
+    assert str(tmp_path) not in text
+    assert ".rosz" not in text
+
+
+def test_pdf_follows_the_rulesets_slot_order(tmp_path):
+    base = army(units=5)
+    slots = ("Rare", "Core", "Heroes", "My own slot", "Special")
+    roster = replace(base, units=tuple(replace(unit, slot=slot)
+                                       for unit, slot in zip(base.units, slots, strict=True)))
+    text = pdf_of(roster, tmp_path)
+    found = [text.index(f"{slot} — ") for slot in ("Heroes", "Core", "Special", "Rare",
+                                                    "My own slot")]
+    assert found == sorted(found)
+
+
+def test_pdf_flags_an_army_over_its_limit(tmp_path):
+    roster = replace(two_slot_army(), points_limit=300)
+    text = pdf_of(roster, tmp_path)
+    assert "406 points is 106 over the limit of 300" in text
+
+
+def test_pdf_keeps_each_stat_line_and_heading_on_one_row(tmp_path):
+    text = pdf_of(real_army(tmp_path), tmp_path)
+    # Every heading whole, on the header's one line ("Formatio/n" was broken in two).
+    for header in [line for line in text.splitlines() if line.lstrip().startswith("Unit")]:
+        assert header.split() == ["Unit", "Models", "M", "WS", "BS", "S", "T", "W", "I", "A",
+                                  "Ld", "Points"]
+    for name in ("Duc d'Lorraine", "Piere", "Bowmen of Bordeleaux"):
+        row = line_with(text, name)
+        values = re.findall(r"\d+", row)
+        assert len(values) >= 9, row  # M WS BS S T W I A Ld on the unit's own line
+    # The Paladin's whole profile, in order, on its line.
+    assert re.search(r"Duc d'Lorraine.*\b8\s+5\s+3\s+4\s+4\s+2\s+5\s+3\s+8\b",
+                     line_with(text, "Duc d'Lorraine"))
+
+
+def test_pdf_prints_the_warnings_it_is_given(tmp_path):
+    """The window passes its own warnings (composition limits from the library) to print."""
+    given = [RosterProblem("Rare units: 3, at most 1 in a 1,000-point army"),
+             RosterProblem("Unit 1: an unknown upgrade", "u1", "upgrades", Severity.NOTE)]
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed, so the PDF's text is unread")
+    path = tmp_path / "roster.pdf"
+    write_pdf(army(), path, given)
+    text = pdf_text(path) or ""
+    assert "Warnings" in text
+    assert "Rare units: 3, at most 1 in a 1,000-point army" in text
+    assert "Unit 1: an unknown upgrade" in text
+    assert text.index("Warnings") < text.index("Core — ")  # before the units
+
+
+def test_a_long_army_keeps_each_unit_whole_on_one_page(tmp_path):
+    """A unit's stat line and its special rules and notes below it are never split by a
+    page break; each page of units starts with the table's header."""
+    roster = army(units=40)
+    text = pdf_of(roster, tmp_path)
+    pages = text.split("\f")[:-1]
+    assert len(pages) >= 3
+    for index, unit in enumerate(roster.units):
+        found = [page for page in pages if re.search(rf"^{unit.name}\b", page, re.M)]
+        assert len(found) == 1, f"{unit.name} is split over {len(found)} pages"
+        page = found[0]
+        assert re.search(rf"^\s*note {index}$", page, re.M), (unit.name, page)
+    with_units = [page for page in pages if "Unit 1" in page]
+    for page in with_units:
+        assert re.search(r"^Unit +Models +M +WS", page, re.M)
+    assert "Core (continued)" in with_units[1]
+
+
+def test_a_slot_heading_never_ends_a_page_alone(tmp_path):
+    # Twelve Heroes fill the first page to just above where the Rare heading would fit.
+    base = army(units=15)
+    slots = ["Heroes"] * 12 + ["Rare"] * 3
+    roster = replace(base, units=tuple(replace(unit, slot=slot)
+                                       for unit, slot in zip(base.units, slots, strict=True)))
+    pages = pdf_of(roster, tmp_path).split("\f")
+    (page,) = [page for page in pages if "Rare — 339 points" in page]
+    assert re.search(r"^Unit 12\b", page, re.M)  # the first Rare unit, under its heading

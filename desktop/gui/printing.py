@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-from collections.abc import Iterable
+from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 from typing import Final
@@ -21,123 +21,205 @@ from PySide6.QtGui import (
     QPageLayout,
     QPageSize,
     QPdfWriter,
+    QTextBlock,
     QTextDocument,
+    QTextTable,
 )
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 from PySide6.QtWidgets import QDialog, QWidget
 
-from desktop.engine.model import Army, Unit
-from desktop.engine.rulesets import get_ruleset
+from desktop.engine.model import Army
+from desktop.engine.roster import RosterProblem, Severity
+from desktop.store.roster_sheet import (
+    RosterSheet,
+    UnitSheet,
+    details,
+    one_line,
+    roster_sheet,
+)
 
 PAGE_MARGIN_MM: Final = 15.0
 PDF_CREATOR: Final = "Rout"
-NO_SLOT: Final = "Units"
-"""The heading for units without an army-list slot (as in the text roster)."""
 
 STYLE: Final = """
-body { font-family: sans-serif; font-size: 10pt; color: #000000; }
-h1 { font-size: 18pt; margin-bottom: 2pt; }
-h2 { font-size: 13pt; margin-top: 14pt; margin-bottom: 4pt; }
-p.summary { color: #444444; margin-top: 0; }
+body { font-family: sans-serif; font-size: 9pt; color: #000000; }
+h1 { font-size: 16pt; margin-top: 0px; margin-bottom: 0px; }
+h2 { font-size: 12pt; margin-top: 16px; margin-bottom: 4px; }
+p.summary { color: #333333; margin-top: 2px; margin-bottom: 6px; }
+td.warnings { border: 1px solid #b00000; background-color: #fff3f0; }
+p.warning { color: #8a0000; font-weight: bold; margin-top: 2px; margin-bottom: 0px; }
+p.note { color: #444444; margin-top: 2px; margin-bottom: 0px; }
 table.slot { border-collapse: collapse; }
-th { background-color: #e4e4e4; text-align: left; font-weight: bold; }
-th, td { border: 1px solid #999999; padding: 3px; font-size: 9pt; }
-td.number, th.number { text-align: right; }
-td.notes { color: #444444; font-size: 9pt; }
+th { background-color: #e4e4e4; font-weight: bold; font-size: 8pt; }
+th, td { border: 1px solid #aaaaaa; }
+th.name { text-align: left; }
+td.stat, th.stat, td.number, th.number { text-align: center; white-space: nowrap; }
+span.profile { color: #555555; font-size: 8pt; }
+td.details { color: #222222; font-size: 8pt; padding-left: 8px; }
 """
-
-COLUMNS: Final = ("Unit", "Profile", "Models", "Formation", "Stats", "Upgrades", "Points")
-NUMBER_COLUMNS: Final = frozenset({"Models", "Points"})
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
+MODELS_WIDTH: Final = 11  # per cent of the page
+POINTS_WIDTH: Final = 7
+STATS_WIDTH: Final = 45  # at most, shared by the ruleset's statistics
 
 
 def _text(text: str) -> str:
     """Player text as HTML: escaped, quotes too, so nothing can become markup."""
-    return escape(_one_line(text), quote=True)
+    return escape(text, quote=True)
 
 
-def _slots(army: Army) -> list[tuple[str, list[Unit]]]:
-    """Units grouped by slot, in the order the roster first uses each slot."""
-    groups: dict[str, list[Unit]] = {}
-    for unit in army.units:
-        groups.setdefault(_one_line(unit.slot) or NO_SLOT, []).append(unit)
-    return list(groups.items())
+def _header(sheet: RosterSheet) -> str:
+    # Widths that add up to 100%: QTextDocument shrinks a table whose columns add up to less.
+    stat_width = min(5, STATS_WIDTH // max(len(sheet.stat_names), 1))
+    name_width = 100 - MODELS_WIDTH - POINTS_WIDTH - stat_width * len(sheet.stat_names)
+    cells = [f'<th class="name" width="{name_width}%">Unit</th>',
+             f'<th class="number" width="{MODELS_WIDTH}%">Models</th>',
+             *(f'<th class="stat" width="{stat_width}%">{_text(name)}</th>'
+               for name in sheet.stat_names),
+             f'<th class="number" width="{POINTS_WIDTH}%">Points</th>']
+    return "<tr>" + "".join(cells) + "</tr>"
 
 
-def formation(unit: Unit) -> str:
-    """Files × ranks, the last rank possibly short: 12 models 5 wide is "5 × 3"."""
-    if unit.files <= 0 or unit.models <= 0:
-        return "–"
-    return f"{min(unit.files, unit.models)} × {unit.ranks}"
+def _models(unit: UnitSheet) -> str:
+    # A unit's ranks matter on the table; a lone model's "1 × 1" says nothing.
+    return str(unit.models) if unit.models <= 1 else f"{unit.models} ({unit.formation})"
 
 
-def _stats(unit: Unit) -> str:
-    return " ".join(f"{name}{value}" for name, value in unit.profile.stats.items())
+def _unit_rows(unit: UnitSheet, columns: int) -> str:
+    # Nowrap keeps a name on the stat line's row; the profile goes under it, in grey.
+    name = (f"<b>{_text(unit.name)}</b><br>"
+            f'<span class="profile">{_text(unit.profile)}</span>')
+    cells = [f"<td>{name}</td>", f'<td class="number">{_text(_models(unit))}</td>',
+             *(f'<td class="stat">{_text(value)}</td>' for _, value in unit.stats),
+             f'<td class="number"><b>{unit.points}</b></td>']
+    rows = ["<tr>" + "".join(cells) + "</tr>"]
+    lines = [f"<b>{_text(label)}:</b> {_text(text)}" if label else _text(text)
+             for label, text in details(unit)]
+    if lines:
+        rows.append(f'<tr><td class="details" colspan="{columns}">'
+                    + "<br>".join(lines) + "</td></tr>")
+    return "".join(rows)
 
 
-def _cell(text: str, column: str) -> str:
-    css = ' class="number"' if column in NUMBER_COLUMNS else ""
-    return f"<td{css}>{text}</td>"
-
-
-def _unit_row(unit: Unit) -> str:
-    values = (
-        f"<b>{_text(unit.name)}</b>",
-        _text(unit.profile.name),
-        str(unit.models),
-        escape(formation(unit)),
-        _text(_stats(unit)),
-        _text(", ".join(sorted(unit.upgrades))) or "–",
-        str(unit.points),
-    )
-    return "<tr>" + "".join(_cell(value, column)
-                            for value, column in zip(values, COLUMNS, strict=True)) + "</tr>"
-
-
-def _slot_table(units: Iterable[Unit]) -> str:
-    header = "".join(f'<th class="number">{column}</th>' if column in NUMBER_COLUMNS
-                     else f"<th>{column}</th>" for column in COLUMNS)
-    rows = "".join(_unit_row(unit) for unit in units)
+def _slot_table(sheet: RosterSheet, units: Sequence[UnitSheet]) -> str:
+    columns = len(sheet.stat_names) + 3
+    rows = "".join(_unit_rows(unit, columns) for unit in units)
     # cellspacing/cellpadding as attributes: QTextDocument ignores them in CSS on tables.
-    return (f'<table class="slot" width="100%" cellspacing="0" cellpadding="3">'
-            f"<thead><tr>{header}</tr></thead><tbody>{rows}</tbody></table>")
+    # A table split over pages repeats its <thead>.
+    return (f'<table class="slot" width="100%" cellspacing="0" cellpadding="2">'
+            f"<thead>{_header(sheet)}</thead><tbody>{rows}</tbody></table>")
 
 
-def _summary(army: Army) -> str:
-    limit = f" / {army.points_limit}" if army.points_limit else ""
-    units = f"{len(army.units)} unit" + ("" if len(army.units) == 1 else "s")
-    parts = [get_ruleset(army.ruleset).name, f"{army.points}{limit} points", units]
-    if army.player:
-        parts.insert(0, army.player)
+Breaks = frozenset[tuple[int, int]]
+"""(slot, unit) indexes that start a new page: unit 0 moves the slot's heading along."""
+
+
+def _chunks(sheet: RosterSheet, breaks: Breaks) -> list[tuple[int, int, int]]:
+    """(slot, first unit, end) of each slot table: a slot's units up to a page break."""
+    found = []
+    for index, slot in enumerate(sheet.slots):
+        starts = sorted({0, *(unit for at, unit in breaks if at == index and unit > 0)})
+        found += [(index, first, end) for first, end in zip(starts, [*starts[1:],
+                                                                      len(slot.units)],
+                                                            strict=True)]
+    return found
+
+
+def _summary(sheet: RosterSheet) -> str:
+    parts = [sheet.player, sheet.headline] if sheet.player else [sheet.headline]
     return " · ".join(_text(part) for part in parts)
 
 
-def roster_html(army: Army) -> str:
-    """The roster as a whole HTML document: a heading, then one table per slot."""
-    title = _text(army.name)
-    body = [f"<h1>{title}</h1>", f'<p class="summary">{_summary(army)}</p>']
-    for slot, units in _slots(army):
-        points = sum(unit.points for unit in units)
-        body.append(f"<h2>{_text(slot)} — {points} points</h2>")
-        body.append(_slot_table(units))
-    if not army.units:
+def _warnings(sheet: RosterSheet) -> str:
+    lines = "".join(f'<p class="{"warning" if w.severity == Severity.WARNING else "note"}">'
+                    f"{_text(w.message)}</p>" for w in sheet.warnings)
+    return (f'<table class="warnings" width="100%" cellspacing="0" cellpadding="4"><tr>'
+            f'<td class="warnings"><b>Warnings</b>{lines}</td></tr></table>')
+
+
+def roster_html(army: Army, found: Sequence[RosterProblem] | None = None) -> str:
+    """The roster as a whole HTML document: a heading, the warnings, one table per slot.
+
+    `found` are the army's problems (the engine's roster rules when None)."""
+    return _sheet_html(roster_sheet(army, found), frozenset())
+
+
+def _sheet_html(sheet: RosterSheet, breaks: Breaks) -> str:
+    title = _text(sheet.name)
+    body = [f"<h1>{title}</h1>", f'<p class="summary">{_summary(sheet)}</p>']
+    if sheet.warnings:
+        body.append(_warnings(sheet))
+    for index, first, end in _chunks(sheet, breaks):
+        slot = sheet.slots[index]
+        style = ' style="page-break-before: always"' if (index, first) in breaks else ""
+        heading = (f"{_text(slot.name)} — {slot.points} points" if first == 0
+                   else f"{_text(slot.name)} (continued)")
+        body.append(f"<h2{style}>{heading}</h2>")
+        body.append(_slot_table(sheet, slot.units[first:end]))
+    if not sheet.slots:
         body.append("<p>No units yet.</p>")
-    notes = [_text(note) for note in army.notes if note.strip()]
-    if notes:
+    if sheet.notes:
         body.append("<h2>Notes</h2>")
-        body.extend(f"<p>{note}</p>" for note in notes)
+        body.extend(f"<p>{_text(note)}</p>" for note in sheet.notes)
     return ('<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
             f"<title>{title}</title><style>{STYLE}</style></head>\n"
             f"<body>\n{chr(10).join(body)}\n</body></html>\n")
 
 
-def roster_document(army: Army, parent: QObject | None = None) -> QTextDocument:
-    """The roster as a QTextDocument, owned by `parent` (or by the caller if None)."""
-    document = QTextDocument(parent)
-    document.setHtml(roster_html(army))
+def _split_unit(document: QTextDocument, sheet: RosterSheet,
+                breaks: Breaks) -> tuple[int, int] | None:
+    """The first unit whose rows the pages split (its stat line on one page, its special
+    rules on the next), or whose slot heading ends a page alone; None when there is none."""
+    layout = document.documentLayout()
+    height = document.pageSize().height()
+    tables = [frame for frame in document.rootFrame().childFrames()
+              if isinstance(frame, QTextTable) and frame.columns() == len(sheet.stat_names) + 3]
+
+    def page(y: float) -> int:
+        return int(y // height)
+
+    def top(block: QTextBlock) -> float:
+        return layout.blockBoundingRect(block).top()
+
+    for table, (index, first, end) in zip(tables, _chunks(sheet, breaks), strict=True):
+        row = 1  # below the header row
+        heading = document.findBlock(table.firstPosition() - 1).previous()
+        for number, unit in enumerate(sheet.slots[index].units[first:end], start=first):
+            rows = 2 if any(details(unit)) else 1
+            cells = [table.cellAt(r, c) for r in range(row, row + rows)
+                     for c in range(table.columns()) if table.cellAt(r, c).row() == r
+                     and table.cellAt(r, c).column() == c]
+            start = top(cells[0].firstCursorPosition().block())
+            bottom = max(layout.blockBoundingRect(cell.lastCursorPosition().block()).bottom()
+                         for cell in cells)
+            orphan = number == first and heading.isValid() and page(top(heading)) != page(start)
+            if (page(start) != page(bottom - 1) or orphan) and (index, number) not in breaks:
+                # A heading left alone takes its first unit along; a split unit moves whole.
+                return (index, first if orphan else number)
+            row += rows
+    return None
+
+
+def roster_document(army: Army, parent: QObject | None = None,
+                    found: Sequence[RosterProblem] | None = None,
+                    page_size: QSizeF | None = None) -> QTextDocument:
+    """The roster as a QTextDocument, owned by `parent` (or by the caller if None).
+
+    Given a page size, it is laid out in pages that keep each unit whole: a unit the pages
+    would split starts the next page under its slot's heading (the table's header repeats).
+    """
+    sheet = roster_sheet(army, found)
+    breaks: Breaks = frozenset()
+    # Each round moves one more unit; a roster cannot need more breaks than it has units.
+    for _ in range(sum(len(slot.units) for slot in sheet.slots) + 1):
+        document = QTextDocument()
+        if page_size is not None:
+            document.setPageSize(page_size)
+        document.setHtml(_sheet_html(sheet, breaks))
+        split = _split_unit(document, sheet, breaks) if page_size is not None else None
+        if split is None:
+            break
+        breaks |= {split}
+    document.setParent(parent)
     document.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, army.name)
     return document
 
@@ -155,16 +237,21 @@ def _layout_dpi() -> float:
     return float(round(screen.logicalDotsPerInchY())) if screen is not None else 100.0
 
 
-def _print_document(document: QTextDocument, device: QPagedPaintDevice) -> None:
-    """Print `document` filling the device's printable area (inside its page margins).
+def _page_size(device: QPagedPaintDevice) -> QSizeF:
+    """The device's printable area (inside its page margins) in the document's pixels."""
+    dpi = _layout_dpi()
+    printable = device.pageLayout().paintRect(QPageLayout.Unit.Inch)
+    return QSizeF(printable.width() * dpi, printable.height() * dpi)
+
+
+def _print_roster(army: Army, device: QPagedPaintDevice, parent: QObject | None,
+                  found: Sequence[RosterProblem] | None) -> None:
+    """Print the roster filling the device's printable area.
 
     A document without a page size would get QTextDocument.print's own 2 cm margins on top
     of the page margins; with one, print() only scales its pages to the paper.
     """
-    dpi = _layout_dpi()
-    printable = device.pageLayout().paintRect(QPageLayout.Unit.Inch)
-    document.setPageSize(QSizeF(printable.width() * dpi, printable.height() * dpi))
-    document.print_(device)
+    roster_document(army, parent, found, _page_size(device)).print_(device)
 
 
 def _page_layout() -> QPageLayout:
@@ -173,7 +260,7 @@ def _page_layout() -> QPageLayout:
                                  PAGE_MARGIN_MM), QPageLayout.Unit.Millimeter)
 
 
-def write_pdf(army: Army, path: Path) -> None:
+def write_pdf(army: Army, path: Path, found: Sequence[RosterProblem] | None = None) -> None:
     """Write the roster to an A4 PDF at `path`, replacing it only once the PDF is whole.
 
     Raises OSError if the file cannot be written. Runs on the GUI thread (QTextDocument
@@ -188,7 +275,7 @@ def write_pdf(army: Army, path: Path) -> None:
     except OSError as error:
         raise OSError(error.errno, f"cannot write the PDF {path} ({error.strerror})") from None
     try:
-        _render_pdf(army, str(temporary))
+        _render_pdf(army, str(temporary), found)
         if temporary.stat().st_size == 0:
             raise OSError(f"cannot write the PDF {path}")
         with open(temporary, "r+b") as written:  # Windows cannot fsync a read-only file
@@ -201,34 +288,35 @@ def write_pdf(army: Army, path: Path) -> None:
             temporary.unlink(missing_ok=True)
 
 
-def _render_pdf(army: Army, filename: str) -> None:
+def _render_pdf(army: Army, filename: str, found: Sequence[RosterProblem] | None) -> None:
     """Lay out and write the PDF; the writer is gone, so the file is closed, on return."""
     writer = QPdfWriter(filename)
     writer.setPageLayout(_page_layout())
     writer.setTitle(army.name)
     writer.setCreator(PDF_CREATOR)
-    _print_document(roster_document(army, writer), writer)
+    _print_roster(army, writer, writer, found)
 
 
-def print_to(army: Army, printer: QPrinter) -> None:
+def print_to(army: Army, printer: QPrinter,
+             found: Sequence[RosterProblem] | None = None) -> None:
     """Print the roster on `printer` as it is set up (a real printer or a PDF file)."""
     printer.setDocName(army.name)
     printer.setCreator(PDF_CREATOR)
-    document = roster_document(army)
-    _print_document(document, printer)
+    _print_roster(army, printer, None, found)
 
 
-def print_roster(army: Army, parent: QWidget) -> bool:
+def print_roster(army: Army, parent: QWidget,
+                 found: Sequence[RosterProblem] | None = None) -> bool:
     """Ask for a printer with the system's print dialog and print; False if cancelled."""
     printer = QPrinter(QPrinter.PrinterMode.HighResolution)
     printer.setPageLayout(_page_layout())
     printer.setDocName(army.name)
     dialog = QPrintDialog(printer, parent)
-    dialog.setWindowTitle(f"Print {_one_line(army.name)}")
+    dialog.setWindowTitle(f"Print {one_line(army.name)}")
     try:
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return False
     finally:
         dialog.deleteLater()
-    print_to(army, printer)
+    print_to(army, printer, found)
     return True
