@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QWidget
 from desktop.engine.model import Army, TroopType, Unit, UnitProfile
 from desktop.engine.roster import RosterProblem, Severity
 from desktop.gui import printing
-from desktop.gui.printing import print_roster, print_to, roster_html, write_pdf
+from desktop.gui.printing import RosterPreview, print_roster, print_to, roster_html, write_pdf
 from desktop.store.roster_sheet import formation
 
 from builders import army
@@ -363,3 +363,42 @@ def test_a_slot_heading_never_ends_a_page_alone(tmp_path):
     pages = pdf_of(roster, tmp_path).split("\f")
     (page,) = [page for page in pages if "Rare — 339 points" in page]
     assert re.search(r"^Unit 12\b", page, re.M)  # the first Rare unit, under its heading
+
+
+# ---------------------------------------------------------------------------------------------
+# Print preview
+
+
+def test_preview_shows_the_rosters_pages(qtbot, tmp_path):
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    roster = real_army(tmp_path)
+    dialog = RosterPreview(roster, parent)
+    qtbot.addWidget(dialog)
+    painted: list[QPrinter] = []
+    dialog.paintRequested.connect(painted.append)
+    dialog.open()
+    qtbot.waitExposed(dialog)
+    qtbot.waitUntil(lambda: dialog.page_count() > 0)
+    assert dialog.page_count() == 1
+    assert painted and painted[0].docName() == roster.name
+    assert dialog.windowTitle() == f"Print Preview — {roster.name}"
+    assert dialog.parentWidget() is parent
+    dialog.close()
+
+
+def test_preview_of_a_long_army_has_the_pdfs_pages(qtbot, tmp_path):
+    tool = shutil.which("pdfinfo")
+    if tool is None:
+        pytest.skip("pdfinfo (poppler-utils) is not installed, so the PDF's pages are unread")
+    roster = army(units=40)
+    write_pdf(roster, tmp_path / "roster.pdf")
+    info = subprocess.run([tool, str(tmp_path / "roster.pdf")], capture_output=True,
+                          text=True, check=True).stdout
+    (pages,) = re.findall(r"^Pages: +(\d+)$", info, re.M)
+    dialog = RosterPreview(roster)
+    qtbot.addWidget(dialog)
+    dialog.open()
+    qtbot.waitUntil(lambda: dialog.page_count() > 0)
+    assert dialog.page_count() == int(pages) >= 3
+    dialog.close()

@@ -25,7 +25,12 @@ from PySide6.QtGui import (
     QTextDocument,
     QTextTable,
 )
-from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+from PySide6.QtPrintSupport import (
+    QPrintDialog,
+    QPrinter,
+    QPrintPreviewDialog,
+    QPrintPreviewWidget,
+)
 from PySide6.QtWidgets import QDialog, QWidget
 
 from desktop.engine.model import Army
@@ -305,12 +310,17 @@ def print_to(army: Army, printer: QPrinter,
     _print_roster(army, printer, None, found)
 
 
-def print_roster(army: Army, parent: QWidget,
-                 found: Sequence[RosterProblem] | None = None) -> bool:
-    """Ask for a printer with the system's print dialog and print; False if cancelled."""
+def _printer(army: Army) -> QPrinter:
     printer = QPrinter(QPrinter.PrinterMode.HighResolution)
     printer.setPageLayout(_page_layout())
     printer.setDocName(army.name)
+    return printer
+
+
+def print_roster(army: Army, parent: QWidget,
+                 found: Sequence[RosterProblem] | None = None) -> bool:
+    """Ask for a printer with the system's print dialog and print; False if cancelled."""
+    printer = _printer(army)
     dialog = QPrintDialog(printer, parent)
     dialog.setWindowTitle(f"Print {one_line(army.name)}")
     try:
@@ -320,3 +330,40 @@ def print_roster(army: Army, parent: QWidget,
         dialog.deleteLater()
     print_to(army, printer, found)
     return True
+
+
+class RosterPreview(QPrintPreviewDialog):
+    """The roster's pages as they will print; its Print button asks for a printer and prints.
+
+    Qt's dialog asks for the pages through paintRequested whenever the preview changes
+    (page set-up, orientation), so the printout is laid out again for the new paper.
+    """
+
+    def __init__(self, army: Army, parent: QWidget | None = None,
+                 found: Sequence[RosterProblem] | None = None) -> None:
+        printer = _printer(army)
+        super().__init__(printer, parent)
+        # The dialog does not own the printer: it lives as long as the dialog does.
+        self._printer = printer
+        self._army = army
+        self._found = found
+        self.setWindowTitle(f"Print Preview — {one_line(army.name)}")
+        self.paintRequested.connect(self._paint)
+
+    def _paint(self, printer: QPrinter) -> None:
+        print_to(self._army, printer, self._found)
+
+    def page_count(self) -> int:
+        """Pages in the preview (0 until it has been shown once)."""
+        preview = self.findChild(QPrintPreviewWidget)
+        return preview.pageCount() if preview is not None else 0
+
+
+def preview_roster(army: Army, parent: QWidget,
+                   found: Sequence[RosterProblem] | None = None) -> None:
+    """Show the print preview of the roster until the player closes it."""
+    dialog = RosterPreview(army, parent, found)
+    try:
+        dialog.exec()
+    finally:
+        dialog.deleteLater()
