@@ -70,7 +70,7 @@ def test_html_lists_every_unit_by_slot():
     # Each statistic in its own cell under the ruleset's names.
     assert ('<th class="stat" width="5%">M</th><th class="stat" width="5%">WS</th>') in html
     assert ('<td class="stat">4</td><td class="stat">3</td><td class="stat">3</td>') in html
-    assert "Musician, Standard bearer" in html  # the ruleset's names, not "standard"
+    assert "Standard bearer, Musician" in html  # the ruleset's names, not "standard"
     assert "Special rules:</b> Stubborn" in html
 
 

@@ -37,15 +37,6 @@ def test_rule_label(rule, label):
     assert rule_label(rule) == label
 
 
-def test_upgrade_labels_come_from_the_ruleset():
-    w6 = get_ruleset("warhammer6")
-    assert w6.upgrade_label("battle_standard") == "Battle standard"
-    assert w6.upgrade_label("standard") == "Standard bearer"
-    assert get_ruleset("kensei1").upgrade_label("standard") == "Standard (nobori)"
-    # One the ruleset does not know still reads as words.
-    assert w6.upgrade_label("war_banner") == "War Banner"
-
-
 def test_w6_slots_go_lords_heroes_core_special_rare():
     w6 = get_ruleset("warhammer6")
     slots = ["Rare", "my own", "", "core", "Heroes", " Special ", "Lords"]
@@ -99,7 +90,7 @@ def test_real_roster_sheet(real):
     assert duc.special_rules == ("Purebreed Warhorse",)
     assert duc.notes == ()
     knights = sheet_unit(sheet, "The Duc's Vanguard")
-    assert knights.upgrades == ("Champion", "Musician", "Standard bearer")
+    assert knights.upgrades == ("Standard bearer", "Musician", "Champion")  # the ruleset's order
     assert knights.special_rules == ("Knights Vow", "Purebreed Warhorse")
     assert (knights.models, knights.formation) == (6, "5 × 2")
     assert sheet_unit(sheet, "Piere").upgrades == ("Battle standard",)

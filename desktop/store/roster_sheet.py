@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from desktop.engine.model import Army, Unit
-from desktop.engine.roster import RosterProblem, Severity, problems
+from desktop.engine.roster import RosterProblem, Severity, problems, upgrade_labels
 from desktop.engine.rulesets import Ruleset, get_ruleset, rule_label
 from desktop.store.battlescribe import (
     COMMAND_NOTE,
@@ -167,8 +167,7 @@ def unit_sheet(unit: Unit, ruleset: Ruleset) -> UnitSheet:
         stats=tuple((spec.name, str(stats[spec.name]) if spec.name in stats else "–")
                     for spec in ruleset.stats),
         points=unit.points,
-        upgrades=tuple(sorted((one_line(ruleset.upgrade_label(name))
-                               for name in unit.upgrades), key=str.casefold)),
+        upgrades=tuple(map(one_line, upgrade_labels(unit, ruleset))),
         wargear=wargear,
         magic_items=magic_items,
         special_rules=_special_rules(unit, _item_names(wargear, magic_items)),

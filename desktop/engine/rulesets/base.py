@@ -117,11 +117,6 @@ class Ruleset:
         return next((index for index, known in enumerate(self.slots)
                      if slot_key(known) == key), len(self.slots))
 
-    def upgrade_label(self, name: str) -> str:
-        """An upgrade's name for people ("battle_standard" is "Battle standard")."""
-        spec = next((spec for spec in self.upgrades if spec.name == name), None)
-        return spec.label if spec is not None else rule_label(name)
-
     def stat(self, name: str) -> StatSpec:
         for spec in self.stats:
             if spec.name == name:
