@@ -12,13 +12,15 @@ import pytest
 from conftest import BATTLESCRIBE_ROSTER
 from PySide6.QtCore import QTimer
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
-from PySide6.QtWidgets import QApplication, QDialog, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QWidget
 
 from desktop.engine.model import Army, TroopType, Unit, UnitProfile
 from desktop.engine.roster import RosterProblem, Severity
 from desktop.gui import printing
+from desktop.gui.main_window import MainWindow
 from desktop.gui.printing import RosterPreview, print_roster, print_to, roster_html, write_pdf
 from desktop.store.roster_sheet import formation
+from desktop.store.store import Store
 
 from builders import army
 
@@ -402,3 +404,72 @@ def test_preview_of_a_long_army_has_the_pdfs_pages(qtbot, tmp_path):
     qtbot.waitUntil(lambda: dialog.page_count() > 0)
     assert dialog.page_count() == int(pages) >= 3
     dialog.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# From the main window: File > Print Preview, and the window's warnings on paper
+
+
+def window_on(qtbot, tmp_path: Path, roster: Army) -> tuple[MainWindow, Army]:
+    """A shown main window on a database holding `roster`, which it shows."""
+    url = f"sqlite:///{tmp_path / 'rout.sqlite'}"
+    with Store.open(url) as store:
+        saved = store.save_army(roster)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    with qtbot.waitSignal(window.ready, timeout=20_000):
+        window.open_database(url)
+    window.select_army(saved.id)
+    assert window.current_army == saved
+    return window, saved
+
+
+def test_print_preview_from_the_file_menu_and_toolbar(qtbot, tmp_path):
+    window, roster = window_on(qtbot, tmp_path, real_army(tmp_path))
+    action = window.ui.actionPrintPreview
+    assert action in window.ui.menuFile.actions()
+    assert action in window.ui.mainToolBar.actions()
+    assert action.shortcut().toString() == "Ctrl+Shift+P"
+    assert action.isEnabled()
+    seen: list[tuple[str, int, QWidget | None]] = []
+
+    def look() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, RosterPreview) or dialog.page_count() == 0:
+            QTimer.singleShot(10, look)
+            return
+        seen.append((dialog.windowTitle(), dialog.page_count(), dialog.parentWidget()))
+        dialog.close()
+
+    QTimer.singleShot(0, look)
+    action.trigger()  # returns once the preview is closed
+    assert seen == [(f"Print Preview — {roster.name}", 1, window)]
+
+
+def test_no_print_preview_without_an_army(qtbot, tmp_path):
+    window, _ = window_on(qtbot, tmp_path, army(units=1))
+    window.select_army("")
+    assert window.current_army is None
+    assert not window.ui.actionPrintPreview.isEnabled()
+    window.preview_roster()  # from a stale shortcut: nothing opens
+
+
+def test_the_pdf_from_the_window_has_the_windows_warnings(qtbot, tmp_path, monkeypatch):
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed, so the PDF's text is unread")
+    over = replace(real_army(tmp_path), points_limit=500)
+    window, roster = window_on(qtbot, tmp_path, over)
+    path = tmp_path / "from-the-window.pdf"
+    # The player's answer in the save dialog (a Qt dialog, not ours).
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *args, **kwargs: (str(path), "PDF (*.pdf)")))
+    window.ui.actionExportPdf.trigger()
+    text = pdf_text(path) or ""
+    assert window.workspace is not None
+    shown = [problem.message for problem in window.workspace.problems(roster)]
+    assert shown and "705 points is 205 over the limit of 500" in shown
+    for message in shown:
+        assert message in text

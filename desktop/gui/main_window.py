@@ -49,6 +49,7 @@ from desktop.gui.resources import resource_path, resources_dir
 
 if TYPE_CHECKING:  # the panes import the engine and the store: not before the first paint
     from desktop.engine.model import Army, LibraryEntry, Unit
+    from desktop.engine.roster import RosterProblem
     from desktop.gui.army_tree import ArmyTreeModel
     from desktop.gui.battle_panel import BattlePanel
     from desktop.gui.battlefield import BattlefieldScene, BattlefieldView
@@ -199,6 +200,7 @@ class MainWindow(QMainWindow):
         self.ui.actionExport.triggered.connect(self.choose_export)
         self.ui.actionExportPdf.triggered.connect(self.choose_pdf)
         self.ui.actionPrint.triggered.connect(self.print_roster)
+        self.ui.actionPrintPreview.triggered.connect(self.preview_roster)
         self.ui.actionOpenDatabase.triggered.connect(self.choose_database)
         self.ui.searchEdit.textChanged.connect(self._filter)
         self.ui.centralTabs.currentChanged.connect(self._tab_shown)
@@ -640,8 +642,8 @@ class MainWindow(QMainWindow):
         self.ui.actionImport.setEnabled(has_store)
         self.ui.actionOpenSamples.setEnabled(has_store)
         for action in (self.ui.actionExport, self.ui.actionExportPdf, self.ui.actionPrint,
-                       self.ui.actionDeleteArmy, self.ui.actionArmySettings,
-                       self.ui.actionAddUnits):
+                       self.ui.actionPrintPreview, self.ui.actionDeleteArmy,
+                       self.ui.actionArmySettings, self.ui.actionAddUnits):
             action.setEnabled(army is not None)
         self.ui.actionDuplicateUnit.setEnabled(bool(units))
         self.ui.actionDeleteUnit.setEnabled(bool(units))
@@ -871,7 +873,7 @@ class MainWindow(QMainWindow):
             from desktop.gui.printing import write_pdf
 
             try:
-                write_pdf(army, Path(path))
+                write_pdf(army, Path(path), self._printed_problems(army))
             except OSError as error:
                 self._report("Cannot write the PDF", error)
                 return
@@ -882,7 +884,18 @@ class MainWindow(QMainWindow):
         if army is not None:
             from desktop.gui.printing import print_roster
 
-            print_roster(army, self)
+            print_roster(army, self, self._printed_problems(army))
+
+    def preview_roster(self) -> None:
+        army = self.current_army
+        if army is not None:
+            from desktop.gui.printing import preview_roster
+
+            preview_roster(army, self, self._printed_problems(army))
+
+    def _printed_problems(self, army: Army) -> list[RosterProblem] | None:
+        # The warnings the roster panes show, so the printout says what the window says.
+        return self.workspace.problems(army) if self.workspace is not None else None
 
     def choose_database(self) -> None:
         current = _without_password(self.store.url) if self.store else ""
