@@ -56,11 +56,13 @@ p.warning { color: #8a0000; font-weight: bold; margin-top: 2px; margin-bottom: 0
 p.note { color: #444444; margin-top: 2px; margin-bottom: 0px; }
 table.slot { border-collapse: collapse; }
 th { background-color: #e4e4e4; font-weight: bold; font-size: 8pt; }
-th, td { border: 1px solid #aaaaaa; }
+th, td { border-left: 0px; border-right: 0px; border-top: 0px;
+         border-bottom: 1px solid #999999; }
+td.top { border-bottom: 0px; }
 th.name { text-align: left; }
-td.stat, th.stat, td.number, th.number { text-align: center; white-space: nowrap; }
+th.stat, th.number { text-align: center; white-space: nowrap; }
 span.profile { color: #555555; font-size: 8pt; }
-td.details { color: #222222; font-size: 8pt; padding-left: 8px; }
+td.details { color: #222222; font-size: 8pt; padding-left: 8px; padding-bottom: 4px; }
 """
 MODELS_WIDTH: Final = 11  # per cent of the page
 POINTS_WIDTH: Final = 7
@@ -90,15 +92,19 @@ def _models(unit: UnitSheet) -> str:
 
 
 def _unit_rows(unit: UnitSheet, columns: int) -> str:
-    # Nowrap keeps a name on the stat line's row; the profile goes under it, in grey.
-    name = (f"<b>{_text(unit.name)}</b><br>"
-            f'<span class="profile">{_text(unit.profile)}</span>')
-    cells = [f"<td>{name}</td>", f'<td class="number">{_text(_models(unit))}</td>',
-             *(f'<td class="stat">{_text(value)}</td>' for _, value in unit.stats),
-             f'<td class="number"><b>{unit.points}</b></td>']
-    rows = ["<tr>" + "".join(cells) + "</tr>"]
+    """The unit's stat line as one row (the profile's name under the unit's, in grey), then
+    one cell across the table for what it has; a rule under the pair, none between them."""
     lines = [f"<b>{_text(label)}:</b> {_text(text)}" if label else _text(text)
              for label, text in details(unit)]
+    top = ' class="top"' if lines else ""
+    name = (f"<b>{_text(unit.name)}</b><br>"
+            f'<span class="profile">{_text(unit.profile)}</span>')
+    numbers = [_text(_models(unit)), *(_text(value) for _, value in unit.stats),
+               f"<b>{unit.points}</b>"]
+    cells = [f"<td{top}>{name}</td>",
+             *(f'<td{top} align="center" style="white-space: nowrap">{number}</td>'
+               for number in numbers)]
+    rows = ["<tr>" + "".join(cells) + "</tr>"]
     if lines:
         rows.append(f'<tr><td class="details" colspan="{columns}">'
                     + "<br>".join(lines) + "</td></tr>")
