@@ -5,6 +5,8 @@
 A scratch database gets the sample armies and a battle in progress (both sides deployed,
 terrain, a few moves and a charge, all checked by the engine), then the real main window
 is pictured: the roster, and the battlefield with a selected unit's rings and a ruler.
+The printout is page 1 of the PDF Rout prints for a real BattleScribe roster, drawn by
+poppler's pdftoppm (`make.py printout` makes only that one).
 """
 
 from __future__ import annotations
@@ -162,7 +164,46 @@ def picture_resolution(url: str, roll_path: Path, finished_path: Path) -> None:
     window.close()
 
 
+PRINTED_ROSTER = REPO / "tests" / "data" / "battlescribe" / "bretonnia-6th-newrecruit.rosz"
+
+
+def picture_printout(path: Path, dpi: int = 110) -> None:
+    """Page 1 of the PDF Rout prints for a real New Recruit roster (as imported), rendered
+    by poppler's pdftoppm and cut below the last line of text (the rest of an A4 page is
+    blank paper)."""
+    import re
+    import shutil
+
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.gui.printing import write_pdf
+    from desktop.store.transfer import read_army_file
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    tools = {name: shutil.which(name) for name in ("pdftoppm", "pdftotext")}
+    if not all(tools.values()):
+        raise SystemExit("the printout picture needs poppler-utils (pdftoppm, pdftotext)")
+    with tempfile.TemporaryDirectory() as folder:
+        pdf = Path(folder) / "roster.pdf"
+        write_pdf(read_army_file(PRINTED_ROSTER).army, pdf)
+        boxes = subprocess.run([str(tools["pdftotext"]), "-f", "1", "-l", "1", "-bbox",
+                                str(pdf), "-"], capture_output=True, text=True,
+                               check=True).stdout
+        # The page is in points (1/72"); keep the top margin's height below the text too.
+        bottom = max(float(y) for y in re.findall(r'yMax="([\d.]+)"', boxes))
+        top = min(float(y) for y in re.findall(r'yMin="([\d.]+)"', boxes))
+        height = round((bottom + top) * dpi / 72)
+        subprocess.run([str(tools["pdftoppm"]), "-png", "-r", str(dpi), "-f", "1", "-l", "1",
+                        "-H", str(height), "-singlefile", str(pdf), str(path.with_suffix(""))],
+                       check=True)
+    del app
+
+
 def main() -> int:
+    if sys.argv[1:] == ["printout"]:  # only the printout: no database, no window
+        picture_printout(HERE / "printout.png")
+        print(f"wrote printout.png in {HERE}")
+        return 0
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 'readme.sqlite'}"
         title = build_database(url)
@@ -171,7 +212,9 @@ def main() -> int:
                         "--army", "Hill Goblin Warband"], check=True, cwd=REPO)
         picture_battle(url, title, HERE / "battle.png")
         picture_resolution(url, HERE / "wizard-roll.png", HERE / "resolved.png")
-    print(f"wrote main-window.png, battle.png, wizard-roll.png and resolved.png in {HERE}")
+    picture_printout(HERE / "printout.png")
+    print(f"wrote main-window.png, battle.png, wizard-roll.png, resolved.png and printout.png "
+          f"in {HERE}")
     return 0
 
 
