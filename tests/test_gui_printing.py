@@ -474,3 +474,11 @@ def test_the_pdf_from_the_window_has_the_windows_warnings(qtbot, tmp_path, monke
     assert shown and "705 points is 205 over the limit of 500" in shown
     for message in shown:
         assert message in text
+
+
+def test_a_profile_named_like_its_unit_is_printed_once():
+    roster = army(units=2)
+    named = replace(roster.units[0], name="Profile 0")
+    html = roster_html(replace(roster, units=(named, roster.units[1])))
+    assert html.count("Profile 0") == 1
+    assert '<span class="profile">Profile 1</span>' in html

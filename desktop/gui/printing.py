@@ -97,8 +97,9 @@ def _unit_rows(unit: UnitSheet, columns: int) -> str:
     lines = [f"<b>{_text(label)}:</b> {_text(text)}" if label else _text(text)
              for label, text in details(unit)]
     top = ' class="top"' if lines else ""
-    name = (f"<b>{_text(unit.name)}</b><br>"
-            f'<span class="profile">{_text(unit.profile)}</span>')
+    name = f"<b>{_text(unit.name)}</b>"
+    if unit.profile.casefold() != unit.name.casefold():  # "Samurai Retainers" twice says less
+        name += f'<br><span class="profile">{_text(unit.profile)}</span>'
     numbers = [_text(_models(unit)), *(_text(value) for _, value in unit.stats),
                f"<b>{unit.points}</b>"]
     cells = [f"<td{top}>{name}</td>",
