@@ -38,7 +38,7 @@ from desktop.engine.codec import (
 )
 from desktop.engine.errors import RuleError, ScenarioError
 from desktop.engine.events import Event, event_from_json, fold
-from desktop.engine.model import Army, Battle, LibraryEntry, Unit
+from desktop.engine.model import Army, Battle, LibraryEntry, RosterPrice, Unit
 from desktop.engine.procedure import Answer
 from desktop.engine.reading import Reader
 from desktop.engine.rulesets import get_ruleset
@@ -559,7 +559,10 @@ def _entry_row(army_id: str, position: int, unit: Unit) -> dict[str, Any]:
             "profile": profile_to_json(unit.profile), "models": unit.models,
             "files": unit.files, "upgrades": sorted(unit.upgrades),
             "character_wounds": unit.character_wounds, "points": unit.points,
-            "slot": unit.slot, "notes": list(unit.notes)}
+            "slot": unit.slot, "notes": list(unit.notes),
+            "price_per_model": unit.price.per_model if unit.price else None,
+            "price_upgrades": unit.price.upgrades if unit.price else 0,
+            "points_typed": unit.points_typed}
 
 
 def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any]) -> Army:
@@ -571,7 +574,10 @@ def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any]) -> Army:
             Unit(id=row.unit_id, name=row.name, player=player,
                  profile=profile_from_stored(row.profile), models=row.models, files=row.files,
                  upgrades=frozenset(row.upgrades), character_wounds=row.character_wounds,
-                 points=row.points, slot=row.slot, notes=tuple(row.notes))
+                 points=row.points, slot=row.slot, notes=tuple(row.notes),
+                 price=(None if row.price_per_model is None else
+                        RosterPrice(float(row.price_per_model), int(row.price_upgrades))),
+                 points_typed=bool(row.points_typed))
             for row in entries)
     except (RuleError, KeyError, TypeError, ValueError) as error:
         raise CorruptDatabaseError(f"{where}: army '{name}' cannot be read ({error})") from None
