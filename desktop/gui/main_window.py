@@ -193,6 +193,7 @@ class MainWindow(QMainWindow):
         self.ui.actionAddUnits.triggered.connect(self.add_units_from_library)
         self.ui.actionDuplicateUnit.triggered.connect(self.duplicate_units)
         self.ui.actionDeleteUnit.triggered.connect(self.delete_units)
+        self.ui.actionUseListedPrice.triggered.connect(self.use_listed_prices)
         self.ui.actionFind.triggered.connect(self._find)
         self.ui.actionOpenSamples.triggered.connect(self.add_sample_armies)
         self.ui.actionImport.triggered.connect(self.choose_import)
@@ -645,6 +646,8 @@ class MainWindow(QMainWindow):
             action.setEnabled(army is not None)
         self.ui.actionDuplicateUnit.setEnabled(bool(units))
         self.ui.actionDeleteUnit.setEnabled(bool(units))
+        self.ui.actionUseListedPrice.setEnabled(self.roster_model is not None and bool(
+            self.roster_model.listed_prices([unit.id for unit in units])))
 
     def _filter(self, text: str) -> None:
         if self.roster_filter is not None:
@@ -777,6 +780,11 @@ class MainWindow(QMainWindow):
         kept = tuple(unit for unit in army.units if unit.id not in chosen)
         names = ", ".join(u.name for u in army.units if u.id in chosen)
         self._push(army, replace(army, units=kept), f"Delete {names}")
+
+    def use_listed_prices(self) -> None:
+        """Edit ▸ Use the Library Price: typed points of the selected units give way."""
+        if self.roster_model is not None:
+            self.roster_model.use_listed_prices([unit.id for unit in self.selected_units()])
 
     def add_sample_armies(self) -> None:
         try:

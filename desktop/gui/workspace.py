@@ -51,7 +51,7 @@ class Workspace(QObject):
         return self._libraries.get(ruleset, ())
 
     def problems(self, army: Army) -> list[RosterProblem]:
-        return problems(army, get_ruleset(army.ruleset))
+        return problems(army, get_ruleset(army.ruleset), self.library(army.ruleset))
 
     # Changing: the store first, so a failed write changes nothing on screen either.
 
