@@ -251,7 +251,8 @@ class RosterTableModel(QAbstractTableModel):
     def flags(self, index: Index) -> Qt.ItemFlag:  # Qt override
         base = super().flags(index)
         if index.isValid() and 0 <= index.column() < len(self._columns) and \
-                self._columns[index.column()].kind != "readonly":
+                self._columns[index.column()].kind != "readonly" and \
+                not self.workspace.read_only:
             return base | Qt.ItemFlag.ItemIsEditable
         return base
 
