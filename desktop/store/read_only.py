@@ -52,7 +52,7 @@ def read_only_reason(path: Path) -> str:
     if not folder.is_dir():
         return ""
     if not _writable(folder):
-        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+        if hasattr(os, "statvfs") and os.statvfs(folder).f_flag & os.ST_RDONLY:  # not Windows
             return "it is on a read-only file system"
         return "its folder is read-only, and SQLite writes beside the file"
     if path.is_file() and not _writable(path):
