@@ -121,7 +121,7 @@ def with_points(unit: Unit, points: int, library: Sequence[LibraryEntry]) -> Uni
 
 
 def with_listed_price(unit: Unit, library: Sequence[LibraryEntry]) -> Unit:
-    """"Use the library price": typed points give way to the listed price again. Unchanged
+    """For "Use the library price": typed points give way to the listed price again. Unchanged
     when nothing prices the unit, so the typed points are never lost for nothing."""
     if quote(unit, library) is None:
         return unit
