@@ -33,6 +33,7 @@ from conftest import BATTLESCRIBE_ROSTER, SHARED_DATA
 
 from desktop.cli import main
 from desktop.engine.model import Army, TroopType, Unit
+from desktop.engine.roster import roster_price, with_models
 from desktop.engine.rulesets import RULESETS
 from desktop.store.battlescribe import (
     MAX_COMPRESSION_RATIO,
@@ -126,6 +127,11 @@ def walk_real_roster() -> list[dict[str, Any]]:
             "slot": slot,
             "stats": stats,
             "mounted": bool(mounts),
+            # What follows the size: the unit's own cost and its model selections'.
+            "per_models": sum(int(c.get("value")) for s in below
+                              if s is selection or s.get("type") == "model"
+                              for c in s.findall(f"{q('costs')}/{q('cost')}")
+                              if c.get("name") == "pts"),
         })
     return found
 
@@ -300,6 +306,46 @@ def test_real_roster_units_match_a_walk_of_the_xml(real):
     # The walk agrees with the literal table too: neither can drift alone.
     assert [(u["name"], u["models"], u["points"]) for u in walked] == [
         (name, models, points) for name, _, models, points, *_ in REAL_UNITS]
+
+
+# Per model: the unit's own cost and its models' costs over its models; the rest is upgrades.
+REAL_PRICES = [
+    ("Duc d'Lorraine", 60.0, 74),  # Paladin 60; shield, Sword of the Quest, horse, vow
+    ("Piere", 60.0, 14),  # Paladin BSB 60; his warhorse 14
+    ("The Duc's Vanguard", 24.0, 24),  # 6 Knights of the Realm for 144; musician, standard
+    ("Looters of the Duc", 24.0, 24),
+    ("Hunters of Bordeleaux", 6.0, 12),  # 12 Peasant Bowmen for 72; Skirmish 12
+    ("Bowmen of Bordeleaux", 6.0, 5),  # 12 for 72; musician 5
+]
+
+
+def test_real_roster_prices_split_per_model_and_upgrades(real):
+    assert [(u.name, u.price.per_model, u.price.upgrades) for u in real.army.units
+            if u.price is not None] == REAL_PRICES
+    for walked, unit in zip(walk_real_roster(), real.army.units, strict=True):
+        assert unit.price is not None
+        assert unit.price.per_model * unit.models == walked["per_models"], unit.name
+        assert unit.price.upgrades == walked["points"] - walked["per_models"], unit.name
+        assert roster_price(unit.price, unit.models) == unit.points, unit.name
+
+
+def test_real_roster_hunters_at_fifteen_models_cost_fifteen_bowmen_and_their_skirmish(real):
+    army = real.army
+    hunters = unit_named(army, "Hunters of Bordeleaux")
+    bigger = with_models(hunters, 15, ())  # no library: the roster's own price
+    assert bigger.points == 15 * 6 + 12 == 102
+    army = replace(army, units=tuple(bigger if u is hunters else u for u in army.units))
+    assert army.points == 705 + 3 * 6
+
+
+def test_a_price_per_model_that_is_not_whole_still_adds_up():
+    roster = roster_xml(selection_xml(
+        "Archers", slot="Core", profiles=(profile_xml("Archer", W6_PAIRS),),
+        children=(selection_xml("Archer", kind="model", number=3, pts=10),
+                  selection_xml("Banner", kind="upgrade", pts=7))))
+    (unit,) = read_ros(roster, "odd.ros").army.units
+    assert (unit.points, unit.price.upgrades) == (17, 7)
+    assert [with_models(unit, n, ()).points for n in (3, 6, 7)] == [17, 27, 30]
 
 
 def test_real_roster_statistics_map_from_the_profiles(real):

@@ -45,7 +45,16 @@ from desktop.engine.events import (
     WoundsSuffered,
     fold,
 )
-from desktop.engine.model import Army, Battle, Status, Terrain, TroopType, Unit, UnitProfile
+from desktop.engine.model import (
+    Army,
+    Battle,
+    RosterPrice,
+    Status,
+    Terrain,
+    TroopType,
+    Unit,
+    UnitProfile,
+)
 from desktop.engine.procedure import ScriptedAnswers, run
 from desktop.engine.reading import Reader
 from desktop.engine.rulesets import RULESETS, get_ruleset
@@ -245,6 +254,10 @@ def armies(draw: st.DrawFn) -> Army:
             points=draw(st.integers(0, MAX_POINTS)),
             slot=draw(st.just("") | _stripped_text()),
             notes=tuple(draw(st.lists(st.text(STORABLE, max_size=40), max_size=4))),
+            price=draw(st.none() | st.builds(
+                RosterPrice, st.floats(0, MAX_POINTS, allow_nan=False),
+                st.integers(-MAX_POINTS, MAX_POINTS))),
+            points_typed=draw(st.booleans()),
         ))
     return Army(name=draw(_stripped_text()), player=player, ruleset=ruleset_id,
                 units=tuple(units), points_limit=draw(st.integers(0, MAX_POINTS)),
@@ -256,6 +269,20 @@ def armies(draw: st.DrawFn) -> Army:
 @given(armies())
 def test_any_valid_army_reads_back_equal(army):
     assert read_back(army) == replace(army, id="")
+
+
+def test_roster_prices_and_typed_points_read_back_in_version_2():
+    army = w6_army()
+    priced = replace(army, units=(replace(army.units[0], price=RosterPrice(6.5, -3)),
+                                  replace(army.units[1], points_typed=True), *army.units[2:]))
+    data = through_text(army_to_json(priced))
+    assert data["version"] == 2
+    assert data["units"][0]["price"] == {"per_model": 6.5, "upgrades": -3}
+    assert data["units"][1]["points_typed"] is True
+    assert "price" not in data["units"][1] and "points_typed" not in data["units"][0]
+    assert army_from_json(data) == replace(priced, id="")
+    # An army with neither stays version 1, readable by a Rout that never knew them.
+    assert army_to_json(army)["version"] == 1
 
 
 @settings(max_examples=150, deadline=None)
@@ -414,7 +441,7 @@ BAD_ARMIES = [
      "unknown ruleset 'warhammer8' (known: breaks_pursues, kensei1, warhammer6)"),
     (_set("ruleset", 6), ScenarioError, "ruleset: ", "non-empty text"),
     (_drop("ruleset"), ScenarioError, "ruleset: ", "is missing"),
-    (_set("version", 2), ScenarioError, "version: ", "written by a newer Rout"),
+    (_set("version", 3), ScenarioError, "version: ", "written by a newer Rout"),
     (_set("version", 0), ScenarioError, "version: ", "below the minimum of 1"),
     (_set("version", "1"), ScenarioError, "version: ", "whole number"),
     (_drop("version"), ScenarioError, "version: ", "is missing"),
@@ -438,6 +465,24 @@ def test_bad_army_documents_are_refused_with_their_place(change, kind, start, sa
     assert says in message, message
     assert message.count(start) == 1, message  # the place is named once, not repeated
     assert "\n" not in message
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (_set("version", 1), "units[0]: a roster price or typed points need version 2"),
+    (_set("units.0.price.per_model", -1), "units[0].price.per_model: -1 is below the minimum"),
+    (_set("units.0.price.per_model", 2e6), "units[0].price.per_model: 2000000.0 is above"),
+    (_set("units.0.price.upgrades", 1.5), "units[0].price.upgrades: expected a whole number"),
+    (_set("units.0.price.each", 1), "units[0].price.each: unknown field 'each'"),
+    (_set("units.0.points_typed", "yes"), "units[0].points_typed: expected true or false"),
+])
+def test_bad_roster_prices_are_refused_with_their_place(change, says):
+    army = w6_army()
+    data = through_text(army_to_json(replace(army, units=(
+        replace(army.units[0], price=RosterPrice(6.0, 12)), *army.units[1:]))))
+    change(data)
+    with pytest.raises(ScenarioError) as caught:
+        army_from_json(data)
+    assert str(caught.value).startswith(says), str(caught.value)
 
 
 @pytest.mark.parametrize("data", [[], "rout-army", None, 7])

@@ -26,8 +26,9 @@ from desktop.engine.events import (
     UnitTurned,
     fold,
 )
-from desktop.engine.model import LibraryEntry, TroopType, UnitProfile
+from desktop.engine.model import LibraryEntry, RosterPrice, TroopType, UnitProfile
 from desktop.engine.procedure import ScriptedAnswers, run
+from desktop.engine.roster import roster_price
 from desktop.engine.scenario import load_scenario
 from desktop.store.errors import NotFoundError
 from desktop.store.store import Store
@@ -47,6 +48,22 @@ def test_saving_again_replaces_the_whole_roster(store):
     assert store.save_army(smaller) == smaller
     assert store.load_army(saved.id) == smaller
     assert [s.units for s in store.list_armies()] == [3]
+
+
+def test_roster_prices_and_typed_points_round_trip(store):
+    """Stored in their own columns (revision 0004): a fraction per model stays exact enough
+    that the points it gives come back the same."""
+    base = army(units=3)
+    priced = replace(base, units=(
+        replace(base.units[0], price=RosterPrice(10 / 3, 7), points=17, models=3),
+        replace(base.units[1], points_typed=True, points=90),
+        base.units[2]))
+    saved = store.save_army(priced)
+    loaded = store.load_army(saved.id)
+    assert loaded == saved
+    assert loaded.units[0].price == RosterPrice(10 / 3, 7)
+    assert (loaded.units[1].price, loaded.units[1].points_typed) == (None, True)
+    assert roster_price(loaded.units[0].price, 7) == 30
 
 
 def test_an_army_without_units_round_trips(store):

@@ -184,17 +184,17 @@ def test_migrating_takes_a_copy_first_and_keeps_the_data(saved_database):
     with Store.open(sqlite_url(saved_database),
                     version_locations=[EXTRA_MIGRATIONS]) as migrated:
         assert {s.id: migrated.load_army(s.id) for s in migrated.list_armies()} == armies
-    [copy] = saved_database.parent.glob("rout.before-0003_test.*.sqlite")
+    [copy] = saved_database.parent.glob("rout.before-0004_test.*.sqlite")
     with sqlite3.connect(copy) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
             (database.REVISIONS[-1],)]
         assert connection.execute("SELECT count(*) FROM army").fetchone()[0] == len(armies)
     with sqlite3.connect(saved_database) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
-            ("0003_test",)]
+            ("0004_test",)]
         columns = [row[1] for row in connection.execute("PRAGMA table_info(army)")]
         assert "nickname" in columns
-    # This Rout does not know 0003_test: to it, the migrated database is from a newer Rout.
+    # This Rout does not know 0004_test: to it, the migrated database is from a newer Rout.
     with pytest.raises(NewerDatabaseError):
         Store.open(sqlite_url(saved_database))
 
@@ -324,6 +324,35 @@ def test_a_first_schema_database_migrates_to_the_head_with_a_copy_first(tmp_path
             (database.HEAD,)]
 
 
+def test_a_revision_0003_database_keeps_its_units_and_points_after_0004(tmp_path):
+    """Units saved before roster prices existed keep their points; nothing prices them
+    from a roster, so the library (or nothing) does, as before."""
+    from desktop.engine.codec import profile_to_json
+    from desktop.engine.model import UnitProfile
+
+    from builders import W6_STATS
+
+    path = tmp_path / "old.sqlite"
+    database_at(sqlite_url(path), "0003")
+    profile = json.dumps(profile_to_json(UnitProfile("Peasant Bowmen", W6_STATS)))
+    with sqlite3.connect(path) as connection:
+        connection.execute(
+            "INSERT INTO army (id, name, player, ruleset, points_limit, notes, points, "
+            "unit_count, model_count, created, updated) VALUES ('a1', 'Old', 'P', "
+            "'warhammer6', 1000, '[]', 84, 1, 12, '2026-01-01 00:00:00', "
+            "'2026-01-01 00:00:00')")
+        connection.execute(
+            "INSERT INTO roster_entry (army_id, position, unit_id, name, profile, models, "
+            "files, upgrades, character_wounds, points, slot, notes) VALUES ('a1', 0, "
+            "'hunters', 'Hunters', ?, 12, 5, '[]', 0, 84, 'Core', '[]')", (profile,))
+    connection.close()
+    with Store.open(sqlite_url(path)) as store:
+        (unit,) = store.load_army("a1").units
+    assert (unit.name, unit.models, unit.points, unit.price, unit.points_typed) == (
+        "Hunters", 12, 84, None, False)
+    assert [p.name for p in tmp_path.glob("old.before-0004.*.sqlite")]
+
+
 def test_a_first_schema_postgresql_database_migrates(postgres_server):
     import psycopg
 
@@ -373,7 +402,7 @@ def test_two_routs_migrating_at_once_migrate_once_after_one_true_copy(saved_data
                              text=True, cwd=Path(__file__).parents[1]) for _ in range(2)]
     results = [run.communicate(timeout=120) for run in runs]
     assert [out.strip() for out, _ in results] == ["OK", "OK"], results
-    copies = list(saved_database.parent.glob("rout.before-0003_test.*"))
+    copies = list(saved_database.parent.glob("rout.before-0004_test.*"))
     assert len(copies) == 1
     with sqlite3.connect(copies[0]) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [

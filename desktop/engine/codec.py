@@ -28,6 +28,7 @@ from desktop.engine.model import (
     Battle,
     LibraryEntry,
     Modifier,
+    RosterPrice,
     Status,
     Terrain,
     TroopType,
@@ -37,6 +38,7 @@ from desktop.engine.model import (
     Zone,
 )
 from desktop.engine.reading import Reader, check_text
+from desktop.engine.roster import MAX_POINTS
 from desktop.engine.rulesets import Ruleset, get_ruleset
 
 ARMY_FORMAT = "rout-army"
@@ -46,10 +48,12 @@ VERSION = 1
 # Battles with deployment zones are version 2: an older Rout says the file is newer rather
 # than refusing "zones" as a misspelt field. Battles without zones stay version 1.
 BATTLE_VERSION = 2
+# Armies whose units carry a roster price or typed points are version 2, for the same
+# reason; armies without them stay version 1.
+ARMY_VERSION = 2
 MAX_UNITS = 5000
 MAX_MODELS = 10000
 MAX_EVENTS = 1_000_000
-MAX_POINTS = 1_000_000
 MAX_NOTES = 200
 
 
@@ -127,11 +131,35 @@ def unit_to_json(unit: Unit) -> dict[str, Any]:
         "points": unit.points,
         "slot": unit.slot,
         "notes": list(unit.notes),
+        # Only when there is something to say: a unit without them reads in any version.
+        **({"price": price_to_json(unit.price)} if unit.price is not None else {}),
+        **({"points_typed": True} if unit.points_typed else {}),
     }
 
 
+def price_to_json(price: RosterPrice) -> dict[str, Any]:
+    return {"per_model": price.per_model, "upgrades": price.upgrades}
+
+
+def _price(node: Reader) -> RosterPrice | None:
+    if not node.has("price"):
+        return None
+    price = node.child("price").expect("per_model", "upgrades")
+    per_model = price.number("per_model", minimum=0)
+    if per_model > MAX_POINTS:
+        raise price.fail(f"{per_model} is above the maximum of {MAX_POINTS}", "per_model")
+    # Negative upgrades are real: army builders list discounts as negative costs.
+    return RosterPrice(per_model, price.integer("upgrades", 0, minimum=-MAX_POINTS,
+                                                maximum=MAX_POINTS))
+
+
+def has_pricing(unit: Unit) -> bool:
+    """Whether the unit needs army format version 2 (a roster price or typed points)."""
+    return unit.price is not None or unit.points_typed
+
+
 UNIT_FIELDS = ("id", "name", "player", "profile", "models", "files", "upgrades",
-               "character_wounds", "points", "slot", "notes")
+               "character_wounds", "points", "slot", "notes", "price", "points_typed")
 
 
 def unit_from_json(ruleset: Ruleset, node: Reader, player: str | None = None,
@@ -156,6 +184,8 @@ def unit_from_json(ruleset: Ruleset, node: Reader, player: str | None = None,
         points=node.integer("points", 0, minimum=0, maximum=MAX_POINTS),
         slot=optional_text(node, "slot", 100),
         notes=_notes(node),
+        price=_price(node),
+        points_typed=node.flag("points_typed"),
     )
 
 
@@ -191,9 +221,10 @@ def _check_header(root: Reader, expected: str, newest: int = VERSION) -> int:
 
 
 def army_to_json(army: Army) -> dict[str, Any]:
+    priced = any(has_pricing(unit) for unit in army.units)
     return {
         "format": ARMY_FORMAT,
-        "version": VERSION,
+        "version": ARMY_VERSION if priced else VERSION,
         "name": army.name,
         "player": army.player,
         "ruleset": army.ruleset,
@@ -207,7 +238,7 @@ def army_to_json(army: Army) -> dict[str, Any]:
 def army_from_json(data: object) -> Army:
     """An army from a `rout-army` document. The id is left empty: the store gives one."""
     root = Reader(data)
-    _check_header(root, ARMY_FORMAT)
+    version = _check_header(root, ARMY_FORMAT, ARMY_VERSION)
     root.expect("format", "version", "name", "player", "ruleset", "points_limit", "notes",
                 "units")
     ruleset = _ruleset(root)
@@ -216,6 +247,11 @@ def army_from_json(data: object) -> Army:
     if len(nodes) > MAX_UNITS:
         raise root.fail(f"{len(nodes)} units is more than Rout reads ({MAX_UNITS})", "units")
     units = tuple(unit_from_json(ruleset, node, player) for node in nodes)
+    if version < ARMY_VERSION:
+        for index, unit in enumerate(units):
+            if has_pricing(unit):  # a version 1 reader would have refused these fields
+                raise root.fail("a roster price or typed points need version "
+                                f"{ARMY_VERSION}", f"units[{index}]")
     _check_unique_ids(root, units)
     return Army(name=root.text("name"), player=player, ruleset=ruleset.id, units=units,
                 points_limit=root.integer("points_limit", 0, minimum=0, maximum=MAX_POINTS),

@@ -69,6 +69,17 @@ class UnitProfile:
 
 
 @dataclass(frozen=True)
+class RosterPrice:
+    """What a unit costs by the army builder's roster it was imported from, split so that
+    its points can follow its size: `per_model` for each model (the selection's own cost
+    and its models' costs, divided by the models), `upgrades` for everything else (options,
+    command, items, mounts), which does not change with the number of models."""
+
+    per_model: float
+    upgrades: int = 0
+
+
+@dataclass(frozen=True)
 class Unit:
     """A roster entry: a profile and how many models, in which formation, with what."""
 
@@ -85,6 +96,11 @@ class Unit:
     points: int = 0
     slot: str = ""  # the army-list category, such as "Core" or "Heroes"
     notes: tuple[str, ...] = ()
+    # How the points follow the models (desktop.engine.roster): a unit from a library has
+    # no price of its own, an imported one has its roster's; `points_typed` marks points the
+    # player typed, which then stay as typed until they ask for the listed price again.
+    price: RosterPrice | None = None
+    points_typed: bool = False
 
     def has(self, rule: str) -> bool:
         return rule in self.profile.special_rules or rule in self.upgrades

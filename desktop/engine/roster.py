@@ -10,8 +10,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from desktop.engine.model import Army, LibraryEntry, Unit
+from desktop.engine.model import Army, LibraryEntry, RosterPrice, Unit
 from desktop.engine.rulesets import Ruleset, get_ruleset
+
+MAX_POINTS = 1_000_000  # any one unit's or army's; files and databases are held to it
 
 
 class Severity(StrEnum):
@@ -43,9 +45,46 @@ def upgrade_labels(unit: Unit, ruleset: Ruleset) -> list[str]:
             + sorted(name for name in unit.upgrades if name not in known))
 
 
+def roster_price(price_of: RosterPrice, models: int) -> int:
+    """Points for `models` at an imported roster's price; its upgrades cost what they did."""
+    return min(max(round(price_of.per_model * models) + price_of.upgrades, 0), MAX_POINTS)
+
+
+class PriceSource(StrEnum):
+    LIBRARY = "library"  # the ruleset's unit library, found by the unit's profile name
+    ROSTER = "roster"  # the army builder's roster the unit was imported from
+
+
+@dataclass(frozen=True)
+class Quote:
+    """What a unit of this size with these upgrades costs, and who says so."""
+
+    points: int
+    source: PriceSource
+
+    @property
+    def label(self) -> str:
+        return "the library price" if self.source is PriceSource.LIBRARY else \
+            "the imported roster's price"
+
+
 def library_entry_for(unit: Unit, library: Sequence[LibraryEntry]) -> LibraryEntry | None:
     """The library entry a unit was taken from, found by its profile's name."""
     return next((entry for entry in library if entry.profile.name == unit.profile.name), None)
+
+
+def quote(unit: Unit, library: Sequence[LibraryEntry]) -> Quote | None:
+    """The listed price of the unit as it is now; None when nothing prices it.
+
+    An imported unit's own roster price comes first: its profile name finding a library
+    entry is a guess, what the roster said is not.
+    """
+    if unit.price is not None:
+        return Quote(roster_price(unit.price, unit.models), PriceSource.ROSTER)
+    entry = library_entry_for(unit, library)
+    if entry is None:
+        return None
+    return Quote(price(entry, unit.models, unit.upgrades), PriceSource.LIBRARY)
 
 
 def unit_from_library(entry: LibraryEntry, unit_id: str, player: str,
@@ -58,17 +97,35 @@ def unit_from_library(entry: LibraryEntry, unit_id: str, player: str,
 
 
 def repriced(unit: Unit, library: Sequence[LibraryEntry]) -> Unit:
-    """The unit with points from its library entry; unchanged when it has none (imports)."""
-    entry = library_entry_for(unit, library)
-    if entry is None:
+    """The unit at its listed price; unchanged when nothing prices it or its points were
+    typed by the player (an override they chose is theirs to drop)."""
+    listed = quote(unit, library)
+    if listed is None or unit.points_typed:
         return unit
-    return replace(unit, points=price(entry, unit.models, unit.upgrades))
+    return replace(unit, points=listed.points)
 
 
 def with_models(unit: Unit, models: int, library: Sequence[LibraryEntry]) -> Unit:
-    """The unit resized: files kept when they still fit, points from the library."""
+    """The unit resized: files kept when they still fit, points following the size."""
     models = max(models, 1)
     return repriced(replace(unit, models=models, files=min(unit.files, models)), library)
+
+
+def with_points(unit: Unit, points: int, library: Sequence[LibraryEntry]) -> Unit:
+    """The unit with points the player typed: kept from now on, unless they are exactly the
+    listed price (then nothing was overridden and the points go on following the size)."""
+    points = min(max(points, 0), MAX_POINTS)
+    listed = quote(unit, library)
+    return replace(unit, points=points,
+                   points_typed=listed is not None and listed.points != points)
+
+
+def with_listed_price(unit: Unit, library: Sequence[LibraryEntry]) -> Unit:
+    """For "Use the library price": typed points give way to the listed price again. Unchanged
+    when nothing prices the unit, so the typed points are never lost for nothing."""
+    if quote(unit, library) is None:
+        return unit
+    return repriced(replace(unit, points_typed=False), library)
 
 
 def with_stat(unit: Unit, ruleset: Ruleset, name: str, value: int) -> Unit:
@@ -94,8 +151,14 @@ def unique_unit_id(army: Army, stem: str) -> str:
     return candidate
 
 
-def problems(army: Army, ruleset: Ruleset | None = None) -> list[RosterProblem]:
-    """Everything worth a warning in the roster, army-wide first, then unit by unit."""
+def problems(army: Army, ruleset: Ruleset | None = None,
+             library: Sequence[LibraryEntry] | None = None) -> list[RosterProblem]:
+    """Everything worth a warning in the roster, army-wide first, then unit by unit.
+
+    With the ruleset's `library`, points are checked too: typed points are noted beside
+    the listed price, and a unit nothing prices is noted as keeping its points whatever
+    its size.
+    """
     rules = ruleset or get_ruleset(army.ruleset)
     found: list[RosterProblem] = []
     if army.points_limit and army.points > army.points_limit:
@@ -122,8 +185,23 @@ def problems(army: Army, ruleset: Ruleset | None = None) -> list[RosterProblem]:
         if odd:
             found.append(RosterProblem(f"{unit.name}: {', '.join(odd)} means nothing in "
                                        f"{rules.name}", unit.id, "upgrades", Severity.NOTE))
+        if library is not None:
+            found.extend(_price_notes(unit, library))
         if names[unit.name.casefold()] > 1:
             found.append(RosterProblem(f"two units are called {unit.name}: the battle log "
                                        "will not tell them apart", unit.id, "name",
                                        Severity.NOTE))
     return found
+
+
+def _price_notes(unit: Unit, library: Sequence[LibraryEntry]) -> list[RosterProblem]:
+    listed = quote(unit, library)
+    if unit.points_typed:
+        where = f"; {listed.label} is {listed.points}" if listed is not None else ""
+        return [RosterProblem(f"{unit.name}: {unit.points} points typed by hand, kept when "
+                              f"its size changes{where}", unit.id, "points", Severity.NOTE)]
+    if listed is None:
+        return [RosterProblem(f"{unit.name}: no library entry or imported price per model: "
+                              f"its {unit.points} points stay as they are when its size "
+                              "changes", unit.id, "points", Severity.NOTE)]
+    return []

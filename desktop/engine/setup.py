@@ -86,7 +86,10 @@ def new_battle(ruleset_id: str, armies: Sequence[Army], *, table: Table | None =
             unit_id = entry.id
             if unit_id in shared:
                 unit_id = _unique(f"{index + 1}-{entry.id}", roster, every_id)
-            roster[unit_id] = replace(entry, id=unit_id, player=player)
+            # Prices are the army's bookkeeping: a battle's files stay readable by a Rout
+            # that never knew them.
+            roster[unit_id] = replace(entry, id=unit_id, player=player, price=None,
+                                      points_typed=False)
             # Where a reserve unit "stands" is never drawn or checked; deploying sets it.
             states[unit_id] = UnitState(unit_id, (0.0, 0.0), 90.0, entry.files, entry.models,
                                         status=Status.RESERVE)

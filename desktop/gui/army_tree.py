@@ -232,6 +232,8 @@ class ArmyTreeModel(QAbstractItemModel):
     def flags(self, index: Index) -> Qt.ItemFlag:  # Qt override
         base = super().flags(index)
         level = self._level(index)
+        if self.workspace.read_only:
+            return base  # no reordering by drag and drop
         if level == "unit":
             return base | Qt.ItemFlag.ItemIsDragEnabled | Qt.ItemFlag.ItemIsDropEnabled
         if level == "army":

@@ -226,6 +226,10 @@ class BattlePanel(QObject):
             if leftover is not None:
                 leftover.deleteLater()
         self.scene.show_battle(None)
+        # A database that may only be read: battles open and replay, nothing moves.
+        self.scene.locked = (f"The database can only be read ({store.read_only_reason}): "
+                             "nothing on the table can move" if store.read_only else "")
+        self.ui.reserveList.setDragEnabled(not store.read_only)
         last = str(self.settings.value(LAST_BATTLE_KEY, "")) if self.settings else ""
         if last and self.workspace.summary(last) is not None:
             self.open_battle(last)
@@ -407,18 +411,19 @@ class BattlePanel(QObject):
         self.update_actions()
 
     def update_actions(self) -> None:
-        has_store = self.workspace is not None
-        has_battle = self.battle is not None
-        listed = bool(self._selected_or_open()) if has_store else False
-        self.ui.actionNewBattle.setEnabled(has_store)
-        self.ui.actionSampleBattles.setEnabled(has_store)
+        # On a database that may only be read, only what reads stays: open, replay, export.
+        writable = self.workspace is not None and not self.workspace.store.read_only
+        changeable = self.battle is not None and writable  # the battle on the table
+        listed = bool(self._selected_or_open()) if writable else False
+        self.ui.actionNewBattle.setEnabled(writable)
+        self.ui.actionSampleBattles.setEnabled(writable)
         # The table is there (empty until a battle opens): it can be fitted and pictured.
         self.ui.actionFitTable.setEnabled(True)
         self.ui.actionExportView.setEnabled(True)
         for action in (self.ui.actionRenameBattle, self.ui.actionDuplicateBattle,
                        self.ui.actionDeleteBattle):
             action.setEnabled(listed)
-        self.ui.actionDeployArmy.setEnabled(has_battle and self.ui.reserveList.count() > 0)
+        self.ui.actionDeployArmy.setEnabled(changeable and self.ui.reserveList.count() > 0)
         from desktop.gui.resolutions import COMBAT_PROCEDURES, TURN_PROCEDURES
 
         procedures = self.resolutions.procedures()
@@ -427,10 +432,10 @@ class BattlePanel(QObject):
                               (self.ui.actionChargeFleeing, ("charge_fleeing",)),
                               (self.ui.actionShooting, ("shooting",)),
                               (self.ui.actionChargeReaction, ("charge_reaction",))):
-            action.setEnabled(has_battle and self.resolutions.wizard is None
+            action.setEnabled(changeable and self.resolutions.wizard is None
                               and any(name in procedures for name in names))
-        self.ui.actionNextTurn.setEnabled(has_battle and self.resolutions.wizard is None)
-        self.ui.actionExportReport.setEnabled(has_battle)
+        self.ui.actionNextTurn.setEnabled(changeable and self.resolutions.wizard is None)
+        self.ui.actionExportReport.setEnabled(self.battle is not None)
 
     def report_failure(self, message: str) -> None:
         self.status.emit(message)

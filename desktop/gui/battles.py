@@ -331,6 +331,8 @@ class BattleListModel(QAbstractListModel):
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
+        if self.workspace.store.read_only:
+            return super().flags(index)  # no renaming in place
         return super().flags(index) | Qt.ItemFlag.ItemIsEditable
 
     def setData(self, index: ModelIndex, value: Any,

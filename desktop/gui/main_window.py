@@ -103,10 +103,9 @@ def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, tuple[Lib
         for path in sorted((resources_dir() / "libraries").glob("*.json")):
             ruleset, entries = library_from_json(read_json(path))
             stored = store.load_library(ruleset)
-            if not stored:
+            if not stored and not store.read_only:
                 store.save_library(ruleset, entries)
-                stored = entries
-            libraries[ruleset] = stored
+            libraries[ruleset] = stored or entries
         armies = {summary.id: store.load_army(summary.id) for summary in store.list_armies()}
     except BaseException:
         store.close()
@@ -160,6 +159,12 @@ class MainWindow(QMainWindow):
         # A long database path is cut rather than allowed to widen the window.
         self.database_status.setMaximumWidth(360)
         self.ui.statusbar.addPermanentWidget(self.database_status)
+        # Why editing is off, when the database may only be read (hidden otherwise).
+        self.read_only_status = QLabel("", self.ui.statusbar)
+        self.read_only_status.setObjectName("readOnlyStatusLabel")
+        self.read_only_status.setWordWrap(False)
+        self.ui.statusbar.addPermanentWidget(self.read_only_status)
+        self.read_only_status.hide()
 
         self._edit_actions()
         for dock in self.docks:
@@ -194,6 +199,7 @@ class MainWindow(QMainWindow):
         self.ui.actionAddUnits.triggered.connect(self.add_units_from_library)
         self.ui.actionDuplicateUnit.triggered.connect(self.duplicate_units)
         self.ui.actionDeleteUnit.triggered.connect(self.delete_units)
+        self.ui.actionUseListedPrice.triggered.connect(self.use_listed_prices)
         self.ui.actionFind.triggered.connect(self._find)
         self.ui.actionOpenSamples.triggered.connect(self.add_sample_armies)
         self.ui.actionImport.triggered.connect(self.choose_import)
@@ -403,11 +409,15 @@ class MainWindow(QMainWindow):
         where = store.describe()
         self.database_status.setText(where)
         self.database_status.setToolTip(f"Database: {where}")
+        text, tip = workspace.read_only_note()
+        self.read_only_status.setText(text)
+        self.read_only_status.setToolTip(tip)
+        self.read_only_status.setVisible(bool(text))
         self.log(f"Opened {where}: {len(armies)} arm{'y' if len(armies) == 1 else 'ies'}")
         self._remember_database(self._pending_url)
         self._update_actions()
         self.ready.emit()
-        if not armies and self.welcome_enabled:
+        if not armies and self.welcome_enabled and not store.read_only:
             QTimer.singleShot(0, self.show_welcome)
 
     def _lock_database(self, store: Store) -> QLockFile | Literal[False] | None:
@@ -416,7 +426,8 @@ class MainWindow(QMainWindow):
         from desktop.store.database import sqlite_path
 
         path = sqlite_path(store.url)
-        if path is None or not self.exclusive:
+        # A window that only reads overwrites nothing (and could not write the lock file).
+        if path is None or not self.exclusive or store.read_only:
             return None
         lock = QLockFile(f"{path}.rout-lock")
         lock.setStaleLockTime(0)  # a lock left by a crashed Rout is taken over
@@ -635,18 +646,23 @@ class MainWindow(QMainWindow):
         self.chart.show_army(army)
 
     def _update_actions(self) -> None:
-        has_store = self.workspace is not None
+        # On a database that may only be read, what changes it is off; reading stays.
+        writable = self.workspace is not None and not self.workspace.read_only
         army = self.current_army
-        units = self.selected_units() if army is not None else []
-        self.ui.actionNewArmy.setEnabled(has_store)
-        self.ui.actionImport.setEnabled(has_store)
-        self.ui.actionOpenSamples.setEnabled(has_store)
+        units = self.selected_units() if army is not None and writable else []
+        self.ui.actionNewArmy.setEnabled(writable)
+        self.ui.actionImport.setEnabled(writable)
+        self.ui.actionOpenSamples.setEnabled(writable)
         for action in (self.ui.actionExport, self.ui.actionExportPdf, self.ui.actionPrint,
-                       self.ui.actionPrintPreview, self.ui.actionDeleteArmy,
-                       self.ui.actionArmySettings, self.ui.actionAddUnits):
+                       self.ui.actionPrintPreview):
             action.setEnabled(army is not None)
+        for action in (self.ui.actionDeleteArmy, self.ui.actionArmySettings,
+                       self.ui.actionAddUnits):
+            action.setEnabled(army is not None and writable)
         self.ui.actionDuplicateUnit.setEnabled(bool(units))
         self.ui.actionDeleteUnit.setEnabled(bool(units))
+        self.ui.actionUseListedPrice.setEnabled(self.roster_model is not None and bool(
+            self.roster_model.listed_prices([unit.id for unit in units])))
 
     def _filter(self, text: str) -> None:
         if self.roster_filter is not None:
@@ -779,6 +795,11 @@ class MainWindow(QMainWindow):
         kept = tuple(unit for unit in army.units if unit.id not in chosen)
         names = ", ".join(u.name for u in army.units if u.id in chosen)
         self._push(army, replace(army, units=kept), f"Delete {names}")
+
+    def use_listed_prices(self) -> None:
+        """Edit ▸ Use the Library Price: typed points of the selected units give way."""
+        if self.roster_model is not None:
+            self.roster_model.use_listed_prices([unit.id for unit in self.selected_units()])
 
     def add_sample_armies(self) -> None:
         try:

@@ -174,7 +174,8 @@ class Resolutions(QObject):
     def offer_resume(self, battle_id: str) -> None:
         from desktop.store.errors import StoreError
 
-        if self.panel.workspace is None or self.wizard is not None:
+        if (self.panel.workspace is None or self.wizard is not None
+                or self.panel.workspace.store.read_only):  # it could be neither kept nor dropped
             return
         try:
             pending = self.panel.workspace.store.load_pending(battle_id)

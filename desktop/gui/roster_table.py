@@ -18,7 +18,7 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtGui import QBrush, QColor, QIcon, QUndoStack
+from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QUndoStack
 
 from desktop.engine.model import Army, TroopType, Unit
 from desktop.engine.roster import (
@@ -26,7 +26,9 @@ from desktop.engine.roster import (
     Severity,
     repriced,
     upgrade_labels,
+    with_listed_price,
     with_models,
+    with_points,
     with_stat,
 )
 from desktop.engine.rulesets import Ruleset, StatSpec, get_ruleset
@@ -65,8 +67,9 @@ def columns_for(ruleset: Ruleset) -> list[Column]:
              for spec in ruleset.stats]
     fixed_back = [
         Column("upgrades", "Upgrades", "upgrades", "Standard, musician, champion and the like"),
-        Column("points", "Points", "points", "The unit's points; from the library when it "
-               "came from there"),
+        Column("points", "Points", "points", "The unit's points: they follow its size at the "
+               "library's or the imported roster's price; points typed by hand (in italics) "
+               "stay until Edit ▸ Use the Library Price"),
         Column("slot", "Slot", "text", "The army-list category"),
     ]
     return fixed_front + stats + fixed_back
@@ -173,6 +176,8 @@ class RosterTableModel(QAbstractTableModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             return self._value(unit, column, role == Qt.ItemDataRole.EditRole)
         if role == Qt.ItemDataRole.ToolTipRole:
+            if problem and column.key == "points" and unit.points_typed:
+                return f"{problem.message} (Edit ▸ Use the Library Price puts it back)"
             if problem:
                 return problem.message
             if column.key == "troop_type":
@@ -183,6 +188,10 @@ class RosterTableModel(QAbstractTableModel):
             return column.tip
         if role == Qt.ItemDataRole.BackgroundRole and problem is not None:
             return QBrush(WARNING_TINT if problem.severity == Severity.WARNING else NOTE_TINT)
+        if role == Qt.ItemDataRole.FontRole and column.key == "points" and unit.points_typed:
+            font = QFont()  # typed by the player: kept when the size changes
+            font.setItalic(True)
+            return font
         if role == Qt.ItemDataRole.DecorationRole and column.key == "troop_type":
             return QIcon.fromTheme(f"troop-{unit.profile.troop_type.value}")
         if role == Qt.ItemDataRole.TextAlignmentRole and column.kind in (
@@ -242,7 +251,8 @@ class RosterTableModel(QAbstractTableModel):
     def flags(self, index: Index) -> Qt.ItemFlag:  # Qt override
         base = super().flags(index)
         if index.isValid() and 0 <= index.column() < len(self._columns) and \
-                self._columns[index.column()].kind != "readonly":
+                self._columns[index.column()].kind != "readonly" and \
+                not self.workspace.read_only:
             return base | Qt.ItemFlag.ItemIsEditable
         return base
 
@@ -279,7 +289,7 @@ class RosterTableModel(QAbstractTableModel):
             if key == "formation":
                 return replace(unit, files=min(max(int(value), 1), unit.models))
             if key == "points":
-                return replace(unit, points=max(int(value), 0))
+                return with_points(unit, int(value), library)
             if key == "upgrades":
                 chosen = frozenset(str(v) for v in value)
                 return repriced(replace(unit, upgrades=chosen), library)
@@ -288,6 +298,29 @@ class RosterTableModel(QAbstractTableModel):
         except (TypeError, ValueError):
             return None
         return None
+
+    # "Use the library price"
+
+    def listed_prices(self, unit_ids: list[str]) -> Army | None:
+        """The army with these units' typed points given up for their listed price; None
+        when that changes nothing (none typed, or nothing prices them)."""
+        army = self.army
+        if army is None:
+            return None
+        library = self.workspace.library(army.ruleset)
+        wanted = set(unit_ids)
+        units = tuple(with_listed_price(unit, library) if unit.id in wanted else unit
+                      for unit in army.units)
+        return None if units == army.units else replace(army, units=units)
+
+    def use_listed_prices(self, unit_ids: list[str]) -> bool:
+        """One undo step putting the listed price back on these units."""
+        army, changed = self.army, self.listed_prices(unit_ids)
+        if army is None or changed is None:
+            return False
+        names = ", ".join(u.name for u in army.units if u.id in set(unit_ids) and u.points_typed)
+        return push_edit(self.undo_stack, ReplaceArmy(self.workspace, army, changed,
+                                                      f"Use the listed price of {names}"))
 
     # Following the workspace
 

@@ -47,11 +47,27 @@ class Workspace(QObject):
     def army(self, army_id: str) -> Army | None:
         return self._armies.get(army_id)
 
+    @property
+    def read_only(self) -> bool:
+        """The database may only be read: the panes offer no edits (the store would refuse)."""
+        return self.store.read_only
+
+    def read_only_note(self) -> tuple[str, str]:
+        """The status bar's words and tool tip on a database that may only be read."""
+        store = self.store
+        if not store.read_only:
+            return "", ""
+        copy = (" It is from an older Rout: what you see is a private copy brought up to "
+                "date; the file itself is left as it is." if store.shown_from_copy else "")
+        return (f"Read-only: {store.read_only_reason}",
+                f"{store.describe()} can only be read ({store.read_only_reason}), so editing "
+                f"is off. Copy it to a folder you may write to change it.{copy}")
+
     def library(self, ruleset: str) -> tuple[LibraryEntry, ...]:
         return self._libraries.get(ruleset, ())
 
     def problems(self, army: Army) -> list[RosterProblem]:
-        return problems(army, get_ruleset(army.ruleset))
+        return problems(army, get_ruleset(army.ruleset), self.library(army.ruleset))
 
     # Changing: the store first, so a failed write changes nothing on screen either.
 

@@ -6,7 +6,8 @@ What a roster says and what Rout makes of it:
 - models: the `number` of its selections of type "model"; none (a character) is its own
   `number`;
 - points: costs are totals per selection, so a unit's points are its own cost plus every
-  cost below it;
+  cost below it; its own cost and its models' costs make the price per model (so the points
+  follow its size in Rout), every other cost is its upgrades' and stays as it is;
 - slot: the primary category ("Core", "Heroes"...);
 - profiles: characteristics are matched to the ruleset's statistics by name through
   STAT_ALIASES (`Mv`/`M`, `US`/`Unit Strength`...). A second profile on an upgrade is a
@@ -34,7 +35,7 @@ from xml.etree.ElementTree import Element, ParseError
 import defusedxml.ElementTree as SafeTree
 from defusedxml import DefusedXmlException
 
-from desktop.engine.model import Army, TroopType, Unit, UnitProfile
+from desktop.engine.model import Army, RosterPrice, TroopType, Unit, UnitProfile
 from desktop.engine.rulesets import RULESETS, Ruleset
 from desktop.engine.scenario import MM_PER_UNIT
 from desktop.store.errors import BadFileError
@@ -322,15 +323,19 @@ class _RosterReader:
         name = _clean(selection.get("customName")) or entry_name
         below = list(self._descendants(selection))
         everything = [selection, *below]
-        points = round(sum(_number(cost.get("value"), "a cost", self.file_name)
-                           for item in everything for cost in _children(item, "costs", "cost")
-                           if _is_points(cost)))
+        total = sum(self._cost(item) for item in everything)
         model_selections = [item for item in below if item.get("type") == "model"]
         models = (sum(self._count(item) for item in model_selections) if model_selections
                   else self._count(selection))
         if not 1 <= models <= MAX_MODELS:
             raise BadFileError(f"{self.file_name}: unit '{name}' has {models} models "
                                f"(Rout takes 1 to {MAX_MODELS})")
+        # Costs are totals: the unit's own and its models' follow the number of models,
+        # every other selection's (options, command, items, mounts) stays as it is.
+        per_models = self._cost(selection) + sum(self._cost(item) for item in model_selections)
+        points = min(max(round(total), 0), MAX_POINTS)
+        price = RosterPrice(per_model=max(per_models, 0) / models,
+                            upgrades=points - round(max(per_models, 0)))
         profiles = [_Profile(_clean(p.get("name")) or entry_name,
                              [(_clean(c.get("name"), 40), _clean(c.text, 40))
                               for c in _children(p, "characteristics", "characteristic")],
@@ -365,8 +370,7 @@ class _RosterReader:
             alias = UPGRADE_ALIASES.get(_key(item_name))
             if alias:
                 upgrades.add(alias)
-            cost = sum(_number(c.get("value"), "a cost", self.file_name)
-                       for c in _children(item, "costs", "cost") if _is_points(c))
+            cost = self._cost(item)
             count = self._count(item)
             label = f"{count}x {item_name}" if count > 1 else item_name
             # The group is the entry group path in the army book, such as "Magic items and
@@ -402,10 +406,16 @@ class _RosterReader:
             models=models,
             files=min(models, 5),
             upgrades=frozenset(upgrades),
-            points=min(max(points, 0), MAX_POINTS),
+            points=points,
             slot=_slot(selection),
             notes=tuple(notes),
+            price=price,
         )
+
+    def _cost(self, selection: Element) -> float:
+        """The selection's own points (a total for all its `number`)."""
+        return sum(_number(cost.get("value"), "a cost", self.file_name)
+                   for cost in _children(selection, "costs", "cost") if _is_points(cost))
 
     def _count(self, selection: Element) -> int:
         label = _clean(selection.get("customName") or selection.get("name"), 60) or "selection"

@@ -39,7 +39,7 @@ from desktop.store.location import default_database_url as default_database_url
 
 # Every revision this Rout knows, oldest first; the last is the head. A test checks that
 # this matches the Alembic scripts in desktop/store/migrations/versions.
-REVISIONS: tuple[str, ...] = ("0001", "0002", "0003")
+REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004")
 HEAD = REVISIONS[-1]
 SQLITE_HEADER = b"SQLite format 3\x00"
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -79,7 +79,7 @@ def create_database_engine(url: str, busy_timeout: float = 5.0, *,
     try:
         if backend == "sqlite":
             engine = create_engine(parsed, connect_args={"timeout": busy_timeout})
-            _sqlite_transactions(engine, busy_timeout, foreign_keys)
+            sqlite_transactions(engine, busy_timeout, foreign_keys)
             return engine
         milliseconds = max(int(busy_timeout * 1000), 1)
         return create_engine(parsed, pool_pre_ping=True, connect_args={
@@ -92,7 +92,7 @@ def create_database_engine(url: str, busy_timeout: float = 5.0, *,
                             "PostgreSQL: pip install 'rout[postgres]')") from None
 
 
-def _sqlite_transactions(engine: Engine, busy_timeout: float, foreign_keys: bool) -> None:
+def sqlite_transactions(engine: Engine, busy_timeout: float, foreign_keys: bool) -> None:
     """Let SQLAlchemy, not the sqlite3 module, decide where transactions begin.
 
     A writing transaction starts with BEGIN IMMEDIATE, so two writers queue on the busy
@@ -136,9 +136,8 @@ def check_sqlite_file(path: Path) -> str | None:
                                    "another kind of file, or damaged); Rout left it as it is")
     # A WAL database nobody has open has no -wal file; reading it normally would create one
     # (and a -shm), so it is read as immutable: no companions, no locks, nothing written.
-    idle_wal = header[18:20] == b"\x02\x02" and not Path(f"{path}-wal").exists()
     try:
-        with _read_only(path, immutable=idle_wal) as connection:
+        with read_only_connection(path, immutable=idle_wal(path, header)) as connection:
             problems = [row[0] for row in connection.execute("PRAGMA quick_check(5)")]
             if problems == ["ok"]:
                 tables = {row[0] for row in connection.execute(
@@ -159,8 +158,13 @@ def check_sqlite_file(path: Path) -> str | None:
     return revision_of(f"sqlite:///{path}", tables, versions)
 
 
+def idle_wal(path: Path, header: bytes) -> bool:
+    """A WAL database (its header says so) with no -wal file: nobody is writing it."""
+    return header[18:20] == b"\x02\x02" and not Path(f"{path}-wal").exists()
+
+
 @contextmanager
-def _read_only(path: Path, immutable: bool = False) -> Iterator[sqlite3.Connection]:
+def read_only_connection(path: Path, immutable: bool = False) -> Iterator[sqlite3.Connection]:
     flags = "mode=ro&immutable=1" if immutable else "mode=ro"
     connection = sqlite3.connect(f"{path.resolve().as_uri()}?{flags}", uri=True, timeout=1.0)
     try:
@@ -241,7 +245,8 @@ MIGRATION_LOCK = 7_310_531
 
 
 def _migrate(url: str, path: Path | None, script: Any, config: Any,
-             busy_timeout: float) -> None:
+             busy_timeout: float, *, backup: bool = True) -> None:
+    """`backup=False` for a file that is itself a copy (desktop.store.read_only)."""
     from alembic import command
 
     engine = create_database_engine(url, busy_timeout, foreign_keys=False)
@@ -256,7 +261,7 @@ def _migrate(url: str, path: Path | None, script: Any, config: Any,
                 raise NewerDatabaseError(_newer_message(url, revision))
             if revision == script.get_current_head():
                 return
-            if path is not None and revision is not None:
+            if path is not None and revision is not None and backup:
                 backup_sqlite(path, f"before-{script.get_current_head()}")
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
@@ -336,7 +341,7 @@ def backup_sqlite(path: Path, label: str) -> Path:
     else:
         raise DatabaseError(f"{short_path(path)}: too many copies named {label}")
     try:
-        with _read_only(path) as source:
+        with read_only_connection(path) as source:
             destination = sqlite3.connect(target)
             try:
                 source.backup(destination)

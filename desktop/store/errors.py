@@ -31,6 +31,10 @@ class NewerDatabaseError(DatabaseError):
     """The schema was written by a newer Rout; this one must not touch it."""
 
 
+class ReadOnlyDatabaseError(DatabaseError):
+    """A change asked of a database Rout may only read (a read-only file or folder)."""
+
+
 class LockedDatabaseError(DatabaseError):
     """Another program holds the database and did not let go in time."""
 

@@ -7,6 +7,7 @@ never leave this module. Every method is one transaction: it is all written or n
 from __future__ import annotations
 
 import json
+import shutil
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -38,7 +39,7 @@ from desktop.engine.codec import (
 )
 from desktop.engine.errors import RuleError, ScenarioError
 from desktop.engine.events import Event, event_from_json, fold
-from desktop.engine.model import Army, Battle, LibraryEntry, Unit
+from desktop.engine.model import Army, Battle, LibraryEntry, RosterPrice, Unit
 from desktop.engine.procedure import Answer
 from desktop.engine.reading import Reader
 from desktop.engine.rulesets import get_ruleset
@@ -47,9 +48,16 @@ from desktop.store.database import (
     default_database_url,
     describe,
     prepare,
+    sqlite_path,
     translate_errors,
 )
-from desktop.store.errors import AlreadyExistsError, CorruptDatabaseError, NotFoundError
+from desktop.store.errors import (
+    AlreadyExistsError,
+    CorruptDatabaseError,
+    NotFoundError,
+    ReadOnlyDatabaseError,
+)
+from desktop.store.read_only import open_read_only, read_only_reason
 from desktop.store.tables import (
     ArmyRow,
     BattleEventRow,
@@ -137,9 +145,14 @@ def _new_id() -> str:
 
 
 class Store:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, url: str | None = None, read_only: str = "",
+                 copy_folder: Path | None = None) -> None:
+        """`read_only`: why the database may only be read ('' when it may be changed);
+        `copy_folder`: a private copy the engine reads, deleted on close."""
         self.engine = engine
-        self.url = engine.url.render_as_string(hide_password=False)
+        self.url = url or engine.url.render_as_string(hide_password=False)
+        self.read_only_reason = read_only
+        self._copy_folder = copy_folder
         # Writers take the lock up front: a step waits its turn rather than failing halfway.
         self._writer = engine.execution_options(sqlite_begin="BEGIN IMMEDIATE")
         # A read of an army and its roster must see one version of both; SQLite's read
@@ -155,7 +168,15 @@ class Store:
         `version_locations` adds folders of Alembic revisions (tests use it to migrate past
         the shipped head).
         """
-        engine = create_database_engine(url or default_database_url(), busy_timeout)
+        chosen = url or default_database_url()
+        engine = create_database_engine(chosen, busy_timeout)  # a bad URL is named first
+        path = sqlite_path(chosen)
+        reason = read_only_reason(path) if path is not None else ""
+        if path is not None and reason:
+            engine.dispose()
+            opened = open_read_only(path, reason, busy_timeout, tuple(version_locations))
+            return cls(opened.engine, url=chosen, read_only=opened.reason,
+                       copy_folder=opened.copy_folder)
         try:
             prepare(engine, version_locations, busy_timeout)
         except BaseException:
@@ -163,8 +184,20 @@ class Store:
             raise
         return cls(engine)
 
+    @property
+    def read_only(self) -> bool:
+        return bool(self.read_only_reason)
+
+    @property
+    def shown_from_copy(self) -> bool:
+        """A read-only database from an older Rout, read from a private up-to-date copy."""
+        return self._copy_folder is not None
+
     def close(self) -> None:
         self.engine.dispose()
+        if self._copy_folder is not None:
+            shutil.rmtree(self._copy_folder, ignore_errors=True)
+            self._copy_folder = None
 
     def __enter__(self) -> Store:
         return self
@@ -188,6 +221,10 @@ class Store:
 
     @contextmanager
     def _writing(self) -> Iterator[Connection]:
+        if self.read_only:
+            raise ReadOnlyDatabaseError(f"{self.describe()} can only be read "
+                                        f"({self.read_only_reason}): copy it where you may "
+                                        "write to change it; nothing was changed")
         with translate_errors(self.url), self._writer.begin() as connection:
             yield connection
 
@@ -559,7 +596,10 @@ def _entry_row(army_id: str, position: int, unit: Unit) -> dict[str, Any]:
             "profile": profile_to_json(unit.profile), "models": unit.models,
             "files": unit.files, "upgrades": sorted(unit.upgrades),
             "character_wounds": unit.character_wounds, "points": unit.points,
-            "slot": unit.slot, "notes": list(unit.notes)}
+            "slot": unit.slot, "notes": list(unit.notes),
+            "price_per_model": unit.price.per_model if unit.price else None,
+            "price_upgrades": unit.price.upgrades if unit.price else 0,
+            "points_typed": unit.points_typed}
 
 
 def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any]) -> Army:
@@ -571,7 +611,10 @@ def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any]) -> Army:
             Unit(id=row.unit_id, name=row.name, player=player,
                  profile=profile_from_stored(row.profile), models=row.models, files=row.files,
                  upgrades=frozenset(row.upgrades), character_wounds=row.character_wounds,
-                 points=row.points, slot=row.slot, notes=tuple(row.notes))
+                 points=row.points, slot=row.slot, notes=tuple(row.notes),
+                 price=(None if row.price_per_model is None else
+                        RosterPrice(float(row.price_per_model), int(row.price_upgrades))),
+                 points_typed=bool(row.points_typed))
             for row in entries)
     except (RuleError, KeyError, TypeError, ValueError) as error:
         raise CorruptDatabaseError(f"{where}: army '{name}' cannot be read ({error})") from None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, ForeignKey, Index, String
+from sqlalchemy import JSON, Boolean, Column, DateTime, Float, ForeignKey, Index, String
 from sqlmodel import Field, SQLModel
 
 __all__ = ["ArmyRow", "BattleEventRow", "BattleRow", "LibraryEntryRow",
@@ -68,6 +68,12 @@ class RosterEntryRow(SQLModel, table=True):
     points: int
     slot: str = Field(sa_column=Column(String(100), nullable=False))
     notes: list[str] = _json()
+    # Revision 0004: how the points follow the models. An imported unit's roster price
+    # (NULL per model: none, the library prices it), and points the player typed.
+    price_per_model: float | None = Field(default=None,
+                                          sa_column=Column(Float, nullable=True))
+    price_upgrades: int = 0
+    points_typed: bool = Field(default=False, sa_column=Column(Boolean, nullable=False))
 
 
 class LibraryEntryRow(SQLModel, table=True):

@@ -101,6 +101,7 @@ class BattlefieldScene(QGraphicsScene):
         self.ghost.label.hide()
         self.animator = Animator(self)
         self.banner = ""  # "Replay — step 12 of 40" while a past state is shown
+        self.locked = ""  # why no battle may change: the database may only be read
         self.selectionChanged.connect(self._selection_changed)
         self.show_battle(None)
 
@@ -126,8 +127,14 @@ class BattlefieldScene(QGraphicsScene):
 
     @property
     def read_only(self) -> bool:
-        """True while a replayed (past) state is shown: tools then propose nothing."""
-        return bool(self.banner)
+        """True while a replayed (past) state is shown, or on a database that may only be
+        read (`locked`): tools then propose nothing."""
+        return bool(self.banner or self.locked)
+
+    @property
+    def read_only_message(self) -> str:
+        """Why nothing on the table may move now, for the status bar."""
+        return self.locked or "This is a replay: go back to now to move units"
 
     def show_battle(self, battle: Battle | None, animate: Sequence[Event] = ()) -> None:
         """Make the items show `battle` (None: an empty default table); then play `animate`,
@@ -272,7 +279,7 @@ class BattlefieldScene(QGraphicsScene):
     def propose_moves(self, proposed: list[Event]) -> None:
         """Hand engine-accepted events to the owner of the battle; nothing while replaying."""
         if self.read_only:
-            self.message.emit("This is a replay: go back to now to move units")
+            self.message.emit(self.read_only_message)
             return
         self.movesProposed.emit(proposed)
 

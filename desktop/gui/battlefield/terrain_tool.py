@@ -295,7 +295,7 @@ class TerrainTool(Tool):
         except MoveRefused as refused:
             self.scene.message.emit(str(refused))
             return
-        self.scene.movesProposed.emit(accepted)
+        self.scene.propose_moves(accepted)  # refused, with the reason, on a past state
 
     def rename_terrain(self, terrain_id: str, name: str) -> None:
         """Propose a new name for a piece (for an editor the window puts up)."""

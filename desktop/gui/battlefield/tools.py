@@ -160,7 +160,9 @@ class SelectMoveTool(Tool):
     def mouse_release(self, event: QMouseEvent) -> bool:
         if self._press is None or event.button() != Qt.MouseButton.LeftButton:
             return False
-        if self._dragging and self._unit:
+        if self._dragging and self._unit and self.scene.read_only:
+            self.scene.message.emit(self.scene.read_only_message)  # else it would seem stuck
+        elif self._dragging and self._unit:
             self.drag_to(self.scene_pos(event) + self._grab)
             self.scene.ghost.hide_ghost()
             self.propose(self.last_event, self.last_refusal)

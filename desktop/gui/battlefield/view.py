@@ -196,7 +196,7 @@ class BattlefieldView(QGraphicsView):
         self.setFocus()
         if self.battlefield.read_only and not self.tool.read_only_ok \
                 and self.tool.name != "select":  # selecting is harmless; it moves nothing
-            self.battlefield.message.emit("This is a replay: go back to now to move units")
+            self.battlefield.message.emit(self.battlefield.read_only_message)
             event.accept()
             return
         if not self.tool.mouse_press(event):

@@ -1,0 +1,165 @@
+"""A database Rout may only read, in the real window: a SQLite file in a read-only folder, or
+a read-only file (made so for real by tests/read_only.py). The window opens it, shows every
+army and battle with editing off, says why in the status bar, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from read_only import read_only
+from test_gui_battles import drag, steps_stored
+from test_gui_roster import GOBLINS, Modals, cell, open_window, sample, seed, select_rows
+
+from desktop.engine.moves import deploy
+from desktop.engine.setup import deploy_facing, new_battle
+from desktop.store.store import Store
+from desktop.store.transfer import read_army_file
+
+ELVES = "Elf Marchwardens"
+
+
+@pytest.fixture(autouse=True)
+def modals(qapp) -> Iterator[Modals]:
+    """No dialog may appear: not the welcome, not "Unfinished resolution", no error box."""
+    answers = Modals()
+    yield answers
+    answers.stop()
+    assert not answers.unexpected, f"unexpected dialogs: {answers.unexpected}"
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def club(tmp_path) -> tuple[Path, str]:
+    """A closed database with the two W6 sample armies and a battle with one step and an
+    unfinished resolution; (its file, the battle's id)."""
+    path = tmp_path / "club" / "rout.sqlite"
+    path.parent.mkdir()
+    url = f"sqlite:///{path}"
+    goblins, elves = seed(url, sample(GOBLINS), sample(ELVES))
+    made = new_battle("warhammer6", [goblins, elves], title="Ford")
+    uid = next(iter(made.battle.roster))
+    placed = deploy(made.battle, uid, (20.0, 6.0),
+                    deploy_facing(made.battle, made.battle.player_of(uid)))
+    with Store.open(url) as store:
+        battle_id = store.create_battle(made.battle, made.title)
+        store.append_step(battle_id, [placed])
+        store.save_pending(battle_id, "combat_aftermath", {"combats": []}, [], "Half done")
+    return path, battle_id
+
+
+@pytest.mark.parametrize("which", ["folder", "file"])
+def test_the_window_shows_a_read_only_database_with_editing_off(qtbot, club, which, tmp_path):
+    path, battle_id = club
+    before = digest(path)
+    with read_only(path.parent if which == "folder" else path):
+        window = open_window(qtbot, f"sqlite:///{path}")
+        store = window.store
+        assert store is not None and store.read_only
+
+        # The status bar says so, and why.
+        label = window.read_only_status
+        assert label.isVisible()
+        assert label.text() == f"Read-only: {store.read_only_reason}"
+        assert label.toolTip().startswith(f"{path} can only be read ({store.read_only_reason})"
+                                          ", so editing is off.")
+        assert window.database_status.text() == str(path)
+
+        # Everything is there to read.
+        assert {a.name for a in window.workspace.armies()} == {GOBLINS, ELVES}
+        window.select_army(window.find_army(GOBLINS).id)
+        select_rows(window, ["spearmen"])
+        assert "Hill Goblin Spearmen" in window.ui.unitTitle.text()
+        for action in (window.ui.actionExport, window.ui.actionExportPdf,
+                       window.ui.actionPrint):
+            assert action.isEnabled(), action.objectName()
+        assert window.export_army(tmp_path / "goblins.json")
+        assert read_army_file(tmp_path / "goblins.json").army.name == GOBLINS
+
+        # Nothing that would change it can be started.
+        for action in (window.ui.actionNewArmy, window.ui.actionImport,
+                       window.ui.actionOpenSamples, window.ui.actionAddUnits,
+                       window.ui.actionDuplicateUnit, window.ui.actionDeleteUnit,
+                       window.ui.actionUseListedPrice, window.ui.actionArmySettings,
+                       window.ui.actionDeleteArmy):
+            assert not action.isEnabled(), action.objectName()
+        points = cell(window, "spearmen", "points")
+        assert not points.flags() & Qt.ItemFlag.ItemIsEditable
+        view = window.ui.rosterTable
+        view.setCurrentIndex(points)
+        qtbot.keyClick(view, Qt.Key.Key_F2)
+        assert view.indexWidget(points) is None  # F2 opens no editor
+        tree = window.tree_model
+        unit = tree.unit_index(window.find_army(GOBLINS).id, "spearmen")
+        assert not tree.flags(unit) & (Qt.ItemFlag.ItemIsDragEnabled
+                                       | Qt.ItemFlag.ItemIsDropEnabled)
+
+        # Battles open (no offer to resume the unfinished resolution: it could not be
+        # kept); nothing on the table moves.
+        battles = window.battles
+        listed = battles.list_model.index(battles.list_model.row_of(battle_id), 0)
+        assert not listed.flags() & Qt.ItemFlag.ItemIsEditable
+        battles.open_battle(battle_id)
+        qtbot.waitUntil(lambda: battles.battle is not None, timeout=10_000)
+        qtbot.wait(50)  # the resume offer would come on the next turn of the event loop
+        for action in (window.ui.actionNewBattle, window.ui.actionSampleBattles,
+                       window.ui.actionRenameBattle, window.ui.actionDuplicateBattle,
+                       window.ui.actionDeleteBattle, window.ui.actionDeployArmy,
+                       window.ui.actionResolveCombat, window.ui.actionStartOfTurn,
+                       window.ui.actionNextTurn):
+            assert not action.isEnabled(), action.objectName()
+        assert window.ui.actionExportReport.isEnabled()
+        assert not window.ui.reserveList.dragEnabled()
+        scene = window.battlefield_scene
+        assert scene.read_only
+        window.battlefield_view.fit_table()
+        deployed = next(uid for uid, state in battles.battle.states.items()
+                        if state.status.on_table)
+        start = battles.battle.states[deployed].center
+        drag(window, start, (start[0] + 2.0, start[1] + 4.0))
+        assert window.battle_status.text() == (
+            f"The database can only be read ({store.read_only_reason}): nothing on the table "
+            "can move")
+        assert battles.battle.states[deployed].center == start
+        assert window.undo_stack.count() == 0
+        window.close()
+    assert digest(path) == before
+    assert steps_stored(f"sqlite:///{path}", battle_id) == 1
+    assert not Path(f"{path}.rout-lock").exists()
+
+
+def test_a_database_that_cannot_be_created_in_a_read_only_folder_is_named(qtbot, tmp_path):
+    from desktop.gui.main_window import MainWindow
+
+    folder = tmp_path / "cd"
+    folder.mkdir()
+    window = MainWindow()
+    qtbot.addWidget(window)
+    with read_only(folder), qtbot.waitSignal(window.failed, timeout=20_000) as failed:
+        window.open_database(f"sqlite:///{folder / 'rout.sqlite'}")
+    assert failed.args[0].startswith(f"{folder / 'rout.sqlite'} does not exist and cannot be "
+                                      "created: ")
+    assert list(folder.iterdir()) == []
+
+
+def test_a_writable_database_shows_no_read_only_note(qtbot, tmp_path):
+    url = f"sqlite:///{tmp_path / 'rout.sqlite'}"
+    seed(url, sample(GOBLINS))
+    window = open_window(qtbot, url)
+    assert not window.read_only_status.isVisible()
+    assert window.ui.actionNewArmy.isEnabled() and window.ui.actionImport.isEnabled()
+    points = cell(window, "spearmen", "points")
+    assert points.flags() & Qt.ItemFlag.ItemIsEditable
+    view = window.ui.rosterTable
+    view.setCurrentIndex(points)
+    qtbot.keyClick(view, Qt.Key.Key_F2)
+    editor = view.indexWidget(points)
+    assert editor is not None  # the same key edits a writable database
+    qtbot.keyClick(editor, Qt.Key.Key_Escape)
