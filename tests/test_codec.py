@@ -414,7 +414,7 @@ BAD_ARMIES = [
      "unknown ruleset 'warhammer8' (known: breaks_pursues, kensei1, warhammer6)"),
     (_set("ruleset", 6), ScenarioError, "ruleset: ", "non-empty text"),
     (_drop("ruleset"), ScenarioError, "ruleset: ", "is missing"),
-    (_set("version", 2), ScenarioError, "version: ", "written by a newer Rout"),
+    (_set("version", 3), ScenarioError, "version: ", "written by a newer Rout"),
     (_set("version", 0), ScenarioError, "version: ", "below the minimum of 1"),
     (_set("version", "1"), ScenarioError, "version: ", "whole number"),
     (_drop("version"), ScenarioError, "version: ", "is missing"),

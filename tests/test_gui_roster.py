@@ -171,10 +171,9 @@ def sample(name: str) -> Army:
 
 
 def library(ruleset: str) -> tuple[LibraryEntry, ...]:
-    found, entries = library_from_json(read_json(resources_dir() / "libraries"
-                                                 / f"{ruleset}.json"))
-    assert found == ruleset
-    return entries
+    found = library_from_json(read_json(resources_dir() / "libraries" / f"{ruleset}.json"))
+    assert found.ruleset == ruleset
+    return found.entries
 
 
 def entry(ruleset: str, name: str) -> LibraryEntry:

@@ -100,12 +100,12 @@ def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, tuple[Lib
     try:
         libraries = {}
         for path in sorted((resources_dir() / "libraries").glob("*.json")):
-            ruleset, entries = library_from_json(read_json(path))
-            stored = store.load_library(ruleset)
+            bundled = library_from_json(read_json(path))
+            stored = store.load_library(bundled.ruleset)
             if not stored:
-                store.save_library(ruleset, entries)
-                stored = entries
-            libraries[ruleset] = stored
+                store.save_library(bundled.ruleset, bundled.entries)
+                stored = bundled.entries
+            libraries[bundled.ruleset] = stored
         armies = {summary.id: store.load_army(summary.id) for summary in store.list_armies()}
     except BaseException:
         store.close()
