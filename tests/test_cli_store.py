@@ -471,7 +471,7 @@ BAD_IMPORTS = [
      "used twice"),
     (_json_file(_put(99, "units", "0", "files")), "units[0].files: 99 files is more than the "
      "30 models"),
-    (_json_file(_put(2, "version")), "version: version 2 was written by a newer Rout"),
+    (_json_file(_put(3, "version")), "version: version 3 was written by a newer Rout"),
     (_json_file(_put("warhammer9", "ruleset")), "ruleset: unknown ruleset 'warhammer9'"),
     # A battle document is read as a battle, and an army's fields do not belong in one.
     (_json_file(_put("rout-battle", "format")), "name: unknown field 'name'"),

@@ -311,10 +311,18 @@ def test_a_first_schema_database_migrates_to_the_head_with_a_copy_first(tmp_path
             "models) VALUES ('warhammer6', 0, ?, 5, 'Core', 20)",
             (json.dumps(profile_to_json(profile)),))
     connection.close()
+    # 0002 gives the entry free upgrades ...
+    copied = tmp_path / "copied.sqlite"
+    copied.write_bytes(path.read_bytes())
+    database_at(sqlite_url(copied), "0003")
+    with sqlite3.connect(copied) as connection:
+        assert [json.loads(costs) for costs, in connection.execute(
+            "SELECT upgrade_costs FROM library_entry")] == [{}]
+    connection.close()
+    # ... and 0004 drops the library, a copy of the bundled one without army lists: the
+    # window stores the bundled library again (tests/test_gui_composition.py).
     with Store.open(sqlite_url(path)) as store:
-        [entry] = store.load_library("warhammer6")
-    assert (entry.profile, entry.points_per_model, dict(entry.upgrade_costs)) == (
-        profile, 5, {})
+        assert store.load_library("warhammer6").entries == ()
     [copy] = tmp_path.glob(f"old.before-{database.HEAD}.*.sqlite")
     with sqlite3.connect(copy) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
@@ -336,7 +344,7 @@ def test_a_first_schema_postgresql_database_migrates(postgres_server):
     with Store.open(url) as store:
         saved = store.save_army(army())
         assert store.load_army(saved.id) == saved
-        assert store.load_library("warhammer6") == ()
+        assert store.load_library("warhammer6").entries == ()
 
 
 REBUILD_MIGRATIONS = Path(__file__).parent / "data" / "migrations_rebuild"

@@ -49,6 +49,7 @@ from desktop.gui.forms.ui_mainwindow import Ui_MainWindow
 from desktop.gui.resources import resource_path, resources_dir
 
 if TYPE_CHECKING:  # the panes import the engine and the store: not before the first paint
+    from desktop.engine.composition import Library
     from desktop.engine.model import Army, LibraryEntry, Unit
     from desktop.gui.army_tree import ArmyTreeModel
     from desktop.gui.battle_panel import BattlePanel
@@ -87,7 +88,7 @@ def install_icon_theme() -> None:
     QIcon.setThemeName(ICON_THEME)
 
 
-def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, tuple[LibraryEntry, ...]]]:
+def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, Library]]:
     """Open the store and read everything the panes show (runs in a worker thread).
 
     A ruleset whose library is empty gets the bundled one, so a first start has units to add.
@@ -102,9 +103,9 @@ def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, tuple[Lib
         for path in sorted((resources_dir() / "libraries").glob("*.json")):
             bundled = library_from_json(read_json(path))
             stored = store.load_library(bundled.ruleset)
-            if not stored:
-                store.save_library(bundled.ruleset, bundled.entries)
-                stored = bundled.entries
+            if not stored.entries:
+                store.save_library(bundled)
+                stored = bundled
             libraries[bundled.ruleset] = stored
         armies = {summary.id: store.load_army(summary.id) for summary in store.list_armies()}
     except BaseException:
@@ -368,8 +369,7 @@ class MainWindow(QMainWindow):
                         lambda result: self._database_read(result, generation),
                         lambda error: self._database_failed(error, generation))
 
-    def _database_read(self, result: tuple[Store, dict[str, Army],
-                                           dict[str, tuple[LibraryEntry, ...]]],
+    def _database_read(self, result: tuple[Store, dict[str, Army], dict[str, Library]],
                        generation: int = 0) -> None:
         from desktop.gui.workspace import Workspace
 

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0003_test"
-down_revision = "0003"
+down_revision = "0004"  # the shipped head
 branch_labels = None
 depends_on = None
 

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0003_rebuild"
-down_revision = "0003"
+down_revision = "0004"  # the shipped head
 branch_labels = None
 depends_on = None
 
