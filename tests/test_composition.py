@@ -192,7 +192,7 @@ def test_one_per_core_unit_follows_the_core_units():
 
 
 @pytest.mark.parametrize(("size", "eagles", "warned"), [
-    (999, 1, True),  # 0 per 1,000 points below 1,000
+    (999, 1, True),  # none below 1,000 points
     (1_000, 1, False),
     (1_999, 2, True),
     (2_000, 2, False),
@@ -206,7 +206,8 @@ def test_per_points_entry_limits_go_by_the_points_limit(size, eagles, warned):
                 points_limit=size, army_list="high-elves")
     limit_warnings = [m for m in messages(army) if m.startswith("Great Sky Eagle")]
     allowed = size // 1_000
-    assert limit_warnings == ([f"Great Sky Eagle: {eagles} units, should be at most {allowed} "
+    noun = "unit" if eagles == 1 else "units"
+    assert limit_warnings == ([f"Great Sky Eagle: {eagles} {noun}, should be at most {allowed} "
                                f"(1 per 1,000 points of {size:,})"] if warned else [])
 
 

@@ -213,7 +213,8 @@ def _entry_limit_problems(army: Army, library: Library, size: int) -> list[Roste
         if count > allowed:
             text = f"at most {allowed} per army" if why == "per army" else \
                 f"at most {allowed} ({why})"
-            found.append(RosterProblem(f"{name}: {count} units, should be {text}",
+            units = "unit" if count == 1 else "units"
+            found.append(RosterProblem(f"{name}: {count} {units}, should be {text}",
                                        field=COMPOSITION_FIELD))
     return found
 
