@@ -680,11 +680,12 @@ class MainWindow(QMainWindow):
         from desktop.engine.model import Army
         from desktop.gui.dialogs import NewArmyDialog
 
-        dialog = NewArmyDialog(self)
+        dialog = NewArmyDialog(self, army_lists=self.workspace.army_lists()
+                               if self.workspace else None)
         if dialog.exec() != NewArmyDialog.DialogCode.Accepted:
             return
         army = Army(name=dialog.name, player=dialog.player, ruleset=dialog.ruleset, units=(),
-                    points_limit=dialog.points_limit)
+                    points_limit=dialog.points_limit, army_list=dialog.army_list)
         self._push(None, army, f"New army {army.name}")
 
     def edit_army_settings(self) -> None:
@@ -693,15 +694,15 @@ class MainWindow(QMainWindow):
         from desktop.gui.dialogs import NewArmyDialog
 
         army = self.current_army
-        if army is None:
+        if army is None or self.workspace is None:
             return
-        dialog = NewArmyDialog(self, army)
+        dialog = NewArmyDialog(self, army, self.workspace.army_lists())
         if dialog.exec() != NewArmyDialog.DialogCode.Accepted:
             return
         player = dialog.player
         units = tuple(replace(unit, player=player) for unit in army.units)
         changed = replace(army, name=dialog.name, player=player, units=units,
-                          points_limit=dialog.points_limit)
+                          points_limit=dialog.points_limit, army_list=dialog.army_list)
         if changed != army:
             self._push(army, changed, f"Change settings of {army.name}")
 
@@ -722,8 +723,8 @@ class MainWindow(QMainWindow):
         army = self.current_army
         if army is None or self.workspace is None:
             return
-        dialog = LibraryDialog(self.workspace.library(army.ruleset),
-                               get_ruleset(army.ruleset).name, self)
+        dialog = LibraryDialog(self.workspace.full_library(army.ruleset),
+                               get_ruleset(army.ruleset).name, self, army.army_list)
         if dialog.exec() == LibraryDialog.DialogCode.Accepted:
             self.add_units(dialog.chosen())
 
@@ -817,9 +818,12 @@ class MainWindow(QMainWindow):
 
     def import_army(self, path: Path, on_finished: Callable[[], None] | None = None) -> None:
         """Read the file in a worker; the army then arrives as one undoable step."""
-        from desktop.store.transfer import read_army_file
+        from desktop.store.transfer import read_army_file, with_army_list
 
         def done(imported: Any) -> None:
+            if self.workspace is not None:  # a BattleScribe catalogue names its army list
+                imported = with_army_list(imported,
+                                          self.workspace.full_library(imported.army.ruleset))
             for warning in imported.warnings:
                 self.log(f"{path.name}: {warning}")
             self._push(None, imported.army, f"Import {imported.army.name}")

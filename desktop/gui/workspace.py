@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from desktop.engine.composition import Library, army_problems
-from desktop.engine.model import Army, LibraryEntry
+from desktop.engine.model import Army, ArmyList, LibraryEntry
 from desktop.engine.roster import RosterProblem
 from desktop.store.store import Store
 
@@ -52,6 +52,10 @@ class Workspace(QObject):
     def full_library(self, ruleset: str) -> Library:
         """The library with its army lists and composition, not only its entries."""
         return self._libraries.get(ruleset) or Library(ruleset)
+
+    def army_lists(self) -> dict[str, tuple[ArmyList, ...]]:
+        """Each ruleset's army lists, for the New Army and Army Settings dialogs."""
+        return {ruleset: library.army_lists for ruleset, library in self._libraries.items()}
 
     def problems(self, army: Army) -> list[RosterProblem]:
         """Roster and composition warnings (desktop.engine.composition.army_problems)."""

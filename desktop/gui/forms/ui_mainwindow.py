@@ -239,7 +239,11 @@ class Ui_MainWindow(object):
 
         self.problemList = QListWidget(self.inspectorDockContents)
         self.problemList.setObjectName(u"problemList")
-        self.problemList.setMaximumSize(QSize(16777215, 110))
+        self.problemList.setMaximumSize(QSize(16777215, 150))
+        self.problemList.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.problemList.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.problemList.setResizeMode(QListView.ResizeMode.Adjust)
+        self.problemList.setWordWrap(True)
 
         self.inspectorLayout.addWidget(self.problemList)
 
