@@ -304,6 +304,16 @@ def test_army_problems_puts_army_wide_warnings_first_then_units_in_roster_order(
     assert found[1].message == "Core units: 1, should be at least 2 in a 100-point army"
 
 
+def test_warnings_come_before_notes_so_a_cell_shows_the_warning():
+    army = w6_army(0, heroes=1, core=2)
+    noble = units("Elf Noble", 1)[0]
+    twin = replace(noble, id="twin")  # the same name: a note on both
+    found = army_problems(replace(army, units=(*army.units, noble, twin)), W6)
+    on_noble = [(p.severity, p.field) for p in found if p.unit_id == noble.id]
+    assert on_noble == [(Severity.WARNING, "name"), (Severity.NOTE, "name")]
+    assert [p.severity for p in found if not p.unit_id] == [Severity.NOTE]
+
+
 def test_a_library_of_another_ruleset_cannot_check_an_army():
     with pytest.raises(ValueError, match="kensei1 library cannot check a warhammer6 army"):
         composition_problems(w6_army(1_000), bundled("kensei1"))

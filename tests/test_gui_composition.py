@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QModelIndex, Qt, QTimer
+from PySide6.QtGui import QBrush
 from PySide6.QtTest import QAbstractItemModelTester
 from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QWidget
 from sqlalchemy import create_engine
@@ -26,6 +27,7 @@ from desktop.gui.army_tree import WARNINGS_ROLE
 from desktop.gui.dialogs import NO_LIST, LibraryDialog, NewArmyDialog
 from desktop.gui.main_window import MainWindow
 from desktop.gui.resources import resource_path
+from desktop.gui.roster_table import WARNING_TINT
 from desktop.store import database
 from desktop.store.store import Store
 
@@ -208,6 +210,12 @@ def test_add_units_offers_the_armys_list_first(qtbot, url, answers):
                                                                          "Elf Noble"]
     assert "Elf Noble is from the High Elves list, not Orcs & Goblins" in \
         window.tree_model.army_index(army.id).data(WARNINGS_ROLE)
+    # The roster tints the unit's name with the warning, as it does a stat out of range.
+    model = window.roster_model
+    name = model.index(model.row_of("elf-noble"), model.column_of("name"))
+    assert name.data(Qt.ItemDataRole.BackgroundRole) == QBrush(WARNING_TINT)
+    assert name.data(Qt.ItemDataRole.ToolTipRole) == (
+        "Elf Noble is from the High Elves list, not Orcs & Goblins")
 
 
 def test_without_a_list_add_units_shows_the_library_in_order(qtbot, url, answers):

@@ -1246,9 +1246,9 @@ def test_unit_warnings_tint_their_cells(qtbot, url):
     select_rows(window, ["trolls"])
     problems = [window.ui.problemList.item(i).text()
                 for i in range(window.ui.problemList.count())]
-    assert problems == ["no points limit: the limits that go by the army's size (army "
+    assert problems == ["⚠ Generals: 0, should be exactly 1",
+                        "no points limit: the limits that go by the army's size (army "
                         "selection chart) are not checked",
-                        "⚠ Generals: 0, should be exactly 1",
                         "⚠ River Troll: Leadership 12 is outside 1 to 10",
                         "two units are called River Troll: the battle log will not tell "
                         "them apart"]

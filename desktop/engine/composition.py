@@ -86,11 +86,11 @@ class Composition:
             return None
         if bound.percent is not None:
             return Fraction(size * bound.percent, 100)
+        if not bound.by_row:
+            return None  # no value given at all (the codec refuses such a bound)
         row = self.row(size)
-        if row < len(bound.by_row):
-            return bound.by_row[row]
-        return bound.by_row[-1] + (row - len(bound.by_row) + 1) * bound.then if bound.by_row \
-            else None
+        past = row - (len(bound.by_row) - 1)
+        return bound.by_row[-1] + past * bound.then if past > 0 else bound.by_row[row]
 
 
 @dataclass(frozen=True)
@@ -268,11 +268,13 @@ def composition_problems(army: Army, library: Library) -> list[RosterProblem]:
 
 def army_problems(army: Army, library: Library) -> list[RosterProblem]:
     """Everything the roster warns about (roster.problems and the composition), army-wide
-    first, then unit by unit in roster order. What the window and `rout check` show."""
+    first, then unit by unit in roster order; in each, warnings before notes (a cell shows
+    its first). What the window and `rout check` show."""
     found = problems(army, get_ruleset(army.ruleset)) + composition_problems(army, library)
     order = {unit.id: number for number, unit in enumerate(army.units)}
-    return sorted(found, key=lambda problem: order.get(problem.unit_id, len(order))
-                  if problem.unit_id else -1)
+    return sorted(found, key=lambda problem: (
+        order.get(problem.unit_id, len(order)) if problem.unit_id else -1,
+        problem.severity != Severity.WARNING))
 
 
 def has_warnings(found: Sequence[RosterProblem]) -> bool:
