@@ -9,6 +9,7 @@ are the engine's (tests/test_composition.py); here the widgets show what it says
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -313,12 +314,14 @@ def test_long_warnings_wrap_in_the_unit_dock(qtbot, url, tmp_path):
     assert rect.height() >= 3 * line  # ... but wrapped onto several lines
     assert problems.horizontalScrollBar().maximum() == 0
 
-    # Pictures to look at: the dock, and the tree with the marked army not selected.
-    window.ui.inspectorDock.grab().save(str(Path("/tmp") / "rout-composition-dock.png"))
+    # Pictures to look at (ROUT_PICTURES=folder keeps them): the dock, and the tree with
+    # the marked army not selected.
+    pictures = Path(os.environ.get("ROUT_PICTURES") or tmp_path)
+    assert window.ui.inspectorDock.grab().save(str(pictures / "rout-composition-dock.png"))
     window.select_army(elves.id)
     window.ui.armyTree.collapseAll()
     window.ui.armyTree.expandToDepth(0)
-    window.ui.armyDock.grab().save(str(Path("/tmp") / "rout-composition-tree.png"))
+    assert window.ui.armyDock.grab().save(str(pictures / "rout-composition-tree.png"))
 
 
 # Databases from before army lists, and imports
