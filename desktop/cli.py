@@ -14,6 +14,7 @@
     rout export NAME FILE [--format F]    an army (name or id) as .json, .txt or .md, or a
                                           battle (title or id) as .json
     rout armies                           the armies in the database
+    rout check ARMY                       an army's warnings (roster and composition)
     rout battles                          the battles in the database
 
 `--database URL` picks the database (default: $ROUT_DATABASE, else rout.sqlite in the
@@ -187,6 +188,12 @@ def _build_parser() -> _Parser:
     export_parser.add_argument("--format", choices=("json", "text", "markdown"),
                                help="default: from the file's extension")
     commands.add_parser("armies", parents=[database], help="list the armies as JSON")
+    check_parser = commands.add_parser(
+        "check", parents=[database],
+        help="an army's warnings as JSON: what the window shows beside the roster (the "
+        "points limit, profiles, composition); exit status 0 with or without warnings")
+    check_parser.add_argument("army", metavar="ARMY",
+                              help="an army's name or id (see `rout armies`)")
     commands.add_parser("battles", parents=[database], help="list the battles as JSON")
     return parser
 
@@ -346,8 +353,9 @@ def move_command(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def import_command(args: argparse.Namespace) -> dict[str, Any]:
+    from desktop.store.libraries import library_for
     from desktop.store.store import Store
-    from desktop.store.transfer import ImportedBattle, read_import_file
+    from desktop.store.transfer import ImportedBattle, read_import_file, with_army_list
 
     if args.ruleset is not None:
         from desktop.engine.rulesets import get_ruleset
@@ -366,9 +374,11 @@ def import_command(args: argparse.Namespace) -> dict[str, Any]:
                 "terrain": len(imported.start.terrain), "events": len(imported.events),
                 "database": where}
     with Store.open(args.database) as store:
+        imported = with_army_list(imported, library_for(store, imported.army.ruleset))
         army = store.save_army(imported.army)
         where = store.describe()
     return {"army": army.id, "name": army.name, "ruleset": army.ruleset,
+            "army_list": army.army_list,
             "units": len(army.units), "models": army.models, "points": army.points,
             "points_limit": army.points_limit, "warnings": list(imported.warnings),
             "database": where}
@@ -431,9 +441,36 @@ def armies_command(args: argparse.Namespace) -> list[dict[str, Any]]:
     with Store.open(args.database) as store:
         summaries = store.list_armies()
     return [{"id": s.id, "name": s.name, "player": s.player, "ruleset": s.ruleset,
+             "army_list": s.army_list,
              "points": s.points, "points_limit": s.points_limit, "units": s.units,
              "models": s.models, "updated": s.updated.isoformat(timespec="seconds")}
             for s in summaries]
+
+
+def check_command(args: argparse.Namespace) -> dict[str, Any]:
+    """The warnings and notes the window lists for the army, army-wide first. The library
+    is the database's, else the bundled one: checking writes nothing."""
+    from desktop.engine.composition import army_problems, has_warnings
+    from desktop.store.errors import NotFoundError
+    from desktop.store.libraries import library_for
+    from desktop.store.store import Store
+
+    missing = _missing_database(args.database)
+    if missing:  # reading must not leave a new, empty database behind
+        raise NotFoundError(f"no army named '{args.army}': there is no database at {missing}")
+    with Store.open(args.database) as store:
+        army = store.find_army(args.army)
+        library = library_for(store, army.ruleset)
+    found = army_problems(army, library)
+    names = {unit.id: unit.name for unit in army.units}
+    chosen = library.army_list(army.army_list)
+    return {"army": army.id, "name": army.name, "ruleset": army.ruleset,
+            "army_list": army.army_list, "army_list_name": chosen.name if chosen else "",
+            "points": army.points, "points_limit": army.points_limit,
+            "has_warnings": has_warnings(found),
+            "warnings": [{"severity": problem.severity.value, "message": problem.message,
+                          "unit": problem.unit_id, "unit_name": names.get(problem.unit_id, ""),
+                          "field": problem.field} for problem in found]}
 
 
 def battles_command(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -449,7 +486,8 @@ def battles_command(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 
 STORE_COMMANDS = {"import": import_command, "export": export_command,
-                  "armies": armies_command, "battles": battles_command}
+                  "armies": armies_command, "battles": battles_command,
+                  "check": check_command}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

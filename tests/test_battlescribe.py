@@ -269,6 +269,11 @@ def test_real_roster_is_the_shared_copy():
     assert BATTLESCRIBE_ROSTER.read_bytes() == shared.read_bytes()
 
 
+def test_real_roster_keeps_its_catalogue_for_the_army_list(real):
+    assert real.catalogue == "Bretonnia"
+    assert real.army.army_list == ""  # matched against a library by the caller
+
+
 def test_real_roster_army(real):
     army = real.army
     assert real.warnings == ()
@@ -1082,7 +1087,10 @@ def test_cli_imports_the_real_roster(capsys, tmp_path):
     assert {k: result[k] for k in ("name", "ruleset", "units", "models", "points",
                                    "points_limit", "warnings")} == {
         "name": REAL_NAME, "ruleset": "warhammer6", "units": 6, "models": 38, "points": 705,
-        "points_limit": 1000, "warnings": []}
+        "points_limit": 1000, "warnings": [
+            # The bundled library has no Bretonnia list (tests/test_cli_check.py).
+            "the catalogue 'Bretonnia' is not an army list of the Warhammer Fantasy Battle "
+            "6th edition library: choose one in Army Settings"]}
     code, out, err = run_cli(capsys, "armies", "--database", url)
     assert (code, err) == (0, "")
     (listed,) = json.loads(out)
@@ -1097,7 +1105,7 @@ def test_cli_ruleset_override_reports_the_warning(capsys, tmp_path):
     result = json.loads(out)
     assert result["ruleset"] == "breaks_pursues"
     assert result["points"] == 705
-    assert len(result["warnings"]) == 1
+    assert len(result["warnings"]) == 2  # the second: no Breaks-or-Pursues list Bretonnia
     assert "as asked" in result["warnings"][0]
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from desktop.engine.codec import army_from_json, army_to_json, library_from_json, library_to_json
+from desktop.engine.composition import army_problems, in_list
 from desktop.engine.model import Army, LibraryEntry, TroopType
 from desktop.engine.roster import Severity, price, problems
 from desktop.engine.rulesets import RULESETS, get_ruleset
@@ -36,9 +37,9 @@ def read(path: Path) -> object:
 def library(ruleset: str) -> tuple[LibraryEntry, ...]:
     path = LIBRARY_DIR / f"{ruleset}.json"
     assert path.is_file(), f"no library for {ruleset} ({path})"
-    found, entries = library_from_json(read(path))
-    assert found == ruleset
-    return entries
+    found = library_from_json(read(path))
+    assert found.ruleset == ruleset
+    return found.entries
 
 
 @cache
@@ -56,7 +57,8 @@ def test_every_ruleset_has_exactly_one_library():
 
 @pytest.mark.parametrize("path", LIBRARY_FILES, ids=lambda path: path.name)
 def test_library_reads_for_the_ruleset_its_file_names(path):
-    ruleset_id, entries = library_from_json(read(path))
+    read_library = library_from_json(read(path))
+    ruleset_id, entries = read_library.ruleset, read_library.entries
     assert ruleset_id == path.stem
     ruleset = get_ruleset(ruleset_id)
     assert 8 <= len(entries) <= 16
@@ -127,14 +129,53 @@ def test_sample_army_is_built_from_its_library(path):
 @pytest.mark.parametrize("path", ARMY_FILES, ids=lambda path: path.name)
 def test_sample_army_has_no_roster_warnings_and_keeps_its_limit(path):
     sample = army(path)
-    warnings = [problem.message for problem in problems(sample)
-                if problem.severity == Severity.WARNING]
-    assert warnings == []
+    # Composition included: the W6 chart, General, BSB, entry limits and its army list.
+    found = army_problems(sample, library_from_json(read(LIBRARY_DIR / f"{sample.ruleset}.json")))
+    assert [problem.message for problem in found] == []
+    assert not [p for p in problems(sample) if p.severity == Severity.WARNING]
     known = {spec.name for spec in get_ruleset(sample.ruleset).upgrades}
     for unit in sample.units:
         assert unit.upgrades <= known, unit.id
     assert sample.points_limit > 0
     assert 0 < sample.points <= sample.points_limit
+
+
+@pytest.mark.parametrize("path", LIBRARY_FILES, ids=lambda path: path.name)
+def test_library_is_grouped_into_army_lists(path):
+    """The issue: the library is grouped into army lists (Orcs & Goblins, High Elves, the
+    Kensei and Breaks-or-Pursues factions); every entry belongs to one of them."""
+    found = library_from_json(read(path))
+    assert len(found.army_lists) >= 2
+    for entry in found.entries:
+        assert entry.lists, f"{entry.profile.name} is in no army list"
+    for army_list in found.army_lists:
+        assert any(entry.lists == {army_list.id} for entry in found.entries), army_list.name
+
+
+def test_the_w6_library_declares_the_army_selection_chart():
+    """rules/composition.md: the chart's five rows, one General, at most one BSB."""
+    composition = library_from_json(read(LIBRARY_DIR / "warhammer6.json")).composition
+    assert composition.rows == (0, 2000, 3000, 4000)
+    assert composition.then_every == 1000
+    by_label = {limit.label: limit for limit in composition.limits}
+    assert by_label["Characters"].most.by_row == (3, 4, 6, 8)
+    assert by_label["Characters"].most.then == 2
+    assert by_label["Lords"].most.by_row == (0, 1, 2, 3)
+    assert by_label["Core units"].least.by_row == (2, 3, 4, 5)
+    assert by_label["Special units"].most.by_row == (3, 4, 5, 6)
+    assert by_label["Rare units"].most.by_row == (1, 2, 3, 4)
+    assert (by_label["Generals"].least.fixed, by_label["Generals"].most.fixed) == (1, 1)
+    assert by_label["Battle Standard Bearers"].most.fixed == 1
+
+
+@pytest.mark.parametrize("path", ARMY_FILES, ids=lambda path: path.name)
+def test_sample_army_belongs_to_an_army_list_of_its_library(path):
+    sample = army(path)
+    found = library_from_json(read(LIBRARY_DIR / f"{sample.ruleset}.json"))
+    assert found.army_list(sample.army_list) is not None
+    entries = {entry.profile.name: entry for entry in found.entries}
+    for unit in sample.units:
+        assert in_list(entries[unit.profile.name], sample.army_list), unit.id
 
 
 def test_each_ruleset_has_two_opposing_sample_armies():
@@ -157,8 +198,7 @@ def test_file_is_canonical_utf8_json(path):
     text = raw.decode("utf-8")
     assert text.endswith("\n") and not text.endswith("\n\n")
     if path.parent == LIBRARY_DIR:
-        ruleset, entries = library_from_json(json.loads(text))
-        again = library_to_json(ruleset, entries)
+        again = library_to_json(library_from_json(json.loads(text)))
     else:
         again = army_to_json(army_from_json(json.loads(text)))
     assert canonical(again).encode("utf-8") == raw

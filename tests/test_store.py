@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from desktop.engine.composition import Library
 from desktop.engine.dice import SeededRoller
 from desktop.engine.events import (
     DiceRolled,
@@ -122,14 +123,14 @@ def test_library_per_ruleset_round_trips_and_replaces(store):
                           base=(1.0, 2.0), special_rules=frozenset({"lance"}))
     entries = (LibraryEntry("warhammer6", spear, 5, "Core", 20),
                LibraryEntry("warhammer6", knights, 24, "Special", 5))
-    store.save_library("warhammer6", entries)
-    store.save_library("breaks_pursues", (LibraryEntry("breaks_pursues", UnitProfile(
-        "Militia", {"M": 4, "Ld": 6}), 3),))
-    assert store.load_library("warhammer6") == entries
-    store.save_library("warhammer6", entries[1:])
-    assert store.load_library("warhammer6") == entries[1:]
-    assert len(store.load_library("breaks_pursues")) == 1
-    assert store.load_library("kensei1") == ()
+    store.save_library(Library("warhammer6", entries))
+    store.save_library(Library("breaks_pursues", (LibraryEntry("breaks_pursues", UnitProfile(
+        "Militia", {"M": 4, "Ld": 6}), 3),)))
+    assert store.load_library("warhammer6") == Library("warhammer6", entries)
+    store.save_library(Library("warhammer6", entries[1:]))
+    assert store.load_library("warhammer6").entries == entries[1:]
+    assert len(store.load_library("breaks_pursues").entries) == 1
+    assert store.load_library("kensei1") == Library("kensei1")
 
 
 def resolved_scenario(name: str = "w6-four-units.json", seed: int = 7):

@@ -184,17 +184,17 @@ def test_migrating_takes_a_copy_first_and_keeps_the_data(saved_database):
     with Store.open(sqlite_url(saved_database),
                     version_locations=[EXTRA_MIGRATIONS]) as migrated:
         assert {s.id: migrated.load_army(s.id) for s in migrated.list_armies()} == armies
-    [copy] = saved_database.parent.glob("rout.before-0004_test.*.sqlite")
+    [copy] = saved_database.parent.glob("rout.before-0005_test.*.sqlite")
     with sqlite3.connect(copy) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
             (database.REVISIONS[-1],)]
         assert connection.execute("SELECT count(*) FROM army").fetchone()[0] == len(armies)
     with sqlite3.connect(saved_database) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
-            ("0004_test",)]
+            ("0005_test",)]
         columns = [row[1] for row in connection.execute("PRAGMA table_info(army)")]
         assert "nickname" in columns
-    # This Rout does not know 0004_test: to it, the migrated database is from a newer Rout.
+    # This Rout does not know 0005_test: to it, the migrated database is from a newer Rout.
     with pytest.raises(NewerDatabaseError):
         Store.open(sqlite_url(saved_database))
 
@@ -311,10 +311,18 @@ def test_a_first_schema_database_migrates_to_the_head_with_a_copy_first(tmp_path
             "models) VALUES ('warhammer6', 0, ?, 5, 'Core', 20)",
             (json.dumps(profile_to_json(profile)),))
     connection.close()
+    # 0002 gives the entry free upgrades ...
+    copied = tmp_path / "copied.sqlite"
+    copied.write_bytes(path.read_bytes())
+    database_at(sqlite_url(copied), "0003")
+    with sqlite3.connect(copied) as connection:
+        assert [json.loads(costs) for costs, in connection.execute(
+            "SELECT upgrade_costs FROM library_entry")] == [{}]
+    connection.close()
+    # ... and 0005 drops the library, a copy of the bundled one without army lists: the
+    # window stores the bundled library again (tests/test_gui_composition.py).
     with Store.open(sqlite_url(path)) as store:
-        [entry] = store.load_library("warhammer6")
-    assert (entry.profile, entry.points_per_model, dict(entry.upgrade_costs)) == (
-        profile, 5, {})
+        assert store.load_library("warhammer6").entries == ()
     [copy] = tmp_path.glob(f"old.before-{database.HEAD}.*.sqlite")
     with sqlite3.connect(copy) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
@@ -350,7 +358,7 @@ def test_a_revision_0003_database_keeps_its_units_and_points_after_0004(tmp_path
         (unit,) = store.load_army("a1").units
     assert (unit.name, unit.models, unit.points, unit.price, unit.points_typed) == (
         "Hunters", 12, 84, None, False)
-    assert [p.name for p in tmp_path.glob("old.before-0004.*.sqlite")]
+    assert [p.name for p in tmp_path.glob(f"old.before-{database.HEAD}.*.sqlite")]
 
 
 def test_a_first_schema_postgresql_database_migrates(postgres_server):
@@ -365,7 +373,7 @@ def test_a_first_schema_postgresql_database_migrates(postgres_server):
     with Store.open(url) as store:
         saved = store.save_army(army())
         assert store.load_army(saved.id) == saved
-        assert store.load_library("warhammer6") == ()
+        assert store.load_library("warhammer6").entries == ()
 
 
 REBUILD_MIGRATIONS = Path(__file__).parent / "data" / "migrations_rebuild"
@@ -402,7 +410,7 @@ def test_two_routs_migrating_at_once_migrate_once_after_one_true_copy(saved_data
                              text=True, cwd=Path(__file__).parents[1]) for _ in range(2)]
     results = [run.communicate(timeout=120) for run in runs]
     assert [out.strip() for out, _ in results] == ["OK", "OK"], results
-    copies = list(saved_database.parent.glob("rout.before-0004_test.*"))
+    copies = list(saved_database.parent.glob("rout.before-0005_test.*"))
     assert len(copies) == 1
     with sqlite3.connect(copies[0]) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [

@@ -25,6 +25,7 @@ from conftest import BATTLESCRIBE_ROSTER, REPO
 from read_only import NOBODY, is_root, read_only
 from test_store_database import database_at
 
+from desktop.engine.composition import Library
 from desktop.engine.events import TurnBegan
 from desktop.engine.scenario import load_scenario
 from desktop.store.errors import DatabaseError, NewerDatabaseError, ReadOnlyDatabaseError
@@ -114,11 +115,11 @@ def test_the_store_reads_everything_and_changes_nothing(saved, which):
         loaded = store.load_battle(battle.id)
         assert loaded.state.turn == 2
         assert store.load_pending(battle.id) is not None
-        assert store.load_library("warhammer6") == ()
+        assert store.load_library("warhammer6").entries == ()
         changes = [
             lambda: store.save_army(army),
             lambda: store.delete_army(army.id),
-            lambda: store.save_library("warhammer6", ()),
+            lambda: store.save_library(Library("warhammer6")),
             lambda: store.create_battle(loaded.start, "Another"),
             lambda: store.append_step(battle.id, [TurnBegan(3)]),
             lambda: store.rename_battle(battle.id, "Renamed"),

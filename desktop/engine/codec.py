@@ -11,6 +11,7 @@ and together they must apply to the battle they follow.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 import types
@@ -20,12 +21,15 @@ from typing import Any
 
 from shapely.geometry import Polygon
 
+from desktop.engine.composition import Bound, Composition, CompositionLimit, Library
 from desktop.engine.errors import RuleError, ScenarioError
 from desktop.engine.events import Event, event_from_json
 from desktop.engine.geometry import Table
 from desktop.engine.model import (
     Army,
+    ArmyList,
     Battle,
+    EntryLimit,
     LibraryEntry,
     Modifier,
     RosterPrice,
@@ -48,9 +52,11 @@ VERSION = 1
 # Battles with deployment zones are version 2: an older Rout says the file is newer rather
 # than refusing "zones" as a misspelt field. Battles without zones stay version 1.
 BATTLE_VERSION = 2
-# Armies whose units carry a roster price or typed points are version 2, for the same
-# reason; armies without them stay version 1.
+# Armies whose units carry a roster price or typed points, or that name their army list,
+# are version 2, for the same reason; other armies stay version 1. Libraries with army lists
+# or limits are version 2.
 ARMY_VERSION = 2
+LIBRARY_VERSION = 2
 MAX_UNITS = 5000
 MAX_MODELS = 10000
 MAX_EVENTS = 1_000_000
@@ -222,17 +228,22 @@ def _check_header(root: Reader, expected: str, newest: int = VERSION) -> int:
 
 def army_to_json(army: Army) -> dict[str, Any]:
     priced = any(has_pricing(unit) for unit in army.units)
-    return {
+    document: dict[str, Any] = {
         "format": ARMY_FORMAT,
-        "version": ARMY_VERSION if priced else VERSION,
+        "version": ARMY_VERSION if priced or army.army_list else VERSION,
         "name": army.name,
         "player": army.player,
         "ruleset": army.ruleset,
+    }
+    if army.army_list:
+        document["army_list"] = army.army_list
+    document |= {
         "points_limit": army.points_limit,
         "notes": list(army.notes),
         "units": [{key: value for key, value in unit_to_json(unit).items() if key != "player"}
                   for unit in army.units],
     }
+    return document
 
 
 def army_from_json(data: object) -> Army:
@@ -240,7 +251,7 @@ def army_from_json(data: object) -> Army:
     root = Reader(data)
     version = _check_header(root, ARMY_FORMAT, ARMY_VERSION)
     root.expect("format", "version", "name", "player", "ruleset", "points_limit", "notes",
-                "units")
+                "units", *(("army_list",) if version >= 2 else ()))
     ruleset = _ruleset(root)
     player = root.text("player", "Player")
     nodes = root.entries("units", required=False)
@@ -255,7 +266,7 @@ def army_from_json(data: object) -> Army:
     _check_unique_ids(root, units)
     return Army(name=root.text("name"), player=player, ruleset=ruleset.id, units=units,
                 points_limit=root.integer("points_limit", 0, minimum=0, maximum=MAX_POINTS),
-                notes=_notes(root))
+                notes=_notes(root), army_list=optional_text(root, "army_list", 100))
 
 
 def _ruleset(root: Reader) -> Ruleset:
@@ -560,26 +571,169 @@ def _check_events_apply(battle: Battle, events: Sequence[Event],
 
 
 def library_entry_to_json(entry: LibraryEntry) -> dict[str, Any]:
-    return {"profile": profile_to_json(entry.profile),
-            "points_per_model": entry.points_per_model, "slot": entry.slot,
-            "models": entry.models, "upgrade_costs": dict(entry.upgrade_costs)}
+    """An entry; "lists" and "limit" only when set, so version 1 entries read back alike."""
+    data: dict[str, Any] = {"profile": profile_to_json(entry.profile),
+                            "points_per_model": entry.points_per_model, "slot": entry.slot,
+                            "models": entry.models, "upgrade_costs": dict(entry.upgrade_costs)}
+    if entry.lists:
+        data["lists"] = sorted(entry.lists)
+    if entry.limit is not None:
+        data["limit"] = entry_limit_to_json(entry.limit)
+    return data
 
 
-def library_to_json(ruleset: str, entries: Sequence[LibraryEntry]) -> dict[str, Any]:
-    return {"format": LIBRARY_FORMAT, "version": VERSION, "ruleset": ruleset,
-            "entries": [library_entry_to_json(entry) for entry in entries]}
+def entry_limit_to_json(limit: EntryLimit) -> dict[str, Any]:
+    data: dict[str, Any] = {"most": limit.most}
+    if limit.per_points:
+        data["per_points"] = limit.per_points
+    if limit.per_slot:
+        data["per_slot"] = limit.per_slot
+    return data
 
 
-def library_from_json(data: object) -> tuple[str, tuple[LibraryEntry, ...]]:
-    """(ruleset id, entries) from a `rout-library` document: the units players add from."""
+def entry_limit_from_json(node: Reader) -> EntryLimit:
+    node.expect("most", "per_points", "per_slot")
+    limit = EntryLimit(most=node.integer("most", minimum=0, maximum=MAX_UNITS),
+                       per_points=node.integer("per_points", 0, minimum=0, maximum=MAX_POINTS),
+                       per_slot=optional_text(node, "per_slot", 100))
+    if limit.per_points and limit.per_slot:
+        raise node.fail("a limit goes per points or per unit of a slot, not both")
+    return limit
+
+
+def army_lists_to_json(army_lists: Sequence[ArmyList]) -> list[dict[str, Any]]:
+    return [{"id": found.id, "name": found.name,
+             **({"catalogues": list(found.catalogues)} if found.catalogues else {})}
+            for found in army_lists]
+
+
+def army_lists_from_json(node: Reader) -> tuple[ArmyList, ...]:
+    found: list[ArmyList] = []
+    for item in node.items():
+        item.expect("id", "name", "catalogues")
+        army_list = ArmyList(item.text("id", max_length=100), item.text("name"),
+                             tuple(item.strings("catalogues")))
+        if any(other.id == army_list.id for other in found):
+            raise item.fail(f"the army list id '{army_list.id}' is used twice", "id")
+        found.append(army_list)
+    return tuple(found)
+
+
+def _bound_to_json(bound: Bound) -> int | dict[str, Any]:
+    if bound.fixed is not None:
+        return bound.fixed
+    if bound.percent is not None:
+        return {"percent": bound.percent}
+    return {"by_row": list(bound.by_row), "then": bound.then}
+
+
+def _whole(item: Reader, maximum: int) -> int:
+    """`item` itself as a whole number from 0 (Reader.integer reads one under a key)."""
+    head, _, key = item.path.rpartition(".")
+    return Reader({key: item.data}, head).integer(key, minimum=0, maximum=maximum)
+
+
+def _bound_from_json(node: Reader, rows: int) -> Bound:
+    """A bound: a number, {"by_row": [one per chart row], "then": n} or {"percent": p}."""
+    if isinstance(node.data, int) and not isinstance(node.data, bool):
+        return Bound(fixed=_whole(node, MAX_UNITS))
+    if node.has("percent"):
+        node.expect("percent")
+        return Bound(percent=node.integer("percent", minimum=0, maximum=100))
+    node.expect("by_row", "then")
+    values = node.child("by_row")
+    by_row = tuple(_whole(item, MAX_UNITS) for item in values.items())
+    if len(by_row) != rows or not rows:
+        raise values.fail(f"expected one number per row of the chart ({rows} rows), found "
+                          f"{len(by_row)}")
+    return Bound(by_row=by_row, then=node.integer("then", 0, minimum=0, maximum=MAX_UNITS))
+
+
+def composition_to_json(composition: Composition) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    if composition.source:
+        data["source"] = composition.source
+    if composition.rows:
+        data["rows"] = list(composition.rows)
+        data["then_every"] = composition.then_every
+    limits = []
+    for limit in composition.limits:
+        item: dict[str, Any] = {"label": limit.label}
+        if limit.upgrade:
+            item["upgrade"] = limit.upgrade
+        else:
+            item["slots"] = sorted(limit.slots)
+        for key, bound in (("least", limit.least), ("most", limit.most)):
+            if bound is not None:
+                item[key] = _bound_to_json(bound)
+        limits.append(item)
+    data["limits"] = limits
+    return data
+
+
+def composition_from_json(ruleset: Ruleset, node: Reader) -> Composition:
+    """A composition: the chart rows (army sizes each starts at) and the limits."""
+    node.expect("source", "rows", "then_every", "limits")
+    rows_node = node.child("rows", [])
+    rows = tuple(_whole(item, MAX_POINTS) for item in rows_node.items())
+    if rows and (rows[0] != 0 or any(b <= a for a, b in itertools.pairwise(rows))):
+        raise rows_node.fail("the rows' sizes must start at 0 and grow")
+    known_upgrades = {spec.name for spec in ruleset.upgrades}
+    limits = []
+    for item in node.entries("limits", required=False):
+        item.expect("label", "slots", "upgrade", "least", "most")
+        upgrade = optional_text(item, "upgrade", 100)
+        slots = frozenset(" ".join(slot.split()) for slot in item.strings("slots"))
+        if bool(upgrade) == bool(slots):
+            raise item.fail("a limit counts the units of some slots or those with an "
+                            "upgrade: give one of 'slots' and 'upgrade'")
+        if upgrade and upgrade not in known_upgrades:
+            raise item.fail(f"{ruleset.name} has no upgrade '{upgrade}' (it has "
+                            f"{', '.join(sorted(known_upgrades))})", "upgrade")
+        least, most = (_bound_from_json(item.child(key), len(rows)) if item.has(key) else None
+                       for key in ("least", "most"))
+        if least is None and most is None:
+            raise item.fail("a limit needs 'least', 'most' or both")
+        limits.append(CompositionLimit(item.text("label", max_length=100), slots, upgrade,
+                                       least, most))
+    return Composition(source=optional_text(node, "source"), rows=rows,
+                       then_every=node.integer("then_every", 0, minimum=0,
+                                               maximum=MAX_POINTS),
+                       limits=tuple(limits))
+
+
+def library_to_json(library: Library) -> dict[str, Any]:
+    """A `rout-library` document; version 1 (no army lists, composition or limits) when
+    nothing needs version 2, so older files are written back unchanged."""
+    entries = [library_entry_to_json(entry) for entry in library.entries]
+    newer = bool(library.army_lists or library.composition != Composition()
+                 or any(entry.lists or entry.limit for entry in library.entries))
+    document: dict[str, Any] = {"format": LIBRARY_FORMAT,
+                                "version": LIBRARY_VERSION if newer else VERSION,
+                                "ruleset": library.ruleset}
+    if newer:
+        document["army_lists"] = army_lists_to_json(library.army_lists)
+        document["composition"] = composition_to_json(library.composition)
+    document["entries"] = entries
+    return document
+
+
+def library_from_json(data: object) -> Library:
+    """A `rout-library` document: the units players add, their army lists and limits, and
+    the ruleset's composition (version 2)."""
     root = Reader(data)
-    _check_header(root, LIBRARY_FORMAT)
-    root.expect("format", "version", "ruleset", "entries")
+    version = _check_header(root, LIBRARY_FORMAT, LIBRARY_VERSION)
+    root.expect("format", "version", "ruleset", "entries",
+                *(("army_lists", "composition") if version >= 2 else ()))
     ruleset = _ruleset(root)
+    army_lists = army_lists_from_json(root.child("army_lists", []))
+    list_ids = {found.id for found in army_lists}
+    composition = composition_from_json(ruleset, root.child("composition", {}))
     known_upgrades = {spec.name for spec in ruleset.upgrades}
     entries = []
     for node in root.entries("entries"):
-        node.expect("profile", "points_per_model", "slot", "models", "upgrade_costs")
+        node.expect("profile", "points_per_model", "slot", "models", "upgrade_costs",
+                    *(("lists", "limit") if version >= 2 else ()))
         costs_node = node.child("upgrade_costs", {})
         costs = {}
         for name in costs_node.mapping():
@@ -587,11 +741,17 @@ def library_from_json(data: object) -> tuple[str, tuple[LibraryEntry, ...]]:
                 raise costs_node.fail(f"{ruleset.name} has no upgrade '{name}' (it has "
                                       f"{', '.join(sorted(known_upgrades))})", name)
             costs[name] = costs_node.integer(name, minimum=0, maximum=MAX_POINTS)
+        lists = frozenset(node.strings("lists"))
+        unknown = sorted(lists - list_ids)
+        if unknown:
+            raise node.fail(f"no army list '{unknown[0]}' in this library (it has "
+                            f"{', '.join(sorted(list_ids)) or 'none'})", "lists")
         entries.append(LibraryEntry(
             ruleset=ruleset.id, profile=profile_from_json(ruleset, node.child("profile")),
             points_per_model=node.integer("points_per_model", 0, minimum=0,
                                           maximum=MAX_POINTS),
             slot=optional_text(node, "slot", 100),
             models=node.integer("models", 10, minimum=1, maximum=MAX_MODELS),
-            upgrade_costs=costs))
-    return ruleset.id, tuple(entries)
+            upgrade_costs=costs, lists=lists,
+            limit=entry_limit_from_json(node.child("limit")) if node.has("limit") else None))
+    return Library(ruleset.id, tuple(entries), army_lists, composition)

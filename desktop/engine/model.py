@@ -120,6 +120,7 @@ class Army:
     points_limit: int = 0  # 0: no limit
     notes: tuple[str, ...] = ()
     id: str = ""  # given by the store when the army is first saved
+    army_list: str = ""  # the id of its library's army list ("": none chosen)
 
     @property
     def points(self) -> int:
@@ -128,6 +129,27 @@ class Army:
     @property
     def models(self) -> int:
         return sum(unit.models for unit in self.units)
+
+
+@dataclass(frozen=True)
+class ArmyList:
+    """One army list of a library (Orcs & Goblins, a Kensei faction): the units an army of
+    that list takes. `catalogues` are BattleScribe catalogue names that mean this list."""
+
+    id: str
+    name: str
+    catalogues: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EntryLimit:
+    """How many units of one library entry an army may field: `most` per army ("0-1"),
+    or `most` for every `per_points` of the army's size, or for every unit in `per_slot`
+    ("one per Core unit"). At most one of `per_points` and `per_slot` is set."""
+
+    most: int
+    per_points: int = 0
+    per_slot: str = ""
 
 
 @dataclass(frozen=True)
@@ -140,6 +162,8 @@ class LibraryEntry:
     slot: str = ""
     models: int = 10  # a new unit's size
     upgrade_costs: Mapping[str, int] = field(default_factory=dict)  # per unit
+    lists: frozenset[str] = frozenset()  # army list ids that take it; empty: any list
+    limit: EntryLimit | None = None  # an army book's "0-1" and the like
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "upgrade_costs", _frozen(self.upgrade_costs))

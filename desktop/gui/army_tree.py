@@ -5,6 +5,9 @@ number (1..) for an army row, UNIT_BASE + the army's key for a unit row. Ids sta
 non-negative: PySide6 takes a negative int for an object pointer. Units are dragged to
 reorder them; a drop pushes one undo command and returns False so the view never removes
 rows itself — the model follows the workspace's signal like for every other edit.
+
+An army with warnings (over its points limit, a composition warning: the engine's
+`army_problems`) is marked with the army-warning icon, and its tooltip lists them.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QIcon, QUndoStack
 
 from desktop.engine.model import Army, Unit
+from desktop.engine.roster import Severity
 from desktop.engine.rulesets import RULESETS
 from desktop.gui.commands import ReplaceArmy, push_edit
 from desktop.gui.workspace import Workspace
@@ -33,6 +37,7 @@ from desktop.gui.workspace import Workspace
 UNIT_MIME = "application/x-rout-units"
 ARMY_ID_ROLE = Qt.ItemDataRole.UserRole
 UNIT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+WARNINGS_ROLE = Qt.ItemDataRole.UserRole + 2  # an army row's warning messages
 RULESET_ORDER = tuple(RULESETS)
 UNIT_BASE = 1000
 Index = QModelIndex | QPersistentModelIndex
@@ -54,6 +59,7 @@ class ArmyTreeModel(QAbstractItemModel):
         # army id → the unit ids on screen; differs from the workspace only inside a change.
         self._units: dict[str, list[str]] = {}
         self._maps: dict[str, tuple[Army, dict[str, Unit]]] = {}
+        self._warnings: dict[str, tuple[Army, list[str]]] = {}
         self._rebuild()
         workspace.reset.connect(self._on_reset)
         workspace.army_added.connect(self._on_added)
@@ -101,6 +107,15 @@ class ArmyTreeModel(QAbstractItemModel):
         if cached is None or cached[0] is not army:
             cached = (army, {unit.id: unit for unit in army.units})
             self._maps[army.id] = cached
+        return cached[1]
+
+    def warnings(self, army: Army) -> list[str]:
+        """The army's warnings (not its notes), kept while the army stays the same value."""
+        cached = self._warnings.get(army.id)
+        if cached is None or cached[0] is not army:
+            found = [problem.message for problem in self.workspace.problems(army)
+                     if problem.severity == Severity.WARNING]
+            cached = self._warnings[army.id] = (army, found)
         return cached[1]
 
     # Which row is what: ruleset rows carry 0, army rows the ruleset number (1..),
@@ -202,10 +217,13 @@ class ArmyTreeModel(QAbstractItemModel):
             if role == Qt.ItemDataRole.DisplayRole:
                 return army.name if column == 0 else points_text(army)
             if role == Qt.ItemDataRole.ToolTipRole:
-                return (f"{army.name} — {army.player}, {len(army.units)} units, "
-                        f"{army.models} models, {points_text(army)} points")
+                summary = (f"{army.name} — {army.player}, {len(army.units)} units, "
+                           f"{army.models} models, {points_text(army)} points")
+                return "\n".join([summary, *(f"⚠ {text}" for text in self.warnings(army))])
             if role == Qt.ItemDataRole.DecorationRole and column == 0:
-                return QIcon.fromTheme("army")
+                return QIcon.fromTheme("army-warning" if self.warnings(army) else "army")
+            if role == WARNINGS_ROLE:
+                return self.warnings(army)
             if role == Qt.ItemDataRole.ForegroundRole and column == 1 and (
                     army.points_limit and army.points > army.points_limit):
                 return Qt.GlobalColor.darkRed
@@ -313,6 +331,7 @@ class ArmyTreeModel(QAbstractItemModel):
 
     def _on_reset(self) -> None:
         self.beginResetModel()
+        self._warnings.clear()  # the libraries may have changed with the armies
         self._rebuild()
         self.endResetModel()
 
@@ -338,6 +357,7 @@ class ArmyTreeModel(QAbstractItemModel):
         self.beginRemoveRows(self._group_index(removed.ruleset), row, row)
         rows.pop(row)
         self._units.pop(army_id, None)
+        self._warnings.pop(army_id, None)
         self.endRemoveRows()
 
     def _on_changed(self, army_id: str, before: Army) -> None:

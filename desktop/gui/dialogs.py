@@ -3,13 +3,14 @@ new battle, and the welcome shown when the database holds no army yet."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, QSortFilterProxyModel, Qt
-from PySide6.QtGui import QIcon, QKeyEvent, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QFont, QIcon, QKeyEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QListWidgetItem, QWidget
 
-from desktop.engine.model import Army, LibraryEntry
+from desktop.engine.composition import Library, split_by_list
+from desktop.engine.model import Army, ArmyList, LibraryEntry
 from desktop.engine.rulesets import RULESETS
 from desktop.gui.forms.ui_librarydialog import Ui_LibraryDialog
 from desktop.gui.forms.ui_newarmydialog import Ui_NewArmyDialog
@@ -17,15 +18,19 @@ from desktop.gui.forms.ui_newbattledialog import Ui_NewBattleDialog
 from desktop.gui.forms.ui_welcomedialog import Ui_WelcomeDialog
 
 ENTRY_ROLE = Qt.ItemDataRole.UserRole
+NO_LIST = "No army list"
 
 
 class NewArmyDialog(QDialog):
-    """Name, player, ruleset and points limit; with `army`, edits those of an existing one."""
+    """Name, player, ruleset, army list and points limit; with `army`, edits those of an
+    existing one. `army_lists` are each ruleset's lists, from its library."""
 
-    def __init__(self, parent: QWidget | None = None, army: Army | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, army: Army | None = None,
+                 army_lists: Mapping[str, Sequence[ArmyList]] | None = None) -> None:
         super().__init__(parent)
         self.ui = Ui_NewArmyDialog()
         self.ui.setupUi(self)
+        self._army_lists = dict(army_lists or {})
         for ruleset in RULESETS.values():
             self.ui.rulesetCombo.addItem(ruleset.name, ruleset.id)
         if army is not None:
@@ -35,15 +40,30 @@ class NewArmyDialog(QDialog):
             self.ui.rulesetCombo.setCurrentIndex(self.ui.rulesetCombo.findData(army.ruleset))
             self.ui.rulesetCombo.setEnabled(False)  # profiles belong to their ruleset
             self.ui.limitSpin.setValue(army.points_limit)
+            self._fill_lists(army.army_list)
         else:
             self.setWindowTitle("New Army")
             self.ui.nameEdit.setText("New army")
             self.ui.playerEdit.setText("Player")
+            self._fill_lists()
+        self.ui.rulesetCombo.currentIndexChanged.connect(lambda: self._fill_lists())
         self.ui.nameEdit.selectAll()
         self.ui.nameEdit.textChanged.connect(self._check)
         self.ui.buttonBox.accepted.connect(self.accept)
         self.ui.buttonBox.rejected.connect(self.reject)
         self._check()
+
+    def _fill_lists(self, chosen: str | None = None) -> None:
+        """The ruleset's army lists, then "No army list"; a new army starts on the first
+        list. A list the library no longer has is kept, so saving does not drop it."""
+        combo = self.ui.listCombo
+        combo.clear()
+        for army_list in self._army_lists.get(self.ruleset, ()):
+            combo.addItem(army_list.name, army_list.id)
+        if chosen and combo.findData(chosen) < 0:
+            combo.addItem(f"{chosen} (not in the library)", chosen)
+        combo.addItem(NO_LIST, "")
+        combo.setCurrentIndex(0 if chosen is None else combo.findData(chosen))
 
     def _check(self) -> None:
         ok = self.ui.buttonBox.button(QDialogButtonBox.StandardButton.Ok)
@@ -65,31 +85,40 @@ class NewArmyDialog(QDialog):
     def points_limit(self) -> int:
         return self.ui.limitSpin.value()
 
+    @property
+    def army_list(self) -> str:
+        return str(self.ui.listCombo.currentData() or "")
+
 
 def models(count: int) -> str:
     return f"{count} model{'' if count == 1 else 's'}"
 
 
 class LibraryDialog(QDialog):
-    """The ruleset's library with a search box; several entries can be chosen at once."""
+    """The ruleset's library with a search box; several entries can be chosen at once.
 
-    def __init__(self, entries: Sequence[LibraryEntry], ruleset_name: str,
-                 parent: QWidget | None = None) -> None:
+    With an army list, its entries (and those of no list) come first under the list's
+    name, then the other lists' entries under "Other army lists", each naming its list.
+    """
+
+    def __init__(self, library: Library, ruleset_name: str, parent: QWidget | None = None,
+                 army_list: str = "") -> None:
         super().__init__(parent)
         self.ui = Ui_LibraryDialog()
         self.ui.setupUi(self)
         self.setWindowTitle(f"Add Units — {ruleset_name} library")
-        self.entries = list(entries)
+        self.entries = list(library.entries)
         self.source = QStandardItemModel(self)
-        for number, entry in enumerate(self.entries):
-            stats = " ".join(f"{k}{v}" for k, v in entry.profile.stats.items())
-            item = QStandardItem(QIcon.fromTheme(f"troop-{entry.profile.troop_type.value}"),
-                                 f"{entry.profile.name} — {entry.slot or 'unit'}, "
-                                 f"{entry.points_per_model} pts each")
-            item.setToolTip(f"{entry.profile.name}: {stats}; usually {models(entry.models)}")
-            item.setData(number, ENTRY_ROLE)
-            item.setEditable(False)
-            self.source.appendRow(item)
+        own, others = split_by_list(library, army_list)
+        chosen = library.army_list(army_list)
+        if chosen is not None and others:
+            self._heading(chosen.name)
+        for entry in own:
+            self._add(entry, "")
+        if others:
+            self._heading("Other army lists")
+        for entry in others:
+            self._add(entry, " or ".join(library.list_names(entry.lists)))
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.source)
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
@@ -103,15 +132,51 @@ class LibraryDialog(QDialog):
         self.ui.buttonBox.rejected.connect(self.reject)
         ok = self.ui.buttonBox.button(QDialogButtonBox.StandardButton.Ok)
         ok.setText("Add")
-        if self.entries:
-            self.ui.entryList.selectionModel().select(
-                self.proxy.index(0, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        self._highlight(next(iter(self._entry_rows()), None))
         self._describe()
 
+    def _entry_rows(self) -> list[int]:
+        """The rows shown that are entries, not headings."""
+        return [row for row in range(self.proxy.rowCount())
+                if self.proxy.index(row, 0).data(ENTRY_ROLE) is not None]
+
+    def _highlight(self, row: int | None) -> None:
+        if row is None:
+            return
+        index = self.proxy.index(row, 0)
+        view = self.ui.entryList
+        view.selectionModel().select(index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        view.setCurrentIndex(index)
+
+    def _heading(self, text: str) -> None:
+        """A row naming the group below it; it cannot be chosen."""
+        item = QStandardItem(text)
+        font = QFont(item.font())
+        font.setBold(True)
+        item.setFont(font)
+        item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+        self.source.appendRow(item)
+
+    def _add(self, entry: LibraryEntry, other_list: str) -> None:
+        stats = " ".join(f"{k}{v}" for k, v in entry.profile.stats.items())
+        where = f" · {other_list}" if other_list else ""
+        item = QStandardItem(QIcon.fromTheme(f"troop-{entry.profile.troop_type.value}"),
+                             f"{entry.profile.name} — {entry.slot or 'unit'}, "
+                             f"{entry.points_per_model} pts each{where}")
+        item.setToolTip(f"{entry.profile.name}: {stats}; usually {models(entry.models)}")
+        item.setData(self.entries.index(entry), ENTRY_ROLE)
+        item.setEditable(False)
+        self.source.appendRow(item)
+
+    def shown(self) -> list[str]:
+        """The rows as listed, headings included (tests and keyboard users read them)."""
+        return [str(self.proxy.index(row, 0).data()) for row in range(self.proxy.rowCount())]
+
     def chosen(self) -> list[LibraryEntry]:
-        rows = sorted(self.proxy.mapToSource(index).row()
-                      for index in self.ui.entryList.selectionModel().selectedIndexes())
-        return [self.entries[row] for row in rows]
+        numbers = sorted(int(index.data(ENTRY_ROLE))
+                         for index in self.ui.entryList.selectionModel().selectedIndexes()
+                         if index.data(ENTRY_ROLE) is not None)
+        return [self.entries[number] for number in numbers]
 
     def choose(self, names: Sequence[str]) -> None:
         """Select entries by profile name (keyboard users search; tests choose by name)."""
@@ -119,6 +184,8 @@ class LibraryDialog(QDialog):
         selection.clearSelection()
         for row in range(self.proxy.rowCount()):
             index = self.proxy.index(row, 0)
+            if index.data(ENTRY_ROLE) is None:
+                continue  # a heading
             entry = self.entries[int(index.data(ENTRY_ROLE))]
             if entry.profile.name in names:
                 selection.select(index, QItemSelectionModel.SelectionFlag.Select)
@@ -140,11 +207,8 @@ class LibraryDialog(QDialog):
         self.proxy.setFilterFixedString(text)
         # The highlighted entry may have been filtered out: the first match takes its place,
         # so that Return in the search box adds what the player sees first.
-        view = self.ui.entryList
-        if not view.selectionModel().selectedIndexes() and self.proxy.rowCount():
-            first = self.proxy.index(0, 0)
-            view.selectionModel().select(first, QItemSelectionModel.SelectionFlag.ClearAndSelect)
-            view.setCurrentIndex(first)
+        if not self.chosen():
+            self._highlight(next(iter(self._entry_rows()), None))
         self._describe()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
@@ -152,16 +216,13 @@ class LibraryDialog(QDialog):
                 and event.type() == QEvent.Type.KeyPress \
                 and event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp,
                                     Qt.Key.Key_PageDown):
-            view = self.ui.entryList
-            row = view.currentIndex().row() if view.currentIndex().isValid() else -1
-            step = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -10,
-                    Qt.Key.Key_PageDown: 10}[Qt.Key(event.key())]
-            row = min(max(row + step, 0), self.proxy.rowCount() - 1)
-            if row >= 0:
-                index = self.proxy.index(row, 0)
-                view.selectionModel().select(index,
-                                             QItemSelectionModel.SelectionFlag.ClearAndSelect)
-                view.setCurrentIndex(index)
+            rows = self._entry_rows()  # headings are stepped over
+            if rows:
+                current = self.ui.entryList.currentIndex()
+                at = rows.index(current.row()) if current.row() in rows else -1
+                step = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -10,
+                        Qt.Key.Key_PageDown: 10}[Qt.Key(event.key())]
+                self._highlight(rows[min(max(at + step, 0), len(rows) - 1)])
             return True
         return super().eventFilter(watched, event)
 

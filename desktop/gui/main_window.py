@@ -48,6 +48,7 @@ from desktop.gui.forms.ui_mainwindow import Ui_MainWindow
 from desktop.gui.resources import resource_path, resources_dir
 
 if TYPE_CHECKING:  # the panes import the engine and the store: not before the first paint
+    from desktop.engine.composition import Library
     from desktop.engine.model import Army, LibraryEntry, Unit
     from desktop.engine.roster import RosterProblem
     from desktop.gui.army_tree import ArmyTreeModel
@@ -88,7 +89,7 @@ def install_icon_theme() -> None:
     QIcon.setThemeName(ICON_THEME)
 
 
-def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, tuple[LibraryEntry, ...]]]:
+def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, Library]]:
     """Open the store and read everything the panes show (runs in a worker thread).
 
     A ruleset whose library is empty gets the bundled one, so a first start has units to add.
@@ -101,11 +102,13 @@ def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, tuple[Lib
     try:
         libraries = {}
         for path in sorted((resources_dir() / "libraries").glob("*.json")):
-            ruleset, entries = library_from_json(read_json(path))
-            stored = store.load_library(ruleset)
-            if not stored and not store.read_only:
-                store.save_library(ruleset, entries)
-            libraries[ruleset] = stored or entries
+            bundled = library_from_json(read_json(path))
+            stored = store.load_library(bundled.ruleset)
+            if not stored.entries:
+                if not store.read_only:
+                    store.save_library(bundled)
+                stored = bundled
+            libraries[bundled.ruleset] = stored
         armies = {summary.id: store.load_army(summary.id) for summary in store.list_armies()}
     except BaseException:
         store.close()
@@ -379,8 +382,7 @@ class MainWindow(QMainWindow):
                         lambda result: self._database_read(result, generation),
                         lambda error: self._database_failed(error, generation))
 
-    def _database_read(self, result: tuple[Store, dict[str, Army],
-                                           dict[str, tuple[LibraryEntry, ...]]],
+    def _database_read(self, result: tuple[Store, dict[str, Army], dict[str, Library]],
                        generation: int = 0) -> None:
         from desktop.gui.workspace import Workspace
 
@@ -699,11 +701,12 @@ class MainWindow(QMainWindow):
         from desktop.engine.model import Army
         from desktop.gui.dialogs import NewArmyDialog
 
-        dialog = NewArmyDialog(self)
+        dialog = NewArmyDialog(self, army_lists=self.workspace.army_lists()
+                               if self.workspace else None)
         if dialog.exec() != NewArmyDialog.DialogCode.Accepted:
             return
         army = Army(name=dialog.name, player=dialog.player, ruleset=dialog.ruleset, units=(),
-                    points_limit=dialog.points_limit)
+                    points_limit=dialog.points_limit, army_list=dialog.army_list)
         self._push(None, army, f"New army {army.name}")
 
     def edit_army_settings(self) -> None:
@@ -712,15 +715,15 @@ class MainWindow(QMainWindow):
         from desktop.gui.dialogs import NewArmyDialog
 
         army = self.current_army
-        if army is None:
+        if army is None or self.workspace is None:
             return
-        dialog = NewArmyDialog(self, army)
+        dialog = NewArmyDialog(self, army, self.workspace.army_lists())
         if dialog.exec() != NewArmyDialog.DialogCode.Accepted:
             return
         player = dialog.player
         units = tuple(replace(unit, player=player) for unit in army.units)
         changed = replace(army, name=dialog.name, player=player, units=units,
-                          points_limit=dialog.points_limit)
+                          points_limit=dialog.points_limit, army_list=dialog.army_list)
         if changed != army:
             self._push(army, changed, f"Change settings of {army.name}")
 
@@ -741,8 +744,8 @@ class MainWindow(QMainWindow):
         army = self.current_army
         if army is None or self.workspace is None:
             return
-        dialog = LibraryDialog(self.workspace.library(army.ruleset),
-                               get_ruleset(army.ruleset).name, self)
+        dialog = LibraryDialog(self.workspace.full_library(army.ruleset),
+                               get_ruleset(army.ruleset).name, self, army.army_list)
         if dialog.exec() == LibraryDialog.DialogCode.Accepted:
             self.add_units(dialog.chosen())
 
@@ -841,9 +844,12 @@ class MainWindow(QMainWindow):
 
     def import_army(self, path: Path, on_finished: Callable[[], None] | None = None) -> None:
         """Read the file in a worker; the army then arrives as one undoable step."""
-        from desktop.store.transfer import read_army_file
+        from desktop.store.transfer import read_army_file, with_army_list
 
         def done(imported: Any) -> None:
+            if self.workspace is not None:  # a BattleScribe catalogue names its army list
+                imported = with_army_list(imported,
+                                          self.workspace.full_library(imported.army.ruleset))
             for warning in imported.warnings:
                 self.log(f"{path.name}: {warning}")
             self._push(None, imported.army, f"Import {imported.army.name}")

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop.engine.model import Army, LibraryEntry
-from desktop.engine.roster import RosterProblem, problems
-from desktop.engine.rulesets import get_ruleset
+from desktop.engine.composition import Library, army_problems
+from desktop.engine.model import Army, ArmyList, LibraryEntry
+from desktop.engine.roster import RosterProblem
 from desktop.store.store import Store
 
 
@@ -30,10 +30,9 @@ class Workspace(QObject):
         super().__init__(parent)
         self.store = store
         self._armies: dict[str, Army] = {}
-        self._libraries: dict[str, tuple[LibraryEntry, ...]] = {}
+        self._libraries: dict[str, Library] = {}
 
-    def adopt(self, armies: dict[str, Army],
-              libraries: dict[str, tuple[LibraryEntry, ...]]) -> None:
+    def adopt(self, armies: dict[str, Army], libraries: dict[str, Library]) -> None:
         """Take armies and libraries a worker thread read from the store."""
         self._armies = dict(armies)
         self._libraries = dict(libraries)
@@ -64,10 +63,19 @@ class Workspace(QObject):
                 f"is off. Copy it to a folder you may write to change it.{copy}")
 
     def library(self, ruleset: str) -> tuple[LibraryEntry, ...]:
-        return self._libraries.get(ruleset, ())
+        return self.full_library(ruleset).entries
+
+    def full_library(self, ruleset: str) -> Library:
+        """The library with its army lists and composition, not only its entries."""
+        return self._libraries.get(ruleset) or Library(ruleset)
+
+    def army_lists(self) -> dict[str, tuple[ArmyList, ...]]:
+        """Each ruleset's army lists, for the New Army and Army Settings dialogs."""
+        return {ruleset: library.army_lists for ruleset, library in self._libraries.items()}
 
     def problems(self, army: Army) -> list[RosterProblem]:
-        return problems(army, get_ruleset(army.ruleset), self.library(army.ruleset))
+        """Roster and composition warnings (desktop.engine.composition.army_problems)."""
+        return army_problems(army, self.full_library(army.ruleset))
 
     # Changing: the store first, so a failed write changes nothing on screen either.
 

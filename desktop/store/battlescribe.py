@@ -9,6 +9,8 @@ What a roster says and what Rout makes of it:
   cost below it; its own cost and its models' costs make the price per model (so the points
   follow its size in Rout), every other cost is its upgrades' and stays as it is;
 - slot: the primary category ("Core", "Heroes"...);
+- army list: the first force's `catalogueName`, kept as `ImportedArmy.catalogue` for the
+  caller to match against its library's army lists (`transfer.with_army_list`);
 - profiles: characteristics are matched to the ruleset's statistics by name through
   STAT_ALIASES (`Mv`/`M`, `US`/`Unit Strength`...). A second profile on an upgrade is a
   mount (its Move is the unit's; the unit is cavalry) or a champion; everything that does
@@ -101,6 +103,8 @@ class ImportedArmy:
     army: Army
     warnings: tuple[str, ...] = ()
     game_system: str = ""
+    # The first force's BattleScribe catalogue ("Orcs & Goblins"): its army list, by name.
+    catalogue: str = ""
 
 
 def guess_ruleset(game_system: str) -> str | None:
@@ -203,7 +207,9 @@ def read_ros(data: bytes, name: str, ruleset_id: str | None = None) -> ImportedA
     if declared is not None and declared != army.points:
         warnings.append(f"the roster says {declared} points but its units add up to "
                         f"{army.points}")
-    return ImportedArmy(army, tuple(warnings), game)
+    catalogue = next((_clean(force.get("catalogueName")) for force in reader.forces(root)),
+                     "")
+    return ImportedArmy(army, tuple(warnings), game, catalogue)
 
 
 def _ruleset(ruleset_id: str) -> Ruleset:
@@ -294,7 +300,7 @@ class _RosterReader:
 
     def units(self, root: Element) -> list[Unit]:
         found: list[Unit] = []
-        for force in self._forces(root, 0):
+        for force in self.forces(root):
             for selection in _children(force, "selections", "selection"):
                 if selection.get("type") in ("unit", "model", None):
                     found.append(self.unit(selection))
@@ -304,12 +310,12 @@ class _RosterReader:
             self.warnings.append("the roster has no units")
         return found
 
-    def _forces(self, element: Element, depth: int) -> Iterator[Element]:
+    def forces(self, element: Element, depth: int = 0) -> Iterator[Element]:
         if depth > MAX_DEPTH:
             raise BadFileError(f"{self.file_name}: forces nested too deeply")
         for force in _children(element, "forces", "force"):
             yield force
-            yield from self._forces(force, depth + 1)
+            yield from self.forces(force, depth + 1)
 
     def _descendants(self, selection: Element, depth: int = 0) -> Iterator[Element]:
         if depth > MAX_DEPTH:

@@ -39,7 +39,7 @@ from desktop.store.location import default_database_url as default_database_url
 
 # Every revision this Rout knows, oldest first; the last is the head. A test checks that
 # this matches the Alembic scripts in desktop/store/migrations/versions.
-REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004")
+REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005")
 HEAD = REVISIONS[-1]
 SQLITE_HEADER = b"SQLite format 3\x00"
 MIGRATIONS = Path(__file__).with_name("migrations")

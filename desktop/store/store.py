@@ -31,12 +31,19 @@ from sqlalchemy import (
 
 from desktop.engine.answers import answers_from_json, answers_to_json
 from desktop.engine.codec import (
+    army_lists_from_json,
+    army_lists_to_json,
     battle_from_json,
     battle_to_json,
+    composition_from_json,
+    composition_to_json,
+    entry_limit_from_json,
+    entry_limit_to_json,
     profile_from_json,
     profile_from_stored,
     profile_to_json,
 )
+from desktop.engine.composition import Library
 from desktop.engine.errors import RuleError, ScenarioError
 from desktop.engine.events import Event, event_from_json, fold
 from desktop.engine.model import Army, Battle, LibraryEntry, RosterPrice, Unit
@@ -63,6 +70,7 @@ from desktop.store.tables import (
     BattleEventRow,
     BattleRow,
     LibraryEntryRow,
+    LibraryRow,
     PendingResolutionRow,
     RosterEntryRow,
 )
@@ -72,6 +80,7 @@ from desktop.store.tables import (
 ARMIES: Table = ArmyRow.__table__  # type: ignore[attr-defined]
 ROSTER: Table = RosterEntryRow.__table__  # type: ignore[attr-defined]
 LIBRARY: Table = LibraryEntryRow.__table__  # type: ignore[attr-defined]
+LIBRARY_HEAD: Table = LibraryRow.__table__  # type: ignore[attr-defined]
 BATTLES: Table = BattleRow.__table__  # type: ignore[attr-defined]
 EVENTS: Table = BattleEventRow.__table__  # type: ignore[attr-defined]
 PENDING: Table = PendingResolutionRow.__table__  # type: ignore[attr-defined]
@@ -90,6 +99,7 @@ class ArmySummary:
     units: int
     models: int
     updated: datetime
+    army_list: str = ""
 
 
 @dataclass(frozen=True)
@@ -235,10 +245,12 @@ class Store:
         which SQL's lower() does not do on SQLite."""
         columns = (ARMIES.c.id, ARMIES.c.name, ARMIES.c.player, ARMIES.c.ruleset,
                    ARMIES.c.points, ARMIES.c.points_limit, ARMIES.c.unit_count,
-                   ARMIES.c.model_count, ARMIES.c.updated)
+                   ARMIES.c.model_count, ARMIES.c.updated, ARMIES.c.army_list)
         with self._reading() as connection:
             rows = connection.execute(select(*columns)).all()
-        summaries = [ArmySummary(*row) for row in rows]
+        summaries = [ArmySummary(row.id, row.name, row.player, row.ruleset, row.points,
+                                 row.points_limit, row.unit_count, row.model_count,
+                                 row.updated, row.army_list) for row in rows]
         summaries.sort(key=lambda s: (s.ruleset, s.name.casefold(), s.id))
         return summaries
 
@@ -250,7 +262,7 @@ class Store:
         values = {"name": saved.name, "player": saved.player, "ruleset": saved.ruleset,
                   "points_limit": saved.points_limit, "notes": list(saved.notes),
                   "points": saved.points, "unit_count": len(saved.units),
-                  "model_count": saved.models, "updated": now}
+                  "model_count": saved.models, "updated": now, "army_list": saved.army_list}
         with self._writing() as connection:
             found = connection.execute(update(ARMIES).where(ARMIES.c.id == saved.id)
                                     .values(**values))
@@ -272,7 +284,7 @@ class Store:
                 select(ROSTER).where(ROSTER.c.army_id == army_id)
                 .order_by(ROSTER.c.position)).all()
             header = (army.id, army.name, army.player, army.ruleset, army.points_limit,
-                      army.notes)
+                      army.notes, army.army_list)
         return _army(self.describe(), header, entries)
 
     def find_army(self, name_or_id: str) -> Army:
@@ -290,32 +302,51 @@ class Store:
 
     # Unit libraries
 
-    def save_library(self, ruleset: str, entries: Sequence[LibraryEntry]) -> None:
-        """Replace a ruleset's library."""
-        get_ruleset(ruleset)
+    def save_library(self, library: Library) -> None:
+        """Replace a ruleset's library: entries, army lists and composition."""
+        get_ruleset(library.ruleset)
+        ruleset = library.ruleset
         with self._writing() as connection:
             connection.execute(delete(LIBRARY).where(LIBRARY.c.ruleset == ruleset))
-            if entries:
+            connection.execute(delete(LIBRARY_HEAD).where(LIBRARY_HEAD.c.ruleset == ruleset))
+            connection.execute(insert(LIBRARY_HEAD).values(
+                ruleset=ruleset, army_lists=army_lists_to_json(library.army_lists),
+                composition=composition_to_json(library.composition)))
+            if library.entries:
                 connection.execute(insert(LIBRARY), [
                     {"ruleset": ruleset, "position": position,
                      "profile": profile_to_json(entry.profile),
                      "points_per_model": entry.points_per_model, "slot": entry.slot,
-                     "models": entry.models, "upgrade_costs": dict(entry.upgrade_costs)}
-                    for position, entry in enumerate(entries)])
+                     "models": entry.models, "upgrade_costs": dict(entry.upgrade_costs),
+                     "lists": sorted(entry.lists),
+                     "entry_limit": None if entry.limit is None
+                     else entry_limit_to_json(entry.limit)}
+                    for position, entry in enumerate(library.entries)])
 
-    def load_library(self, ruleset: str) -> tuple[LibraryEntry, ...]:
+    def load_library(self, ruleset: str) -> Library:
+        """A ruleset's library; one with no entries when none is stored."""
         rules = get_ruleset(ruleset)
         with self._reading() as connection:
             rows = connection.execute(
-                select(LIBRARY.c.profile, LIBRARY.c.points_per_model,
-                       LIBRARY.c.slot, LIBRARY.c.models, LIBRARY.c.upgrade_costs)
+                select(LIBRARY.c.profile, LIBRARY.c.points_per_model, LIBRARY.c.slot,
+                       LIBRARY.c.models, LIBRARY.c.upgrade_costs, LIBRARY.c.lists,
+                       LIBRARY.c.entry_limit)
                 .where(LIBRARY.c.ruleset == ruleset)
                 .order_by(LIBRARY.c.position)).all()
+            head = connection.execute(
+                select(LIBRARY_HEAD.c.army_lists, LIBRARY_HEAD.c.composition)
+                .where(LIBRARY_HEAD.c.ruleset == ruleset)).one_or_none()
         with self._damage_reported("library"):
-            return tuple(LibraryEntry(ruleset, profile_from_json(rules, Reader(profile)),
-                                      points, slot, models,
-                                      {str(k): int(v) for k, v in costs.items()})
-                         for profile, points, slot, models, costs in rows)
+            entries = tuple(
+                LibraryEntry(ruleset, profile_from_json(rules, Reader(profile)), points, slot,
+                             models, {str(k): int(v) for k, v in costs.items()},
+                             frozenset(map(str, lists)),
+                             None if limit is None else entry_limit_from_json(Reader(limit)))
+                for profile, points, slot, models, costs, lists, limit in rows)
+            if head is None:
+                return Library(ruleset, entries)
+            return Library(ruleset, entries, army_lists_from_json(Reader(head.army_lists)),
+                           composition_from_json(rules, Reader(head.composition)))
 
     # Battles
 
@@ -603,7 +634,7 @@ def _entry_row(army_id: str, position: int, unit: Unit) -> dict[str, Any]:
 
 
 def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any]) -> Army:
-    army_id, name, player, ruleset_id, points_limit, stored_notes = header
+    army_id, name, player, ruleset_id, points_limit, stored_notes, army_list = header
     try:
         notes = tuple(str(note) for note in stored_notes)
         get_ruleset(ruleset_id)
@@ -619,4 +650,4 @@ def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any]) -> Army:
     except (RuleError, KeyError, TypeError, ValueError) as error:
         raise CorruptDatabaseError(f"{where}: army '{name}' cannot be read ({error})") from None
     return Army(name=name, player=player, ruleset=ruleset_id, units=units,
-                points_limit=points_limit, notes=notes, id=army_id)
+                points_limit=points_limit, notes=notes, id=army_id, army_list=army_list)

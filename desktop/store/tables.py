@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, Column, DateTime, Float, ForeignKey, Index, String
 from sqlmodel import Field, SQLModel
 
-__all__ = ["ArmyRow", "BattleEventRow", "BattleRow", "LibraryEntryRow",
+__all__ = ["ArmyRow", "BattleEventRow", "BattleRow", "LibraryEntryRow", "LibraryRow",
            "PendingResolutionRow", "RosterEntryRow", "SQLModel"]
 
 # Stable constraint names: SQLite migrations rebuild tables by name (render_as_batch).
@@ -50,6 +50,8 @@ class ArmyRow(SQLModel, table=True):
     model_count: int
     created: datetime = _moment()
     updated: datetime = _moment()
+    # Revision 0004: the id of the library's army list ("" when none is chosen).
+    army_list: str = Field(sa_column=Column(String(100), nullable=False))
 
 
 class RosterEntryRow(SQLModel, table=True):
@@ -86,6 +88,21 @@ class LibraryEntryRow(SQLModel, table=True):
     slot: str = Field(sa_column=Column(String(100), nullable=False))
     models: int  # a new unit's size
     upgrade_costs: dict[str, int] = _json()  # revision 0002
+    # Revision 0004: the army lists that take it ([] for any) and its limit, as
+    # codec.entry_limit_to_json writes it (null for none).
+    lists: list[str] = _json()
+    entry_limit: dict[str, Any] | None = Field(sa_column=Column(JSON, nullable=True))
+
+
+class LibraryRow(SQLModel, table=True):
+    """What a library holds besides its entries (revision 0004), one row per ruleset:
+    its army lists and the ruleset's composition, as the codec writes them."""
+
+    __tablename__ = "library"
+
+    ruleset: str = Field(sa_column=Column(String(40), primary_key=True))
+    army_lists: list[dict[str, Any]] = _json()
+    composition: dict[str, Any] = _json()
 
 
 class BattleRow(SQLModel, table=True):

@@ -9,7 +9,7 @@ the caller saves what was read in one transaction, so a bad file leaves nothing 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +20,11 @@ from desktop.engine.codec import (
     battle_from_json,
     battle_to_json,
 )
+from desktop.engine.composition import Library, list_for_catalogue
 from desktop.engine.errors import RuleError
 from desktop.engine.events import Event
 from desktop.engine.model import Army, Battle
+from desktop.engine.rulesets import get_ruleset
 from desktop.engine.scenario import FORMAT as SCENARIO_FORMAT
 from desktop.engine.scenario import load_scenario
 from desktop.store.battlescribe import ImportedArmy, read_ros, read_rosz
@@ -82,6 +84,21 @@ def read_army_file(path: Path, ruleset: str | None = None) -> ImportedArmy:
     if suffix == ".rosz":
         data = read_rosz(data, name)
     return read_ros(data, name, ruleset)
+
+
+def with_army_list(imported: ImportedArmy, library: Library) -> ImportedArmy:
+    """The army in the army list its BattleScribe catalogue names, where one matches (the
+    engine matches the names); a warning where none does. An army that already has a list
+    (Rout JSON) or came without a catalogue is left as it is."""
+    army = imported.army
+    if army.army_list or not imported.catalogue or library.ruleset != army.ruleset:
+        return imported
+    found = list_for_catalogue(library, imported.catalogue)
+    if found:
+        return replace(imported, army=replace(army, army_list=found))
+    return replace(imported, warnings=(
+        *imported.warnings, f"the catalogue '{imported.catalogue}' is not an army list of "
+        f"the {get_ruleset(army.ruleset).name} library: choose one in Army Settings"))
 
 
 def _army_document(document: Any, name: str, ruleset: str | None) -> ImportedArmy:

@@ -245,9 +245,10 @@ class Ui_MainWindow(object):
 
         self.problemList = QListWidget(self.inspectorDockContents)
         self.problemList.setObjectName(u"problemList")
-        self.problemList.setMaximumSize(QSize(16777215, 110))
+        self.problemList.setMaximumSize(QSize(16777215, 150))
         self.problemList.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.problemList.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.problemList.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.problemList.setWordWrap(True)
         self.problemList.setResizeMode(QListView.ResizeMode.Adjust)
 

@@ -3,7 +3,7 @@
 ################################################################################
 ## Form generated from reading UI file 'newarmydialog.ui'
 ##
-## Created by: Qt User Interface Compiler version 6.12.0
+## Created by: Qt User Interface Compiler version 6.11.3
 ##
 ## WARNING! All changes made in this file will be lost when recompiling UI file!
 ################################################################################
@@ -59,10 +59,20 @@ class Ui_NewArmyDialog(object):
 
         self.formLayout.setWidget(2, QFormLayout.ItemRole.FieldRole, self.rulesetCombo)
 
+        self.listLabel = QLabel(NewArmyDialog)
+        self.listLabel.setObjectName(u"listLabel")
+
+        self.formLayout.setWidget(3, QFormLayout.ItemRole.LabelRole, self.listLabel)
+
+        self.listCombo = QComboBox(NewArmyDialog)
+        self.listCombo.setObjectName(u"listCombo")
+
+        self.formLayout.setWidget(3, QFormLayout.ItemRole.FieldRole, self.listCombo)
+
         self.limitLabel = QLabel(NewArmyDialog)
         self.limitLabel.setObjectName(u"limitLabel")
 
-        self.formLayout.setWidget(3, QFormLayout.ItemRole.LabelRole, self.limitLabel)
+        self.formLayout.setWidget(4, QFormLayout.ItemRole.LabelRole, self.limitLabel)
 
         self.limitSpin = QSpinBox(NewArmyDialog)
         self.limitSpin.setObjectName(u"limitSpin")
@@ -70,7 +80,7 @@ class Ui_NewArmyDialog(object):
         self.limitSpin.setSingleStep(250)
         self.limitSpin.setValue(2000)
 
-        self.formLayout.setWidget(3, QFormLayout.ItemRole.FieldRole, self.limitSpin)
+        self.formLayout.setWidget(4, QFormLayout.ItemRole.FieldRole, self.limitSpin)
 
 
         self.dialogLayout.addLayout(self.formLayout)
@@ -85,6 +95,7 @@ class Ui_NewArmyDialog(object):
         self.nameLabel.setBuddy(self.nameEdit)
         self.playerLabel.setBuddy(self.playerEdit)
         self.rulesetLabel.setBuddy(self.rulesetCombo)
+        self.listLabel.setBuddy(self.listCombo)
         self.limitLabel.setBuddy(self.limitSpin)
 #endif // QT_CONFIG(shortcut)
 
@@ -98,6 +109,10 @@ class Ui_NewArmyDialog(object):
         self.nameLabel.setText(QCoreApplication.translate("NewArmyDialog", u"&Name", None))
         self.playerLabel.setText(QCoreApplication.translate("NewArmyDialog", u"&Player", None))
         self.rulesetLabel.setText(QCoreApplication.translate("NewArmyDialog", u"&Ruleset", None))
+        self.listLabel.setText(QCoreApplication.translate("NewArmyDialog", u"Army &list", None))
+#if QT_CONFIG(tooltip)
+        self.listCombo.setToolTip(QCoreApplication.translate("NewArmyDialog", u"The army list its units come from: Add Units offers it first, and units from other lists are warned about", None))
+#endif // QT_CONFIG(tooltip)
         self.limitLabel.setText(QCoreApplication.translate("NewArmyDialog", u"Points &limit", None))
         self.limitSpin.setSpecialValueText(QCoreApplication.translate("NewArmyDialog", u"No limit", None))
     # retranslateUi

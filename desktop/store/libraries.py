@@ -1,0 +1,48 @@
+"""The unit libraries bundled with Rout (resources/libraries, one Rout JSON file per
+ruleset), and the library a headless command should use: the stored one, else the bundled.
+
+The window stores the bundled library in a database that has none (main_window's
+read_database); a command that only reads must not write, so it falls back instead.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from desktop.engine.codec import library_from_json
+from desktop.engine.composition import Library
+from desktop.engine.errors import RuleError
+from desktop.store.errors import BadFileError
+from desktop.store.files import read_json, short_path
+from desktop.store.store import Store
+
+_PACKAGE_DIR = Path(__file__).resolve().parents[1]
+
+
+def libraries_dir() -> Path:
+    """resources/libraries inside an installed package (the wheel copies it there), else in
+    the source checkout."""
+    for root in (_PACKAGE_DIR, _PACKAGE_DIR.parent):
+        folder = root / "resources" / "libraries"
+        if folder.is_dir():
+            return folder
+    raise BadFileError(f"Rout's resources/libraries folder is missing (looked in "
+                       f"{_PACKAGE_DIR} and {_PACKAGE_DIR.parent}); the installation is "
+                       "incomplete")
+
+
+def bundled_library(ruleset: str) -> Library:
+    """The library Rout ships for a ruleset; one with no entries if it ships none."""
+    path = libraries_dir() / f"{ruleset}.json"
+    if not path.is_file():
+        return Library(ruleset)
+    try:
+        return library_from_json(read_json(path))
+    except RuleError as error:
+        raise BadFileError(f"{short_path(path)}: {error}") from None
+
+
+def library_for(store: Store, ruleset: str) -> Library:
+    """The stored library of a ruleset, or the bundled one while none is stored."""
+    stored = store.load_library(ruleset)
+    return stored if stored.entries else bundled_library(ruleset)
