@@ -1370,9 +1370,12 @@ def test_a_second_window_on_the_same_file_is_turned_away(qtbot, url):
         second.open_database(url)
     assert "open in another Rout window" in refused.args[0]
     assert second.store is None
+    qtbot.waitUntil(lambda: second._closing)  # it closes itself (tests/test_gui_session.py)
     first.close()
-    with qtbot.waitSignal(second.ready):
-        second.open_database(url)  # the first window let go
-    with qtbot.waitSignal(second.ready):
-        second.open_database(url)  # the same window opening its own file again
-    assert second.store is not None
+    third = MainWindow()
+    qtbot.addWidget(third)
+    with qtbot.waitSignal(third.ready):
+        third.open_database(url)  # the first window let go
+    with qtbot.waitSignal(third.ready):
+        third.open_database(url)  # the same window opening its own file again
+    assert third.store is not None

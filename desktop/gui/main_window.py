@@ -68,6 +68,7 @@ STATE_KEY: Final = "mainWindow/state"
 DATABASE_KEY: Final = "database/url"
 RECENT_KEY: Final = "database/recent"
 WELCOMED_KEY: Final = "welcome/shown"
+LAST_ARMY_KEY: Final = "roster/lastArmy"  # an army id: ids are unique across databases
 RECENT_COUNT: Final = 8
 
 ABOUT_TEXT: Final = (
@@ -391,7 +392,7 @@ class MainWindow(QMainWindow):
         lock = self._lock_database(store)
         if lock is False:
             store.close()
-            self._database_failed(RuntimeError(
+            self._database_failed(DatabaseInUseError(
                 f"{store.describe()} is open in another Rout window; edits in both would "
                 "overwrite each other — switch to that window"), generation)
             return
@@ -448,8 +449,14 @@ class MainWindow(QMainWindow):
         self.database_status.setText(self.store.describe() if self.store else "No database")
         self.log(f"Could not open the database: {message}")
         self.failed.emit(message)
+        turned_away = isinstance(error, DatabaseInUseError) and self.store is None
         if self.isVisible() and self.welcome_enabled:
+            if turned_away:
+                message += "\n\nThis window closes now."
             QMessageBox.critical(self, "Cannot open the database", message)
+        if turned_away:
+            # A second window on a file in use could only ever be an empty shell.
+            QTimer.singleShot(0, self.close)
 
     def _show_workspace(self, workspace: Workspace) -> None:
         from desktop.gui.army_tree import ArmyTreeModel
@@ -503,7 +510,11 @@ class MainWindow(QMainWindow):
 
         shown_first = sorted(workspace.armies(), key=lambda a: (
             RULESET_ORDER.index(a.ruleset), a.name.casefold(), a.id))
-        self.select_army(shown_first[0].id if shown_first else "")
+        last = str(self._settings.value(LAST_ARMY_KEY, "")) if self._settings else ""
+        if last and workspace.army(last) is not None:
+            self.select_army(last)
+        else:
+            self.select_army(shown_first[0].id if shown_first else "")
 
     # What is selected
 
@@ -518,6 +529,7 @@ class MainWindow(QMainWindow):
             return
         changed = army_id != self.roster_model.army_id
         self.roster_model.set_army(army_id)
+        self._remember_army(army_id)
         army = self.roster_model.army
         if changed and army is not None and army.units and not self.selected_units():
             # The Unit dock shows a profile from the start rather than an empty panel.
@@ -572,10 +584,15 @@ class MainWindow(QMainWindow):
             return
         if self.roster_model is not None and army_id != self.roster_model.army_id:
             self.roster_model.set_army(army_id)
+            self._remember_army(army_id)
             self._refresh_army()
         unit_id = current.data(UNIT_ID_ROLE)
         if unit_id:
             self.select_units([unit_id])
+
+    def _remember_army(self, army_id: str) -> None:
+        if self._settings is not None and army_id:
+            self._settings.setValue(LAST_ARMY_KEY, army_id)
 
     def _army_added(self, army_id: str) -> None:
         self.select_army(army_id)
@@ -958,6 +975,10 @@ class MainWindow(QMainWindow):
             self.store = None
         self._release_lock()
         super().closeEvent(event)
+
+
+class DatabaseInUseError(RuntimeError):
+    """Another Rout window holds the file's lock."""
 
 
 def database_url_from(text: str) -> str:
