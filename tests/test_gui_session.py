@@ -117,3 +117,56 @@ def test_after_a_restart_the_last_army_is_selected(qtbot, url, tmp_path):
         third.open_database(url)
     assert third.current_army is not None and third.current_army.id == elves.id
     assert goblins.id in {a.id for a in third.workspace.armies()}
+
+
+# Open Database: typed or browsed
+
+
+def test_open_database_has_a_browse_button(qtbot, tmp_path, url, modals):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QDialogButtonBox, QFileDialog
+
+    from desktop.gui.dialogs import OpenDatabaseDialog
+
+    seed(url, small_army())
+    other_folder = tmp_path / "club"
+    other_folder.mkdir()
+    other = other_folder / "club.sqlite"
+    seed(f"sqlite:///{other}", sample(GOBLINS))
+    window = open_window(qtbot, url)
+    seen: dict[str, str] = {}
+
+    def browse(dialog: OpenDatabaseDialog) -> None:
+        seen["typed"] = dialog.ui.locationEdit.text()
+        # Clicked from its own turn of the event loop: the file dialog it opens is modal too.
+        QTimer.singleShot(0, dialog.ui.browseButton.click)
+
+    def pick(files: QFileDialog) -> None:
+        seen["folder"] = files.directory().absolutePath()
+        files.selectFile(str(other))
+        files.accept()
+
+    def open_it(dialog: OpenDatabaseDialog) -> None:
+        seen["browsed"] = dialog.ui.locationEdit.text()
+        dialog.ui.buttonBox.button(QDialogButtonBox.StandardButton.Open).click()
+
+    modals.answer(OpenDatabaseDialog, browse)
+    modals.answer(QFileDialog, pick)
+    modals.answer(OpenDatabaseDialog, open_it)
+    with qtbot.waitSignal(window.ready, timeout=20_000):
+        window.ui.actionOpenDatabase.trigger()
+    assert seen["typed"] == url
+    assert seen["folder"] == str(tmp_path)  # it starts where the open database is
+    assert seen["browsed"] == str(other)
+    assert window.store is not None and window.store.url == f"sqlite:///{other}"
+    assert [a.name for a in window.workspace.armies()] == [GOBLINS]
+
+
+def test_open_database_cancelled_changes_nothing(qtbot, url, modals):
+    from desktop.gui.dialogs import OpenDatabaseDialog
+
+    seed(url, small_army())
+    window = open_window(qtbot, url)
+    modals.answer(OpenDatabaseDialog, lambda dialog: dialog.reject())
+    window.ui.actionOpenDatabase.trigger()
+    assert window.store is not None and window.store.url == url

@@ -35,7 +35,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
-    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -936,12 +935,12 @@ class MainWindow(QMainWindow):
         return self.workspace.problems(army) if self.workspace is not None else None
 
     def choose_database(self) -> None:
+        from desktop.gui.dialogs import OpenDatabaseDialog
+
         current = _without_password(self.store.url) if self.store else ""
-        text, ok = QInputDialog.getText(
-            self, "Open Database", "A SQLite file, or a database URL such as "
-            "postgresql+psycopg://user@host/rout:", text=current)
-        if ok and text.strip():
-            self.open_database(database_url_from(text.strip()))
+        dialog = OpenDatabaseDialog(current, self)
+        if dialog.exec() == OpenDatabaseDialog.DialogCode.Accepted and dialog.location:
+            self.open_database(database_url_from(dialog.location))
 
     def _remember_database(self, url: str) -> None:
         # Never write a password into the settings file or show it in a menu.
