@@ -202,8 +202,9 @@ class ArmyTreeModel(QAbstractItemModel):
             if role == Qt.ItemDataRole.DisplayRole:
                 return army.name if column == 0 else points_text(army)
             if role == Qt.ItemDataRole.ToolTipRole:
-                return (f"{army.name} — {army.player}, {len(army.units)} units, "
-                        f"{army.models} models, {points_text(army)} points")
+                return "\n".join((f"{army.name} — {army.player}, {len(army.units)} units, "
+                                   f"{army.models} models, {points_text(army)} points",
+                                   *army.notes[:6]))
             if role == Qt.ItemDataRole.DecorationRole and column == 0:
                 return QIcon.fromTheme("army")
             if role == Qt.ItemDataRole.ForegroundRole and column == 1 and (

@@ -22,7 +22,8 @@ ENTRY_ROLE = Qt.ItemDataRole.UserRole
 
 
 class NewArmyDialog(QDialog):
-    """Name, player, ruleset and points limit; with `army`, edits those of an existing one."""
+    """Name, player, ruleset, points limit and notes; with `army`, edits those of an
+    existing one."""
 
     def __init__(self, parent: QWidget | None = None, army: Army | None = None) -> None:
         super().__init__(parent)
@@ -37,6 +38,7 @@ class NewArmyDialog(QDialog):
             self.ui.rulesetCombo.setCurrentIndex(self.ui.rulesetCombo.findData(army.ruleset))
             self.ui.rulesetCombo.setEnabled(False)  # profiles belong to their ruleset
             self.ui.limitSpin.setValue(army.points_limit)
+            self.ui.notesEdit.setPlainText("\n".join(army.notes))
         else:
             self.setWindowTitle("New Army")
             self.ui.nameEdit.setText("New army")
@@ -66,6 +68,16 @@ class NewArmyDialog(QDialog):
     @property
     def points_limit(self) -> int:
         return self.ui.limitSpin.value()
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """One note a line (Army.notes), trailing spaces and blank lines at either end off."""
+        lines = [line.rstrip() for line in self.ui.notesEdit.toPlainText().split("\n")]
+        while lines and not lines[0]:
+            lines.pop(0)
+        while lines and not lines[-1]:
+            lines.pop()
+        return tuple(lines)
 
 
 def models(count: int) -> str:

@@ -635,9 +635,11 @@ class MainWindow(QMainWindow):
         else:
             self.ui.unitTitle.setText(f"<b>{_escape(army.name)}</b>")
             limit = f" of {army.points_limit}" if army.points_limit else ""
+            notes = "<br>".join(_escape(note) for note in army.notes[:12])
             self.ui.unitDetails.setText(
                 f"{len(army.units)} units, {army.models} models, {army.points}{limit} "
-                "points.<br>Select a unit to see its profile.")
+                "points.<br>Select a unit to see its profile."
+                + (f"<br><br><i>Notes</i><br>{notes}" if notes else ""))
         if army is not None and self.workspace is not None:
             wanted = {unit.id for unit in units}
             for problem in self.workspace.problems(army):
@@ -719,7 +721,7 @@ class MainWindow(QMainWindow):
         if dialog.exec() != NewArmyDialog.DialogCode.Accepted:
             return
         army = Army(name=dialog.name, player=dialog.player, ruleset=dialog.ruleset, units=(),
-                    points_limit=dialog.points_limit)
+                    points_limit=dialog.points_limit, notes=dialog.notes)
         self._push(None, army, f"New army {army.name}")
 
     def edit_army_settings(self) -> None:
@@ -736,7 +738,7 @@ class MainWindow(QMainWindow):
         player = dialog.player
         units = tuple(replace(unit, player=player) for unit in army.units)
         changed = replace(army, name=dialog.name, player=player, units=units,
-                          points_limit=dialog.points_limit)
+                          points_limit=dialog.points_limit, notes=dialog.notes)
         if changed != army:
             self._push(army, changed, f"Change settings of {army.name}")
 
