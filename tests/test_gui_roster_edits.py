@@ -77,3 +77,36 @@ def test_a_new_army_may_start_with_notes(qtbot, url, modals):
     army = window.current_army
     assert army is not None and army.name == "Notes Host"
     assert stored(url, army.id).notes == ("For the club league",)
+
+
+# Clone Army
+
+
+def test_clone_army_copies_it_whole_as_one_step(qtbot, url):
+    goblins, = seed(url, sample(GOBLINS))
+    window = open_window(qtbot, url)
+    window.ui.actionCloneArmy.trigger()
+    clone = window.current_army
+    assert clone is not None and clone.id != goblins.id
+    assert clone.name == f"{GOBLINS} (copy)"
+    assert (clone.units, clone.notes, clone.points_limit, clone.ruleset, clone.player) == (
+        goblins.units, goblins.notes, goblins.points_limit, goblins.ruleset, goblins.player)
+    assert stored(url, clone.id) == clone
+    assert window.undo_stack.undoText() == f"Clone {GOBLINS}"
+    # A second clone gets a name of its own.
+    window.select_army(goblins.id)
+    window.ui.actionCloneArmy.trigger()
+    assert window.current_army.name == f"{GOBLINS} (copy 2)"
+
+    window.undo_action.trigger()
+    window.undo_action.trigger()
+    assert stored_ids(url) == [goblins.id]
+    window.redo_action.trigger()
+    assert stored(url, clone.id) == clone  # the same id again: later steps still find it
+
+
+def stored_ids(url: str) -> list[str]:
+    from desktop.store.store import Store
+
+    with Store.open(url) as store:
+        return [summary.id for summary in store.list_armies()]

@@ -49,6 +49,7 @@ from desktop.gui.resources import resource_path, resources_dir
 if TYPE_CHECKING:  # the panes import the engine and the store: not before the first paint
     from desktop.engine.model import Army, LibraryEntry, Unit
     from desktop.engine.roster import RosterProblem
+    from desktop.gui.army_actions import ArmyActions
     from desktop.gui.army_tree import ArmyTreeModel
     from desktop.gui.battle_panel import BattlePanel
     from desktop.gui.battlefield import BattlefieldScene, BattlefieldView
@@ -140,6 +141,7 @@ class MainWindow(QMainWindow):
         # The battle half is built on first use: it imports the engine (shapely), which the
         # first frame must not wait for.
         self._battles: BattlePanel | None = None
+        self._army_actions: ArmyActions | None = None
         for action in (self.ui.actionNewBattle, self.ui.actionRenameBattle,
                        self.ui.actionDuplicateBattle, self.ui.actionDeleteBattle,
                        self.ui.actionDeployArmy, self.ui.actionFitTable,
@@ -195,6 +197,7 @@ class MainWindow(QMainWindow):
         self.ui.logView.cursorPositionChanged.connect(self._log_clicked)
         self.ui.actionNewArmy.triggered.connect(self.new_army)
         self.ui.actionArmySettings.triggered.connect(self.edit_army_settings)
+        self.ui.actionCloneArmy.triggered.connect(lambda: self.army_actions.clone_army())
         self.ui.actionDeleteArmy.triggered.connect(self.delete_army)
         self.ui.actionAddUnits.triggered.connect(self.add_units_from_library)
         self.ui.actionDuplicateUnit.triggered.connect(self.duplicate_units)
@@ -241,6 +244,15 @@ class MainWindow(QMainWindow):
             self._battles.logged.connect(self.log)
             self._battles.loggedEvent.connect(self._log_event)
         return self._battles
+
+    @property
+    def army_actions(self) -> ArmyActions:
+        """Clone Army, units copied or moved between armies, Sort Units by Slot."""
+        if self._army_actions is None:
+            from desktop.gui.army_actions import ArmyActions
+
+            self._army_actions = ArmyActions(self)
+        return self._army_actions
 
     @property
     def battlefield_scene(self) -> BattlefieldScene:
@@ -675,7 +687,7 @@ class MainWindow(QMainWindow):
                        self.ui.actionPrintPreview):
             action.setEnabled(army is not None)
         for action in (self.ui.actionDeleteArmy, self.ui.actionArmySettings,
-                       self.ui.actionAddUnits):
+                       self.ui.actionCloneArmy, self.ui.actionAddUnits):
             action.setEnabled(army is not None and writable)
         self.ui.actionDuplicateUnit.setEnabled(bool(units))
         self.ui.actionDeleteUnit.setEnabled(bool(units))

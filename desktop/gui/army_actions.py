@@ -1,0 +1,59 @@
+"""Army edits beyond one cell: Clone Army, units copied or moved to another army, and Sort
+Units by Slot.
+
+Each is one undo step written through the workspace (desktop.gui.commands). What decides
+anything (fresh unit ids, which armies a unit may join, the order of slots) is the
+engine's (desktop.engine.roster); this module only asks and pushes the result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+
+from desktop.engine.model import Army
+from desktop.gui.commands import ReplaceArmy, push_edit
+
+if TYPE_CHECKING:
+    from desktop.gui.main_window import MainWindow
+
+NAME_LIMIT = 200  # the store's longest army name
+
+
+def copy_name(name: str, taken: set[str]) -> str:
+    """"Name (copy)", or "Name (copy 2)" and on when that is taken (ignoring case)."""
+    folded = {other.casefold() for other in taken}
+    number = 1
+    while True:
+        suffix = " (copy)" if number == 1 else f" (copy {number})"
+        candidate = name[:NAME_LIMIT - len(suffix)] + suffix
+        if candidate.casefold() not in folded:
+            return candidate
+        number += 1
+
+
+class ArmyActions(QObject):
+    """The window's army-wide edits; the Edit menu and the context menus call these."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+
+    def clone_army(self) -> None:
+        """A copy of the current army under a new name, units, notes and all."""
+        window = self.window
+        army = window.current_army
+        if army is None or window.workspace is None:
+            return
+        taken = {other.name for other in window.workspace.armies()}
+        # id "" makes the store give the copy its own id when it is first saved.
+        clone = replace(army, id="", name=copy_name(army.name, taken))
+        command = ReplaceArmy(window.workspace, None, clone, f"Clone {army.name}")
+        if push_edit(window.undo_stack, command) and command.after is not None:
+            window.select_army(command.after.id)
+
+    def _army(self, army_id: str) -> Army | None:
+        workspace = self.window.workspace
+        return workspace.army(army_id) if workspace is not None else None
