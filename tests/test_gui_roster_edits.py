@@ -110,3 +110,171 @@ def stored_ids(url: str) -> list[str]:
 
     with Store.open(url) as store:
         return [summary.id for summary in store.list_armies()]
+
+
+# Units copied or moved to another army by dragging onto it
+
+
+def drop_units(window, source_id: str, unit_ids: list[str], row: int, parent,
+               action) -> bool:
+    """What QAbstractItemView::dropEvent does once it knows where the drop landed."""
+    model = window.tree_model
+    mime = model.mimeData([model.unit_index(source_id, unit_id) for unit_id in unit_ids])
+    if not model.canDropMimeData(mime, action, row, 0, parent):
+        return False
+    model.dropMimeData(mime, action, row, 0, parent)
+    return True
+
+
+def test_dragging_units_onto_another_army_moves_them_as_one_step(qtbot, url):
+    from PySide6.QtCore import Qt
+    from test_gui_roster import GOBLIN_UNITS, tree_unit_ids, unit_ids
+
+    goblins, elves = seed(url, sample(GOBLINS), sample(ELVES))
+    window = open_window(qtbot, url)
+    move = Qt.DropAction.MoveAction
+    model = window.tree_model
+    # Onto the army row: to the end of its roster.
+    assert drop_units(window, goblins.id, ["trolls", "spearmen"], -1,
+                      model.army_index(elves.id), move)
+    after_goblins = [u for u in GOBLIN_UNITS if u not in ("trolls", "spearmen")]
+    assert unit_ids(stored(url, goblins.id)) == after_goblins
+    moved_in = stored(url, elves.id)
+    assert unit_ids(moved_in) == [*unit_ids(elves), "spearmen", "trolls"]
+    assert {u.player for u in moved_in.units} == {elves.player}
+    assert window.undo_stack.count() == 1
+    assert window.undo_stack.undoText() == f"Move Hill Goblin Spearmen, River Trolls to {ELVES}"
+    # The army they went to is shown, with them selected.
+    assert window.current_army.id == elves.id
+    assert sorted(u.id for u in window.selected_units()) == ["spearmen", "trolls"]
+    assert tree_unit_ids(window, goblins.id) == after_goblins
+
+    window.undo_action.trigger()
+    assert stored(url, goblins.id) == goblins
+    assert stored(url, elves.id) == elves
+    window.redo_action.trigger()
+    assert unit_ids(stored(url, elves.id)) == unit_ids(moved_in)
+    assert unit_ids(stored(url, goblins.id)) == after_goblins
+
+
+def test_ctrl_dragging_copies_units_with_ids_of_their_own(qtbot, url):
+    from PySide6.QtCore import Qt
+    from test_gui_roster import unit_ids
+
+    goblins, elves = seed(url, sample(GOBLINS), sample(ELVES))
+    second = seed(url, sample(GOBLINS))[0]  # the same unit ids in another army
+    window = open_window(qtbot, url)
+    copy = Qt.DropAction.CopyAction
+    model = window.tree_model
+    # Onto a unit: in front of it.
+    assert drop_units(window, goblins.id, ["trolls"], -1,
+                      model.unit_index(second.id, "spearmen"), copy)
+    assert stored(url, goblins.id) == goblins  # a copy leaves the source as it was
+    grown = unit_ids(stored(url, second.id))
+    assert grown[:3] == ["big-boss", "trolls-2", "spearmen"]
+    assert grown.count("trolls") == 1 and len(set(grown)) == len(grown)
+    assert window.undo_stack.undoText() == f"Copy River Trolls to {GOBLINS}"
+    # Within its own army a copy is a duplicate where it was dropped.
+    assert drop_units(window, elves.id, ["wardens"], 0, model.army_index(elves.id), copy)
+    assert unit_ids(stored(url, elves.id))[:2] == ["wardens-2", unit_ids(elves)[0]]
+    window.undo_action.trigger()
+    window.undo_action.trigger()
+    assert stored(url, second.id) == second
+    assert stored(url, elves.id) == elves
+
+
+def test_drops_onto_another_ruleset_are_refused_and_say_why(qtbot, url):
+    from PySide6.QtCore import QEvent, Qt
+    from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+    from PySide6.QtWidgets import QApplication
+    from test_gui_roster import unit_ids
+
+    goblins, ronin = seed(url, sample(GOBLINS), sample("Ronin of the Red Pass"))
+    window = open_window(qtbot, url)
+    model = window.tree_model
+    for action in (Qt.DropAction.MoveAction, Qt.DropAction.CopyAction):
+        assert not drop_units(window, goblins.id, ["trolls"], -1,
+                              model.army_index(ronin.id), action)
+    tree = window.ui.armyTree
+    tree.expandAll()
+    mime = model.mimeData([model.unit_index(goblins.id, "trolls")])
+    target = tree.visualRect(model.army_index(ronin.id)).center()
+
+    def send(event: QEvent) -> bool:
+        QApplication.sendEvent(tree.viewport(), event)
+        return event.isAccepted()
+
+    buttons, keys = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    move = Qt.DropAction.MoveAction
+    # A drag starts over its own army (the view takes it there), then goes to the Kensei one.
+    start = tree.visualRect(model.unit_index(goblins.id, "spearmen")).center()
+    assert send(QDragEnterEvent(start, move, mime, buttons, keys))
+    assert window.statusBar().currentMessage() == ""
+    assert not send(QDragMoveEvent(target, move, mime, buttons, keys))
+    message = window.statusBar().currentMessage()
+    assert "Ronin of the Red Pass is a Kensei" in message and "cannot join" in message
+    # Back over a place it can land, the reason goes.
+    assert send(QDragMoveEvent(start, move, mime, buttons, keys))
+    assert window.statusBar().currentMessage() == ""
+    assert not send(QDragMoveEvent(target, move, mime, buttons, keys))
+    send(QDropEvent(target.toPointF(), move, mime, buttons, keys))
+    assert stored(url, goblins.id) == goblins
+    assert unit_ids(stored(url, ronin.id)) == unit_ids(ronin)
+    assert window.undo_stack.count() == 0
+
+
+def test_ctrl_drop_through_the_tree_view_copies(qtbot, url):
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+    from PySide6.QtWidgets import QAbstractItemView, QApplication
+    from test_gui_roster import unit_ids
+
+    goblins, elves = seed(url, sample(GOBLINS), sample(ELVES))
+    window = open_window(qtbot, url)
+    tree = window.ui.armyTree
+    tree.expandAll()
+    model = window.tree_model
+    # Copy needs DragDrop: an InternalMove view only ever moves.
+    assert tree.dragDropMode() == QAbstractItemView.DragDropMode.DragDrop
+    assert tree.defaultDropAction() == Qt.DropAction.MoveAction
+    assert model.supportedDragActions() & Qt.DropAction.CopyAction
+    mime = model.mimeData([model.unit_index(goblins.id, "boar-riders")])
+    target = tree.visualRect(model.army_index(elves.id)).center()
+    both = Qt.DropAction.MoveAction | Qt.DropAction.CopyAction
+    buttons, ctrl = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier
+    for event in (QDragEnterEvent(target, both, mime, buttons, ctrl),
+                  QDragMoveEvent(target, both, mime, buttons, ctrl)):
+        QApplication.sendEvent(tree.viewport(), event)
+        assert event.isAccepted()
+        assert event.dropAction() == Qt.DropAction.CopyAction
+    QApplication.sendEvent(tree.viewport(), QDropEvent(target.toPointF(), both, mime,
+                                                        buttons, ctrl))
+    assert stored(url, goblins.id) == goblins
+    assert unit_ids(stored(url, elves.id)) == [*unit_ids(elves), "boar-riders"]
+
+
+def test_a_move_the_store_refuses_halfway_changes_neither_army(qtbot, url, tmp_path, modals):
+    """The source is written first; when the target's save fails, the source is put back."""
+    import sqlite3
+
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QMessageBox
+
+    goblins, elves = seed(url, sample(GOBLINS), sample(ELVES))
+    window = open_window(qtbot, url)
+    # Another program's trigger makes the target's rows fail (a real SQLite error).
+    connection = sqlite3.connect(tmp_path / "rout.sqlite")
+    connection.execute(f"CREATE TRIGGER refuse BEFORE INSERT ON roster_entry "
+                       f"WHEN NEW.army_id = '{elves.id}' "
+                       "BEGIN SELECT RAISE(ABORT, 'the club archive is closed'); END")
+    connection.commit()
+    connection.close()
+    seen: list[str] = []
+    modals.message(QMessageBox.StandardButton.Ok, seen)
+    drop_units(window, goblins.id, ["trolls"], -1, window.tree_model.army_index(elves.id),
+               Qt.DropAction.MoveAction)
+    assert len(seen) == 1 and "the club archive is closed" in seen[0]
+    assert window.undo_stack.count() == 0
+    assert stored(url, goblins.id) == goblins
+    assert window.workspace.army(goblins.id) == goblins
+    assert window.workspace.army(elves.id).units == elves.units

@@ -8,13 +8,17 @@ engine's (desktop.engine.roster); this module only asks and pushes the result.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
+from PySide6.QtGui import QUndoStack
 
 from desktop.engine.model import Army
-from desktop.gui.commands import ReplaceArmy, push_edit
+from desktop.engine.roster import join_refusal, joined
+from desktop.gui.commands import ReplaceArmies, ReplaceArmy, push_edit
+from desktop.gui.workspace import Workspace
 
 if TYPE_CHECKING:
     from desktop.gui.main_window import MainWindow
@@ -32,6 +36,43 @@ def copy_name(name: str, taken: set[str]) -> str:
         if candidate.casefold() not in folded:
             return candidate
         number += 1
+
+
+def transfer_units(workspace: Workspace, undo_stack: QUndoStack, source: Army,
+                   unit_ids: Sequence[str], target: Army, *, copy: bool,
+                   position: int | None = None) -> list[str]:
+    """Copy or move units of `source` to `target` (at `position`, else the end) as one undo
+    step; the ids they have there, [] when nothing changed.
+
+    Within one army a move is a reorder and a copy a duplicate where it was dropped.
+    """
+    wanted = set(unit_ids)
+    units = [unit for unit in source.units if unit.id in wanted]
+    if not units or join_refusal(source, target):
+        return []
+    names = ", ".join(unit.name for unit in units)
+    if source.id == target.id:
+        if copy:
+            grown, ids = joined(target, units, position)
+            text = f"Copy {names}"
+        else:
+            at = len(target.units) if position is None else position
+            kept = [u for u in target.units if u.id not in wanted]
+            before = sum(1 for u in target.units[:at] if u.id not in wanted)
+            grown = replace(target, units=(*kept[:before], *units, *kept[before:]))
+            ids, text = [unit.id for unit in units], f"Reorder units in {target.name}"
+        if grown == target:
+            return []
+        return ids if push_edit(undo_stack, ReplaceArmy(workspace, target, grown, text)) \
+            else []
+    grown, ids = joined(target, units, position)
+    if copy:
+        command = ReplaceArmy(workspace, target, grown, f"Copy {names} to {target.name}")
+        return ids if push_edit(undo_stack, command) else []
+    shrunk = replace(source, units=tuple(u for u in source.units if u.id not in wanted))
+    moved = ReplaceArmies(workspace, [(source, shrunk), (target, grown)],
+                          f"Move {names} to {target.name}")
+    return ids if push_edit(undo_stack, moved) else []
 
 
 class ArmyActions(QObject):

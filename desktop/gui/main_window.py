@@ -50,7 +50,7 @@ if TYPE_CHECKING:  # the panes import the engine and the store: not before the f
     from desktop.engine.model import Army, LibraryEntry, Unit
     from desktop.engine.roster import RosterProblem
     from desktop.gui.army_actions import ArmyActions
-    from desktop.gui.army_tree import ArmyTreeModel
+    from desktop.gui.army_tree import ArmyTreeModel, DropHints
     from desktop.gui.battle_panel import BattlePanel
     from desktop.gui.battlefield import BattlefieldScene, BattlefieldView
     from desktop.gui.chart import RosterChart
@@ -142,6 +142,7 @@ class MainWindow(QMainWindow):
         # first frame must not wait for.
         self._battles: BattlePanel | None = None
         self._army_actions: ArmyActions | None = None
+        self._drop_hints: DropHints | None = None
         for action in (self.ui.actionNewBattle, self.ui.actionRenameBattle,
                        self.ui.actionDuplicateBattle, self.ui.actionDeleteBattle,
                        self.ui.actionDeployArmy, self.ui.actionFitTable,
@@ -470,7 +471,7 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self.close)
 
     def _show_workspace(self, workspace: Workspace) -> None:
-        from desktop.gui.army_tree import ArmyTreeModel
+        from desktop.gui.army_tree import ArmyTreeModel, DropHints
         from desktop.gui.columns import NameColumnFollower, RosterColumns
         from desktop.gui.delegates import RosterDelegate
         from desktop.gui.roster_table import RosterFilter, RosterTableModel
@@ -497,6 +498,12 @@ class MainWindow(QMainWindow):
         self.ui.armyTree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.ui.armyTree.expandToDepth(0)
         self.ui.armyTree.selectionModel().currentChanged.connect(self._tree_current)
+        self.tree_model.unitsDropped.connect(lambda army_id, ids: self.select_units(ids))
+        if self._drop_hints is None:
+            from desktop.gui.army_tree import DropHints
+
+            self._drop_hints = DropHints(self.ui.armyTree)
+            self._drop_hints.hint.connect(self._show_hint)
         self.roster_model = RosterTableModel(workspace, self.undo_stack, self)
         self.roster_filter = RosterFilter(self)
         self.roster_filter.setSourceModel(self.roster_model)
@@ -716,6 +723,12 @@ class MainWindow(QMainWindow):
         if (army_id and self.workspace is not None and self.workspace.army(army_id)
                 and self.roster_model is not None and army_id != self.roster_model.army_id):
             self.select_army(army_id)
+
+    def _show_hint(self, text: str) -> None:
+        if text:
+            self.statusBar().showMessage(text, 6000)
+        else:
+            self.statusBar().clearMessage()
 
     def _store_refused(self, message: str) -> None:
         self.log(message)

@@ -213,7 +213,7 @@ class Ui_MainWindow(object):
         self.armyTree = QTreeView(self.armyDockContents)
         self.armyTree.setObjectName(u"armyTree")
         self.armyTree.setDragEnabled(True)
-        self.armyTree.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        self.armyTree.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)
         self.armyTree.setDefaultDropAction(Qt.DropAction.MoveAction)
         self.armyTree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.armyTree.setUniformRowHeights(True)
