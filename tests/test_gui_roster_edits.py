@@ -278,3 +278,88 @@ def test_a_move_the_store_refuses_halfway_changes_neither_army(qtbot, url, tmp_p
     assert stored(url, goblins.id) == goblins
     assert window.workspace.army(goblins.id) == goblins
     assert window.workspace.army(elves.id).units == elves.units
+
+
+# Sorting and grouping by slot
+
+
+def reversed_goblins():
+    from dataclasses import replace
+
+    goblins = sample(GOBLINS)
+    return replace(goblins, units=tuple(reversed(goblins.units)))
+
+
+# The W6 order is Lords, Heroes, Core, Special, Rare (the engine's Ruleset.slots); units of
+# one slot keep the order they had (here reversed).
+GROUPED = ["big-boss", "axe-warriors", "hollow-spears", "spearmen", "crag-bolt-thrower",
+           "ridge-bolt-thrower", "boar-riders", "trolls"]
+
+
+def test_sort_units_by_slot_is_an_undoable_edit(qtbot, url):
+    from test_gui_roster import roster_unit_ids, tree_unit_ids, unit_ids
+
+    army, = seed(url, reversed_goblins())
+    window = open_window(qtbot, url)
+    assert window.ui.actionSortBySlot.isEnabled()
+    window.ui.actionSortBySlot.trigger()
+    assert unit_ids(stored(url, army.id)) == GROUPED
+    assert roster_unit_ids(window) == GROUPED
+    assert tree_unit_ids(window, army.id) == GROUPED
+    assert window.undo_stack.undoText() == f"Sort units of {GOBLINS} by slot"
+    # Already in order: nothing to do, no step.
+    window.ui.actionSortBySlot.trigger()
+    assert window.undo_stack.count() == 1
+    window.undo_action.trigger()
+    assert stored(url, army.id) == army
+
+
+def test_grouping_the_roster_by_slot_leaves_the_army_as_it_is(qtbot, url, tmp_path):
+    from PySide6.QtCore import Qt
+    from test_gui_roster import cell, roster_unit_ids, tree_unit_ids, unit_ids
+    from test_gui_session import ini, window_with_settings
+
+    from desktop.gui.roster_table import GROUP_START_ROLE
+
+    army, = seed(url, reversed_goblins())
+    window = window_with_settings(qtbot, ini(tmp_path))
+    with qtbot.waitSignal(window.ready):
+        window.open_database(url)
+    action = window.ui.actionGroupBySlot
+    assert action.isCheckable() and not action.isChecked()
+    order = unit_ids(army)
+    assert roster_unit_ids(window) == order
+    action.trigger()
+    assert roster_unit_ids(window) == GROUPED
+    # Only the view is grouped: the army, the tree and the file keep the player's order.
+    assert unit_ids(window.current_army) == order
+    assert tree_unit_ids(window, army.id) == order
+    assert unit_ids(stored(url, army.id)) == order
+    assert window.undo_stack.count() == 0
+    # The first row of each slot starts a group (the delegate draws a line above it).
+    starts = [window.roster_filter.index(row, 0).data(GROUP_START_ROLE)
+              for row in range(window.roster_filter.rowCount())]
+    assert starts == [False, True, False, False, True, False, False, True]
+
+    # An edit to a unit's slot puts it in its new group.
+    window.roster_filter.setData(cell(window, "trolls", "slot"), "Core",
+                                 Qt.ItemDataRole.EditRole)
+    # (In the army the trolls come before the other Core units: so they do in the group.)
+    assert roster_unit_ids(window)[1:5] == ["trolls", "axe-warriors", "hollow-spears",
+                                            "spearmen"]
+    # Selection and the search box still work on the grouped rows.
+    window.select_units(["spearmen"])
+    assert [u.id for u in window.selected_units()] == ["spearmen"]
+    window.ui.searchEdit.setText("bolt")
+    assert roster_unit_ids(window) == ["crag-bolt-thrower", "ridge-bolt-thrower"]
+    window.ui.searchEdit.clear()
+
+    # The choice is remembered for the next session.
+    window.close()
+    again = window_with_settings(qtbot, ini(tmp_path))
+    with qtbot.waitSignal(again.ready):
+        again.open_database(url)
+    assert again.ui.actionGroupBySlot.isChecked()
+    assert roster_unit_ids(again)[0] == "big-boss"
+    again.ui.actionGroupBySlot.trigger()
+    assert roster_unit_ids(again) == unit_ids(again.current_army)

@@ -16,7 +16,8 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QUndoStack
 
 from desktop.engine.model import Army
-from desktop.engine.roster import join_refusal, joined
+from desktop.engine.roster import join_refusal, joined, units_by_slot
+from desktop.engine.rulesets import get_ruleset
 from desktop.gui.commands import ReplaceArmies, ReplaceArmy, push_edit
 from desktop.gui.workspace import Workspace
 
@@ -94,6 +95,19 @@ class ArmyActions(QObject):
         command = ReplaceArmy(window.workspace, None, clone, f"Clone {army.name}")
         if push_edit(window.undo_stack, command) and command.after is not None:
             window.select_army(command.after.id)
+
+    def sort_units_by_slot(self) -> None:
+        """The army's units in its ruleset's slot order, as an edit (grouping the roster
+        view by slot leaves the army alone)."""
+        window = self.window
+        army = window.current_army
+        if army is None or window.workspace is None:
+            return
+        units = units_by_slot(army.units, get_ruleset(army.ruleset))
+        if units != army.units:
+            push_edit(window.undo_stack, ReplaceArmy(
+                window.workspace, army, replace(army, units=units),
+                f"Sort units of {army.name} by slot"))
 
     def _army(self, army_id: str) -> Army | None:
         workspace = self.window.workspace

@@ -69,6 +69,7 @@ DATABASE_KEY: Final = "database/url"
 RECENT_KEY: Final = "database/recent"
 WELCOMED_KEY: Final = "welcome/shown"
 LAST_ARMY_KEY: Final = "roster/lastArmy"  # an army id: ids are unique across databases
+GROUP_BY_SLOT_KEY: Final = "roster/groupBySlot"
 RECENT_COUNT: Final = 8
 
 ABOUT_TEXT: Final = (
@@ -199,6 +200,11 @@ class MainWindow(QMainWindow):
         self.ui.actionNewArmy.triggered.connect(self.new_army)
         self.ui.actionArmySettings.triggered.connect(self.edit_army_settings)
         self.ui.actionCloneArmy.triggered.connect(lambda: self.army_actions.clone_army())
+        self.ui.actionSortBySlot.triggered.connect(
+            lambda: self.army_actions.sort_units_by_slot())
+        if settings is not None:
+            self.ui.actionGroupBySlot.setChecked(settings.value(GROUP_BY_SLOT_KEY, False, bool))
+        self.ui.actionGroupBySlot.toggled.connect(self._group_by_slot)
         self.ui.actionDeleteArmy.triggered.connect(self.delete_army)
         self.ui.actionAddUnits.triggered.connect(self.add_units_from_library)
         self.ui.actionDuplicateUnit.triggered.connect(self.duplicate_units)
@@ -507,6 +513,7 @@ class MainWindow(QMainWindow):
         self.roster_model = RosterTableModel(workspace, self.undo_stack, self)
         self.roster_filter = RosterFilter(self)
         self.roster_filter.setSourceModel(self.roster_model)
+        self.roster_filter.set_grouped(self.ui.actionGroupBySlot.isChecked())
         self.ui.rosterTable.setModel(self.roster_filter)
         if not isinstance(self.ui.rosterTable.itemDelegate(), RosterDelegate):
             delegate = RosterDelegate(self.ui.rosterTable)
@@ -700,6 +707,14 @@ class MainWindow(QMainWindow):
         self.ui.actionDeleteUnit.setEnabled(bool(units))
         self.ui.actionUseListedPrice.setEnabled(self.roster_model is not None and bool(
             self.roster_model.listed_prices([unit.id for unit in units])))
+        self.ui.actionSortBySlot.setEnabled(army is not None and len(army.units) > 1
+                                            and writable)
+
+    def _group_by_slot(self, grouped: bool) -> None:
+        if self.roster_filter is not None:
+            self.roster_filter.set_grouped(grouped)
+        if self._settings is not None:
+            self._settings.setValue(GROUP_BY_SLOT_KEY, grouped)
 
     def _filter(self, text: str) -> None:
         if self.roster_filter is not None:
