@@ -9,20 +9,39 @@ Each edit goes through the widget a player would use and is checked on screen, i
 # ruff: noqa: F811  (the fixtures url and modals come from test_gui_roster)
 from __future__ import annotations
 
-from PySide6.QtWidgets import QDialogButtonBox
+import sqlite3
+from dataclasses import replace
+
+from PySide6.QtCore import QEvent, QPoint, Qt
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QDialogButtonBox,
+    QMessageBox,
+)
 from test_gui_roster import (  # noqa: F401
+    GOBLIN_UNITS,
     GOBLINS,
+    cell,
     fill_new_army,
     modals,
     open_window,
+    roster_unit_ids,
     sample,
     seed,
     small_army,
     stored,
+    tree_unit_ids,
+    unit_ids,
     url,
 )
+from test_gui_session import ini, window_with_settings
 
+from desktop.engine.rulesets import RULESETS
 from desktop.gui.dialogs import NewArmyDialog
+from desktop.gui.roster_table import GROUP_START_ROLE
+from desktop.store.store import Store
 
 ELVES = "Elf Marchwardens"
 
@@ -106,7 +125,6 @@ def test_clone_army_copies_it_whole_as_one_step(qtbot, url):
 
 
 def stored_ids(url: str) -> list[str]:
-    from desktop.store.store import Store
 
     with Store.open(url) as store:
         return [summary.id for summary in store.list_armies()]
@@ -127,8 +145,6 @@ def drop_units(window, source_id: str, unit_ids: list[str], row: int, parent,
 
 
 def test_dragging_units_onto_another_army_moves_them_as_one_step(qtbot, url):
-    from PySide6.QtCore import Qt
-    from test_gui_roster import GOBLIN_UNITS, tree_unit_ids, unit_ids
 
     goblins, elves = seed(url, sample(GOBLINS), sample(ELVES))
     window = open_window(qtbot, url)
@@ -158,8 +174,6 @@ def test_dragging_units_onto_another_army_moves_them_as_one_step(qtbot, url):
 
 
 def test_ctrl_dragging_copies_units_with_ids_of_their_own(qtbot, url):
-    from PySide6.QtCore import Qt
-    from test_gui_roster import unit_ids
 
     goblins, elves = seed(url, sample(GOBLINS), sample(ELVES))
     second = seed(url, sample(GOBLINS))[0]  # the same unit ids in another army
@@ -184,10 +198,6 @@ def test_ctrl_dragging_copies_units_with_ids_of_their_own(qtbot, url):
 
 
 def test_drops_onto_another_ruleset_are_refused_and_say_why(qtbot, url):
-    from PySide6.QtCore import QEvent, Qt
-    from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
-    from PySide6.QtWidgets import QApplication
-    from test_gui_roster import unit_ids
 
     goblins, ronin = seed(url, sample(GOBLINS), sample("Ronin of the Red Pass"))
     window = open_window(qtbot, url)
@@ -224,10 +234,6 @@ def test_drops_onto_another_ruleset_are_refused_and_say_why(qtbot, url):
 
 
 def test_ctrl_drop_through_the_tree_view_copies(qtbot, url):
-    from PySide6.QtCore import Qt
-    from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
-    from PySide6.QtWidgets import QAbstractItemView, QApplication
-    from test_gui_roster import unit_ids
 
     goblins, elves = seed(url, sample(GOBLINS), sample(ELVES))
     window = open_window(qtbot, url)
@@ -255,10 +261,7 @@ def test_ctrl_drop_through_the_tree_view_copies(qtbot, url):
 
 def test_a_move_the_store_refuses_halfway_changes_neither_army(qtbot, url, tmp_path, modals):
     """The source is written first; when the target's save fails, the source is put back."""
-    import sqlite3
 
-    from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QMessageBox
 
     goblins, elves = seed(url, sample(GOBLINS), sample(ELVES))
     window = open_window(qtbot, url)
@@ -284,7 +287,6 @@ def test_a_move_the_store_refuses_halfway_changes_neither_army(qtbot, url, tmp_p
 
 
 def reversed_goblins():
-    from dataclasses import replace
 
     goblins = sample(GOBLINS)
     return replace(goblins, units=tuple(reversed(goblins.units)))
@@ -297,7 +299,6 @@ GROUPED = ["big-boss", "axe-warriors", "hollow-spears", "spearmen", "crag-bolt-t
 
 
 def test_sort_units_by_slot_is_an_undoable_edit(qtbot, url):
-    from test_gui_roster import roster_unit_ids, tree_unit_ids, unit_ids
 
     army, = seed(url, reversed_goblins())
     window = open_window(qtbot, url)
@@ -315,11 +316,7 @@ def test_sort_units_by_slot_is_an_undoable_edit(qtbot, url):
 
 
 def test_grouping_the_roster_by_slot_leaves_the_army_as_it_is(qtbot, url, tmp_path):
-    from PySide6.QtCore import Qt
-    from test_gui_roster import cell, roster_unit_ids, tree_unit_ids, unit_ids
-    from test_gui_session import ini, window_with_settings
 
-    from desktop.gui.roster_table import GROUP_START_ROLE
 
     army, = seed(url, reversed_goblins())
     window = window_with_settings(qtbot, ini(tmp_path))
@@ -363,3 +360,150 @@ def test_grouping_the_roster_by_slot_leaves_the_army_as_it_is(qtbot, url, tmp_pa
     assert roster_unit_ids(again)[0] == "big-boss"
     again.ui.actionGroupBySlot.trigger()
     assert roster_unit_ids(again) == unit_ids(again.current_army)
+
+
+# Right-click menus on units, armies and the roster
+
+
+def texts(menu) -> list[str]:
+    """A menu's entries as a player reads them: '-' for a separator, '▸' for a submenu."""
+    shown = []
+    for action in menu.actions():
+        if action.isSeparator():
+            shown.append("-")
+            continue
+        text = action.text().replace("&&", "\0").replace("&", "").replace("\0", "&")
+        shown.append(f"{text} ▸" if action.menu() is not None else text)
+    return shown
+
+
+def submenu(menu, title: str):
+    action = next(a for a in menu.actions() if a.menu() is not None
+                  and a.text().replace("&", "") == title)
+    return action.menu()
+
+
+def right_click(qtbot, view, index) -> QPoint:
+    """Press the right button on a row as a player does; the position for the menu."""
+
+    view.scrollTo(index)
+    point = view.visualRect(index).center()
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.RightButton, pos=point)
+    return point
+
+
+def grabbed(menu, path) -> None:
+    """The menu as the player would see it (never shown: offscreen has no popups)."""
+    menu.adjustSize()
+    assert menu.grab().save(str(path))
+
+
+def test_right_click_on_roster_units_offers_their_edits_and_other_armies(qtbot, url,
+                                                                          tmp_path):
+
+    goblins, elves, ronin = seed(url, sample(GOBLINS), sample(ELVES),
+                                 sample("Ronin of the Red Pass"))
+    window = open_window(qtbot, url)
+    window.select_army(goblins.id)
+    view = window.ui.rosterTable
+    assert view.contextMenuPolicy() == Qt.ContextMenuPolicy.CustomContextMenu
+    window.select_units(["spearmen", "trolls"])
+    # Right-click on a selected row keeps the selection (both units), as in file managers.
+    menu = window.context_menus.roster_menu(right_click(qtbot, view, cell(window, "trolls",
+                                                                           "name")))
+    assert sorted(u.id for u in window.selected_units()) == ["spearmen", "trolls"]
+    assert texts(menu) == ["Duplicate Unit", "Delete Unit", "-", "Copy to ▸", "Move to ▸",
+                           "-", "Add Units from Library…", "Sort Units by Slot",
+                           "Group Roster by Slot", "-", "Army Settings…"]
+    grabbed(menu, tmp_path / "roster-units.png")
+    # Only armies of the same ruleset, never the army itself.
+    moves = submenu(menu, "Move to")
+    assert texts(moves) == [ELVES]
+    assert texts(submenu(menu, "Copy to")) == [ELVES]
+    moves.actions()[0].trigger()
+    assert [u for u in unit_ids(stored(url, elves.id)) if u in ("spearmen", "trolls")] == [
+        "spearmen", "trolls"]
+    assert "trolls" not in unit_ids(stored(url, goblins.id))
+    assert window.undo_stack.count() == 1
+    assert stored(url, ronin.id) == ronin
+
+    # Right-click on a row that is not selected selects it alone.
+    window.select_army(elves.id)
+    window.select_units(["noble"])
+    menu = window.context_menus.roster_menu(right_click(qtbot, view,
+                                                        cell(window, "archers", "name")))
+    assert [u.id for u in window.selected_units()] == ["archers"]
+    submenu(menu, "Copy to").actions()[0].trigger()  # back to the goblins
+    assert unit_ids(stored(url, goblins.id))[-1] == "archers"
+    assert unit_ids(stored(url, elves.id)).count("archers") == 1
+
+
+def test_right_click_on_the_roster_background(qtbot, url):
+
+    seed(url, small_army())
+    window = open_window(qtbot, url)
+    view = window.ui.rosterTable
+    below = QPoint(10, view.viewport().height() - 5)
+    assert not view.indexAt(below).isValid()
+    menu = window.context_menus.roster_menu(below)
+    assert texts(menu) == ["Add Units from Library…", "Sort Units by Slot",
+                           "Group Roster by Slot", "-", "Army Settings…"]
+    # The window's own actions: one shortcut, one check mark, one enabled state.
+    group = next(a for a in menu.actions() if a.text() == "&Group Roster by Slot")
+    assert group is window.ui.actionGroupBySlot and group.isCheckable()
+
+
+def test_right_click_on_an_army_in_the_tree_shows_and_offers_it(qtbot, url, tmp_path):
+    goblins, elves = seed(url, sample(GOBLINS), sample(ELVES))
+    window = open_window(qtbot, url)
+    window.select_army(elves.id)
+    tree = window.ui.armyTree
+    assert tree.contextMenuPolicy().name == "CustomContextMenu"
+    menu = window.context_menus.tree_menu(right_click(qtbot, tree,
+                                                      window.tree_model.army_index(goblins.id)))
+    assert window.current_army.id == goblins.id
+    assert texts(menu) == ["Add Units from Library…", "-", "Army Settings…", "Clone Army",
+                           "Sort Units by Slot", "-", "Export Army…", "Export as PDF…",
+                           "Print Roster…", "-", "Delete Army"]
+    grabbed(menu, tmp_path / "tree-army.png")
+    next(a for a in menu.actions() if a.text() == "&Clone Army").trigger()
+    assert window.current_army.name == f"{GOBLINS} (copy)"
+
+
+def test_right_click_on_a_unit_in_the_tree(qtbot, url):
+
+    goblins, elves = seed(url, sample(GOBLINS), sample(ELVES))
+    window = open_window(qtbot, url)
+    tree = window.ui.armyTree
+    tree.expandAll()
+    index = window.tree_model.unit_index(elves.id, "eagle")
+    menu = window.context_menus.tree_menu(right_click(qtbot, tree, index))
+    assert window.current_army.id == elves.id
+    assert [u.id for u in window.selected_units()] == ["eagle"]
+    assert texts(menu) == ["Duplicate Unit", "Delete Unit", "-", "Copy to ▸", "Move to ▸"]
+    submenu(menu, "Copy to").actions()[0].trigger()
+    assert unit_ids(stored(url, goblins.id))[-1] == "eagle"
+    assert "eagle" in unit_ids(stored(url, elves.id))
+
+
+def test_right_click_where_there_is_no_army(qtbot, url, tmp_path):
+
+
+    seed(url, sample("Ronin of the Red Pass"))
+    window = open_window(qtbot, url)
+    tree = window.ui.armyTree
+    ruleset_row = window.tree_model.index(list(RULESETS).index("warhammer6"), 0)
+    menu = window.context_menus.tree_menu(right_click(qtbot, tree, ruleset_row))
+    assert texts(menu) == ["New Army…", "Import Army…", "Add Sample Armies"]
+    empty = QPoint(10, tree.viewport().height() - 5)
+    assert not tree.indexAt(empty).isValid()
+    assert texts(window.context_menus.tree_menu(empty)) == texts(menu)
+    grabbed(menu, tmp_path / "tree-empty.png")
+    # A unit whose army has no other army of its ruleset: said, not an empty submenu.
+    tree.expandAll()
+    army = window.current_army
+    unit_menu = window.context_menus.tree_menu(right_click(
+        qtbot, tree, window.tree_model.unit_index(army.id, army.units[0].id)))
+    moves = submenu(unit_menu, "Move to")
+    assert texts(moves) == ["No other Kensei 1st edition army"]
+    assert not moves.actions()[0].isEnabled()

@@ -96,6 +96,20 @@ class ArmyActions(QObject):
         if push_edit(window.undo_stack, command) and command.after is not None:
             window.select_army(command.after.id)
 
+    def transfer(self, source_id: str, unit_ids: Sequence[str], target_id: str, *,
+                 copy: bool) -> None:
+        """Copy to ▸ / Move to ▸: the units go to the end of the target army, which is
+        then shown with them selected."""
+        window = self.window
+        source, target = self._army(source_id), self._army(target_id)
+        if source is None or target is None or window.workspace is None:
+            return
+        arrived = transfer_units(window.workspace, window.undo_stack, source, unit_ids,
+                                 target, copy=copy)
+        if arrived:
+            window.select_army(target.id)
+            window.select_units(arrived)
+
     def sort_units_by_slot(self) -> None:
         """The army's units in its ruleset's slot order, as an edit (grouping the roster
         view by slot leaves the army alone)."""

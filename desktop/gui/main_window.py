@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop import __version__
+from desktop.gui.context_menus import ContextMenus
 from desktop.gui.forms.ui_mainwindow import Ui_MainWindow
 from desktop.gui.resources import resource_path, resources_dir
 
@@ -144,6 +145,7 @@ class MainWindow(QMainWindow):
         self._battles: BattlePanel | None = None
         self._army_actions: ArmyActions | None = None
         self._drop_hints: DropHints | None = None
+        self.context_menus = ContextMenus(self)
         for action in (self.ui.actionNewBattle, self.ui.actionRenameBattle,
                        self.ui.actionDuplicateBattle, self.ui.actionDeleteBattle,
                        self.ui.actionDeployArmy, self.ui.actionFitTable,
@@ -203,7 +205,8 @@ class MainWindow(QMainWindow):
         self.ui.actionSortBySlot.triggered.connect(
             lambda: self.army_actions.sort_units_by_slot())
         if settings is not None:
-            self.ui.actionGroupBySlot.setChecked(settings.value(GROUP_BY_SLOT_KEY, False, bool))
+            self.ui.actionGroupBySlot.setChecked(
+                bool(settings.value(GROUP_BY_SLOT_KEY, False, bool)))
         self.ui.actionGroupBySlot.toggled.connect(self._group_by_slot)
         self.ui.actionDeleteArmy.triggered.connect(self.delete_army)
         self.ui.actionAddUnits.triggered.connect(self.add_units_from_library)
