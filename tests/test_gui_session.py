@@ -9,11 +9,15 @@ Everything runs for real: main windows on SQLite files in tmp_path, settings in 
 # ruff: noqa: F811  (the fixtures url and modals come from test_gui_roster)
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 from test_gui_roster import (  # noqa: F401
+    BATTLESCRIBE_ROSTER,
     GOBLINS,
     modals,
     open_window,
@@ -24,6 +28,8 @@ from test_gui_roster import (  # noqa: F401
 )
 
 from desktop.gui.main_window import MainWindow
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def ini(tmp_path: Path) -> QSettings:
@@ -170,3 +176,156 @@ def test_open_database_cancelled_changes_nothing(qtbot, url, modals):
     modals.answer(OpenDatabaseDialog, lambda dialog: dialog.reject())
     window.ui.actionOpenDatabase.trigger()
     assert window.store is not None and window.store.url == url
+
+
+# Changes another program makes while the window is open
+
+
+def rout(*argv: str) -> subprocess.CompletedProcess[str]:
+    """`rout …` as its own process, as a player runs it beside the window."""
+    environment = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-m", "desktop", *argv], capture_output=True,
+                          text=True, env=environment, timeout=120, check=False)
+
+
+def tree_names(window: MainWindow) -> list[str]:
+    model = window.tree_model
+    names = []
+    for group in range(model.rowCount()):
+        parent = model.index(group, 0)
+        names += [model.index(row, 0, parent).data() for row in range(model.rowCount(parent))]
+    return names
+
+
+def test_an_army_rout_import_adds_shows_up_in_the_open_window(qtbot, url, tmp_path):
+    from desktop.store.transfer import write_army_file
+
+    small, = seed(url, small_army())
+    window = open_window(qtbot, url)
+    # An edit of the player's own first: it must stay undoable.
+    window.select_units(["trolls"])
+    window.duplicate_units()
+    assert window.undo_stack.count() == 1
+    path = tmp_path / "goblins.json"
+    write_army_file(sample(GOBLINS), path)
+    done = rout("import", str(path), "--database", url)
+    assert done.returncode == 0, done.stderr
+    # The file watch sees the write; the tree follows without F5.
+    qtbot.waitUntil(lambda: GOBLINS in tree_names(window), timeout=10_000)
+    assert window.current_army.id == small.id  # what the player looks at stays
+    assert "Hill Goblin Warband" in window.ui.logView.toPlainText().splitlines()[-1]
+    # Nothing the undo history refers to changed: it is kept, and still works.
+    assert window.undo_stack.count() == 1
+    window.undo_action.trigger()
+    assert [u.id for u in window.current_army.units] == ["spearmen", "trolls"]
+
+
+def test_own_edits_are_not_taken_for_another_programs(qtbot, url):
+    small, _, _ = seed(url, small_army(), sample(GOBLINS), sample("Elf Marchwardens"))
+    window = open_window(qtbot, url)
+    reload = window.database_reload
+    window.select_army(small.id)
+    window.select_units(["trolls"])
+    window.duplicate_units()
+    window.ui.actionCloneArmy.trigger()
+    # An imported BattleScribe roster too: its profiles and notes must read back the same.
+    with qtbot.waitSignal(window.workspace.army_added, timeout=20_000):
+        window.import_army(BATTLESCRIBE_ROSTER)
+    # The watch fires for these writes too; what it reads matches the window.
+    qtbot.waitUntil(lambda: reload.checks >= 1, timeout=10_000)
+    qtbot.waitUntil(lambda: not reload.busy, timeout=10_000)
+    assert window.undo_stack.count() == 3
+    assert "changed the database" not in window.ui.logView.toPlainText()
+    window.ui.actionReload.trigger()
+    qtbot.waitUntil(lambda: not reload.busy, timeout=10_000)
+    assert window.statusBar().currentMessage() == "Nothing changed in the database"
+    assert window.undo_stack.count() == 3
+
+
+def test_f5_reloads_what_another_program_changed(qtbot, url):
+    from dataclasses import replace
+
+    from desktop.store.store import Store
+
+    small, goblins, elves = seed(url, small_army(), sample(GOBLINS),
+                                 sample("Elf Marchwardens"))
+    window = open_window(qtbot, url)
+    window.database_reload.watch_enabled = False  # only F5 here (as for PostgreSQL)
+    window.select_army(goblins.id)
+    window.select_units(["trolls"])
+    window.delete_units()  # the undo history now refers to the goblins
+    assert window.ui.actionReload.shortcut().toString() == "F5"
+    with Store.open(url) as store:
+        store.save_army(replace(store.load_army(goblins.id), name="Goblins Renamed"))
+        store.delete_army(elves.id)
+    window.ui.actionReload.trigger()
+    qtbot.waitUntil(lambda: "Goblins Renamed" in tree_names(window), timeout=10_000)
+    assert "Elf Marchwardens" not in tree_names(window)
+    assert window.current_army.name == "Goblins Renamed"
+    # Undoing would now overwrite the other program's change: the history goes, and says so.
+    assert window.undo_stack.count() == 0
+    log = window.ui.logView.toPlainText()
+    assert "changed Goblins Renamed" in log and "removed Elf Marchwardens" in log
+    assert "undo history" in log.splitlines()[-1]
+    # The window's view agrees with a fresh reader of the file.
+    assert window.workspace.army(goblins.id) == stored_army(url, goblins.id)
+    assert window.workspace.army(small.id) == small
+
+
+def test_a_reload_waits_for_the_cell_being_edited(qtbot, url):
+    from dataclasses import replace
+
+    from test_gui_roster import cell, open_editor, type_number
+
+    from desktop.store.store import Store
+
+    small, goblins = seed(url, small_army(), sample(GOBLINS))
+    window = open_window(qtbot, url)
+    window.select_army(small.id)
+    spin = open_editor(window, cell(window, "trolls", "stat:Ld"))
+    type_number(qtbot, spin, 9)
+    with Store.open(url) as store:
+        store.save_army(replace(store.load_army(goblins.id), name="Renamed Elsewhere"))
+    window.ui.actionReload.trigger()
+    qtbot.wait(300)
+    # The editor and what was typed in it are still there.
+    assert window.ui.rosterTable.indexWidget(cell(window, "trolls", "stat:Ld")) is spin
+    assert spin.value() == 9
+    assert "Renamed Elsewhere" not in tree_names(window)
+    from PySide6.QtCore import Qt
+
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: "Renamed Elsewhere" in tree_names(window), timeout=10_000)
+    trolls = next(u for u in stored_army(url, small.id).units if u.id == "trolls")
+    assert trolls.profile.stats["Ld"] == 9
+
+
+def test_a_battle_another_program_adds_shows_up(qtbot, url):
+    from desktop.engine.setup import deploy_army, new_battle
+    from desktop.store.store import Store
+
+    goblins, elves = seed(url, sample(GOBLINS), sample("Elf Marchwardens"))
+    window = open_window(qtbot, url)
+    panel = window.battles
+    assert panel.list_model.rowCount() == 0
+    start = new_battle("warhammer6", [goblins, elves]).battle
+    with Store.open(url) as store:
+        battle_id = store.create_battle(start, "Fought elsewhere")
+    qtbot.waitUntil(lambda: panel.list_model.rowCount() == 1, timeout=10_000)
+    assert panel.list_model.index(0, 0).data().startswith("Fought elsewhere")
+
+    # The open battle takes a step elsewhere (`rout move` does that): it is folded again.
+    with qtbot.waitSignal(panel.opened, timeout=10_000):
+        panel.open_battle(battle_id)
+    assert not list(panel.battle.on_table())
+    with Store.open(url) as store:
+        store.append_step(battle_id, deploy_army(start, goblins.player))
+    qtbot.waitUntil(lambda: panel.battle is not None and len(list(panel.battle.on_table()))
+                    == len(goblins.units), timeout=10_000)
+
+
+def stored_army(url: str, army_id: str):
+    from desktop.store.store import Store
+
+    with Store.open(url) as store:
+        return store.load_army(army_id)

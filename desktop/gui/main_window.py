@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 
 from desktop import __version__
 from desktop.gui.context_menus import ContextMenus
+from desktop.gui.database_watch import DatabaseReload
 from desktop.gui.forms.ui_mainwindow import Ui_MainWindow
 from desktop.gui.resources import resource_path, resources_dir
 
@@ -146,6 +147,7 @@ class MainWindow(QMainWindow):
         self._army_actions: ArmyActions | None = None
         self._drop_hints: DropHints | None = None
         self.context_menus = ContextMenus(self)
+        self.database_reload = DatabaseReload(self)
         for action in (self.ui.actionNewBattle, self.ui.actionRenameBattle,
                        self.ui.actionDuplicateBattle, self.ui.actionDeleteBattle,
                        self.ui.actionDeployArmy, self.ui.actionFitTable,
@@ -221,6 +223,7 @@ class MainWindow(QMainWindow):
         self.ui.actionPrint.triggered.connect(self.print_roster)
         self.ui.actionPrintPreview.triggered.connect(self.preview_roster)
         self.ui.actionOpenDatabase.triggered.connect(self.choose_database)
+        self.ui.actionReload.triggered.connect(lambda: self.database_reload.reload())
         self.ui.searchEdit.textChanged.connect(self._filter)
         self.ui.centralTabs.currentChanged.connect(self._tab_shown)
         self.ui.searchEdit.setMinimumWidth(180)
@@ -428,6 +431,8 @@ class MainWindow(QMainWindow):
         workspace.adopt(armies, libraries)
         self._show_workspace(workspace)
         self.battles.database_opened(store, self.runner, workspace.armies())
+        assert self.battles.workspace is not None
+        self.database_reload.database_opened(store, workspace, self.battles.workspace)
         where = store.describe()
         self.database_status.setText(where)
         self.database_status.setToolTip(f"Database: {where}")
@@ -700,6 +705,8 @@ class MainWindow(QMainWindow):
         self.ui.actionNewArmy.setEnabled(writable)
         self.ui.actionImport.setEnabled(writable)
         self.ui.actionOpenSamples.setEnabled(writable)
+        # Reading again is no edit: offered on a database that may only be read too.
+        self.ui.actionReload.setEnabled(self.workspace is not None)
         for action in (self.ui.actionExport, self.ui.actionExportPdf, self.ui.actionPrint,
                        self.ui.actionPrintPreview):
             action.setEnabled(army is not None)
