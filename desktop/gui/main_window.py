@@ -513,11 +513,9 @@ class MainWindow(QMainWindow):
         self.ui.armyTree.expandToDepth(0)
         self.ui.armyTree.selectionModel().currentChanged.connect(self._tree_current)
         self.tree_model.unitsDropped.connect(lambda army_id, ids: self.select_units(ids))
-        if self._drop_hints is None:
-            from desktop.gui.army_tree import DropHints
-
+        if self._drop_hints is None:  # why a drag cannot land, in the status bar ("" clears)
             self._drop_hints = DropHints(self.ui.armyTree)
-            self._drop_hints.hint.connect(self._show_hint)
+            self._drop_hints.hint.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self.roster_model = RosterTableModel(workspace, self.undo_stack, self)
         self.roster_filter = RosterFilter(self)
         self.roster_filter.setSourceModel(self.roster_model)
@@ -748,12 +746,6 @@ class MainWindow(QMainWindow):
         if (army_id and self.workspace is not None and self.workspace.army(army_id)
                 and self.roster_model is not None and army_id != self.roster_model.army_id):
             self.select_army(army_id)
-
-    def _show_hint(self, text: str) -> None:
-        if text:
-            self.statusBar().showMessage(text, 6000)
-        else:
-            self.statusBar().clearMessage()
 
     def _store_refused(self, message: str) -> None:
         self.log(message)
