@@ -507,3 +507,32 @@ def test_right_click_where_there_is_no_army(qtbot, url, tmp_path):
     moves = submenu(unit_menu, "Move to")
     assert texts(moves) == ["No other Kensei 1st edition army"]
     assert not moves.actions()[0].isEnabled()
+
+
+def test_a_read_only_database_offers_none_of_these_edits(qtbot, tmp_path):
+    """Clone, Sort by Slot, Copy to and Move to change the database: off when it may only be
+    read. Grouping the view and Reload change nothing: on."""
+    from read_only import read_only
+
+    folder = tmp_path / "club"
+    folder.mkdir()
+    url = f"sqlite:///{folder / 'rout.sqlite'}"
+    goblins, _ = seed(url, reversed_goblins(), sample(ELVES))
+    with read_only(folder):
+        window = open_window(qtbot, url)
+        assert window.store.read_only
+        window.select_army(goblins.id)
+        for action in (window.ui.actionCloneArmy, window.ui.actionSortBySlot):
+            assert not action.isEnabled(), action.objectName()
+        for action in (window.ui.actionGroupBySlot, window.ui.actionReload):
+            assert action.isEnabled(), action.objectName()
+        menu = window.context_menus.roster_menu(right_click(qtbot, window.ui.rosterTable,
+                                                            cell(window, "trolls", "name")))
+        for title in ("Copy to", "Move to"):
+            assert not submenu(menu, title).isEnabled(), title
+        window.ui.actionGroupBySlot.trigger()
+        assert roster_unit_ids(window) == GROUPED
+        window.ui.actionReload.trigger()
+        qtbot.waitUntil(lambda: not window.database_reload.busy, timeout=10_000)
+        assert window.statusBar().currentMessage() == "Nothing changed in the database"
+        window.close()

@@ -101,7 +101,7 @@ class ContextMenus(QObject):
         submenu = menu.addMenu(title)
         if source is None or window.workspace is None:
             return
-        submenu.setEnabled(bool(units))
+        submenu.setEnabled(bool(units) and not window.workspace.read_only)
         targets = sorted((army for army in window.workspace.armies()
                           if army.ruleset == source.ruleset and army.id != source.id),
                          key=lambda army: (army.name.casefold(), army.id))
