@@ -639,7 +639,7 @@ def test_drop_reorders_units_and_undo_puts_them_back(qtbot, url):
     model = window.tree_model
     assert tree_unit_ids(window, army.id) == GOBLIN_UNITS
     assert model.mimeTypes() == [UNIT_MIME]
-    assert model.supportedDropActions() == Qt.DropAction.MoveAction
+    assert model.supportedDropActions() == Qt.DropAction.MoveAction | Qt.DropAction.CopyAction
     trolls = model.unit_index(army.id, "trolls")
     assert trolls.flags() & Qt.ItemFlag.ItemIsDragEnabled
 
@@ -680,33 +680,36 @@ def test_drop_reorders_units_and_undo_puts_them_back(qtbot, url):
     assert window.undo_stack.count() == count
 
 
-def test_drops_outside_the_army_are_refused(qtbot, url):
+def test_drops_outside_any_army_are_refused(qtbot, url):
+    """Onto a ruleset row or the empty tree units have no army to join; drops onto another
+    army are moves or copies (tests/test_gui_roster_edits.py)."""
     goblins, elves = seed(url, sample(GOBLINS), sample("Elf Marchwardens"))
     window = open_window(qtbot, url)
     model = window.tree_model
     mime = model.mimeData([model.unit_index(goblins.id, "trolls")])
-    move = Qt.DropAction.MoveAction
     ruleset_row = model.index(list(RULESETS).index("warhammer6"), 0)
     refused = {
-        "another army": (0, model.army_index(elves.id)),
-        "a unit of another army": (-1, model.unit_index(elves.id, "wardens")),
         "a ruleset row": (0, ruleset_row),
         "the top level": (0, QModelIndex()),
     }
-    for where, (row, parent) in refused.items():
-        assert not model.canDropMimeData(mime, move, row, 0, parent), where
-        assert not model.dropMimeData(mime, move, row, 0, parent), where
+    for action in (Qt.DropAction.MoveAction, Qt.DropAction.CopyAction):
+        for where, (row, parent) in refused.items():
+            assert not model.canDropMimeData(mime, action, row, 0, parent), where
+            assert not model.dropMimeData(mime, action, row, 0, parent), where
     assert not ruleset_row.flags() & Qt.ItemFlag.ItemIsDropEnabled
 
     foreign = QMimeData()
     foreign.setText("trolls")
     broken = QMimeData()
     broken.setData(UNIT_MIME, b"{not json")
-    for data in (foreign, broken):
-        assert not model.canDropMimeData(data, move, 0, 0, model.army_index(goblins.id))
-    # Only a move makes sense: a copy would duplicate ids.
-    assert not model.dropMimeData(mime, Qt.DropAction.CopyAction, 0, 0,
-                                  model.army_index(goblins.id))
+    gone = model.mimeData([model.unit_index(goblins.id, "trolls")])
+    gone.setData(UNIT_MIME, json.dumps({"army": "no-such-army", "units": ["trolls"]}).encode())
+    for data in (foreign, broken, gone):
+        assert not model.canDropMimeData(data, Qt.DropAction.MoveAction, 0, 0,
+                                         model.army_index(goblins.id))
+    # Only moves and copies: a link means nothing here.
+    assert not model.dropMimeData(mime, Qt.DropAction.LinkAction, 0, 0,
+                                  model.army_index(elves.id))
 
     assert window.undo_stack.count() == 0
     assert unit_ids(stored(url, goblins.id)) == GOBLIN_UNITS
@@ -717,16 +720,15 @@ def test_drop_through_the_tree_view(qtbot, url):
     """The view's own dropEvent picks the row and parent from the mouse position.
 
     A real QDrag cannot run offscreen, and an InternalMove view only takes drops whose
-    source is itself (known only while a QDrag runs), so the view is switched to DragDrop
-    for the synthesized drag events; everything after that is the view's code.
+    source is itself (known only while a QDrag runs); the view is DragDrop (copies need it),
+    so everything after the synthesized drag events is the view's code.
     """
     army, elves = seed(url, sample(GOBLINS), sample("Elf Marchwardens"))
     window = open_window(qtbot, url)
     tree = window.ui.armyTree
     tree.expandAll()
     model = window.tree_model
-    assert tree.dragDropMode() == QAbstractItemView.DragDropMode.InternalMove
-    tree.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)
+    assert tree.dragDropMode() == QAbstractItemView.DragDropMode.DragDrop
     mime = model.mimeData([model.unit_index(army.id, "trolls")])
     target = tree.visualRect(model.unit_index(army.id, "spearmen")).center()
 
@@ -744,14 +746,15 @@ def test_drop_through_the_tree_view(qtbot, url):
     assert unit_ids(stored(url, army.id)) == expected
     assert tree_unit_ids(window, army.id) == expected
 
-    # Over another army's unit the view refuses the drag, and a drop there does nothing.
+    # Over another army's unit the drag moves the unit there, in front of that unit.
     elsewhere = tree.visualRect(model.unit_index(elves.id, "wardens")).center()
     assert tree.indexAt(elsewhere) == model.unit_index(elves.id, "wardens")
-    assert not send(QDragMoveEvent(elsewhere, move, mime, buttons, keys))
+    assert send(QDragEnterEvent(elsewhere, move, mime, buttons, keys))  # a new drag
     send(QDropEvent(elsewhere.toPointF(), move, mime, buttons, keys))
-    assert unit_ids(stored(url, army.id)) == expected
-    assert unit_ids(stored(url, elves.id)) == unit_ids(elves)
-    assert window.undo_stack.count() == 1
+    assert "trolls" not in unit_ids(stored(url, army.id))
+    wardens = unit_ids(elves).index("wardens")
+    assert unit_ids(stored(url, elves.id))[wardens:wardens + 2] == ["trolls", "wardens"]
+    assert window.undo_stack.count() == 2
 
 
 # 4. Everything is still there in the next session
@@ -1376,9 +1379,12 @@ def test_a_second_window_on_the_same_file_is_turned_away(qtbot, url):
         second.open_database(url)
     assert "open in another Rout window" in refused.args[0]
     assert second.store is None
+    qtbot.waitUntil(lambda: second._closing)  # it closes itself (tests/test_gui_session.py)
     first.close()
-    with qtbot.waitSignal(second.ready):
-        second.open_database(url)  # the first window let go
-    with qtbot.waitSignal(second.ready):
-        second.open_database(url)  # the same window opening its own file again
-    assert second.store is not None
+    third = MainWindow()
+    qtbot.addWidget(third)
+    with qtbot.waitSignal(third.ready):
+        third.open_database(url)  # the first window let go
+    with qtbot.waitSignal(third.ready):
+        third.open_database(url)  # the same window opening its own file again
+    assert third.store is not None

@@ -205,3 +205,39 @@ def _price_notes(unit: Unit, library: Sequence[LibraryEntry]) -> list[RosterProb
                               f"its {unit.points} points stay as they are when its size "
                               "changes", unit.id, "points", Severity.NOTE)]
     return []
+
+
+def units_by_slot(units: Sequence[Unit], ruleset: Ruleset) -> tuple[Unit, ...]:
+    """The units in the ruleset's slot order (W6: Lords, Heroes, Core, Special, Rare); units
+    of one slot keep the order they had, unknown slots follow, units without a slot last."""
+    return tuple(sorted(units, key=lambda unit: ruleset.slot_rank(unit.slot)))
+
+
+def join_refusal(source: Army, target: Army) -> str:
+    """Why units of `source` may not join `target` ("" when they may): a profile's
+    statistics are its ruleset's, which another ruleset's rules cannot read."""
+    if source.ruleset == target.ruleset:
+        return ""
+    return (f"{target.name} is a {get_ruleset(target.ruleset).name} army: units from "
+            f"{get_ruleset(source.ruleset).name} cannot join it, their profiles have other "
+            "statistics")
+
+
+def joined(army: Army, units: Sequence[Unit],
+           position: int | None = None) -> tuple[Army, list[str]]:
+    """`army` with `units` added at `position` (the end by default), and the ids they got.
+
+    Each unit keeps its id when the army has none like it, else gets a fresh one; it takes
+    the army's player, as every unit of an army does.
+    """
+    added: list[Unit] = []
+    for unit in units:
+        unit_id = unit.id
+        if any(other.id == unit_id for other in (*army.units, *added)):
+            stem, _, number = unit.id.rpartition("-")
+            taken = replace(army, units=(*army.units, *added))
+            unit_id = unique_unit_id(taken, stem if stem and number.isdigit() else unit.id)
+        added.append(replace(unit, id=unit_id, player=army.player))
+    at = len(army.units) if position is None else min(max(position, 0), len(army.units))
+    return (replace(army, units=(*army.units[:at], *added, *army.units[at:])),
+            [unit.id for unit in added])

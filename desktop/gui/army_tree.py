@@ -3,8 +3,9 @@
 Three levels, told apart by the index's internal id: 0 for a ruleset row, the ruleset's
 number (1..) for an army row, UNIT_BASE + the army's key for a unit row. Ids stay
 non-negative: PySide6 takes a negative int for an object pointer. Units are dragged to
-reorder them; a drop pushes one undo command and returns False so the view never removes
-rows itself — the model follows the workspace's signal like for every other edit.
+reorder them, or onto another army of their ruleset to move them there (copy them with
+Ctrl); a drop pushes one undo command and returns False so the view never removes rows
+itself — the model follows the workspace's signal like for every other edit.
 
 An army with warnings (over its points limit, a composition warning: the engine's
 `army_problems`) is marked with the army-warning icon, and its tooltip lists them.
@@ -14,24 +15,26 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
     QByteArray,
+    QEvent,
     QMimeData,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
     Qt,
+    Signal,
 )
-from PySide6.QtGui import QIcon, QUndoStack
+from PySide6.QtGui import QDropEvent, QIcon, QUndoStack
+from PySide6.QtWidgets import QAbstractItemView
 
 from desktop.engine.model import Army, Unit
-from desktop.engine.roster import Severity
+from desktop.engine.roster import Severity, join_refusal
 from desktop.engine.rulesets import RULESETS
-from desktop.gui.commands import ReplaceArmy, push_edit
+from desktop.gui.army_actions import transfer_units
 from desktop.gui.workspace import Workspace
 
 UNIT_MIME = "application/x-rout-units"
@@ -48,6 +51,8 @@ def points_text(army: Army) -> str:
 
 
 class ArmyTreeModel(QAbstractItemModel):
+    unitsDropped = Signal(str, list)  # army id, the ids the dropped units have there
+
     def __init__(self, workspace: Workspace, undo_stack: QUndoStack,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -219,7 +224,8 @@ class ArmyTreeModel(QAbstractItemModel):
             if role == Qt.ItemDataRole.ToolTipRole:
                 summary = (f"{army.name} — {army.player}, {len(army.units)} units, "
                            f"{army.models} models, {points_text(army)} points")
-                return "\n".join([summary, *(f"⚠ {text}" for text in self.warnings(army))])
+                return "\n".join([summary, *army.notes[:6],
+                                  *(f"⚠ {text}" for text in self.warnings(army))])
             if role == Qt.ItemDataRole.DecorationRole and column == 0:
                 return QIcon.fromTheme("army-warning" if self.warnings(army) else "army")
             if role == WARNINGS_ROLE:
@@ -258,13 +264,13 @@ class ArmyTreeModel(QAbstractItemModel):
             return base | Qt.ItemFlag.ItemIsDropEnabled
         return base
 
-    # Drag and drop: reordering units inside their army
+    # Drag and drop: units reordered in their army, moved or (Ctrl) copied to another army
 
     def supportedDropActions(self) -> Qt.DropAction:  # Qt override
-        return Qt.DropAction.MoveAction
+        return Qt.DropAction.MoveAction | Qt.DropAction.CopyAction
 
     def supportedDragActions(self) -> Qt.DropAction:  # Qt override
-        return Qt.DropAction.MoveAction
+        return Qt.DropAction.MoveAction | Qt.DropAction.CopyAction
 
     def mimeTypes(self) -> list[str]:  # Qt override
         return [UNIT_MIME]
@@ -292,27 +298,43 @@ class ArmyTreeModel(QAbstractItemModel):
     def dropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int,
                      parent: Index) -> bool:  # Qt override
         target = self._drop_target(data, row, parent)
-        if target is None or action != Qt.DropAction.MoveAction:
+        if target is None or action not in (Qt.DropAction.MoveAction,
+                                            Qt.DropAction.CopyAction):
             return False
-        army, moving, position = target
-        kept = [u for u in army.units if u.id not in moving]
-        before = sum(1 for u in army.units[:position] if u.id not in moving)
-        moved = [u for u in army.units if u.id in moving]
-        units = tuple(kept[:before] + moved + kept[before:])
-        if units != army.units:
-            push_edit(self.undo_stack, ReplaceArmy(self.workspace, army,
-                                                   replace(army, units=units),
-                                                   f"Reorder units in {army.name}"))
+        source, army, moving, position = target
+        arrived = transfer_units(self.workspace, self.undo_stack, source, moving, army,
+                                 copy=action == Qt.DropAction.CopyAction, position=position)
+        if arrived:
+            self.unitsDropped.emit(army.id, arrived)
         # False: the view must not remove the dragged rows; the workspace signal moves them.
         return False
 
-    def _drop_target(self, data: QMimeData, row: int,
-                     parent: Index) -> tuple[Army, set[str], int] | None:
+    def drop_refusal(self, data: QMimeData, index: Index) -> str:
+        """Why units being dragged cannot land on `index` ("" when they can, or when the
+        drag is not units of this window's armies), for the window to say."""
+        payload = self._payload(data)
+        source = self.workspace.army(str(payload.get("army", ""))) if payload else None
+        if source is None:
+            return ""
+        if self._level(index) in ("root", "ruleset"):
+            return "Drop units onto an army, or onto a unit to put them in front of it"
+        army = self._army_of(index)
+        return join_refusal(source, army) if army is not None else ""
+
+    def _payload(self, data: QMimeData) -> dict[str, Any] | None:
         if not data.hasFormat(UNIT_MIME):
             return None
         try:
             payload = json.loads(bytes(data.data(UNIT_MIME).data()).decode())
         except ValueError:
+            return None
+        return payload if isinstance(payload, dict) else None
+
+    def _drop_target(self, data: QMimeData, row: int,
+                     parent: Index) -> tuple[Army, Army, list[str], int | None] | None:
+        """(source army, target army, unit ids, position) of a drop that may happen."""
+        payload = self._payload(data)
+        if payload is None:
             return None
         level = self._level(parent)
         if level == "unit":  # dropped onto a unit: in front of it
@@ -321,11 +343,11 @@ class ArmyTreeModel(QAbstractItemModel):
         if level != "army":
             return None
         army = self._army_of(parent)
-        if army is None or army.id != payload.get("army"):
+        source = self.workspace.army(str(payload.get("army", "")))
+        moving = [str(unit_id) for unit_id in payload.get("units", [])]
+        if army is None or source is None or not moving or join_refusal(source, army):
             return None
-        moving = set(payload.get("units", []))
-        position = len(army.units) if row < 0 else min(row, len(army.units))
-        return army, moving, position
+        return source, army, moving, None if row < 0 else min(row, len(army.units))
 
     # Following the workspace
 
@@ -392,3 +414,32 @@ class ArmyTreeModel(QAbstractItemModel):
             self.beginInsertRows(parent, 0, len(new_ids) - 1)
             self._units[army_id] = new_ids
             self.endInsertRows()
+
+
+class DropHints(QObject):
+    """Says why a drag of units over the Armies tree cannot land where it is (another
+    ruleset's army): the view shows only a "no" cursor. `hint` is "" once it can land."""
+
+    hint = Signal(str)
+
+    def __init__(self, view: QAbstractItemView) -> None:
+        super().__init__(view)
+        self.view = view
+        self._shown = ""
+        view.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if event.type() in (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop) and \
+                isinstance(event, QDropEvent):
+            model = self.view.model()
+            if isinstance(model, ArmyTreeModel):
+                index = self.view.indexAt(event.position().toPoint())
+                self._say(model.drop_refusal(event.mimeData(), index))
+        elif event.type() == QEvent.Type.DragLeave:
+            self._say("")
+        return False  # the view still handles the event
+
+    def _say(self, text: str) -> None:
+        if text != self._shown:
+            self._shown = text
+            self.hint.emit(text)

@@ -6,6 +6,9 @@ signals (STYLE habit 3). Creating an army is `before=None`, deleting one `after=
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from contextlib import suppress
+
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from desktop.engine.model import Army
@@ -73,7 +76,61 @@ class ReplaceArmy(QUndoCommand):
             self.before = saved
 
 
-def push_edit(undo_stack: QUndoStack, command: ReplaceArmy) -> bool:
+class ReplaceArmies(QUndoCommand):
+    """Several existing armies changed as one step (units moved from one army to another).
+
+    All or nothing: when the store refuses one army, those already written are put back.
+    Done, it shows the last army of `changes` (where units went); undone, the first.
+    """
+
+    def __init__(self, workspace: Workspace, changes: Sequence[tuple[Army, Army]],
+                 text: str) -> None:
+        super().__init__(text)
+        if not changes or any(not before.id or before.id != after.id
+                              for before, after in changes):
+            raise ValueError("each change is one stored army, before and after")
+        self.workspace = workspace
+        self.changes = list(changes)
+        self._done = False
+        self.error: Exception | None = None
+
+    def redo(self) -> None:  # Qt override
+        try:
+            self._write([after for _, after in self.changes],
+                        [before for before, _ in self.changes])
+        except Exception as error:
+            if not self._done:  # refused as it was pushed: leave no step (see ReplaceArmy)
+                self.error = error
+                self.setObsolete(True)
+            else:
+                self.workspace.failed.emit(f"Could not redo {self.text()}: {error}")
+            return
+        self._done = True
+        self.workspace.touched.emit(self.changes[-1][1].id)
+
+    def undo(self) -> None:  # Qt override
+        try:
+            self._write([before for before, _ in reversed(self.changes)],
+                        [after for _, after in reversed(self.changes)])
+        except Exception as error:
+            self.workspace.failed.emit(f"Could not undo {self.text()}: {error}")
+            return
+        self.workspace.touched.emit(self.changes[0][0].id)  # where moved units are back
+
+    def _write(self, armies: list[Army], previous: list[Army]) -> None:
+        written = 0
+        try:
+            for army in armies:
+                self.workspace.put_army(army)
+                written += 1
+        except Exception:
+            for army in reversed(previous[:written]):
+                with suppress(Exception):  # the first error is the one to report
+                    self.workspace.put_army(army)
+            raise
+
+
+def push_edit(undo_stack: QUndoStack, command: ReplaceArmy | ReplaceArmies) -> bool:
     """Push an edit; when the store refuses it, report through the workspace and say False.
 
     Models call this from Qt callbacks (setData, dropMimeData), where an exception could

@@ -17,7 +17,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QGuiApplication, QValidator
+from PySide6.QtGui import QGuiApplication, QPainter, QPalette, QPen, QValidator
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.gui.roster_table import EDIT_KIND_ROLE, EDIT_RANGE_ROLE
+from desktop.gui.roster_table import EDIT_KIND_ROLE, EDIT_RANGE_ROLE, GROUP_START_ROLE
 
 Index = QModelIndex | QPersistentModelIndex
 NUMBER_KINDS = ("stat", "models", "formation", "points")
@@ -92,6 +92,15 @@ class RosterDelegate(QStyledItemDelegate):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: Index) -> None:  # Qt override
+        super().paint(painter, option, index)
+        if index.data(GROUP_START_ROLE):  # a line above the first unit of each slot
+            painter.save()
+            painter.setPen(QPen(option.palette.color(QPalette.ColorRole.Text), 1))
+            painter.drawLine(option.rect.topLeft(), option.rect.topRight())
+            painter.restore()
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
                      index: Index) -> QWidget:  # Qt override

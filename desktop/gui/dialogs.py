@@ -1,13 +1,14 @@
 """Dialogs laid out in ui/: a new army (or its settings), picking units from a library, a
-new battle, and the welcome shown when the database holds no army yet."""
+new battle, the welcome shown when the database holds no army yet, and Open Database."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QFont, QIcon, QKeyEvent, QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QListWidgetItem, QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QListWidgetItem, QWidget
 
 from desktop.engine.composition import Library, split_by_list
 from desktop.engine.model import Army, ArmyList, LibraryEntry
@@ -15,6 +16,7 @@ from desktop.engine.rulesets import RULESETS
 from desktop.gui.forms.ui_librarydialog import Ui_LibraryDialog
 from desktop.gui.forms.ui_newarmydialog import Ui_NewArmyDialog
 from desktop.gui.forms.ui_newbattledialog import Ui_NewBattleDialog
+from desktop.gui.forms.ui_opendatabasedialog import Ui_OpenDatabaseDialog
 from desktop.gui.forms.ui_welcomedialog import Ui_WelcomeDialog
 
 ENTRY_ROLE = Qt.ItemDataRole.UserRole
@@ -22,8 +24,8 @@ NO_LIST = "No army list"
 
 
 class NewArmyDialog(QDialog):
-    """Name, player, ruleset, army list and points limit; with `army`, edits those of an
-    existing one. `army_lists` are each ruleset's lists, from its library."""
+    """Name, player, ruleset, army list, points limit and notes; with `army`, edits those of
+    an existing one. `army_lists` are each ruleset's lists, from its library."""
 
     def __init__(self, parent: QWidget | None = None, army: Army | None = None,
                  army_lists: Mapping[str, Sequence[ArmyList]] | None = None) -> None:
@@ -41,6 +43,7 @@ class NewArmyDialog(QDialog):
             self.ui.rulesetCombo.setEnabled(False)  # profiles belong to their ruleset
             self.ui.limitSpin.setValue(army.points_limit)
             self._fill_lists(army.army_list)
+            self.ui.notesEdit.setPlainText("\n".join(army.notes))
         else:
             self.setWindowTitle("New Army")
             self.ui.nameEdit.setText("New army")
@@ -88,6 +91,16 @@ class NewArmyDialog(QDialog):
     @property
     def army_list(self) -> str:
         return str(self.ui.listCombo.currentData() or "")
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """One note a line (Army.notes), trailing spaces and blank lines at either end off."""
+        lines = [line.rstrip() for line in self.ui.notesEdit.toPlainText().split("\n")]
+        while lines and not lines[0]:
+            lines.pop(0)
+        while lines and not lines[-1]:
+            lines.pop()
+        return tuple(lines)
 
 
 def models(count: int) -> str:
@@ -343,3 +356,55 @@ class NewBattleDialog(QDialog):
     @property
     def zone_depth(self) -> float:
         return self.ui.zoneSpin.value()
+
+
+class OpenDatabaseDialog(QDialog):
+    """A database to open: typed (a SQLite file or any database URL) or chosen with
+    Browse…, which starts in the open database's folder."""
+
+    FILE_FILTER = "Rout databases (*.sqlite *.sqlite3 *.db);;All files (*)"
+
+    def __init__(self, current: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ui = Ui_OpenDatabaseDialog()
+        self.ui.setupUi(self)
+        self.ui.locationEdit.setText(current)
+        self.ui.locationEdit.selectAll()
+        self.ui.locationEdit.textChanged.connect(self._check)
+        self.ui.browseButton.clicked.connect(self.browse)
+        self.ui.buttonBox.accepted.connect(self.accept)
+        self.ui.buttonBox.rejected.connect(self.reject)
+        self._check()
+
+    @property
+    def location(self) -> str:
+        return self.ui.locationEdit.text().strip()
+
+    def browse(self) -> None:
+        files = QFileDialog(self, "Choose a Database File", "", self.FILE_FILTER)
+        # AnyFile: a name that does not exist yet makes a new database there.
+        files.setFileMode(QFileDialog.FileMode.AnyFile)
+        files.setAcceptMode(QFileDialog.AcceptMode.AcceptOpen)
+        shown = self._shown_file()
+        if shown is not None:
+            files.setDirectory(str(shown.parent))
+            if shown.is_file():
+                files.selectFile(str(shown))
+        if files.exec() == QDialog.DialogCode.Accepted and files.selectedFiles():
+            self.ui.locationEdit.setText(files.selectedFiles()[0])
+
+    def _shown_file(self) -> Path | None:
+        """The file the text names (a path or a sqlite:/// URL); None for other URLs."""
+        text = self.location
+        if text.startswith("sqlite:///"):
+            text = text[len("sqlite:///"):]
+        elif "://" in text:
+            return None
+        if not text:
+            return None
+        path = Path(text).expanduser()
+        return path if path.parent.is_dir() else None
+
+    def _check(self) -> None:
+        button = self.ui.buttonBox.button(QDialogButtonBox.StandardButton.Open)
+        button.setEnabled(bool(self.location))

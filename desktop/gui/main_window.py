@@ -35,7 +35,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
-    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -44,6 +43,8 @@ from PySide6.QtWidgets import (
 )
 
 from desktop import __version__
+from desktop.gui.context_menus import ContextMenus
+from desktop.gui.database_watch import DatabaseReload
 from desktop.gui.forms.ui_mainwindow import Ui_MainWindow
 from desktop.gui.resources import resource_path, resources_dir
 
@@ -51,7 +52,8 @@ if TYPE_CHECKING:  # the panes import the engine and the store: not before the f
     from desktop.engine.composition import Library
     from desktop.engine.model import Army, LibraryEntry, Unit
     from desktop.engine.roster import RosterProblem
-    from desktop.gui.army_tree import ArmyTreeModel
+    from desktop.gui.army_actions import ArmyActions
+    from desktop.gui.army_tree import ArmyTreeModel, DropHints
     from desktop.gui.battle_panel import BattlePanel
     from desktop.gui.battlefield import BattlefieldScene, BattlefieldView
     from desktop.gui.chart import RosterChart
@@ -69,6 +71,8 @@ STATE_KEY: Final = "mainWindow/state"
 DATABASE_KEY: Final = "database/url"
 RECENT_KEY: Final = "database/recent"
 WELCOMED_KEY: Final = "welcome/shown"
+LAST_ARMY_KEY: Final = "roster/lastArmy"  # an army id: ids are unique across databases
+GROUP_BY_SLOT_KEY: Final = "roster/groupBySlot"
 RECENT_COUNT: Final = 8
 
 ABOUT_TEXT: Final = (
@@ -143,6 +147,10 @@ class MainWindow(QMainWindow):
         # The battle half is built on first use: it imports the engine (shapely), which the
         # first frame must not wait for.
         self._battles: BattlePanel | None = None
+        self._army_actions: ArmyActions | None = None
+        self._drop_hints: DropHints | None = None
+        self.context_menus = ContextMenus(self)
+        self.database_reload = DatabaseReload(self)
         for action in (self.ui.actionNewBattle, self.ui.actionRenameBattle,
                        self.ui.actionDuplicateBattle, self.ui.actionDeleteBattle,
                        self.ui.actionDeployArmy, self.ui.actionFitTable,
@@ -198,6 +206,13 @@ class MainWindow(QMainWindow):
         self.ui.logView.cursorPositionChanged.connect(self._log_clicked)
         self.ui.actionNewArmy.triggered.connect(self.new_army)
         self.ui.actionArmySettings.triggered.connect(self.edit_army_settings)
+        self.ui.actionCloneArmy.triggered.connect(lambda: self.army_actions.clone_army())
+        self.ui.actionSortBySlot.triggered.connect(
+            lambda: self.army_actions.sort_units_by_slot())
+        if settings is not None:
+            self.ui.actionGroupBySlot.setChecked(
+                bool(settings.value(GROUP_BY_SLOT_KEY, False, bool)))
+        self.ui.actionGroupBySlot.toggled.connect(self._group_by_slot)
         self.ui.actionDeleteArmy.triggered.connect(self.delete_army)
         self.ui.actionAddUnits.triggered.connect(self.add_units_from_library)
         self.ui.actionDuplicateUnit.triggered.connect(self.duplicate_units)
@@ -211,6 +226,7 @@ class MainWindow(QMainWindow):
         self.ui.actionPrint.triggered.connect(self.print_roster)
         self.ui.actionPrintPreview.triggered.connect(self.preview_roster)
         self.ui.actionOpenDatabase.triggered.connect(self.choose_database)
+        self.ui.actionReload.triggered.connect(lambda: self.database_reload.reload())
         self.ui.searchEdit.textChanged.connect(self._filter)
         self.ui.centralTabs.currentChanged.connect(self._tab_shown)
         self.ui.searchEdit.setMinimumWidth(180)
@@ -244,6 +260,15 @@ class MainWindow(QMainWindow):
             self._battles.logged.connect(self.log)
             self._battles.loggedEvent.connect(self._log_event)
         return self._battles
+
+    @property
+    def army_actions(self) -> ArmyActions:
+        """Clone Army, units copied or moved between armies, Sort Units by Slot."""
+        if self._army_actions is None:
+            from desktop.gui.army_actions import ArmyActions
+
+            self._army_actions = ArmyActions(self)
+        return self._army_actions
 
     @property
     def battlefield_scene(self) -> BattlefieldScene:
@@ -393,7 +418,7 @@ class MainWindow(QMainWindow):
         lock = self._lock_database(store)
         if lock is False:
             store.close()
-            self._database_failed(RuntimeError(
+            self._database_failed(DatabaseInUseError(
                 f"{store.describe()} is open in another Rout window; edits in both would "
                 "overwrite each other — switch to that window"), generation)
             return
@@ -408,6 +433,8 @@ class MainWindow(QMainWindow):
         workspace.adopt(armies, libraries)
         self._show_workspace(workspace)
         self.battles.database_opened(store, self.runner, workspace.armies())
+        assert self.battles.workspace is not None
+        self.database_reload.database_opened(store, workspace, self.battles.workspace)
         where = store.describe()
         self.database_status.setText(where)
         self.database_status.setToolTip(f"Database: {where}")
@@ -450,11 +477,17 @@ class MainWindow(QMainWindow):
         self.database_status.setText(self.store.describe() if self.store else "No database")
         self.log(f"Could not open the database: {message}")
         self.failed.emit(message)
+        turned_away = isinstance(error, DatabaseInUseError) and self.store is None
         if self.isVisible() and self.welcome_enabled:
+            if turned_away:
+                message += "\n\nThis window closes now."
             QMessageBox.critical(self, "Cannot open the database", message)
+        if turned_away:
+            # A second window on a file in use could only ever be an empty shell.
+            QTimer.singleShot(0, self.close)
 
     def _show_workspace(self, workspace: Workspace) -> None:
-        from desktop.gui.army_tree import ArmyTreeModel
+        from desktop.gui.army_tree import ArmyTreeModel, DropHints
         from desktop.gui.columns import NameColumnFollower, RosterColumns
         from desktop.gui.delegates import RosterDelegate
         from desktop.gui.roster_table import RosterFilter, RosterTableModel
@@ -481,9 +514,14 @@ class MainWindow(QMainWindow):
         self.ui.armyTree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.ui.armyTree.expandToDepth(0)
         self.ui.armyTree.selectionModel().currentChanged.connect(self._tree_current)
+        self.tree_model.unitsDropped.connect(lambda army_id, ids: self.select_units(ids))
+        if self._drop_hints is None:  # why a drag cannot land, in the status bar ("" clears)
+            self._drop_hints = DropHints(self.ui.armyTree)
+            self._drop_hints.hint.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self.roster_model = RosterTableModel(workspace, self.undo_stack, self)
         self.roster_filter = RosterFilter(self)
         self.roster_filter.setSourceModel(self.roster_model)
+        self.roster_filter.set_grouped(self.ui.actionGroupBySlot.isChecked())
         self.ui.rosterTable.setModel(self.roster_filter)
         if not isinstance(self.ui.rosterTable.itemDelegate(), RosterDelegate):
             delegate = RosterDelegate(self.ui.rosterTable)
@@ -505,7 +543,11 @@ class MainWindow(QMainWindow):
 
         shown_first = sorted(workspace.armies(), key=lambda a: (
             RULESET_ORDER.index(a.ruleset), a.name.casefold(), a.id))
-        self.select_army(shown_first[0].id if shown_first else "")
+        last = str(self._settings.value(LAST_ARMY_KEY, "")) if self._settings else ""
+        if last and workspace.army(last) is not None:
+            self.select_army(last)
+        else:
+            self.select_army(shown_first[0].id if shown_first else "")
 
     # What is selected
 
@@ -520,6 +562,7 @@ class MainWindow(QMainWindow):
             return
         changed = army_id != self.roster_model.army_id
         self.roster_model.set_army(army_id)
+        self._remember_army(army_id)
         army = self.roster_model.army
         if changed and army is not None and army.units and not self.selected_units():
             # The Unit dock shows a profile from the start rather than an empty panel.
@@ -574,10 +617,15 @@ class MainWindow(QMainWindow):
             return
         if self.roster_model is not None and army_id != self.roster_model.army_id:
             self.roster_model.set_army(army_id)
+            self._remember_army(army_id)
             self._refresh_army()
         unit_id = current.data(UNIT_ID_ROLE)
         if unit_id:
             self.select_units([unit_id])
+
+    def _remember_army(self, army_id: str) -> None:
+        if self._settings is not None and army_id:
+            self._settings.setValue(LAST_ARMY_KEY, army_id)
 
     def _army_added(self, army_id: str) -> None:
         self.select_army(army_id)
@@ -621,9 +669,11 @@ class MainWindow(QMainWindow):
         else:
             self.ui.unitTitle.setText(f"<b>{_escape(army.name)}</b>")
             limit = f" of {army.points_limit}" if army.points_limit else ""
+            notes = "<br>".join(_escape(note) for note in army.notes[:12])
             self.ui.unitDetails.setText(
                 f"{len(army.units)} units, {army.models} models, {army.points}{limit} "
-                "points.<br>Select a unit to see its profile.")
+                "points.<br>Select a unit to see its profile."
+                + (f"<br><br><i>Notes</i><br>{notes}" if notes else ""))
         if army is not None and self.workspace is not None:
             wanted = {unit.id for unit in units}
             for problem in self.workspace.problems(army):
@@ -655,16 +705,26 @@ class MainWindow(QMainWindow):
         self.ui.actionNewArmy.setEnabled(writable)
         self.ui.actionImport.setEnabled(writable)
         self.ui.actionOpenSamples.setEnabled(writable)
+        # Reading again is no edit: offered on a database that may only be read too.
+        self.ui.actionReload.setEnabled(self.workspace is not None)
         for action in (self.ui.actionExport, self.ui.actionExportPdf, self.ui.actionPrint,
                        self.ui.actionPrintPreview):
             action.setEnabled(army is not None)
         for action in (self.ui.actionDeleteArmy, self.ui.actionArmySettings,
-                       self.ui.actionAddUnits):
+                       self.ui.actionCloneArmy, self.ui.actionAddUnits):
             action.setEnabled(army is not None and writable)
         self.ui.actionDuplicateUnit.setEnabled(bool(units))
         self.ui.actionDeleteUnit.setEnabled(bool(units))
         self.ui.actionUseListedPrice.setEnabled(self.roster_model is not None and bool(
             self.roster_model.listed_prices([unit.id for unit in units])))
+        self.ui.actionSortBySlot.setEnabled(army is not None and len(army.units) > 1
+                                            and writable)
+
+    def _group_by_slot(self, grouped: bool) -> None:
+        if self.roster_filter is not None:
+            self.roster_filter.set_grouped(grouped)
+        if self._settings is not None:
+            self._settings.setValue(GROUP_BY_SLOT_KEY, grouped)
 
     def _filter(self, text: str) -> None:
         if self.roster_filter is not None:
@@ -706,7 +766,8 @@ class MainWindow(QMainWindow):
         if dialog.exec() != NewArmyDialog.DialogCode.Accepted:
             return
         army = Army(name=dialog.name, player=dialog.player, ruleset=dialog.ruleset, units=(),
-                    points_limit=dialog.points_limit, army_list=dialog.army_list)
+                    points_limit=dialog.points_limit, army_list=dialog.army_list,
+                    notes=dialog.notes)
         self._push(None, army, f"New army {army.name}")
 
     def edit_army_settings(self) -> None:
@@ -723,7 +784,8 @@ class MainWindow(QMainWindow):
         player = dialog.player
         units = tuple(replace(unit, player=player) for unit in army.units)
         changed = replace(army, name=dialog.name, player=player, units=units,
-                          points_limit=dialog.points_limit, army_list=dialog.army_list)
+                          points_limit=dialog.points_limit, army_list=dialog.army_list,
+                          notes=dialog.notes)
         if changed != army:
             self._push(army, changed, f"Change settings of {army.name}")
 
@@ -925,12 +987,12 @@ class MainWindow(QMainWindow):
         return self.workspace.problems(army) if self.workspace is not None else None
 
     def choose_database(self) -> None:
+        from desktop.gui.dialogs import OpenDatabaseDialog
+
         current = _without_password(self.store.url) if self.store else ""
-        text, ok = QInputDialog.getText(
-            self, "Open Database", "A SQLite file, or a database URL such as "
-            "postgresql+psycopg://user@host/rout:", text=current)
-        if ok and text.strip():
-            self.open_database(database_url_from(text.strip()))
+        dialog = OpenDatabaseDialog(current, self)
+        if dialog.exec() == OpenDatabaseDialog.DialogCode.Accepted and dialog.location:
+            self.open_database(database_url_from(dialog.location))
 
     def _remember_database(self, url: str) -> None:
         # Never write a password into the settings file or show it in a menu.
@@ -964,6 +1026,10 @@ class MainWindow(QMainWindow):
             self.store = None
         self._release_lock()
         super().closeEvent(event)
+
+
+class DatabaseInUseError(RuntimeError):
+    """Another Rout window holds the file's lock."""
 
 
 def database_url_from(text: str) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtCore import (
+    QAbstractItemModel,
     QAbstractTableModel,
     QModelIndex,
     QObject,
@@ -31,7 +32,7 @@ from desktop.engine.roster import (
     with_points,
     with_stat,
 )
-from desktop.engine.rulesets import Ruleset, StatSpec, get_ruleset
+from desktop.engine.rulesets import Ruleset, StatSpec, get_ruleset, slot_key
 from desktop.gui.commands import ReplaceArmy, push_edit
 from desktop.gui.workspace import Workspace
 
@@ -40,6 +41,8 @@ UNIT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 # What an editor needs to know about a cell (delegates read it, never the model's internals).
 EDIT_KIND_ROLE = Qt.ItemDataRole.UserRole + 2
 EDIT_RANGE_ROLE = Qt.ItemDataRole.UserRole + 3
+# True on the first row of a slot when the roster is grouped by slot (RosterFilter).
+GROUP_START_ROLE = Qt.ItemDataRole.UserRole + 4
 WARNING_TINT = QColor(255, 214, 170)
 NOTE_TINT = QColor(255, 240, 200)
 
@@ -365,7 +368,12 @@ class RosterTableModel(QAbstractTableModel):
 
 
 class RosterFilter(QSortFilterProxyModel):
-    """The search box: a unit stays when its name, profile, type or slot contains the text."""
+    """The search box: a unit stays when its name, profile, type or slot contains the text.
+
+    Grouped by slot, the rows follow the ruleset's slot order (the engine's
+    Ruleset.slot_rank), each slot's units in the army's order; the army itself keeps its
+    order (Edit ▸ Sort Units by Slot is the edit that changes it).
+    """
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -373,6 +381,45 @@ class RosterFilter(QSortFilterProxyModel):
         # A row being edited must not vanish under its editor when the edit stops matching
         # the filter; the filter applies again when its text changes.
         self.setDynamicSortFilter(False)
+        self.grouped = False
+
+    def set_grouped(self, grouped: bool) -> None:
+        self.grouped = grouped
+        self.sort(0 if grouped else -1)  # -1: the army's own order again
+
+    def setSourceModel(self, model: QAbstractItemModel) -> None:  # Qt override
+        super().setSourceModel(model)
+        # Not dynamic (see above): rows that arrive or change slot are put in place here.
+        model.rowsInserted.connect(self._regroup)
+        model.modelReset.connect(self._regroup)
+        model.dataChanged.connect(self._regroup)
+
+    def _regroup(self, *args: object) -> None:
+        if self.grouped:
+            self.sort(0)
+
+    def _slot_key(self, source_row: int) -> tuple[int, str]:
+        model = self.sourceModel()
+        assert isinstance(model, RosterTableModel)
+        unit, army = model.unit_at(source_row), model.army
+        if unit is None or army is None:
+            return (0, "")
+        return (get_ruleset(army.ruleset).slot_rank(unit.slot), slot_key(unit.slot))
+
+    def lessThan(self, source_left: Index, source_right: Index) -> bool:  # Qt override
+        left, right = source_left.row(), source_right.row()
+        if not self.grouped:
+            return left < right
+        return (self._slot_key(left), left) < (self._slot_key(right), right)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
+        if role == GROUP_START_ROLE:
+            if not self.grouped or not index.isValid() or index.row() == 0:
+                return False
+            above = self.mapToSource(self.index(index.row() - 1, 0))
+            return self._slot_key(self.mapToSource(index).row()) != \
+                self._slot_key(above.row())
+        return super().data(index, role)
 
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:  # Qt override
         pattern = self.filterRegularExpression()

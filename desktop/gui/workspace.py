@@ -97,3 +97,19 @@ class Workspace(QObject):
         self.store.delete_army(army_id)
         del self._armies[army_id]
         self.army_removed.emit(army_id, removed)
+
+    # What another program changed: already in the store, so shown and not written again
+    # (desktop.gui.database_watch).
+
+    def show_stored(self, army: Army) -> None:
+        before = self._armies.get(army.id)
+        self._armies[army.id] = army
+        if before is None:
+            self.army_added.emit(army.id)
+        else:
+            self.army_changed.emit(army.id, before)
+
+    def forget(self, army_id: str) -> None:
+        removed = self._armies.pop(army_id, None)
+        if removed is not None:
+            self.army_removed.emit(army_id, removed)

@@ -17,7 +17,8 @@ from PySide6.QtGui import (QBrush, QColor, QConicalGradient, QCursor,
     QPalette, QPixmap, QRadialGradient, QTransform)
 from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QDialog,
     QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
-    QSizePolicy, QSpinBox, QVBoxLayout, QWidget)
+    QPlainTextEdit, QSizePolicy, QSpinBox, QVBoxLayout,
+    QWidget)
 
 class Ui_NewArmyDialog(object):
     def setupUi(self, NewArmyDialog):
@@ -82,6 +83,19 @@ class Ui_NewArmyDialog(object):
 
         self.formLayout.setWidget(4, QFormLayout.ItemRole.FieldRole, self.limitSpin)
 
+        self.notesLabel = QLabel(NewArmyDialog)
+        self.notesLabel.setObjectName(u"notesLabel")
+        self.notesLabel.setAlignment(Qt.AlignmentFlag.AlignLeading|Qt.AlignmentFlag.AlignLeft|Qt.AlignmentFlag.AlignTop)
+
+        self.formLayout.setWidget(5, QFormLayout.ItemRole.LabelRole, self.notesLabel)
+
+        self.notesEdit = QPlainTextEdit(NewArmyDialog)
+        self.notesEdit.setObjectName(u"notesEdit")
+        self.notesEdit.setMinimumSize(QSize(320, 0))
+        self.notesEdit.setTabChangesFocus(True)
+
+        self.formLayout.setWidget(5, QFormLayout.ItemRole.FieldRole, self.notesEdit)
+
 
         self.dialogLayout.addLayout(self.formLayout)
 
@@ -97,6 +111,7 @@ class Ui_NewArmyDialog(object):
         self.rulesetLabel.setBuddy(self.rulesetCombo)
         self.listLabel.setBuddy(self.listCombo)
         self.limitLabel.setBuddy(self.limitSpin)
+        self.notesLabel.setBuddy(self.notesEdit)
 #endif // QT_CONFIG(shortcut)
 
         self.retranslateUi(NewArmyDialog)
@@ -115,5 +130,7 @@ class Ui_NewArmyDialog(object):
 #endif // QT_CONFIG(tooltip)
         self.limitLabel.setText(QCoreApplication.translate("NewArmyDialog", u"Points &limit", None))
         self.limitSpin.setSpecialValueText(QCoreApplication.translate("NewArmyDialog", u"No limit", None))
+        self.notesLabel.setText(QCoreApplication.translate("NewArmyDialog", u"N&otes", None))
+        self.notesEdit.setPlaceholderText(QCoreApplication.translate("NewArmyDialog", u"The general, deployment plans, house rules\u2026", None))
     # retranslateUi
 
