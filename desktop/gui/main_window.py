@@ -43,10 +43,10 @@ from PySide6.QtWidgets import (
 )
 
 from desktop import __version__
+from desktop.bundled import resource_path, resources_dir
 from desktop.gui.context_menus import ContextMenus
 from desktop.gui.database_watch import DatabaseReload
 from desktop.gui.forms.ui_mainwindow import Ui_MainWindow
-from desktop.gui.resources import resource_path, resources_dir
 
 if TYPE_CHECKING:  # the panes import the engine and the store: not before the first paint
     from desktop.engine.composition import Library
