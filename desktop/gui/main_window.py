@@ -488,7 +488,7 @@ class MainWindow(QMainWindow):
 
     def _show_workspace(self, workspace: Workspace) -> None:
         from desktop.gui.army_tree import ArmyTreeModel, DropHints
-        from desktop.gui.columns import NameColumnFollower, RosterColumns
+        from desktop.gui.columns import ArmyNameDelegate, NameColumnFollower, RosterColumns
         from desktop.gui.delegates import RosterDelegate
         from desktop.gui.roster_table import RosterFilter, RosterTableModel
 
@@ -511,7 +511,9 @@ class MainWindow(QMainWindow):
             points_width = self.fontMetrics().horizontalAdvance("0000 / 0000") + 10
             self.tree_columns = NameColumnFollower(self.ui.armyTree, points_width)
         self.tree_columns.apply()
-        self.ui.armyTree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        if not isinstance(self.ui.armyTree.itemDelegate(), ArmyNameDelegate):
+            self.ui.armyTree.setItemDelegate(ArmyNameDelegate(self.ui.armyTree))
+        self.ui.armyTree.setIndentation(14)  # two levels of the default 20 ate a short name
         self.ui.armyTree.expandToDepth(0)
         self.ui.armyTree.selectionModel().currentChanged.connect(self._tree_current)
         self.tree_model.unitsDropped.connect(lambda army_id, ids: self.select_units(ids))
