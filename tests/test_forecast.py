@@ -105,8 +105,10 @@ def test_goblins_vs_elves_forecast_is_exact_and_counted_from_the_faces() -> None
     assert result.chance(UNAFFECTED, "goblins") == holds
     assert result.chance("Elf Archers: holds") == holds
     assert_sums_to_one(result)
-    # 1 hold + 11 flee totals x 11 pursuit totals: the break test is two branches, not 11.
-    assert result.leaves == 1 + 11 * 11
+    # The break test is two branches, not 11; the pursuit roll one per outcome of its line
+    # (it only says how far the Goblins go beyond that): 1 hold + 11 flee totals x catches
+    # or misses, but every pursuit catches a flee of 2.
+    assert result.leaves == 1 + 10 * 2 + 1
 
 
 def test_forecast_never_measures_a_move_for_a_roll_it_walks(
