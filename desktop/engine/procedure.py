@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, Literal
 
 from desktop.engine.dice import Dice, Roller
@@ -115,6 +115,7 @@ def odds_of_bands(dice: Dice, bands: Sequence[Band]) -> tuple[Outcome, ...]:
 Reads = Literal["outcome", "total", "faces", "move"]
 
 
+@cache  # asked for every run of a forecast, of a handful of dice and lines
 def alike_totals(dice: Dice, threshold: Threshold | None, total: int) -> tuple[int, ...]:
     """The totals a "move" roll reads as it reads `total`: those its threshold judges the
     same, or all of them when it has none. A forecast walks one of them for all; the
