@@ -298,19 +298,19 @@ class Transitions:
     resolution (a forecast's): runs that replay the same events meet the very same battle
     objects, so what a battle keeps (footprints, remembered moves) is worked out once.
 
-    Keyed by the battle's identity: every battle it is asked about is the resolution's own
-    or one it handed out, and it keeps them all alive, so no identity is reused.
+    Keyed by the battle's identity (hashing a whole battle would cost more than applying
+    the event); each entry keeps its battle alive, so no identity is reused while it lasts.
     """
 
     def __init__(self) -> None:
-        self._after: dict[tuple[int, Event], Battle] = {}
+        self._after: dict[tuple[int, Event], tuple[Battle, Battle]] = {}
 
     def after(self, battle: Battle, event: Event) -> Battle:
         key = (id(battle), event)
         found = self._after.get(key)
         if found is None:
-            found = self._after[key] = event.apply_to(battle)
-        return found
+            found = self._after[key] = (battle, event.apply_to(battle))
+        return found[1]
 
 
 class Recorder:
