@@ -18,6 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_properties import battles, load_placed
 
 from desktop.engine import forecast as forecast_module
 from desktop.engine.dice import ScriptedRoller, SeededRoller
@@ -29,11 +32,20 @@ from desktop.engine.forecast import (
     UnitOutcome,
     answers_for,
     branches_of,
+    faces_for,
     forecast,
     sample,
     summarise,
 )
-from desktop.engine.procedure import Answer, Choice, Resolution, Roll, ScriptedAnswers, run
+from desktop.engine.procedure import (
+    Answer,
+    Choice,
+    Request,
+    Resolution,
+    Roll,
+    ScriptedAnswers,
+    run,
+)
 from desktop.engine.rulesets import warhammer6
 from desktop.engine.scenario import load_scenario
 
@@ -314,6 +326,68 @@ def test_a_move_roll_whose_totals_part_ways_is_walked_total_by_total(
     assert whole(result) == brute_force(resolution, answers)
     assert set(walked) <= set(walked_one_by_one)
     assert_sums_to_one(result)
+
+
+def every_total(resolution: Resolution, answers: tuple[Answer, ...]
+                ) -> dict[UnitOutcome, Fraction]:
+    """Like `brute_force`, but a distance roll by its totals (the faces of a test still one
+    by one): cheaper, and it trusts no more than that a distance reads only its total."""
+    found: dict[UnitOutcome, Fraction] = defaultdict(Fraction)
+
+    def walk(given: tuple[Answer, ...], chance: Fraction) -> None:
+        session = resolution.replay(given)
+        while isinstance(session.pending, Choice):
+            session.answer(session.pending.default)
+        if session.done:
+            found[summarise(resolution.battle, session.events)] += chance
+            return
+        roll = session.pending
+        assert isinstance(roll, Roll)
+        if roll.reads in ("outcome", "faces"):
+            for faces in product(range(1, roll.dice.sides + 1), repeat=roll.dice.count):
+                walk((*session.answers, faces), chance / roll.dice.outcomes)
+            return
+        for total, ways in roll.dice.ways().items():
+            walk((*session.answers, faces_for(roll.dice, total)),
+                 chance * Fraction(ways, roll.dice.outcomes))
+
+    walk(answers, Fraction(1))
+    return dict(found)
+
+
+def gives_way(seed: int) -> Any:
+    """Answers that fail every test (so units break and panic, and the tree is at its
+    largest) and roll every distance from `seed`."""
+    roller = SeededRoller(seed)
+
+    def answer(request: Request) -> Answer:
+        if isinstance(request, Choice):
+            return request.default
+        if request.reads == "outcome":
+            return (request.dice.sides,) * request.dice.count
+        return roller.roll(request.dice, request.key)
+
+    return answer
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=battles(), seed=st.integers(0, 2**32 - 1))
+def test_forecasts_of_made_up_battles_equal_every_total(data: dict[str, Any],
+                                                        seed: int) -> None:
+    """Battles hypothesis makes up (a combat, neighbours that panic, bystanders), from
+    where a run leaves only its last distance rolls, at most 150 totals between them."""
+    resolution = load_placed(data).resolution()
+    session = run(resolution, gives_way(seed))
+    cut, totals = len(session.steps), 1
+    while cut > 0 and isinstance(request := session.steps[cut - 1].request, Roll):
+        if request.reads not in ("total", "move") or totals * len(request.dice.ways()) > 150:
+            break
+        totals *= len(request.dice.ways())
+        cut -= 1
+    answers = session.answers[:cut]
+    result = forecast(resolution, answers)
+    assert result.exact
+    assert whole(result) == every_total(resolution, answers)
 
 
 def test_a_panicked_unit_can_end_where_a_pursuit_runs_into_it() -> None:
