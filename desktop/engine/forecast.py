@@ -512,7 +512,9 @@ def summarise(battle: Battle, events: Sequence[Event]) -> UnitOutcome:
     """Per unit something happened to, in roster order, a short phrase: "breaks and escapes".
 
     Only what the dice or the choices decide is said; the combat's own casualties are the
-    same in every run and would only lengthen every label.
+    same in every run and would only lengthen every label. Nothing may depend on how far a
+    unit went or where it stopped: the totals of a "move" roll are walked as one when their
+    moves agree in words only (see `rulesets.common.audit_move`).
     """
     book = _Phrases(battle)
     for event in events:
