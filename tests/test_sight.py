@@ -26,9 +26,9 @@ from desktop.engine.movement import (
     pursue_around,
     straight_move,
 )
-from desktop.engine.procedure import Transitions
+from desktop.engine.procedure import Shared
 from desktop.engine.scenario import load_scenario
-from desktop.engine.sight import Sight, remember, watching
+from desktop.engine.sight import Recall, Sight, remember, watching
 
 from builders import problems, scenario, w6_unit
 
@@ -118,6 +118,16 @@ def test_a_unit_where_a_move_did_not_look_does_not_change_it(data, kind, heading
             plan = move(battle, kind, heading, length, extra)
         if "probe" not in sight.broken:
             assert move(with_probe, kind, heading, length, extra) == plan
+    # A move kept in one battle and found in the other (when the probe stands out of its
+    # sight in both) is what working it out there gives.
+    for first, then in ((with_probe, elsewhere), (elsewhere, with_probe)):
+        recall = Recall()
+        with watching(None, recall):
+            remember(first, "move", lambda b=first: move(b, kind, heading, length, extra),
+                     mover="mover")
+            found = remember(then, "move", lambda b=then: move(b, kind, heading, length, extra),
+                             mover="mover")
+        assert found == move(then, kind, heading, length, extra)
 
 
 def test_a_unit_in_the_way_is_seen() -> None:
@@ -152,17 +162,43 @@ def test_a_remembered_move_is_seen_again_by_a_later_run() -> None:
     assert sight.broken == {"wall"}  # what it looked at the first time counts again
 
 
-def test_runs_sharing_transitions_meet_the_same_battles() -> None:
+def test_a_move_is_found_again_where_nothing_it_saw_differs() -> None:
+    def units(bystander: tuple[float, float], wall_y: float = 32) -> list[dict[str, Any]]:
+        return [w6_unit("mover", RED, 36, 24), w6_unit("wall", BLUE, 36, wall_y, facing=270),
+                w6_unit("bystander", BLUE, *bystander)]
+
+    def pursue(battle: Battle) -> MovePlan:
+        return pursue_around(battle, "mover", 90.0, 10)
+
+    def never() -> MovePlan:
+        raise AssertionError("worked out again")
+
+    recall = Recall()
+    first = battle_of(units((60, 10)))
+    with watching(None, recall):
+        plan = remember(first, "pursue", lambda: pursue(first), mover="mover")
+        # The bystander moved, far out of the pursuit's sight: the same move.
+        moved = battle_of(units((60, 40)))
+        assert remember(moved, "pursue", never, mover="mover") is plan
+        # The wall it ran into stands further off: worked out anew, and different.
+        further = battle_of(units((60, 10), wall_y=36))
+        again = remember(further, "pursue", lambda: pursue(further), mover="mover")
+    assert plan.contacted_enemy == again.contacted_enemy == "wall"
+    assert again.travelled > plan.travelled
+    assert again == pursue(further) and plan == pursue(moved)
+
+
+def test_runs_sharing_battles_meet_the_same_battles() -> None:
     data = scenario([w6_unit("a", RED, 36, 20), w6_unit("b", BLUE, 36, 22, facing=270)],
                     {"procedure": "combat_aftermath",
                      "combats": [{"id": "c", "sides": [
                          {"units": [{"unit": "a", "wounds_caused": 5}]},
                          {"units": [{"unit": "b", "casualties": 3}]}]}]})
     resolution = load_scenario(data).resolution()
-    shared = Transitions()
+    shared = Shared()
     answers = [(6, 6), "pursue", (3, 4), (2, 2)]
-    one = resolution.replay(answers, transitions=shared)
-    two = resolution.replay(answers, transitions=shared)
+    one = resolution.replay(answers, shared=shared)
+    two = resolution.replay(answers, shared=shared)
     alone = resolution.replay(answers)
     assert one.events == two.events == alone.events
     assert one.battle is two.battle

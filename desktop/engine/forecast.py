@@ -6,8 +6,8 @@ A procedure is a generator and cannot be copied, so every branch but one replays
 answers from the start; what keeps that cheap is branching once per class of faces the
 procedure reads (`Roll.reads`: a test branches per outcome, a distance per total) and
 letting the last branch of each roll carry on the live session instead of replaying.
-Replays share their battles (`Transitions`), so what a battle keeps, such as the moves
-worked out on it, is worked out once for the whole walk.
+Replays share their battles and moves (`Shared`): what a battle keeps, and a move wherever
+nothing it looked at differs, is worked out once for the whole walk.
 
 A "move" roll (a distance that only sets how far one unit goes, beyond its threshold) is
 walked once per outcome of its threshold, on trust: the run audits that every total of the
@@ -64,7 +64,7 @@ from desktop.engine.procedure import (
     Roll,
     ScriptedAnswers,
     Session,
-    Transitions,
+    Shared,
     alike_totals,
     run,
 )
@@ -312,15 +312,14 @@ class _Walk:
         self.deadline = deadline
         self.max_leaves = max_leaves
         self.leaves = 0
-        self.transitions = Transitions()
+        self.shared = Shared()
 
     def subtree(self, answers: tuple[Answer, ...], relied: frozenset[str],
                 session: Session | None = None) -> _Subtree:
         """The outcomes after `answers` (`session`, if given, stands there already), the
         "move" rolls in `relied` walked for their whole class."""
         if session is None:
-            session = self.resolution.replay(answers, sight=Sight(relied),
-                                             transitions=self.transitions)
+            session = self.resolution.replay(answers, sight=Sight(relied), shared=self.shared)
         while isinstance(session.pending, Choice):
             session.answer(self.choices.get(session.pending.key, session.pending.default))
         if session.done:

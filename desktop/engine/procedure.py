@@ -20,7 +20,7 @@ from desktop.engine.errors import AnswerError
 from desktop.engine.events import Event
 from desktop.engine.model import Battle
 from desktop.engine.odds import percent
-from desktop.engine.sight import Sight, watching
+from desktop.engine.sight import Recall, Sight, watching
 
 
 @dataclass(frozen=True)
@@ -293,17 +293,20 @@ class Step:
         return data
 
 
-class Transitions:
-    """The battle each event leads to from each battle, shared by many runs of one
-    resolution (a forecast's): runs that replay the same events meet the very same battle
-    objects, so what a battle keeps (footprints, remembered moves) is worked out once.
+class Shared:
+    """What many runs of one resolution (a forecast's) share: the battle each event leads
+    to from each battle, so that runs replaying the same events meet the very same battle
+    objects and what a battle keeps (footprints, remembered moves) is worked out once; and
+    `recall`, the moves worked out on the way, found again in any battle where nothing they
+    looked at differs.
 
-    Keyed by the battle's identity (hashing a whole battle would cost more than applying
-    the event); each entry keeps its battle alive, so no identity is reused while it lasts.
+    Battles are keyed by identity (hashing a whole battle would cost more than applying the
+    event); each entry keeps its battle alive, so no identity is reused while it lasts.
     """
 
     def __init__(self) -> None:
         self._after: dict[tuple[int, Event], tuple[Battle, Battle]] = {}
+        self.recall = Recall()
 
     def after(self, battle: Battle, event: Event) -> Battle:
         key = (id(battle), event)
@@ -317,21 +320,21 @@ class Recorder:
     """The battle as a procedure sees it while it runs: every event is applied at once.
 
     `sight` is set when a forecast relies on the run's "move" rolls (see Reads) and
-    `transitions` when it shares battles between runs.
+    `shared` when it shares battles and moves between runs.
     """
 
     def __init__(self, battle: Battle, *, sight: Sight | None = None,
-                 transitions: Transitions | None = None) -> None:
+                 shared: Shared | None = None) -> None:
         self.battle = battle
         self.events: list[Event] = []
         self.sight = sight
-        self._transitions = transitions
+        self.shared = shared
 
     def emit(self, *events: Event) -> None:
         for event in events:
             self.events.append(event)
-            if self._transitions is not None:
-                self.battle = self._transitions.after(self.battle, event)
+            if self.shared is not None:
+                self.battle = self.shared.after(self.battle, event)
             else:
                 self.battle = event.apply_to(self.battle)
 
@@ -369,12 +372,12 @@ class Session:
         return self._recorder.sight
 
     def _advance(self, answer: Answer | None) -> None:
-        sight = self._recorder.sight
+        sight, shared = self._recorder.sight, self._recorder.shared
         try:
-            if sight is None:
+            if sight is None and shared is None:
                 self._step(answer)
-            else:
-                with watching(sight):  # what movement looks at while the procedure runs
+            else:  # what movement looks at, and the moves it may find, while the run runs
+                with watching(sight, shared.recall if shared is not None else None):
                     self._step(answer)
         except StopIteration:
             self.pending = None
@@ -406,15 +409,15 @@ class Resolution:
     battle: Battle
     begin: Callable[[Recorder], Procedure]
 
-    def session(self, *, sight: Sight | None = None,
-                transitions: Transitions | None = None) -> Session:
-        recorder = Recorder(self.battle, sight=sight, transitions=transitions)
+    def session(self, *, sight: Sight | None = None, shared: Shared | None = None
+                ) -> Session:
+        recorder = Recorder(self.battle, sight=sight, shared=shared)
         return Session(self.begin(recorder), recorder)
 
     def replay(self, answers: Iterable[object], *, sight: Sight | None = None,
-               transitions: Transitions | None = None) -> Session:
+               shared: Shared | None = None) -> Session:
         """A session that has been given `answers` in order (an AnswerError if one is wrong)."""
-        session = self.session(sight=sight, transitions=transitions)
+        session = self.session(sight=sight, shared=shared)
         for answer in answers:
             session.answer(answer)
         return session

@@ -195,14 +195,14 @@ def _first_flee(battle: Battle, unit_id: str, source: str, heading: float, roll:
         return flee_around(battle, unit_id, heading, length)
 
     # Kept with the battle: a window's odds, the move and a forecast's audit all ask.
-    return remember(battle, ("flee", unit_id, source, heading, roll), plan)
+    return remember(battle, ("flee", unit_id, source, heading, roll), plan, mover=unit_id)
 
 
 def _pursuit_move(battle: Battle, pursuer: str, target: str, heading: float, roll: int
                   ) -> MovePlan:
     """W6-PU-2: the full roll after the fleeing unit, stopping short of it if missed."""
     return remember(battle, ("pursue", pursuer, target, heading, roll), lambda: pursue_around(
-        battle, pursuer, heading, roll, halt_before=frozenset({target})))
+        battle, pursuer, heading, roll, halt_before=frozenset({target})), mover=pursuer)
 
 
 def _flee_heading(battle: Battle, unit_id: str, source: str) -> float:
