@@ -125,6 +125,11 @@ class Sight:
         if grown is not None:
             self._watched.append((key, *grown))
 
+    @property
+    def watches(self) -> bool:
+        """Whether any ground is watched yet (before the first audited move, none is)."""
+        return bool(self._watched)
+
     def seen(self, looked: _Look) -> None:
         for key, box, ground in self._watched:
             if key not in self.broken and looked.meets(box, ground):
@@ -178,7 +183,7 @@ class _Kept:
         sight, memory = _SIGHT.get(), _MEMORY.get()
         if memory is not None:
             memory.extend(self.looks)
-        if sight is not None and sight._watched:
+        if sight is not None and sight.watches:
             for looked in self.looks:
                 sight.seen(looked)
 
