@@ -332,15 +332,14 @@ def test_a_first_schema_database_migrates_to_the_head_with_a_copy_first(tmp_path
             (database.HEAD,)]
 
 
-def test_a_revision_0003_database_keeps_its_units_and_points_after_0004(tmp_path):
-    """Units saved before roster prices existed keep their points; nothing prices them
-    from a roster, so the library (or nothing) does, as before."""
+def revision_0003_database(path: Path) -> None:
+    """A database an older Rout left at revision 0003, holding one army of one unit (12
+    Peasant Bowmen for 84 points), written as that Rout wrote its rows."""
     from desktop.engine.codec import profile_to_json
     from desktop.engine.model import UnitProfile
 
     from builders import W6_STATS
 
-    path = tmp_path / "old.sqlite"
     database_at(sqlite_url(path), "0003")
     profile = json.dumps(profile_to_json(UnitProfile("Peasant Bowmen", W6_STATS)))
     with sqlite3.connect(path) as connection:
@@ -354,6 +353,13 @@ def test_a_revision_0003_database_keeps_its_units_and_points_after_0004(tmp_path
             "files, upgrades, character_wounds, points, slot, notes) VALUES ('a1', 0, "
             "'hunters', 'Hunters', ?, 12, 5, '[]', 0, 84, 'Core', '[]')", (profile,))
     connection.close()
+
+
+def test_a_revision_0003_database_keeps_its_units_and_points_after_0004(tmp_path):
+    """Units saved before roster prices existed keep their points; nothing prices them
+    from a roster, so the library (or nothing) does, as before."""
+    path = tmp_path / "old.sqlite"
+    revision_0003_database(path)
     with Store.open(sqlite_url(path)) as store:
         (unit,) = store.load_army("a1").units
     assert (unit.name, unit.models, unit.points, unit.price, unit.points_typed) == (
