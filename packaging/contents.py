@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -167,6 +168,8 @@ def migration_imports(migrations: Path) -> set[str]:
     Alembic runs those scripts from their files (script_location), so PyInstaller never
     sees their imports: they are added as hidden imports and checked in the build.
     """
+    # Finding out imports Alembic, which logs each plugin it sets up.
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     modules: set[str] = set()
     for script in [migrations / "env.py", *sorted((migrations / "versions").glob("*.py"))]:
         tree = ast.parse(script.read_text(encoding="utf-8"), filename=str(script))
