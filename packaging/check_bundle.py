@@ -29,6 +29,7 @@ import ast
 import json
 import os
 import re
+import shutil
 import sqlite3
 import struct
 import subprocess
@@ -445,6 +446,23 @@ def check_frozen_runs(root: Path, runner: Runner, database: Path) -> list[str]:
 
 # The modules loaded from files: not aliases (os.path), nor modules made in C
 # (pyexpat.errors), nor shiboken's embedded support code.
+def check_xcb_window(root: Path, runner: Runner, database: Path) -> list[str]:
+    """On an X server (Xvfb): Qt's xcb plugin loads with the system's libraries."""
+    shot = runner.tmp / "xcb.png"
+    command = ["xvfb-run", "--auto-servernum", "--server-args=-screen 0 1600x1000x24",
+               str(root / "opt" / "rout" / "rout"), "--screenshot", str(shot),
+               "--database", f"sqlite:///{database}", *shown_options(runner)]
+    saved = runner.env["QT_QPA_PLATFORM"]
+    runner.env["QT_QPA_PLATFORM"] = "xcb"
+    try:
+        problems = failed(runner.run("xcb screenshot", command), "rout --screenshot on Xvfb")
+    finally:
+        runner.env["QT_QPA_PLATFORM"] = saved
+    if not problems and png_size(shot) != SCREENSHOT_SIZE:
+        problems.append(f"the X11 screenshot is {png_size(shot)}, not {SCREENSHOT_SIZE}")
+    return problems
+
+
 MODULE_DUMP = """\
 import atexit, os, runpy, sys
 def dump():
@@ -558,6 +576,11 @@ def main(arguments: list[str]) -> int:
             check("every module a normal install loads for the same commands is frozen",
                   lambda: check_normal_run_modules(root / "opt" / "rout", runner,
                                                    tmp / "normal.sqlite"))
+            if shutil.which("xvfb-run"):
+                check("a real X11 window (xcb, on Xvfb) from the unpacked .deb",
+                      lambda: check_xcb_window(root, runner, database))
+            else:
+                print("skip a real X11 window: no xvfb-run (Debian's xvfb)")
         report(frozen, deb, args.build_seconds, runner.times)
     print(f"packaging: {check.passed} passed, {check.failed} failed")
     return 1 if check.failed else 0
