@@ -67,7 +67,8 @@ class Check:
         started = time.monotonic()
         try:
             problems = function()
-        except (OSError, subprocess.SubprocessError, ValueError, KeyError) as error:
+        except (OSError, subprocess.SubprocessError, ValueError, KeyError,
+                sqlite3.Error) as error:
             problems = [f"{type(error).__name__}: {error}"]
         seconds = time.monotonic() - started
         if problems:
