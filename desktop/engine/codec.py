@@ -22,7 +22,7 @@ from typing import Any
 from shapely.geometry import Polygon
 
 from desktop.engine.composition import Bound, Composition, CompositionLimit, Library
-from desktop.engine.errors import RuleError, ScenarioError
+from desktop.engine.errors import RuleError, ScenarioError, quoted
 from desktop.engine.events import Event, event_from_json
 from desktop.engine.geometry import Table
 from desktop.engine.model import (
@@ -41,7 +41,7 @@ from desktop.engine.model import (
     UnitState,
     Zone,
 )
-from desktop.engine.reading import Reader, check_text
+from desktop.engine.reading import Reader, check_text, show
 from desktop.engine.roster import MAX_POINTS
 from desktop.engine.rulesets import Ruleset, get_ruleset
 
@@ -217,8 +217,9 @@ def _check_header(root: Reader, expected: str, newest: int = VERSION) -> int:
         raise root.fail("expected a JSON object at the top of the file")
     found = root.child("format", None).data
     if found != expected:
+        shown = quoted(found) if isinstance(found, str) else show(found)
         raise ScenarioError(f"this is not a Rout {expected.removeprefix('rout-')} file "
-                            f"(format should be '{expected}', found {found!r})")
+                            f"(format should be '{expected}', found {shown})")
     version = root.integer("version", minimum=1)
     if version > newest:
         raise root.fail(f"version {version} was written by a newer Rout; this one reads "
@@ -313,7 +314,7 @@ def state_from_json(unit: Unit, node: Reader, ruleset: Ruleset | None = None) ->
         stat = item.text("stat")
         if ruleset is not None and stat not in {spec.name for spec in ruleset.stats}:
             # A misspelt statistic ("LD") would otherwise never apply, silently.
-            raise item.fail(f"{ruleset.name} has no statistic '{stat}' (it has "
+            raise item.fail(f"{ruleset.name} has no statistic {quoted(stat)} (it has "
                             f"{', '.join(s.name for s in ruleset.stats)})", "stat")
         modifiers.append(Modifier(stat, item.integer("delta", minimum=-100, maximum=100),
                                   item.integer("expires_after_turn", minimum=0),
@@ -470,7 +471,7 @@ def read_options(ruleset: Ruleset, node: Reader) -> dict[str, Any]:
             raise node.fail(f"unknown option for {ruleset.name} "
                             f"(known: {', '.join(sorted(known)) or 'none'})", name)
         if type(value) is not type(spec.default):
-            raise node.fail(f"expected {_kind_of(spec.default)}, found {value!r}", name)
+            raise node.fail(f"expected {_kind_of(spec.default)}, found {show(value)}", name)
         if spec.check is not None:
             try:
                 spec.check(value)
@@ -688,7 +689,7 @@ def composition_from_json(ruleset: Ruleset, node: Reader) -> Composition:
             raise item.fail("a limit counts the units of some slots or those with an "
                             "upgrade: give one of 'slots' and 'upgrade'")
         if upgrade and upgrade not in known_upgrades:
-            raise item.fail(f"{ruleset.name} has no upgrade '{upgrade}' (it has "
+            raise item.fail(f"{ruleset.name} has no upgrade {quoted(upgrade)} (it has "
                             f"{', '.join(sorted(known_upgrades))})", "upgrade")
         least, most = (_bound_from_json(item.child(key), len(rows)) if item.has(key) else None
                        for key in ("least", "most"))
@@ -738,13 +739,13 @@ def library_from_json(data: object) -> Library:
         costs = {}
         for name in costs_node.mapping():
             if name not in known_upgrades:
-                raise costs_node.fail(f"{ruleset.name} has no upgrade '{name}' (it has "
+                raise costs_node.fail(f"{ruleset.name} has no upgrade {quoted(name)} (it has "
                                       f"{', '.join(sorted(known_upgrades))})", name)
             costs[name] = costs_node.integer(name, minimum=0, maximum=MAX_POINTS)
         lists = frozenset(node.strings("lists"))
         unknown = sorted(lists - list_ids)
         if unknown:
-            raise node.fail(f"no army list '{unknown[0]}' in this library (it has "
+            raise node.fail(f"no army list {quoted(unknown[0])} in this library (it has "
                             f"{', '.join(sorted(list_ids)) or 'none'})", "lists")
         entries.append(LibraryEntry(
             ruleset=ruleset.id, profile=profile_from_json(ruleset, node.child("profile")),

@@ -16,7 +16,7 @@ from functools import cache, cached_property
 from typing import Any, Literal
 
 from desktop.engine.dice import Dice, Roller
-from desktop.engine.errors import AnswerError
+from desktop.engine.errors import AnswerError, quoted
 from desktop.engine.events import Event
 from desktop.engine.model import Battle
 from desktop.engine.odds import percent
@@ -174,7 +174,8 @@ class Roll:
 
     def accept(self, answer: object) -> tuple[int, ...]:
         if not isinstance(answer, tuple | list):
-            raise AnswerError(f"{self.key}: a roll is answered with dice faces, not '{answer}'")
+            raise AnswerError(f"{self.key}: a roll is answered with dice faces, not "
+                              f"{quoted(answer)}")
         return self.dice.check_faces(answer)
 
     def to_json(self) -> dict[str, Any]:
@@ -244,7 +245,7 @@ class Choice:
                     raise AnswerError(f"{self.key}: {angle:g}° {reason}")
                 return f"{angle:g}"
         also = " or any angle in degrees" if self.free == ANY_ANGLE else ""
-        raise AnswerError(f"{self.key}: '{answer}' is not one of the options "
+        raise AnswerError(f"{self.key}: {quoted(answer)} is not one of the options "
                           f"({', '.join(ids)}){also}")
 
     def option(self, option_id: str) -> Option | None:

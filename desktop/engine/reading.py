@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from desktop.engine.errors import ScenarioError
+from desktop.engine.errors import ScenarioError, quoted
 
 Choice = TypeVar("Choice", bound=StrEnum)
 
@@ -29,12 +29,15 @@ def _kind(value: object) -> str:
             int: "a number", float: "a number", type(None): "null"}.get(type(value), "a value")
 
 
-def _show(value: object) -> str:
-    """A value as it looks in the file, cut short if long."""
+def show(value: object) -> str:
+    """A value as it looks in the file, cut short if long (JSON escapes line breaks and
+    terminal escapes, as `quoted` does for text)."""
+    if isinstance(value, str | list):
+        value = value[:40]  # the most a message shows: a long value is never copied whole
     try:
         text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
+    except (TypeError, ValueError, RecursionError):
+        text = quoted(value, 40)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -57,6 +60,8 @@ class Reader:
     def _where(self, key: str | int) -> str:
         if isinstance(key, int):
             return f"{self.path}[{key}]"
+        if len(key) > 40 or not key.isprintable():  # a key from the file, not a field name
+            return f"{self.path}[{quoted(key, 40)}]"
         return f"{self.path}.{key}" if self.path else key
 
     def fail(self, message: str, key: str | int | None = None) -> ScenarioError:
@@ -72,7 +77,7 @@ class Reader:
         """Refuse keys other than `keys`: a misspelt field must not be silently ignored."""
         unknown = sorted(set(self.mapping()) - set(keys))
         if unknown:
-            raise self.fail(f"unknown field '{unknown[0]}' (expected "
+            raise self.fail(f"unknown field {quoted(unknown[0])} (expected "
                             f"{', '.join(sorted(keys))})", unknown[0])
         return self
 
@@ -110,7 +115,7 @@ class Reader:
         if isinstance(value, float) and math.isinf(value):
             raise node.fail("the number is far too large")
         if isinstance(value, bool) or not isinstance(value, int):
-            raise node.fail(f"expected a whole number, found {_kind(value)} {_show(value)}")
+            raise node.fail(f"expected a whole number, found {_kind(value)} {show(value)}")
         if minimum is not None and value < minimum:
             raise node.fail(f"{value} is below the minimum of {minimum}")
         if maximum is not None and value > maximum:
@@ -126,7 +131,7 @@ class Reader:
         if isinstance(value, float) and math.isnan(value):
             raise node.fail("NaN is not a number Rout can use")
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise node.fail(f"expected a number, found {_kind(value)} {_show(value)}")
+            raise node.fail(f"expected a number, found {_kind(value)} {show(value)}")
         if positive and value <= 0:
             raise node.fail(f"{value} must be greater than 0")
         if minimum is not None and value < minimum:
@@ -139,7 +144,7 @@ class Reader:
         try:
             return kind(text)
         except ValueError:
-            raise self.fail(f"unknown {what} '{text}' (known: "
+            raise self.fail(f"unknown {what} {quoted(text)} (known: "
                             f"{', '.join(member.value for member in kind)})", key) from None
 
     def flag(self, key: str, default: bool = False) -> bool:
@@ -148,7 +153,7 @@ class Reader:
             return default
         value = data[key]
         if not isinstance(value, bool):
-            raise self.fail(f"expected true or false, found {_kind(value)} {_show(value)}", key)
+            raise self.fail(f"expected true or false, found {_kind(value)} {show(value)}", key)
         return value
 
     def point(self, key: str) -> tuple[float, float]:

@@ -14,15 +14,19 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from desktop.engine.errors import printable
 from desktop.store.errors import BadFileError
 
 MAX_INPUT_BYTES = 20 * 1024 * 1024
 
 
 def short_path(path: Path | str) -> str:
-    """A path for a one-line message: very long names are cut in the middle."""
+    """A path for a one-line message: very long names are cut in the middle, and a line
+    break or terminal escape in a file name is shown as its escape (\\n, \\x1b)."""
     text = str(path)
-    return text if len(text) <= 160 else f"{text[:80]}…{text[-60:]}"
+    if len(text) > 160:
+        text = f"{text[:80]}…{text[-60:]}"
+    return printable(text)
 
 
 def read_bytes(path: Path, limit: int = MAX_INPUT_BYTES, what: str = "file") -> bytes:

@@ -44,7 +44,7 @@ from desktop.engine.codec import (
     profile_to_json,
 )
 from desktop.engine.composition import Library
-from desktop.engine.errors import RuleError, ScenarioError
+from desktop.engine.errors import RuleError, ScenarioError, quoted
 from desktop.engine.events import Event, event_from_json, fold
 from desktop.engine.model import Army, Battle, LibraryEntry, RosterPrice, Unit
 from desktop.engine.procedure import Answer
@@ -279,7 +279,7 @@ class Store:
         with self._reading() as connection:
             army = connection.execute(select(ARMIES).where(ARMIES.c.id == army_id)).one_or_none()
             if army is None:
-                raise NotFoundError(f"no army with id '{army_id}' in {self.describe()}")
+                raise NotFoundError(f"no army with id {quoted(army_id)} in {self.describe()}")
             entries = connection.execute(
                 select(ROSTER).where(ROSTER.c.army_id == army_id)
                 .order_by(ROSTER.c.position)).all()
@@ -298,7 +298,7 @@ class Store:
             connection.execute(delete(ROSTER).where(ROSTER.c.army_id == army_id))
             gone = connection.execute(delete(ARMIES).where(ARMIES.c.id == army_id))
             if not gone.rowcount:
-                raise NotFoundError(f"no army with id '{army_id}' in {self.describe()}")
+                raise NotFoundError(f"no army with id {quoted(army_id)} in {self.describe()}")
 
     # Unit libraries
 
@@ -409,7 +409,7 @@ class Store:
             raise self._no_battle(battle_id)
 
     def _no_battle(self, battle_id: str) -> NotFoundError:
-        return NotFoundError(f"no battle with id '{battle_id}' in {self.describe()}")
+        return NotFoundError(f"no battle with id {quoted(battle_id)} in {self.describe()}")
 
     def load_battle(self, battle_id: str) -> SavedBattle:
         with self._reading() as connection:
@@ -442,10 +442,10 @@ class Store:
     def _only(self, found: Sequence[str], name: str, kind: str, kinds: str) -> str:
         """The one id a name matched, or NotFoundError saying there is none or several."""
         if not found:
-            raise NotFoundError(f"no {kind} named '{name}' in {self.describe()} (see "
+            raise NotFoundError(f"no {kind} named {quoted(name)} in {self.describe()} (see "
                                 f"`rout {kinds}`)")
         if len(found) > 1:
-            raise NotFoundError(f"{len(found)} {kinds} are named '{name}'; give the id "
+            raise NotFoundError(f"{len(found)} {kinds} are named {quoted(name)}; give the id "
                                 f"instead ({', '.join(sorted(found))})")
         return found[0]
 
@@ -559,7 +559,7 @@ class Store:
         an input JSON cannot hold, an answer of the wrong shape) changes nothing.
         """
         if not procedure or len(procedure) > 80:
-            raise ScenarioError(f"'{procedure}' is not a procedure name (1 to 80 "
+            raise ScenarioError(f"{quoted(procedure)} is not a procedure name (1 to 80 "
                                 "characters)")
         stored_answers = answers_to_json(answers)  # AnswerError names a wrong one
         stored_input = _json_mapping(procedure_input)

@@ -1,0 +1,164 @@
+"""Bad input of every kind gives one line on stderr, exit 2, and no traceback.
+
+The issue "Reliability" listed inputs that got past the readers: what a player typed or a file
+held echoed into a message verbatim (line breaks, terminal escapes, megabytes), dice and
+pursuers without bounds, database URLs that crash the URL parser. Each is run here through
+`desktop.cli.main` (fast), and a few through `python -m desktop` in a subprocess to prove the
+real entry point prints the same one line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from builders import assert_bad, run_cli
+
+REPO = Path(__file__).resolve().parents[1]
+GOBLINS = REPO / "resources" / "scenarios" / "w6-goblins-vs-elves.json"
+# What a terminal would act on or split a line at: none may reach stderr as it is.
+HOSTILE = "bad\nline\r\x1b[31mred\x1b[0m\x07\u2028end"
+LONG_LINE = 300  # no message needs more; the last guard (one_line) would cut at 500
+
+
+def run_module(*argv: object, env: dict[str, str] | None = None
+               ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "desktop", *map(str, argv)], cwd=REPO,
+                          env={**os.environ, **(env or {})}, capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+def assert_one_clean_line(capsys, argv: list[object], *fragments: str) -> str:
+    """Exit 2 and one line, none of the hostile characters, and short."""
+    line = assert_bad(capsys, argv, *fragments)
+    assert not any(ch in line for ch in "\r\x1b\x07\u2028"), repr(line)
+    assert len(line) <= LONG_LINE, len(line)
+    return line
+
+
+def scenario_data() -> dict[str, Any]:
+    return json.loads(GOBLINS.read_text(encoding="utf-8"))
+
+
+def write_json(path: Path, data: Any) -> Path:
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+# ---------------------------------------------------------------------------------------------
+# Untrusted text in messages: quoted and shortened
+
+
+@pytest.mark.parametrize("argv", [
+    ["odds", "catch", "--flee", HOSTILE, "--pursue", "2D6"],
+    ["odds", "catch", "--flee", "2D6", "--pursue", "2D6", HOSTILE],
+    ["odds", "break", "--ld", HOSTILE],
+    ["odds", "break", "--ld", "8", HOSTILE],
+    ["odds", HOSTILE],
+    ["move", GOBLINS, "--unit", "goblins", "--to", HOSTILE],
+    ["move", GOBLINS, "--unit", HOSTILE, "--wheel", "10"],
+    ["resolve", GOBLINS, "--choose", HOSTILE],
+    ["resolve", GOBLINS, "--dice", HOSTILE],
+    ["import", Path(HOSTILE + ".json")],
+    ["import", Path("army" + HOSTILE)],
+    ["export", HOSTILE, "out.json"],
+    ["import", GOBLINS, "--ruleset", HOSTILE],
+])
+def test_typed_text_is_quoted_on_one_line(capsys, tmp_path, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    assert_one_clean_line(capsys, argv)
+
+
+@pytest.mark.parametrize("argv", [
+    ["odds", "catch", "--flee", "x" * 1_000_000, "--pursue", "2D6"],
+    ["export", "x" * 1_000_000, "out.json"],
+    ["resolve", GOBLINS, "--dice", "6,6", "--choose", "pursue:goblins=" + "x" * 1_000_000],
+    ["resolve", GOBLINS, "--dice", "6,6", "--choose", "pursue:goblins=" + HOSTILE],
+    ["odds", "break", "--ld", "8", "x" * 1_000_000],
+])
+def test_a_megabyte_argument_gives_a_short_line(capsys, tmp_path, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    assert_one_clean_line(capsys, argv)
+
+
+def _unknown_field(data: dict[str, Any], key: str) -> None:
+    data[key] = 1
+
+
+def _unknown_stat(data: dict[str, Any], key: str) -> None:
+    data["units"][0]["profile"][key] = 1
+
+
+def _troop_type(data: dict[str, Any], key: str) -> None:
+    data["units"][0]["troop_type"] = key
+
+
+def _option(data: dict[str, Any], key: str) -> None:
+    data["options"] = {"double_one_holds": key}
+
+
+def _format(data: dict[str, Any], key: str) -> None:
+    data["format"] = key
+
+
+def _format_list(data: dict[str, Any], key: str) -> None:
+    data["format"] = [key] * 3
+
+
+@pytest.mark.parametrize("change", [_unknown_field, _unknown_stat, _troop_type, _option,
+                                    _format, _format_list])
+@pytest.mark.parametrize("key", [HOSTILE, "k" * 1_000_000])
+def test_text_from_a_scenario_is_quoted_on_one_line(capsys, tmp_path, change, key):
+    data = scenario_data()
+    change(data, key)
+    assert_one_clean_line(capsys, ["resolve", write_json(tmp_path / "s.json", data)])
+
+
+def test_the_real_command_prints_the_same_clean_line(tmp_path):
+    data = scenario_data()
+    data[HOSTILE] = 1
+    done = run_module("resolve", write_json(tmp_path / "s.json", data))
+    assert done.returncode == 2, done
+    assert done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert "unknown field" in line and "\x1b" not in line and "Traceback" not in done.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Odds: bounded pursuers and dice
+
+
+def test_hundreds_of_big_dice_pursuers_are_refused_naming_the_limit(capsys):
+    from desktop.engine.odds import MAX_PURSUERS
+
+    line = assert_one_clean_line(
+        capsys, ["odds", "catch", "--flee", "12D20", "--pursue", *["12D20"] * 300],
+        "300 pursuers", f"at most {MAX_PURSUERS}")
+    assert line.startswith("rout odds catch: ")
+
+
+def test_the_most_pursuers_with_the_biggest_dice_are_answered_exactly(capsys):
+    from desktop.engine.odds import MAX_PURSUERS
+
+    code, out, err = run_cli(capsys, "odds", "catch", "--flee", "12D20", "--pursue",
+                             *["12D20+100"] * MAX_PURSUERS)
+    assert (code, err) == (0, "")
+    assert json.loads(out)["caught"]["value"] > 0.99
+
+
+@pytest.mark.parametrize("dice", ["2D6+" + "9" * 5000, "9" * 5000 + "D6", "2D6+101"])
+@pytest.mark.parametrize("test", [["catch", "--pursue", "2D6", "--flee"],
+                                  ["catch", "--flee", "2D6", "--pursue"],
+                                  ["break", "--ld", "8", "--dice"]])
+def test_dice_past_any_table_are_refused(capsys, test, dice):
+    assert_one_clean_line(capsys, ["odds", *test, dice], "rout odds")
+
+
+def test_a_megabyte_of_typed_faces_is_refused_on_one_line(capsys):
+    assert_one_clean_line(capsys, ["resolve", GOBLINS, "--dice", "9" * 5000])
