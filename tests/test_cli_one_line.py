@@ -162,3 +162,55 @@ def test_dice_past_any_table_are_refused(capsys, test, dice):
 
 def test_a_megabyte_of_typed_faces_is_refused_on_one_line(capsys):
     assert_one_clean_line(capsys, ["resolve", GOBLINS, "--dice", "9" * 5000])
+
+
+# ---------------------------------------------------------------------------------------------
+# Database URLs: one line, and never the password
+
+SECRET = "hunter2"
+
+
+@pytest.mark.parametrize(("url", "says"), [
+    (f"postgresql+psycopg://rout@db.example:{SECRET}/rout", "port"),
+    (f"postgresql+psycopg://rout:{SECRET}@db.example:{SECRET}x/rout", "port"),
+    ("postgresql+psycopg://[::1", "not a database URL"),
+    (f"postgresql+psycopg://rout:{SECRET}@[::1/rout", "not a database URL"),
+    (f"sqlite://rout:{SECRET}@/rout.sqlite", "SQLite"),
+    (f"sqlite://rout:{SECRET}@localhost/rout.sqlite", "SQLite"),
+    (f"postgresql:/rout:{SECRET}@db.example/rout", "not a database URL"),
+    (f"postgres ql://rout:{SECRET}@db.example/rout", "not a database URL"),
+    (f"nosuchdriver://rout:{SECRET}@db.example/rout", "no driver"),
+    ("sqlite:///rout.sqlite?timeout=soon", "timeout"),
+    ("sqlite:///rout\x00.sqlite", "NUL"),
+])
+@pytest.mark.parametrize("command", ["armies", "battles", "export"])
+def test_a_bad_database_url_is_one_line_without_its_password(capsys, tmp_path, monkeypatch,
+                                                            url, says, command):
+    monkeypatch.chdir(tmp_path)
+    argv: list[object] = [command, "--database", url]
+    if command == "export":
+        argv[1:1] = ["Some army", tmp_path / "out.json"]
+    line = assert_one_clean_line(capsys, argv, f"rout {command}: ", says)
+    assert SECRET not in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_password_in_the_port_stays_off_the_real_command_s_stderr(tmp_path):
+    done = run_module("armies", "--database", f"postgresql+psycopg://rout@host:{SECRET}/rout")
+    assert done.returncode == 2, done
+    assert done.stdout == "" and "Traceback" not in done.stderr
+    [line] = done.stderr.splitlines()
+    assert SECRET not in done.stderr and "port" in line
+
+
+def test_a_password_given_as_a_query_parameter_is_not_shown(capsys, postgres_server):
+    url = postgres_server.url("no_such_database").replace("+psycopg://", "+psycopg://nobody@")
+    line = assert_one_clean_line(capsys, ["armies", "--database",
+                                          f"{url}?password={SECRET}"], "rout armies: ")
+    assert SECRET not in line
+
+
+def test_a_database_file_name_is_shown_on_one_line(capsys, tmp_path):
+    url = f"sqlite:///{tmp_path / HOSTILE / 'rout.sqlite'}"
+    assert_one_clean_line(capsys, ["export", "Some army", tmp_path / "out.json", "--database",
+                                   url], "there is no database at", "bad\\nline")

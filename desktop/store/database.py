@@ -10,6 +10,7 @@ without it.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -18,11 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, inspect, text
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
 from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 
+from desktop.engine.errors import quoted
 from desktop.store.errors import (
     CorruptDatabaseError,
     DatabaseError,
@@ -45,9 +47,69 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
+URL_EXAMPLES = "e.g. sqlite:///rout.sqlite or postgresql+psycopg://user@host:5432/rout"
+# scheme://user:password@host:port/database?query, each part as loose as a typo can make it.
+_URL_PARTS = re.compile(r"(?P<scheme>[^:/?#@]*://)(?:(?P<user>[^:/@]*)(?::.*)?@)?"
+                        r"(?P<host>\[[^\]/?#]*\]?|[^:/?#\[]*)(?::(?P<port>[^/?#]*))?"
+                        r"(?P<path>[^?#]*)(?P<query>[?#].*)?", re.DOTALL)
+
+
+def shown_url(url: str) -> str:
+    """A URL for a message, whatever it holds, quoted and without anything that may be a
+    password: the password, a port that is not a number (a password typed in the wrong
+    place) and the query (it may hold password=...)."""
+    match = _URL_PARTS.fullmatch(url)
+    if match is None:
+        # Not even scheme://...: whatever sits between a colon and an @ may be a password.
+        return quoted(re.sub(r":.*@", ":***@", url, flags=re.DOTALL))
+    user = match["user"]
+    password = user is not None and url[len(match["scheme"]) + len(user)] == ":"
+    port = match["port"]
+    return quoted("".join((
+        match["scheme"],
+        "" if user is None else f"{user}{':***' if password else ''}@",
+        match["host"],
+        "" if port is None else f":{port if port.isdigit() else '***'}",
+        match["path"],
+        "?…" if match["query"] else "")))
+
+
+def parse_url(url: str) -> URL:
+    """A database URL, or a DatabaseError that shows it without its password.
+
+    Every reader of a URL goes through here: SQLAlchemy's own errors are a traceback for a
+    port that is not a number, and may repeat the URL as it was typed.
+    """
+    if "\x00" in url:
+        raise DatabaseError(f"{shown_url(url)} is not a database URL: it contains a NUL "
+                            "character")
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise DatabaseError(f"{shown_url(url)} is not a database URL ({URL_EXAMPLES})"
+                            ) from None
+    except ValueError:  # make_url reads the port with int()
+        raise DatabaseError(f"{shown_url(url)} is not a database URL: its host and port "
+                            "cannot be read (a port is a number; an IPv6 address goes in "
+                            f"[brackets]; {URL_EXAMPLES})") from None
+    if parsed.get_backend_name() == "sqlite" and any(
+            (parsed.username, parsed.password, parsed.host, parsed.port)):
+        raise DatabaseError(f"{shown_url(url)}: a SQLite URL names a file, with no user, "
+                            "password or host (sqlite:///rout.sqlite, or sqlite:////home/"
+                            "me/rout.sqlite for a full path)")
+    return parsed
+
+
+def _without_secrets(parsed: URL) -> str:
+    """A URL that parsed, for messages: the password and password=... options hidden."""
+    secret = {key: "***" for key in parsed.query if "pass" in key.lower()}
+    return (parsed.update_query_dict(secret) if secret else parsed).render_as_string(
+        hide_password=True)
+
+
 def sqlite_path(url: str) -> Path | None:
     """The file behind a SQLite URL; None for other databases and in-memory SQLite."""
-    parsed = make_url(url)
+    parsed = parse_url(url)
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
         return None
     return Path(parsed.database)
@@ -56,7 +118,16 @@ def sqlite_path(url: str) -> Path | None:
 def describe(url: str) -> str:
     """A database for messages: the file for SQLite, the URL without password otherwise."""
     path = sqlite_path(url)
-    return short_path(path) if path else make_url(url).render_as_string(hide_password=True)
+    return short_path(path) if path else _without_secrets(parse_url(url))
+
+
+def _scrubbed(message: str, url: str) -> str:
+    """A driver's message, with the password taken out should it repeat it."""
+    try:
+        password = make_url(url).password
+    except (ArgumentError, ValueError):
+        return message
+    return message.replace(password, "***") if password else message
 
 
 def create_database_engine(url: str, busy_timeout: float = 5.0, *,
@@ -67,15 +138,11 @@ def create_database_engine(url: str, busy_timeout: float = 5.0, *,
     lock_timeout). Migrations run with `foreign_keys=False`: SQLite rebuilds a table by
     dropping it, which would otherwise cascade into the rows that refer to it.
     """
-    try:
-        parsed = make_url(url)
-    except ArgumentError:
-        raise DatabaseError(f"'{url}' is not a database URL (expected e.g. "
-                            "sqlite:///rout.sqlite or postgresql+psycopg://host/rout)") from None
+    parsed = parse_url(url)
     backend = parsed.get_backend_name()
     if backend not in ("sqlite", "postgresql"):
-        raise DatabaseError(f"Rout has no driver for '{parsed.drivername}' databases (it "
-                            "works with SQLite and PostgreSQL)")
+        raise DatabaseError(f"Rout has no driver for {quoted(parsed.drivername)} databases "
+                            "(it works with SQLite and PostgreSQL)")
     try:
         if backend == "sqlite":
             engine = create_engine(parsed, connect_args={"timeout": busy_timeout})
@@ -86,10 +153,15 @@ def create_database_engine(url: str, busy_timeout: float = 5.0, *,
             "connect_timeout": max(int(busy_timeout), 1),
             "options": f"-c lock_timeout={milliseconds}"})
     except NoSuchModuleError:
-        raise DatabaseError(f"Rout has no driver for '{parsed.drivername}' databases") from None
+        raise DatabaseError(f"Rout has no driver for {quoted(parsed.drivername)} databases"
+                            ) from None
     except ModuleNotFoundError as error:
         raise DatabaseError(f"the database driver '{error.name}' is not installed (for "
                             "PostgreSQL: pip install 'rout[postgres]')") from None
+    except (ArgumentError, ValueError, TypeError) as error:  # an option of the wrong kind
+        options = ", ".join(quoted(key, 20) for key in sorted(parsed.query)[:5]) or "none"
+        raise DatabaseError(f"{describe(url)}: the URL's options ({options}) cannot be used: "
+                            f"{_scrubbed(_first_line(str(error)), url)}") from None
 
 
 def sqlite_transactions(engine: Engine, busy_timeout: float, foreign_keys: bool) -> None:
@@ -365,13 +437,15 @@ def translate_errors(url: str) -> Iterator[None]:
         if ("locked" in message or "busy" in message
                 or getattr(error.orig, "sqlstate", None) == "55P03"):
             raise LockedDatabaseError(_locked_message(describe(url))) from None
-        raise DatabaseError(f"{describe(url)}: {_first_line(message)}") from None
+        raise DatabaseError(f"{describe(url)}: {_scrubbed(_first_line(message), url)}"
+                            ) from None
     except SQLAlchemyDatabaseError as error:
         message = str(error.orig) if error.orig is not None else str(error)
         if "malformed" in message or "not a database" in message:
             raise CorruptDatabaseError(f"{describe(url)} is damaged ({message}); Rout left it "
                                        "as it is") from None
-        raise DatabaseError(f"{describe(url)}: {_first_line(message)}") from None
+        raise DatabaseError(f"{describe(url)}: {_scrubbed(_first_line(message), url)}"
+                            ) from None
     except SQLAlchemyTimeoutError:
         raise LockedDatabaseError(f"{describe(url)}: every connection is busy; try again"
                                   ) from None
