@@ -41,7 +41,15 @@ from desktop.engine.model import (
     UnitState,
     Zone,
 )
-from desktop.engine.reading import Reader, check_text, show
+from desktop.engine.reading import (
+    MAX_ITEMS,
+    Reader,
+    check_text,
+    check_texts,
+    show,
+    text_problem,
+    texts_problem,
+)
 from desktop.engine.roster import MAX_POINTS
 from desktop.engine.rulesets import Ruleset, get_ruleset
 
@@ -60,7 +68,11 @@ LIBRARY_VERSION = 2
 MAX_UNITS = 5000
 MAX_MODELS = 10000
 MAX_EVENTS = 1_000_000
-MAX_NOTES = 200
+# An army's points in all: what every database's whole-number column holds (PostgreSQL's
+# integer stops at 2,147,483,647), checked before writing so both backends agree.
+MAX_ARMY_POINTS = 1_000_000_000
+MAX_NOTES = MAX_ITEMS
+MAX_NOTE_LENGTH = 4000
 
 
 def profile_to_json(profile: UnitProfile) -> dict[str, Any]:
@@ -204,12 +216,67 @@ def optional_text(node: Reader, key: str, max_length: int = 200) -> str:
 
 
 def _notes(node: Reader) -> tuple[str, ...]:
-    notes = node.strings("notes")
-    if len(notes) > MAX_NOTES:
-        raise node.fail(f"{len(notes)} notes is more than Rout keeps ({MAX_NOTES})", "notes")
-    for note in notes:
-        check_text(node.child("notes"), note, 4000)
-    return tuple(notes)
+    return tuple(node.strings("notes", max_length=MAX_NOTE_LENGTH, max_items=MAX_NOTES))
+
+
+def check_army(army: Army) -> Army:
+    """Refuse an army Rout could not keep, export and read back, whatever door it came by
+    (the window, a BattleScribe roster): each field within the limits the Rout JSON reader
+    applies, named by its place in the file, and the points in all within MAX_ARMY_POINTS.
+
+    The store calls it before every write: places are worked out only for a refusal, so a
+    big army is checked in well under a millisecond.
+    """
+    root = Reader(None)
+    for key, text, limit in (("name", army.name, 200), ("player", army.player, 200),
+                             ("army_list", army.army_list, 100)):
+        check_text(root.at(key), text, limit)
+    check_texts(root.at("notes"), army.notes, MAX_NOTE_LENGTH, MAX_NOTES)
+    _check_whole(root, ("points_limit",), army.points_limit, 0, MAX_POINTS)
+    if len(army.units) > MAX_UNITS:
+        raise root.fail(f"{len(army.units)} units is more than Rout reads ({MAX_UNITS})",
+                        "units")
+    for index, unit in enumerate(army.units):
+        _check_unit(root.at("units"), index, unit)
+    if army.points > MAX_ARMY_POINTS:
+        raise root.fail(f"{army.points} points in all is more than an army can have (at most "
+                        f"{MAX_ARMY_POINTS})", "units")
+    return army
+
+
+def _check_unit(units: Reader, index: int, unit: Unit) -> None:
+    texts = ((("id",), unit.id, 100), (("name",), unit.name, 200),
+             (("slot",), unit.slot, 100), (("profile", "name"), unit.profile.name, 200))
+    for keys, text, limit in texts:
+        problem = text_problem(text, limit)
+        if problem is not None:
+            raise _place(units.at(index), keys).fail(problem)
+    lists = ((("profile", "special_rules"), sorted(unit.profile.special_rules), 200, MAX_ITEMS),
+             (("upgrades",), sorted(unit.upgrades), 200, MAX_ITEMS),
+             (("notes",), unit.notes, MAX_NOTE_LENGTH, MAX_NOTES))
+    for keys, items, limit, most in lists:
+        found = texts_problem(items, limit, most)
+        if found is not None:
+            raise _place(units.at(index), keys).fail(found[1], found[0])
+    for key, value, low, high in (("models", unit.models, 1, MAX_MODELS),
+                                  ("files", unit.files, 1, unit.models),
+                                  ("character_wounds", unit.character_wounds, 0, 100),
+                                  ("points", unit.points, 0, MAX_POINTS)):
+        if not low <= value <= high:
+            _check_whole(units.at(index), (key,), value, low, high)
+
+
+def _place(node: Reader, keys: Sequence[str]) -> Reader:
+    for key in keys:
+        node = node.at(key)
+    return node
+
+
+def _check_whole(node: Reader, keys: Sequence[str], value: int, low: int, high: int) -> None:
+    if value < low:
+        raise _place(node, keys).fail(f"{value} is below the minimum of {low}")
+    if value > high:
+        raise _place(node, keys).fail(f"{value} is above the maximum of {high}")
 
 
 def _check_header(root: Reader, expected: str, newest: int = VERSION) -> int:
@@ -265,9 +332,10 @@ def army_from_json(data: object) -> Army:
                 raise root.fail("a roster price or typed points need version "
                                 f"{ARMY_VERSION}", f"units[{index}]")
     _check_unique_ids(root, units)
-    return Army(name=root.text("name"), player=player, ruleset=ruleset.id, units=units,
-                points_limit=root.integer("points_limit", 0, minimum=0, maximum=MAX_POINTS),
-                notes=_notes(root), army_list=optional_text(root, "army_list", 100))
+    return check_army(Army(name=root.text("name"), player=player, ruleset=ruleset.id,
+                           units=units, points_limit=root.integer("points_limit", 0, minimum=0,
+                                                                  maximum=MAX_POINTS),
+                           notes=_notes(root), army_list=optional_text(root, "army_list", 100)))
 
 
 def _ruleset(root: Reader) -> Ruleset:
@@ -502,7 +570,17 @@ def _event(node: Reader) -> Event:
             shown = json.dumps(data.get(name))
             shown = shown if len(shown) <= 40 else shown[:37] + "..."
             raise node.fail(f"expected {_hint_text(hint)}, found {shown}", name)
+        _check_event_texts(node.at(name), getattr(event, name))
     return event
+
+
+def _check_event_texts(node: Reader, value: object) -> None:
+    """Every text in an event (ids, clauses, lists of them) passes the one text check."""
+    if isinstance(value, str):
+        check_text(node, value, MAX_NOTE_LENGTH)
+    elif isinstance(value, tuple):
+        for index, item in enumerate(value):
+            _check_event_texts(node.at(index), item)
 
 
 _EVENT_FIELDS: dict[type[Event], dict[str, Any]] = {}

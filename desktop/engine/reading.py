@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, TypeVar
 
@@ -41,15 +42,52 @@ def show(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def check_text(node: Reader, text: str, max_length: int) -> str:
-    """Refuse what a database would: too long, a NUL, or broken Unicode (lone surrogates)."""
+# How many entries a list of text may have (a unit's notes, upgrades, special rules).
+MAX_ITEMS = 200
+_UNWRITABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def text_problem(text: str, max_length: int) -> str | None:
+    """What a database or a file could not keep in `text`, or None: too long, a NUL
+    (PostgreSQL refuses it), or broken Unicode (a lone surrogate, which no encoding writes).
+
+    Every text Rout reads or keeps is checked here, whichever door it came in by.
+    """
     if len(text) > max_length:
-        raise node.fail(f"{len(text)} characters is longer than the {max_length} Rout keeps")
-    if "\x00" in text:
-        raise node.fail("contains a NUL character")
-    if any("\ud800" <= ch <= "\udfff" for ch in text):
-        raise node.fail("contains broken Unicode (an unpaired surrogate)")
+        return f"{len(text)} characters is longer than the {max_length} Rout keeps"
+    found = _UNWRITABLE.search(text)
+    if found is None:
+        return None
+    return ("contains a NUL character" if found.group() == "\x00" else
+            "contains broken Unicode (an unpaired surrogate)")
+
+
+def texts_problem(texts: Sequence[str], max_length: int = 200,
+                  max_items: int = MAX_ITEMS) -> tuple[int | None, str] | None:
+    """For a list of text: (which entry, what is wrong), None for the list as a whole."""
+    if len(texts) > max_items:
+        return None, f"{len(texts)} entries is more than Rout keeps ({max_items})"
+    for index, text in enumerate(texts):
+        problem = text_problem(text, max_length)
+        if problem is not None:
+            return index, problem
+    return None
+
+
+def check_text(node: Reader, text: str, max_length: int) -> str:
+    problem = text_problem(text, max_length)
+    if problem is not None:
+        raise node.fail(problem)
     return text
+
+
+def check_texts(node: Reader, texts: Sequence[str], max_length: int = 200,
+                max_items: int = MAX_ITEMS) -> Sequence[str]:
+    """A list of text (`node` is the list): at most `max_items`, each checked as above."""
+    found = texts_problem(texts, max_length, max_items)
+    if found is not None:
+        raise node.fail(found[1], found[0])
+    return texts
 
 
 class Reader:
@@ -63,6 +101,11 @@ class Reader:
         if len(key) > 40 or not key.isprintable():  # a key from the file, not a field name
             return f"{self.path}[{quoted(key, 40)}]"
         return f"{self.path}.{key}" if self.path else key
+
+    def at(self, key: str | int) -> Reader:
+        """The place `key` inside this one, to name in a message about data already read
+        (an army being saved has no JSON, but its fields have the same places)."""
+        return Reader(None, self._where(key))
 
     def fail(self, message: str, key: str | int | None = None) -> ScenarioError:
         where = self.path if key is None else self._where(key)
@@ -164,8 +207,10 @@ class Reader:
             raise node.fail("expected a point [x, y]")
         return (float(node.data[0]), float(node.data[1]))
 
-    def strings(self, key: str) -> list[str]:
+    def strings(self, key: str, *, max_length: int = 200,
+                max_items: int = MAX_ITEMS) -> list[str]:
+        """A list of text, each entry checked as `text` checks one (it may be empty)."""
         node = self.child(key, [])
         if not isinstance(node.data, list) or not all(isinstance(v, str) for v in node.data):
             raise node.fail("expected a list of text")
-        return [str(v) for v in node.data]
+        return list(check_texts(node, node.data, max_length, max_items))

@@ -35,6 +35,7 @@ from desktop.engine.codec import (
     army_lists_to_json,
     battle_from_json,
     battle_to_json,
+    check_army,
     composition_from_json,
     composition_to_json,
     entry_limit_from_json,
@@ -255,8 +256,14 @@ class Store:
         return summaries
 
     def save_army(self, army: Army) -> Army:
-        """Insert or replace the army and its whole roster; returns it with its id."""
+        """Insert or replace the army and its whole roster; returns it with its id.
+
+        ScenarioError, before anything is written, for an army past the limits every door
+        applies (check_army): both databases then keep the same armies, and each of them
+        exports and imports again.
+        """
         get_ruleset(army.ruleset)
+        check_army(army)
         saved = army if army.id else replace(army, id=_new_id())
         now = _now()
         values = {"name": saved.name, "player": saved.player, "ruleset": saved.ruleset,
