@@ -37,8 +37,15 @@ from xml.etree.ElementTree import Element, ParseError
 import defusedxml.ElementTree as SafeTree
 from defusedxml import DefusedXmlException
 
-from desktop.engine.errors import quoted
+from desktop.engine.codec import (
+    MAX_NOTE_LENGTH,
+    MAX_NOTES,
+    army_from_json,
+    army_to_json,
+)
+from desktop.engine.errors import RuleError, quoted
 from desktop.engine.model import Army, RosterPrice, TroopType, Unit, UnitProfile
+from desktop.engine.reading import MAX_ITEMS
 from desktop.engine.rulesets import RULESETS, Ruleset
 from desktop.engine.scenario import MM_PER_UNIT
 from desktop.store.errors import BadFileError
@@ -203,7 +210,8 @@ def read_ros(data: bytes, name: str, ruleset_id: str | None = None) -> ImportedA
         units=tuple(units),
         points_limit=_points_limit(root, name),
         notes=tuple(note for note in (f"{IMPORT_NOTE}{_file_name(name)}",
-                                      f"{GAME_NOTE}{game}" if game else "") if note),
+                                      f"{GAME_NOTE}{_clean(game)}" if game else "")
+                     if note),
     )
     declared = _declared_points(root, name)
     if declared is not None and declared != army.points:
@@ -211,7 +219,17 @@ def read_ros(data: bytes, name: str, ruleset_id: str | None = None) -> ImportedA
                         f"{army.points}")
     catalogue = next((_clean(force.get("catalogueName")) for force in reader.forces(root)),
                      "")
+    _check_round_trip(army, name)
     return ImportedArmy(army, tuple(warnings), game, catalogue)
+
+
+def _check_round_trip(army: Army, name: str) -> None:
+    """What is imported must export as Rout JSON and import again: the Rout JSON reader is
+    the one check of every limit (an army's points in all, ids, ranges), at this door too."""
+    try:
+        army_from_json(army_to_json(army))
+    except RuleError as error:
+        raise BadFileError(f"{name}: {error}") from None
 
 
 def _ruleset(ruleset_id: str) -> Ruleset:
@@ -393,6 +411,12 @@ class _RosterReader:
                  if item is selection or item.get("type") == "model" or item is mount_owner(mount)
                  for rule in _children(item, "rules", "rule")}
         rules.discard("")
+        if len(rules) > MAX_ITEMS:  # the rest stay in the notes, word for word
+            kept = sorted(rules)[:MAX_ITEMS]
+            notes.append("More special rules: " + ", ".join(sorted(rules - set(kept))))
+            self.warnings.append(f"{quoted(name)}: {len(rules)} special rules is more than "
+                                 f"Rout keeps ({MAX_ITEMS}); the rest are in its notes")
+            rules = set(kept)
         item_rules = sorted({_clean(rule.get("name")) for item in below
                              if item.get("type") != "model" and item is not mount_owner(mount)
                              for rule in _children(item, "rules", "rule")} - {""})
@@ -417,9 +441,24 @@ class _RosterReader:
             upgrades=frozenset(upgrades),
             points=points,
             slot=_slot(selection),
-            notes=tuple(notes),
+            notes=self._fitted(notes, name),
             price=price,
         )
+
+    def _fitted(self, notes: list[str], unit_name: str) -> tuple[str, ...]:
+        """The notes within what Rout keeps of a unit (MAX_NOTES notes of MAX_NOTE_LENGTH
+        characters): the surplus joined into the last note, a long note cut, with a
+        warning; the roster file itself still has everything."""
+        if len(notes) > MAX_NOTES:
+            self.warnings.append(f"{quoted(unit_name)}: {len(notes)} notes is more than Rout "
+                                 f"keeps ({MAX_NOTES}); the last ones are joined into one")
+            notes = [*notes[:MAX_NOTES - 1], "; ".join(notes[MAX_NOTES - 1:])]
+        if any(len(note) > MAX_NOTE_LENGTH for note in notes):
+            self.warnings.append(f"{quoted(unit_name)}: a note longer than the "
+                                 f"{MAX_NOTE_LENGTH} characters Rout keeps is cut short")
+            notes = [note if len(note) <= MAX_NOTE_LENGTH else
+                     note[:MAX_NOTE_LENGTH - 1] + "…" for note in notes]
+        return tuple(notes)
 
     def _cost(self, selection: Element) -> float:
         """The selection's own points (a total for all its `number`)."""
