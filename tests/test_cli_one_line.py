@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from builders import assert_bad, run_cli
 
@@ -214,3 +216,107 @@ def test_a_database_file_name_is_shown_on_one_line(capsys, tmp_path):
     url = f"sqlite:///{tmp_path / HOSTILE / 'rout.sqlite'}"
     assert_one_clean_line(capsys, ["export", "Some army", tmp_path / "out.json", "--database",
                                    url], "there is no database at", "bad\\nline")
+
+
+# ---------------------------------------------------------------------------------------------
+# A hostile database: JSON nested past any reader
+
+
+def _deep(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def _poke(url: str, statement: str, value: str) -> None:
+    """Write past the store, as another program could: one raw UPDATE."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text(statement), {"value": value})
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize(("statement", "command"), [
+    ("UPDATE roster_entry SET profile = :value", ["export", "Spears", "out.json"]),
+    ("UPDATE roster_entry SET notes = :value", ["export", "Spears", "out.txt"]),
+    ("UPDATE army SET notes = :value", ["export", "Spears", "out.md"]),
+    ("UPDATE battle SET start = :value", ["export", "Skirmish", "out.json"]),
+])
+def test_json_nested_deep_in_a_database_is_one_line(capsys, database_url, tmp_path,
+                                                    monkeypatch, statement, command):
+    from desktop.engine.scenario import load_scenario
+    from desktop.store.store import Store
+
+    from builders import army
+
+    monkeypatch.chdir(tmp_path)
+    with Store.open(database_url) as store:
+        store.save_army(army("Spears"))
+        scenario = load_scenario(json.loads(GOBLINS.read_text(encoding="utf-8")))
+        store.import_battle(scenario.battle, "Skirmish")
+    # PostgreSQL's own json parser stops at its stack depth; 5,000 is past Python's limit.
+    _poke(database_url, statement, _deep(5_000 if "postgresql" in database_url else 100_000))
+    line = assert_one_clean_line(capsys, [*command, "--database", database_url])
+    assert "nested" in line, line
+
+
+@pytest.mark.parametrize("depth", [65, 100_000])
+def test_a_file_nested_past_the_bound_is_refused_like_a_stored_one(capsys, tmp_path, depth):
+    from desktop.store.files import MAX_JSON_DEPTH
+
+    data = scenario_data()
+    data["title"] = "[" * 1000 + "{"  # brackets inside text are not nesting
+    path = tmp_path / "deep.json"
+    text = json.dumps(data)
+    path.write_text(text[:-1] + ', "answers": ' + _deep(depth) + "}", encoding="utf-8")
+    assert_one_clean_line(capsys, ["resolve", path], f"nested more than {MAX_JSON_DEPTH} deep")
+
+
+def test_a_file_nested_to_the_bound_is_read(tmp_path):
+    from desktop.store.files import MAX_JSON_DEPTH, parse_json
+
+    text = _deep(MAX_JSON_DEPTH - 1).replace("[]", '["[[[[", {"a": 1}]', 1)
+    assert parse_json(text.encode(), "x.json")
+
+
+def _depth(value: Any) -> int:
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    return 0
+
+
+_decoys = st.text(alphabet='[]{}"\\ab', max_size=8)
+_leaves = st.none() | st.integers() | _decoys
+
+
+@st.composite
+def _nested_documents(draw: st.DrawFn) -> Any:
+    """JSON values around the bound: a spine of arrays and objects of a drawn depth, with
+    siblings and text full of brackets and escapes (which are not nesting)."""
+    from desktop.store.files import MAX_JSON_DEPTH
+
+    value: Any = draw(_leaves)
+    for _ in range(draw(st.integers(MAX_JSON_DEPTH - 3, MAX_JSON_DEPTH + 3))):
+        siblings = draw(st.lists(_leaves | st.lists(_leaves, max_size=2), max_size=2))
+        if draw(st.booleans()):
+            value = [*siblings, value]
+        else:
+            value = {draw(_decoys): value, **{f"k{i}": s for i, s in enumerate(siblings)}}
+    return value
+
+
+@settings(max_examples=60, deadline=None)
+@given(_nested_documents())
+def test_the_nesting_bound_counts_arrays_and_objects_not_brackets_in_text(document):
+    from desktop.store.files import MAX_JSON_DEPTH, NestedTooDeepError, load_json
+
+    text = json.dumps(document)
+    if _depth(document) > MAX_JSON_DEPTH:
+        with pytest.raises(NestedTooDeepError):
+            load_json(text)
+    else:
+        assert load_json(text) == document

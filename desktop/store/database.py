@@ -32,7 +32,7 @@ from desktop.store.errors import (
     NewerDatabaseError,
     NotRoutDatabaseError,
 )
-from desktop.store.files import short_path
+from desktop.store.files import load_json, short_path
 
 # Re-exported: they live apart so that the GUI can find the database without SQLAlchemy.
 from desktop.store.location import DATABASE_ENVIRONMENT as DATABASE_ENVIRONMENT
@@ -145,13 +145,14 @@ def create_database_engine(url: str, busy_timeout: float = 5.0, *,
                             "(it works with SQLite and PostgreSQL)")
     try:
         if backend == "sqlite":
-            engine = create_engine(parsed, connect_args={"timeout": busy_timeout})
+            engine = create_engine(parsed, json_deserializer=load_json,
+                                   connect_args={"timeout": busy_timeout})
             sqlite_transactions(engine, busy_timeout, foreign_keys)
             return engine
         milliseconds = max(int(busy_timeout * 1000), 1)
-        return create_engine(parsed, pool_pre_ping=True, connect_args={
-            "connect_timeout": max(int(busy_timeout), 1),
-            "options": f"-c lock_timeout={milliseconds}"})
+        return create_engine(parsed, pool_pre_ping=True, json_deserializer=load_json,
+                             connect_args={"connect_timeout": max(int(busy_timeout), 1),
+                                           "options": f"-c lock_timeout={milliseconds}"})
     except NoSuchModuleError:
         raise DatabaseError(f"Rout has no driver for {quoted(parsed.drivername)} databases"
                             ) from None

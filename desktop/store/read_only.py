@@ -24,7 +24,7 @@ from sqlalchemy.pool import NullPool
 
 from desktop.store import database
 from desktop.store.errors import DatabaseError, NewerDatabaseError
-from desktop.store.files import short_path
+from desktop.store.files import load_json, short_path
 
 
 @dataclass(frozen=True)
@@ -128,6 +128,8 @@ def read_only_engine(path: Path, busy_timeout: float) -> Engine:
         return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, timeout=busy_timeout,
                                check_same_thread=False)
 
-    engine = create_engine("sqlite://", creator=connect, poolclass=NullPool)
+    # load_json: JSON nesting bounded here too, as on every engine the store reads with.
+    engine = create_engine("sqlite://", creator=connect, poolclass=NullPool,
+                           json_deserializer=load_json)
     database.sqlite_transactions(engine, busy_timeout, foreign_keys=True)
     return engine

@@ -65,6 +65,7 @@ from desktop.store.errors import (
     NotFoundError,
     ReadOnlyDatabaseError,
 )
+from desktop.store.files import load_json
 from desktop.store.read_only import open_read_only, read_only_reason
 from desktop.store.tables import (
     ArmyRow,
@@ -622,8 +623,9 @@ def _json_mapping(value: Mapping[str, Any]) -> dict[str, Any]:
         raise ScenarioError(f"a procedure's input must be a mapping, not "
                             f"{type(value).__name__}")
     try:
-        stored = json.loads(json.dumps(value, allow_nan=False))
-    except (TypeError, ValueError) as error:
+        # load_json: what cannot be read back (nested past the bound) is not written either.
+        stored = load_json(json.dumps(value, allow_nan=False))
+    except (TypeError, ValueError, RecursionError) as error:
         raise ScenarioError(f"the procedure's input cannot be kept as JSON ({error})"
                             ) from None
     return dict(stored)
