@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from desktop.engine.codec import (
     MAX_ARMY_POINTS,
@@ -23,6 +25,7 @@ from desktop.engine.codec import (
     army_from_json,
     army_to_json,
     check_army,
+    unit_fits,
 )
 from desktop.engine.errors import RuleError
 from desktop.engine.model import Army, Unit, UnitProfile
@@ -177,3 +180,65 @@ def test_broken_text_in_a_battle_s_events_is_refused_on_import(capsys, database_
                         database_url], "events[0].clause", "Unicode", prefix="rout import: ")
     with Store.open(database_url) as store:
         assert store.list_battles() == []
+
+
+@pytest.mark.parametrize("column", ["upgrades", "notes"])
+@pytest.mark.parametrize("value", ['["\\udc80"]', '[["a list, not text"]]', '["a\\u0000b"]'])
+@pytest.mark.parametrize("fmt", ["json", "txt", "md"])
+def test_a_row_another_program_broke_is_refused_on_export_in_one_line(
+        capsys, database_url, tmp_path, column, value, fmt):
+    """The store reads back with the same check it writes with."""
+    from sqlalchemy import create_engine, text
+
+    with Store.open(database_url) as store:
+        saved = store.save_army(make_army())
+    engine = create_engine(database_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text(f"UPDATE roster_entry SET {column} = :value"),
+                               {"value": value})
+    finally:
+        engine.dispose()
+    out = tmp_path / f"army.{fmt}"
+    assert_bad(capsys, ["export", saved.id, out, "--database", database_url],
+               "cannot be read", prefix="rout export: ")
+    assert not out.exists()
+
+
+def _text_near(limit: int) -> st.SearchStrategy[str]:
+    """Text around `limit` characters, sometimes with a character no file can hold."""
+    return st.builds(lambda size, odd, where: ("x" * size)[:where] + odd + ("x" * size)[where:],
+                     st.sampled_from([0, 1, limit - 1, limit, limit + 1]),
+                     st.sampled_from(["", "", "", "é", "\x00", LONE, "\U0001F600"]),
+                     st.integers(0, 5))
+
+
+def _texts_near(limit: int, most: int) -> st.SearchStrategy[list[str]]:
+    return st.builds(lambda count, odd: [f"t{i}" for i in range(count - len(odd))] + odd,
+                     st.sampled_from([0, 1, most, most + 1]),
+                     st.lists(_text_near(limit), max_size=2))
+
+
+_units = st.builds(
+    lambda id_, name, slot, profile_name, rules, upgrades, notes, models, files, wounds,
+    points: Unit(id_, name, "Alice", UnitProfile(profile_name, W6,
+                                                 special_rules=frozenset(rules)),
+                 models, files, upgrades=frozenset(upgrades), character_wounds=wounds,
+                 points=points, slot=slot, notes=tuple(notes)),
+    _text_near(100), _text_near(200), _text_near(100), _text_near(200),
+    _texts_near(200, MAX_NOTES), _texts_near(200, MAX_NOTES), _texts_near(4000, MAX_NOTES),
+    st.sampled_from([0, 1, 10_000, 10_001]), st.sampled_from([0, 1, 5, 10_001]),
+    st.sampled_from([-1, 0, 100, 101]), st.sampled_from([-1, 0, MAX_POINTS, MAX_POINTS + 1]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(_units)
+def test_the_quick_check_of_a_unit_agrees_with_the_field_by_field_one(unit):
+    """`unit_fits` is what a save runs for every unit; the refusals come from check_army."""
+    army = Army("Spears", "Alice", "warhammer6", (unit,))
+    try:
+        check_army(army)
+    except RuleError:
+        assert not unit_fits(unit)
+    else:
+        assert unit_fits(unit)

@@ -47,6 +47,11 @@ MAX_ITEMS = 200
 _UNWRITABLE = re.compile("[\x00\ud800-\udfff]")
 
 
+def has_unwritable(text: str) -> bool:
+    """Whether `text` holds a NUL or a lone surrogate (see text_problem)."""
+    return _UNWRITABLE.search(text) is not None
+
+
 def text_problem(text: str, max_length: int) -> str | None:
     """What a database or a file could not keep in `text`, or None: too long, a NUL
     (PostgreSQL refuses it), or broken Unicode (a lone surrogate, which no encoding writes).

@@ -656,7 +656,11 @@ def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any]) -> Army:
                         RosterPrice(float(row.price_per_model), int(row.price_upgrades))),
                  points_typed=bool(row.points_typed))
             for row in entries)
+        # Read back with the check it was written with: a row another program changed
+        # (text no file can hold, a list where text goes) is refused here, not mid-export.
+        return check_army(Army(name=name, player=player, ruleset=ruleset_id, units=units,
+                               points_limit=points_limit, notes=notes, id=army_id,
+                               army_list=army_list))
     except (RuleError, KeyError, TypeError, ValueError) as error:
-        raise CorruptDatabaseError(f"{where}: army '{name}' cannot be read ({error})") from None
-    return Army(name=name, player=player, ruleset=ruleset_id, units=units,
-                points_limit=points_limit, notes=notes, id=army_id, army_list=army_list)
+        raise CorruptDatabaseError(f"{where}: army {quoted(name)} cannot be read ({error})"
+                                   ) from None
