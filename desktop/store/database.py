@@ -395,36 +395,63 @@ def _use_wal(path: Path) -> None:
 def backup_sqlite(path: Path, label: str) -> Path:
     """A consistent copy (sqlite3's online backup, so WAL contents are included).
 
-    The copy's name is new: an earlier copy is never overwritten.
+    The copy is written under a temporary name and given its own name only when whole: a
+    Rout killed half-way leaves a `.part` file, never a `before-` copy that is empty or
+    damaged. The name is new: an earlier copy is never overwritten. Called under the
+    migration's write lock, so a `.part` file found here is a dead Rout's and is removed.
     """
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     suffix = path.suffix or ".sqlite"
-    for number in range(1, 1000):
-        extra = "" if number == 1 else f"-{number}"
-        target = path.with_name(f"{path.stem}.{label}.{stamp}{extra}{suffix}")
-        try:
-            os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
-        except FileExistsError:
-            continue
-        except OSError as error:
-            raise DatabaseError(f"{short_path(path)}: cannot write the copy taken before "
-                                f"migrating: {error.strerror or error}; nothing was changed"
-                                ) from None
-        break
-    else:
-        raise DatabaseError(f"{short_path(path)}: too many copies named {label}")
+    for stale in path.parent.glob(f".{path.name}.*.part"):
+        stale.unlink(missing_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.part")
     try:
         with read_only_connection(path) as source:
-            destination = sqlite3.connect(target)
+            destination = sqlite3.connect(temporary)
             try:
                 source.backup(destination)
             finally:
                 destination.close()
+        _sync(temporary)
+        for number in range(1, 1000):
+            extra = "" if number == 1 else f"-{number}"
+            target = path.with_name(f"{path.stem}.{label}.{stamp}{extra}{suffix}")
+            if _take_name(temporary, target):
+                return target
+        raise DatabaseError(f"{short_path(path)}: too many copies named {label}")
     except sqlite3.Error as error:
-        target.unlink(missing_ok=True)
         raise DatabaseError(f"{short_path(path)}: the copy before migrating failed ({error}); "
                             "nothing was changed") from None
-    return target
+    except OSError as error:
+        raise DatabaseError(f"{short_path(path)}: cannot write the copy taken before "
+                            f"migrating: {error.strerror or error}; nothing was changed"
+                            ) from None
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _sync(path: Path) -> None:
+    """The file's bytes on disk before it gets its name (a power cut then leaves it whole)."""
+    with path.open("rb") as handle:
+        os.fsync(handle.fileno())
+
+
+def _take_name(temporary: Path, target: Path) -> bool:
+    """Give the whole copy its name, never replacing a file; False when the name is taken.
+
+    A hard link fails if the name exists, atomically; where links are not supported
+    (some network or FAT drives) a rename under the write lock does the same.
+    """
+    try:
+        os.link(temporary, target)
+        return True
+    except FileExistsError:
+        return False
+    except OSError:
+        if target.exists():
+            return False
+        os.replace(temporary, target)
+        return True
 
 
 @contextmanager
