@@ -408,7 +408,8 @@ def _missing_database(url: str | None) -> str:
     chosen = url or default_database_url()
     create_database_engine(chosen).dispose()  # a bad URL or driver is named first
     path = sqlite_path(chosen)
-    return str(path) if path is not None and not path.exists() else ""
+    # os.path.exists: a name the system refuses (too long, say) is a file that is not there.
+    return str(path) if path is not None and not os.path.exists(path) else ""
 
 
 def export_command(args: argparse.Namespace) -> dict[str, Any]:

@@ -182,7 +182,9 @@ SECRET = "hunter2"
     (f"postgresql:/rout:{SECRET}@db.example/rout", "not a database URL"),
     (f"postgres ql://rout:{SECRET}@db.example/rout", "not a database URL"),
     (f"nosuchdriver://rout:{SECRET}@db.example/rout", "no driver"),
-    ("sqlite:///rout.sqlite?timeout=soon", "timeout"),
+    ("sqlite:///rout.sqlite?timeout=soon", "options"),
+    ("sqlite:///rout.sqlite?sslmode=\udc80", "broken Unicode"),
+    (f"postgresql+psycopg://rout:{SECRET}\udc80@db.example/rout", "broken Unicode"),
     ("sqlite:///rout\x00.sqlite", "NUL"),
 ])
 @pytest.mark.parametrize("command", ["armies", "battles", "export"])
@@ -320,3 +322,17 @@ def test_the_nesting_bound_counts_arrays_and_objects_not_brackets_in_text(docume
             load_json(text)
     else:
         assert load_json(text) == document
+
+
+def test_a_database_file_name_too_long_for_the_system(capsys, tmp_path):
+    url = f"sqlite:///{tmp_path / ('9' * 5000)}"
+    code, out, err = run_cli(capsys, "armies", "--database", url)
+    assert (code, out, err) == (0, "[]\n", "")  # there is no such database: nothing saved
+    army = tmp_path / "army.json"
+    from desktop.engine.codec import army_to_json
+
+    from builders import army as make_army
+
+    army.write_text(json.dumps(army_to_json(make_army())), encoding="utf-8")
+    assert_one_clean_line(capsys, ["import", army, "--database", url], "rout import: ",
+                          "name too long")

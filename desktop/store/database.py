@@ -25,6 +25,7 @@ from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
 from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 
 from desktop.engine.errors import quoted
+from desktop.engine.reading import text_problem
 from desktop.store.errors import (
     CorruptDatabaseError,
     DatabaseError,
@@ -80,9 +81,9 @@ def parse_url(url: str) -> URL:
     Every reader of a URL goes through here: SQLAlchemy's own errors are a traceback for a
     port that is not a number, and may repeat the URL as it was typed.
     """
-    if "\x00" in url:
-        raise DatabaseError(f"{shown_url(url)} is not a database URL: it contains a NUL "
-                            "character")
+    problem = text_problem(url, len(url))  # a NUL or broken Unicode no driver can take
+    if problem is not None:
+        raise DatabaseError(f"{shown_url(url)} is not a database URL: it {problem}")
     try:
         parsed = make_url(url)
     except ArgumentError:
@@ -93,10 +94,11 @@ def parse_url(url: str) -> URL:
                             "cannot be read (a port is a number; an IPv6 address goes in "
                             f"[brackets]; {URL_EXAMPLES})") from None
     if parsed.get_backend_name() == "sqlite" and any(
-            (parsed.username, parsed.password, parsed.host, parsed.port)):
+            (parsed.username, parsed.password, parsed.host, parsed.port, parsed.query)):
+        # Options too: the driver ignores most of them with a warning of several lines.
         raise DatabaseError(f"{shown_url(url)}: a SQLite URL names a file, with no user, "
-                            "password or host (sqlite:///rout.sqlite, or sqlite:////home/"
-                            "me/rout.sqlite for a full path)")
+                            "password, host or options (sqlite:///rout.sqlite, or "
+                            "sqlite:////home/me/rout.sqlite for a full path)")
     return parsed
 
 
