@@ -336,3 +336,47 @@ def test_a_database_file_name_too_long_for_the_system(capsys, tmp_path):
     army.write_text(json.dumps(army_to_json(make_army())), encoding="utf-8")
     assert_one_clean_line(capsys, ["import", army, "--database", url], "rout import: ",
                           "name too long")
+
+
+# ---------------------------------------------------------------------------------------------
+# The same through the real command: what a player sees in a terminal
+
+
+def _deep_database(folder: Path) -> str:
+    from desktop.store.store import Store
+
+    from builders import army
+
+    url = f"sqlite:///{folder / 'rout.sqlite'}"
+    with Store.open(url) as store:
+        store.save_army(army("Spears"))
+    _poke(url, "UPDATE roster_entry SET profile = :value", _deep(100_000))
+    return url
+
+
+def _broken_upgrade(folder: Path) -> Path:
+    from desktop.engine.codec import army_to_json
+
+    from builders import army
+
+    data = army_to_json(army("Spears"))
+    data["units"][0]["upgrades"] = ["\udc80"]
+    path = folder / "army.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (lambda folder: ["odds", "catch", "--flee", "12D20", "--pursue", *["12D20"] * 300],
+     "at most 12"),
+    (lambda folder: ["export", "Spears", folder / "out.txt", "--database",
+                     _deep_database(folder)], "nested more than 64 deep"),
+    (lambda folder: ["import", _broken_upgrade(folder), "--database",
+                     f"sqlite:///{folder / 'rout.sqlite'}"], "broken Unicode"),
+])
+def test_the_real_command_gives_one_line(tmp_path, argv, says):
+    done = run_module(*argv(tmp_path))
+    assert done.returncode == 2, done
+    assert done.stdout == "" and "Traceback" not in done.stderr
+    [line] = done.stderr.splitlines()
+    assert says in line
