@@ -55,7 +55,8 @@ def read_only_reason(path: Path) -> str:
         if hasattr(os, "statvfs") and os.statvfs(folder).f_flag & os.ST_RDONLY:  # not Windows
             return "it is on a read-only file system"
         return "its folder is read-only, and SQLite writes beside the file"
-    if path.is_file() and not _writable(path):
+    # os.path.isfile: a name the system refuses (too long) is not a file; opening says why.
+    if os.path.isfile(path) and not _writable(path):
         return "the file is read-only"
     return ""
 
