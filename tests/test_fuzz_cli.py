@@ -118,6 +118,13 @@ def test_battlescribe_rosters(data):
 ADDRESS_SPACE = 2 * 1024**3  # bytes; the CLI without the GUI maps about 200 MB
 
 
+def _can_pass(text: str) -> bool:
+    try:
+        return b"\x00" not in os.fsencode(text)
+    except UnicodeEncodeError:
+        return False
+
+
 def run_module(argv: list[object]) -> Outcome:
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
@@ -148,6 +155,7 @@ def test_the_real_command(data):
             path.write_bytes(data.draw(json_bytes("army") if kind == "army"
                                        else rosz_bytes()))
             argv = ["import", path, "--database", f"sqlite:///{folder / 'rout.sqlite'}"]
-        # Arguments a process cannot be given (a NUL) are the shell's refusal, not Rout's.
-        assume(not any("\x00" in str(arg) for arg in argv))
+        # Arguments a process cannot be given (a NUL, a lone surrogate the file system
+        # encoding cannot write) are the shell's refusal, not Rout's.
+        assume(all(_can_pass(str(arg)) for arg in argv))
         check(run_module(argv), seconds=60)
