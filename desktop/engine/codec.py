@@ -255,7 +255,7 @@ def unit_fits(unit: Unit) -> bool:
     return (len(unit.id) <= 100 and len(unit.name) <= 200 and len(unit.slot) <= 100
             and len(unit.profile.name) <= 200 and len(rules) <= MAX_ITEMS
             and len(upgrades) <= MAX_ITEMS and len(notes) <= MAX_NOTES
-            and 1 <= unit.models <= MAX_MODELS and 1 <= unit.files <= unit.models
+            and 1 <= unit.models <= MAX_MODELS and 1 <= unit.files <= MAX_MODELS
             and 0 <= unit.character_wounds <= 100 and 0 <= unit.points <= MAX_POINTS
             and max(map(len, rules), default=0) <= 200
             and max(map(len, upgrades), default=0) <= 200
@@ -274,7 +274,9 @@ def _check_unit(units: Reader, index: int, unit: Unit) -> None:
     lists = ((("profile", "special_rules"), rules, 200, MAX_ITEMS),
              (("upgrades",), upgrades, 200, MAX_ITEMS),
              (("notes",), notes, MAX_NOTE_LENGTH, MAX_NOTES))
-    numbers = ((("models",), unit.models, 1, MAX_MODELS), (("files",), unit.files, 1, unit.models),
+    # Files wider than the unit are a roster warning, never a refusal (README): only the
+    # range a database column and the reader's number check hold.
+    numbers = ((("models",), unit.models, 1, MAX_MODELS), (("files",), unit.files, 1, MAX_MODELS),
                (("character_wounds",), unit.character_wounds, 0, 100),
                (("points",), unit.points, 0, MAX_POINTS))
     node = units.at(index)
