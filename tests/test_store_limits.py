@@ -242,3 +242,45 @@ def test_the_quick_check_of_a_unit_agrees_with_the_field_by_field_one(unit):
         assert not unit_fits(unit)
     else:
         assert unit_fits(unit)
+
+
+@pytest.mark.parametrize("fmt", ["json", "txt", "md"])
+def test_an_army_kept_before_the_limits_still_opens_and_exports(capsys, database_url, tmp_path,
+                                                                fmt):
+    """A BattleScribe import used to keep 250 notes on a unit, and SQLite took names past
+    200 characters: such an army reads and exports; only saving it again asks for the fix."""
+    from sqlalchemy import create_engine, text
+
+    with Store.open(database_url) as store:
+        saved = store.save_army(make_army())
+    engine = create_engine(database_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text("UPDATE roster_entry SET notes = :notes"),
+                               {"notes": json.dumps([f"note {i}" for i in range(250)])})
+            if database_url.startswith("sqlite"):  # PostgreSQL's varchar(200) never took it
+                connection.execute(text("UPDATE army SET name = :name"), {"name": "A" * 300})
+    finally:
+        engine.dispose()
+    with Store.open(database_url) as store:
+        army = store.load_army(saved.id)
+        assert len(army.units[0].notes) == 250
+        with pytest.raises(RuleError, match=r"^(name: 300 characters|units\[0\]\.notes: 250)"):
+            store.save_army(army)
+    out = tmp_path / f"army.{fmt}"
+    code, _, err = run_cli(capsys, "export", saved.id, out, "--database", database_url)
+    assert (code, err) == (0, "")
+    assert "note 249" in out.read_text(encoding="utf-8")
+
+
+@settings(max_examples=50, deadline=None)
+@given(_units, st.lists(_text_near(200), max_size=3))
+def test_reading_checks_every_text_the_file_holds(unit, army_notes):
+    """army_texts (the quick pass on reading) lists every text _army_texts places."""
+    from desktop.engine.codec import _army_texts, army_texts
+
+    army = Army("Spears", "Alice", "warhammer6", (unit, unit), notes=tuple(army_notes))
+    placed = [text for _, text in _army_texts(army)]
+    assert sorted(map(str, army_texts(army))) == sorted(map(str, placed))
+    assert len(placed) == 3 + len(army_notes) + 2 * (4 + len(unit.profile.special_rules)
+                                                     + len(unit.upgrades) + len(unit.notes))

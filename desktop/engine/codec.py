@@ -16,7 +16,7 @@ import json
 import math
 import types
 import typing
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from shapely.geometry import Polygon
@@ -246,6 +246,53 @@ def check_army(army: Army) -> Army:
     return army
 
 
+def check_readable(army: Army) -> Army:
+    """What reading a kept army checks: every text is text that every export can write (no
+    NUL, no lone surrogate, not a list where text goes). The limits are for writing
+    (check_army): an army kept before they were checked still opens and exports."""
+    found = army_texts(army)
+    texts = [text for text in found if isinstance(text, str)]
+    if len(texts) == len(found) and not has_unwritable("".join(texts)):
+        return army
+    for keys, text in _army_texts(army):  # the first that is wrong, with its place
+        place = _place(Reader(None), keys)
+        if not isinstance(text, str):
+            raise place.fail(f"expected text, found {type(text).__name__}")
+        problem = text_problem(text, len(text))
+        if problem is not None:
+            raise place.fail(problem)
+    return army
+
+
+Keys = tuple[str | int, ...]
+
+
+def army_texts(army: Army) -> list[object]:
+    """Every text of an army, as _army_texts lists them but without their places: reading
+    an army checks these in one pass (a test holds the two lists together)."""
+    texts: list[object] = [army.name, army.player, army.army_list, *army.notes]
+    for unit in army.units:
+        texts += (unit.id, unit.name, unit.slot, unit.profile.name,
+                  *unit.profile.special_rules, *unit.upgrades, *unit.notes)
+    return texts
+
+
+def _army_texts(army: Army) -> Iterator[tuple[Keys, object]]:
+    """Every text of an army, with the keys of its place in the Rout JSON file."""
+    yield ("name",), army.name
+    yield ("player",), army.player
+    yield ("army_list",), army.army_list
+    yield from ((("notes", index), note) for index, note in enumerate(army.notes))
+    for at, unit in enumerate(army.units):
+        yield ("units", at, "id"), unit.id
+        yield ("units", at, "name"), unit.name
+        yield ("units", at, "slot"), unit.slot
+        yield ("units", at, "profile", "name"), unit.profile.name
+        for key, texts in ((("profile", "special_rules"), sorted(unit.profile.special_rules)),
+                           (("upgrades",), sorted(unit.upgrades)), (("notes",), unit.notes)):
+            yield from ((("units", at, *key, index), text) for index, text in enumerate(texts))
+
+
 def unit_fits(unit: Unit) -> bool:
     """The quick yes of _check_unit for the usual unit, as plain comparisons (a save checks
     every unit twice a second while a player types). It may say no to a unit that fits
@@ -294,7 +341,7 @@ def _check_unit(units: Reader, index: int, unit: Unit) -> None:
         _check_whole(node, keys, value, low, high)
 
 
-def _place(node: Reader, keys: Sequence[str]) -> Reader:
+def _place(node: Reader, keys: Sequence[str | int]) -> Reader:
     for key in keys:
         node = node.at(key)
     return node

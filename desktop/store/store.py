@@ -36,6 +36,7 @@ from desktop.engine.codec import (
     battle_from_json,
     battle_to_json,
     check_army,
+    check_readable,
     composition_from_json,
     composition_to_json,
     entry_limit_from_json,
@@ -656,9 +657,10 @@ def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any]) -> Army:
                         RosterPrice(float(row.price_per_model), int(row.price_upgrades))),
                  points_typed=bool(row.points_typed))
             for row in entries)
-        # Read back with the check it was written with: a row another program changed
-        # (text no file can hold, a list where text goes) is refused here, not mid-export.
-        return check_army(Army(name=name, player=player, ruleset=ruleset_id, units=units,
+        # A row another program changed (text no file can hold, a list where text goes) is
+        # refused here, not mid-export; limits are checked on saving (an army kept before
+        # they were still opens).
+        return check_readable(Army(name=name, player=player, ruleset=ruleset_id, units=units,
                                points_limit=points_limit, notes=notes, id=army_id,
                                army_list=army_list))
     except (RuleError, KeyError, TypeError, ValueError) as error:
