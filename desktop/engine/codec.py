@@ -61,6 +61,7 @@ MAX_UNITS = 5000
 MAX_MODELS = 10000
 MAX_EVENTS = 1_000_000
 MAX_NOTES = 200
+MAX_NOTE_LENGTH = 4000
 
 
 def profile_to_json(profile: UnitProfile) -> dict[str, Any]:
@@ -208,7 +209,7 @@ def _notes(node: Reader) -> tuple[str, ...]:
     if len(notes) > MAX_NOTES:
         raise node.fail(f"{len(notes)} notes is more than Rout keeps ({MAX_NOTES})", "notes")
     for note in notes:
-        check_text(node.child("notes"), note, 4000)
+        check_text(node.child("notes"), note, MAX_NOTE_LENGTH)
     return tuple(notes)
 
 
