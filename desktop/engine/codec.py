@@ -205,9 +205,10 @@ def optional_text(node: Reader, key: str, max_length: int = 200) -> str:
 
 
 def _notes(node: Reader) -> tuple[str, ...]:
+    if node.count("notes") > MAX_NOTES:
+        raise node.fail(f"{node.count('notes')} notes is more than Rout keeps ({MAX_NOTES})",
+                        "notes")
     notes = node.strings("notes")
-    if len(notes) > MAX_NOTES:
-        raise node.fail(f"{len(notes)} notes is more than Rout keeps ({MAX_NOTES})", "notes")
     for note in notes:
         check_text(node.child("notes"), note, MAX_NOTE_LENGTH)
     return tuple(notes)
@@ -255,9 +256,8 @@ def army_from_json(data: object) -> Army:
                 "units", *(("army_list",) if version >= 2 else ()))
     ruleset = _ruleset(root)
     player = root.text("player", "Player")
+    _check_count(root, "units", MAX_UNITS)
     nodes = root.entries("units", required=False)
-    if len(nodes) > MAX_UNITS:
-        raise root.fail(f"{len(nodes)} units is more than Rout reads ({MAX_UNITS})", "units")
     units = tuple(unit_from_json(ruleset, node, player) for node in nodes)
     if version < ARMY_VERSION:
         for index, unit in enumerate(units):
@@ -268,6 +268,12 @@ def army_from_json(data: object) -> Army:
     return Army(name=root.text("name"), player=player, ruleset=ruleset.id, units=units,
                 points_limit=root.integer("points_limit", 0, minimum=0, maximum=MAX_POINTS),
                 notes=_notes(root), army_list=optional_text(root, "army_list", 100))
+
+
+def _check_count(root: Reader, key: str, most: int) -> None:
+    """Refuse a list longer than `most` before reading any of it."""
+    if root.count(key) > most:
+        raise root.fail(f"{root.count(key)} {key} is more than Rout reads ({most})", key)
 
 
 def _ruleset(root: Reader) -> Ruleset:
@@ -370,9 +376,8 @@ def battle_from_json(data: object) -> tuple[str, Battle, tuple[Event, ...]]:
     table_node = root.child("table").expect("width", "depth")
     table = Table(table_node.number("width", positive=True),
                   table_node.number("depth", positive=True))
+    _check_count(root, "units", MAX_UNITS)
     nodes = root.entries("units")
-    if len(nodes) > MAX_UNITS:
-        raise root.fail(f"{len(nodes)} units is more than Rout reads ({MAX_UNITS})", "units")
     roster: dict[str, Unit] = {}
     states: dict[str, UnitState] = {}
     for node in nodes:
@@ -385,9 +390,9 @@ def battle_from_json(data: object) -> tuple[str, Battle, tuple[Event, ...]]:
         _check_engaged(node.child("state"), roster, node.text("id"))
     terrain = [_terrain(node) for node in root.entries("terrain", required=False)]
     options = read_options(ruleset, root.child("options", {}))
-    event_nodes = root.entries("events", required=False)
-    if len(event_nodes) > MAX_EVENTS:
+    if root.count("events") > MAX_EVENTS:
         raise root.fail(f"more than {MAX_EVENTS} events", "events")
+    event_nodes = root.entries("events", required=False)
     events = tuple(_event(node) for node in event_nodes)
     zones = tuple(_zone(node, table) for node in root.entries("zones", required=False))
     seen: set[str] = set()
@@ -609,15 +614,15 @@ def army_lists_to_json(army_lists: Sequence[ArmyList]) -> list[dict[str, Any]]:
 
 
 def army_lists_from_json(node: Reader) -> tuple[ArmyList, ...]:
-    found: list[ArmyList] = []
+    found: dict[str, ArmyList] = {}
     for item in node.items():
         item.expect("id", "name", "catalogues")
         army_list = ArmyList(item.text("id", max_length=100), item.text("name"),
                              tuple(item.strings("catalogues")))
-        if any(other.id == army_list.id for other in found):
+        if army_list.id in found:
             raise item.fail(f"the army list id '{army_list.id}' is used twice", "id")
-        found.append(army_list)
-    return tuple(found)
+        found[army_list.id] = army_list
+    return tuple(found.values())
 
 
 def _bound_to_json(bound: Bound) -> int | dict[str, Any]:

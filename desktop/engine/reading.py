@@ -93,6 +93,12 @@ class Reader:
         for index, item in enumerate(self.data):
             yield Reader(item, self._where(index))
 
+    def count(self, key: str) -> int:
+        """How many items the list under `key` holds (0 when there is none): a limit is
+        checked before any item is read, so a huge list costs nothing to refuse."""
+        value = self.mapping().get(key)
+        return len(value) if isinstance(value, list) else 0
+
     def entries(self, key: str, *, required: bool = True) -> list[Reader]:
         return list(self.child(key, MISSING if required else []).items())
 

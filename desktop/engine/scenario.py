@@ -72,10 +72,10 @@ def load_scenario(data: object) -> Scenario:
     options = read_options(ruleset, root.child("options", {}))
     roster: dict[str, Unit] = {}
     states: dict[str, UnitState] = {}
-    unit_nodes = root.entries("units")
-    if len(unit_nodes) > MAX_UNITS:
-        raise root.fail(f"{len(unit_nodes)} units is more than Rout reads ({MAX_UNITS})",
+    if root.count("units") > MAX_UNITS:  # before reading any: a huge list costs nothing
+        raise root.fail(f"{root.count('units')} units is more than Rout reads ({MAX_UNITS})",
                         "units")
+    unit_nodes = root.entries("units")
     for node in unit_nodes:
         unit, state = _unit(ruleset, node)
         if unit.id in roster:

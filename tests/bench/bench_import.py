@@ -5,6 +5,9 @@
 1. A BattleScribe roster whose one unit carries 20,000 profiles (3.6 MB) imports in < 2 s
    (it took 40 s when each profile was looked up in a list of all of them).
 2. For reference, no budget: a roster of 20 MB, at the size limit, of upgrade selections.
+3. A Rout JSON army of 20 MB whose `units` list holds ten million items is refused by its
+   count in < 10 ms once parsed (it built a reader per item first: 20 s and 1.9 GB); the
+   whole read, parsing included, is printed for reference.
 
 Prints `bench <name>: ...` lines with the ratio against a baseline timed in the same run, as
 bench_engine.py; exits 1 over budget, the budget stretched on a machine whose baseline runs
@@ -14,17 +17,26 @@ slower than the idle development machine's.
 from __future__ import annotations
 
 import itertools
+import json
 import sys
+import tempfile
 import time
 import timeit
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
+from desktop.engine.codec import army_from_json
+from desktop.engine.errors import ScenarioError
 from desktop.store.battlescribe import MAX_ROSTER_BYTES, read_ros
+from desktop.store.errors import BadFileError
+from desktop.store.files import MAX_INPUT_BYTES, parse_json
+from desktop.store.transfer import read_army_file
 
 PROFILES = 20_000
 PROFILES_BUDGET = 2.0
+REFUSAL_BUDGET = 10e-3
 IDLE_BASELINE = 3.5e-6  # bench_engine.py's baseline on the idle development machine
 W6_GAME = "Warhammer Fantasy Battles (6th definitive edition)"
 
@@ -64,6 +76,23 @@ def upgrades_up_to(size: int) -> bytes:
     return roster(models(10) + upgrade * count + "</selections>")
 
 
+def huge_units_list() -> bytes:
+    """A Rout JSON army of nearly MAX_INPUT_BYTES whose `units` list is all zeros."""
+    head = {"format": "rout-army", "version": 1, "name": "Horde", "player": "Bench",
+            "ruleset": "warhammer6"}
+    text = json.dumps({**head, "units": []}, separators=(",", ":"))
+    count = (MAX_INPUT_BYTES - len(text)) // 2  # "0," each
+    return text.replace('"units":[]', '"units":[' + ",".join("0" * count) + "]").encode()
+
+
+def refuse(work: Callable[[], object], error: type[Exception]) -> None:
+    try:
+        work()
+    except error:
+        return
+    raise AssertionError("the huge list was read")
+
+
 def seconds(work: Callable[[], object]) -> float:
     started = time.perf_counter()
     work()
@@ -91,6 +120,22 @@ def main() -> int:
     took = seconds(lambda: read_ros(data, "upgrades.ros"))
     print(f"bench battlescribe_size_limit_of_upgrades: {took:.2f} s (reference, no budget; "
           f"{len(data) / 1e6:.1f} MB) ratio {took / baseline:,.0f}x baseline")
+
+    data = huge_units_list()
+    document = parse_json(data, "huge.json")
+    took = min(seconds(lambda: refuse(lambda: army_from_json(document), ScenarioError))
+               for _ in range(5))
+    print(f"bench rout_json_units_list_refused: {took * 1e3:.2f} ms (budget "
+          f"{REFUSAL_BUDGET * 1e3:g} ms; {len(document['units']):,} items, once parsed) ratio "
+          f"{took / baseline:,.0f}x baseline, {took / REFUSAL_BUDGET:.0%} of budget")
+    if took > REFUSAL_BUDGET * slowdown:
+        over.append("rout_json_units_list_refused")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "huge.json"
+        path.write_bytes(data)
+        took = seconds(lambda: refuse(lambda: read_army_file(path), BadFileError))
+    print(f"bench rout_json_units_list_file_refused: {took:.2f} s (reference, no budget; "
+          f"{len(data) / 1e6:.1f} MB read and parsed) ratio {took / baseline:,.0f}x baseline")
 
     if over:
         print(f"over budget: {', '.join(over)}", file=sys.stderr)
