@@ -37,6 +37,8 @@ from desktop.engine.codec import (
 from desktop.engine.dice import ScriptedRoller
 from desktop.engine.errors import RuleError, ScenarioError, StatError
 from desktop.engine.events import (
+    MAX_FLAGS,
+    MAX_MODIFIERS,
     Event,
     FlagSet,
     ModifierApplied,
@@ -655,6 +657,14 @@ def _append_terrain(points: Any):
     return change
 
 
+def _add_events(events: list[dict[str, Any]]):
+    """A change to a document: these events instead of its own."""
+    def change(data: dict[str, Any]) -> None:
+        data["events"] = events
+
+    return change
+
+
 BAD_BATTLES = [
     # (change, message start, something else the message says)
     (_set("events.0.type", "UnitTeleported"), "events[0]: ",
@@ -700,6 +710,19 @@ BAD_BATTLES = [
                                        "source": "x"}]),
      "units[0].state.modifiers[0].delta: ", "above the maximum"),
     (_set("units.0.state.flags", [1]), "units[0].state.flags: ", "list of text"),
+    # A unit's flags and modifiers are few: each event that adds one copies them all.
+    (_set("units.0.state.flags", [f"mark {i}" for i in range(MAX_FLAGS + 1)]),
+     "units[0].state.flags: ", f"{MAX_FLAGS + 1} flags is more than Rout reads"),
+    (_set("units.0.state.modifiers", [{"stat": "Ld", "delta": -1, "expires_after_turn": 1,
+                                       "source": "x"}] * (MAX_MODIFIERS + 1)),
+     "units[0].state.modifiers: ", f"{MAX_MODIFIERS + 1} modifiers is more than Rout reads"),
+    (_add_events([{"type": "FlagSet", "unit": "goblins", "flag": f"mark {i}"}
+                  for i in range(MAX_FLAGS + 1)]),
+     f"events[{MAX_FLAGS}]: ", f"'goblins' would carry more than {MAX_FLAGS} flags"),
+    (_add_events([{"type": "ModifierApplied", "unit": "goblins", "stat": "Ld", "delta": -1,
+                   "expires_after_turn": 9, "source": "x"}] * (MAX_MODIFIERS + 1)),
+     f"events[{MAX_MODIFIERS}]: ",
+     f"'goblins' would carry more than {MAX_MODIFIERS} modifiers"),
     (_set("units.0.state.speed", 3), "units[0].state.speed: ", "unknown field 'speed'"),
     (_drop("units.0.state"), "units[0].state: ", "is missing"),
     (_drop("units.0.player"), "units[0].player: ", "is missing"),

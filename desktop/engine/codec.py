@@ -23,7 +23,14 @@ from shapely.geometry import Polygon
 
 from desktop.engine.composition import Bound, Composition, CompositionLimit, Library
 from desktop.engine.errors import RuleError, ScenarioError
-from desktop.engine.events import Event, event_from_json
+from desktop.engine.events import (
+    MAX_FLAGS,
+    MAX_MODIFIERS,
+    Event,
+    FlagSet,
+    ModifierApplied,
+    event_from_json,
+)
 from desktop.engine.geometry import Table
 from desktop.engine.model import (
     Army,
@@ -314,6 +321,8 @@ def state_from_json(unit: Unit, node: Reader, ruleset: Ruleset | None = None) ->
     node.expect("center", "facing", "files", "models", "status", "wounds_lost",
                 "engaged_with", "modifiers", "flags")
     status = node.choice("status", Status, Status.READY, "status")
+    _check_count(node, "flags", MAX_FLAGS)
+    _check_count(node, "modifiers", MAX_MODIFIERS)
     modifiers = []
     for item in node.entries("modifiers", required=False):
         item.expect("stat", "delta", "expires_after_turn", "source")
@@ -574,6 +583,13 @@ def _check_events_apply(battle: Battle, events: Sequence[Event],
             raise node.fail(f"names {error}, which is not a unit of this battle") from None
         except (IndexError, TypeError, ValueError) as error:
             raise node.fail(f"cannot be applied to the battle: {error}") from None
+        # The only events that add to a unit's flags or modifiers: kept within what a state
+        # in a file may hold, so that a replay stays linear in its events.
+        if isinstance(event, FlagSet) and len(battle.states[event.unit].flags) > MAX_FLAGS:
+            raise node.fail(f"'{event.unit}' would carry more than {MAX_FLAGS} flags")
+        if (isinstance(event, ModifierApplied)
+                and len(battle.states[event.unit].modifiers) > MAX_MODIFIERS):
+            raise node.fail(f"'{event.unit}' would carry more than {MAX_MODIFIERS} modifiers")
 
 
 def library_entry_to_json(entry: LibraryEntry) -> dict[str, Any]:
