@@ -13,8 +13,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Self
 
+from desktop.engine import spatial
 from desktop.engine.errors import ScenarioError
-from desktop.engine.geometry import Point, in_contact
+from desktop.engine.geometry import Point
 from desktop.engine.losses import rear_rank_off
 from desktop.engine.model import Battle, Modifier, Status, Terrain
 
@@ -516,10 +517,9 @@ class RunnerLocked(Event):
 
     @classmethod
     def build(cls, battle: Battle, unit: str, enemy: str, *, clause: str) -> Self:
-        here = battle.footprint(unit)
-        touching = tuple(uid for uid in battle.enemies_of(unit)
-                         if in_contact(here, battle.footprint(uid)))
-        return cls(unit, enemy, corners=here.corners, touching=touching, clause=clause)
+        touching = tuple(spatial.touching_enemies(battle, unit))
+        return cls(unit, enemy, corners=battle.footprint(unit).corners, touching=touching,
+                   clause=clause)
 
     def apply_to(self, battle: Battle) -> Battle:
         battle = UnitsEngaged(self.unit, self.enemy).apply_to(battle)
@@ -580,8 +580,9 @@ class UnitTurned(Event):
 def _keeping_units(before: Battle, after: Battle) -> Battle:
     """`after` with `before`'s spatial index: no unit moved in between (footprints are kept
     on the units' states)."""
-    if "_unit_index" in before.__dict__:
-        after.__dict__["_unit_index"] = before.__dict__["_unit_index"]
+    for key in ("_unit_index", "_unit_order"):
+        if key in before.__dict__:
+            after.__dict__[key] = before.__dict__[key]
     return after
 
 

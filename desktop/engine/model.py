@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from enum import StrEnum
@@ -66,6 +66,9 @@ def _with_items(mapping: Mapping[str, Any], changes: Mapping[str, Any]) -> Mappi
 # base) it was worked out for: a new battle then finds the footprints of every unit that did
 # not change without copying a cache of them all.
 _FOOTPRINT = "_footprint"
+# Each unit's place in the roster, worked out once per battle and handed on to the battles
+# made from it (their units are the same).
+_UNIT_ORDER = "_unit_order"
 
 
 @dataclass(frozen=True)
@@ -335,6 +338,8 @@ class Battle:
         battle = object.__new__(Battle)
         battle.__dict__.update({name: self.__dict__[name] for name in _BATTLE_FIELDS})
         battle.__dict__["states"] = _with_items(self.states, states)
+        if _UNIT_ORDER in self.__dict__:  # the same units, in the same order
+            battle.__dict__[_UNIT_ORDER] = self.__dict__[_UNIT_ORDER]
         index = self.__dict__.get("_unit_index")
         if index is not None:
             for state in states.values():
@@ -364,6 +369,14 @@ class Battle:
     def on_table(self) -> Iterator[str]:
         """Ids of the units still on the table, in roster order."""
         return (uid for uid, state in self.states.items() if state.status.on_table)
+
+    def in_roster_order(self, unit_ids: Iterable[str]) -> list[str]:
+        """These units in roster order, as `on_table` lists them, each once: what the spatial
+        index finds comes in the order a look at every unit would have found it."""
+        order: dict[str, int] | None = self.__dict__.get(_UNIT_ORDER)
+        if order is None:
+            order = self.__dict__[_UNIT_ORDER] = {uid: i for i, uid in enumerate(self.states)}
+        return sorted(set(unit_ids), key=order.__getitem__)
 
     def enemies_of(self, unit_id: str) -> list[str]:
         player = self.player_of(unit_id)
