@@ -1222,7 +1222,7 @@ def test_ten_times_the_units_of_one_name_cost_ten_times_the_work():
     assert len(set(ids)) == 2000
 
 
-def test_a_unit_keeps_as_many_notes_as_rout_json_holds_and_says_what_it_left_out(tmp_path):
+def test_a_unit_keeps_as_many_notes_as_rout_json_holds_and_says_what_it_left_out():
     imported = read_ros(horde(MAX_NOTES + 50), "horde.ros")  # the first is its profile
     (unit,) = imported.army.units
     assert len(unit.notes) == MAX_NOTES
@@ -1232,7 +1232,7 @@ def test_a_unit_keeps_as_many_notes_as_rout_json_holds_and_says_what_it_left_out
     assert army_from_json(army_to_json(imported.army)) == imported.army
 
 
-def test_a_note_longer_than_rout_json_holds_is_cut(tmp_path):
+def test_a_note_longer_than_rout_json_holds_is_cut():
     pairs = [(f"Rule{i}", "x" * 40) for i in range(200)]  # nothing maps: all in one note
     imported = read_ros(horde(1, pairs), "long.ros")
     (unit,) = imported.army.units
