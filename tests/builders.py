@@ -188,3 +188,35 @@ def assert_bad(capsys: Any, argv: list[object], *fragments: str, prefix: str = "
     for fragment in fragments:
         assert fragment in lines[0], f"{fragment!r} not in {lines[0]!r}"
     return lines[0]
+
+
+def wiped_out_combats(count: int, profile: dict[str, int] | None = None,
+                      ruleset: str = "warhammer6") -> dict[str, Any]:
+    """`count` combats 20" apart, in rows of ten: in each, Orcs wipe out the Elves they fight
+    and lose two models, and a unit of Elves stands 3" behind (a W6 Panic test).
+
+    Nothing moves afterwards, so the work is all in the tests and casualties, none in moves.
+    """
+    stats = profile if profile is not None else W6_PROFILE
+
+    def unit(uid: str, player: str, x: float, y: float, facing: float,
+             models: int) -> dict[str, Any]:
+        return {"id": uid, "name": uid.replace("_", " ").title(), "player": player,
+                "profile": dict(stats), "base": [1, 1], "models": models, "files": models,
+                "position": [x, y], "facing": facing}
+
+    units, combats = [], []
+    for number in range(count):
+        row, column = divmod(number, 10)
+        x, y = 10.0 + column * 20, 5.0 + row * 20
+        units += [unit(f"orcs_{number}", "Orcs", x, y, 90, 10),
+                  unit(f"elves_{number}", "Elves", x, y + 1, 270, 10),
+                  unit(f"guard_{number}", "Elves", x, y + 5, 270, 5)]
+        combats.append((side({"unit": f"orcs_{number}", "wounds_caused": 10, "casualties": 2}),
+                        side({"unit": f"elves_{number}", "wounds_caused": 2,
+                              "casualties": 10})))
+    resolve = aftermath(*combats)
+    if ruleset == "breaks_pursues":
+        resolve["procedure"] = "breaks_pursues"
+    return scenario(units, resolve, ruleset=ruleset,
+                    table=(210, 10 + 20 * math.ceil(count / 10)))

@@ -30,8 +30,10 @@ from xml.sax.saxutils import escape, quoteattr
 import defusedxml.ElementTree as SafeTree
 import pytest
 from conftest import BATTLESCRIBE_ROSTER, SHARED_DATA
+from work import growth
 
 from desktop.cli import main
+from desktop.engine.codec import MAX_NOTE_LENGTH, MAX_NOTES, army_from_json, army_to_json
 from desktop.engine.model import Army, TroopType, Unit
 from desktop.engine.roster import roster_price, with_models
 from desktop.engine.rulesets import RULESETS
@@ -41,6 +43,7 @@ from desktop.store.battlescribe import (
     MAX_MODELS,
     MAX_ROSTER_BYTES,
     MAX_UNITS,
+    MAX_WARNINGS,
     PROFILE_NOTE,
     ImportedArmy,
     read_ros,
@@ -1246,3 +1249,62 @@ def test_a_roster_whose_points_no_database_holds_is_refused_by_name(tmp_path):
     with pytest.raises(BadFileError, match=f"rich.ros: .*{MAX_ARMY_POINTS}") as caught:
         read_army_file(roster)
     assert "\n" not in str(caught.value)
+
+
+# 5. Scale: the work a file within the limits causes grows with the file, no faster
+
+
+def horde(profiles: int, characteristics: list[tuple[str, str]] | None = None) -> bytes:
+    """One unit carrying `profiles` profiles of its own, each with two statistics."""
+    pairs = characteristics or [("M", "4"), ("Ld", "7")]
+    return roster_xml(selection_xml(
+        "Horde", slot="Core",
+        profiles=tuple(profile_xml(f"Champion {i}", pairs) for i in range(profiles)),
+        children=(selection_xml("Orc", kind="model", number=10, pts=50),)))
+
+
+def test_a_unit_with_ten_times_the_profiles_costs_ten_times_the_work():
+    # Each profile was looked up in a list of all of them: 100x the work for 10x the file.
+    small, large = horde(200), horde(2000)
+    assert growth(lambda: read_ros(small, "small.ros"),
+                  lambda: read_ros(large, "large.ros")) < 15
+
+
+def test_ten_times_the_units_of_one_name_cost_ten_times_the_work():
+    # Each id was found by trying "-2", "-3"... against every id given before.
+    small = roster_xml(*[spearmen(models=1, pts=1)] * 200)
+    large = roster_xml(*[spearmen(models=1, pts=1)] * 2000)
+    assert growth(lambda: read_ros(small, "small.ros"),
+                  lambda: read_ros(large, "large.ros")) < 15
+    ids = [unit.id for unit in read_ros(large, "large.ros").army.units]
+    assert ids[:3] == ["spearmen", "spearmen-2", "spearmen-3"]
+    assert len(set(ids)) == 2000
+
+
+def test_a_unit_keeps_as_many_notes_as_rout_json_holds_and_says_what_it_left_out():
+    imported = read_ros(horde(MAX_NOTES + 50), "horde.ros")  # the first is its profile
+    (unit,) = imported.army.units
+    assert len(unit.notes) == MAX_NOTES
+    # 249 notes (the first profile is the unit's own): the 50 from the 200th on in one.
+    assert unit.notes[-1].count("; ") == 49
+    assert ("'Horde': 249 notes is more than Rout keeps (200); the last ones are joined into "
+            "one") in imported.warnings
+    # What an import makes, Rout JSON holds: written out and read back, the army is the same.
+    assert army_from_json(army_to_json(imported.army)) == imported.army
+
+
+def test_a_note_longer_than_rout_json_holds_is_cut():
+    pairs = [(f"Rule{i}", "x" * 40) for i in range(200)]  # nothing maps: all in one note
+    imported = read_ros(horde(1, pairs), "long.ros")
+    (unit,) = imported.army.units
+    (note,) = [note for note in unit.notes if note.startswith(PROFILE_NOTE)]
+    assert len(note) == MAX_NOTE_LENGTH and note.endswith("…")
+    assert army_from_json(army_to_json(imported.army)) == imported.army
+
+
+def test_warnings_are_bounded_however_many_the_file_earns():
+    pairs = [("WS", "ten")] * 5000  # a warning each, and one for the statistics missing
+    imported = read_ros(horde(1, pairs), "noisy.ros")
+    assert len(imported.warnings) == MAX_WARNINGS
+    assert imported.warnings[0] == "'Horde': WS 'ten' is not a number; Weapon Skill is 3"
+    assert imported.warnings[-1] == f"{5001 - (MAX_WARNINGS - 1)} more warnings not shown"

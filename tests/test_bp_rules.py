@@ -9,9 +9,10 @@ import sys
 from fractions import Fraction
 
 import pytest
+from work import growth
 
 from desktop.engine import odds
-from desktop.engine.dice import Dice
+from desktop.engine.dice import Dice, ScriptedRoller
 from desktop.engine.events import (
     BreakTest,
     DiceRolled,
@@ -23,9 +24,10 @@ from desktop.engine.events import (
 )
 from desktop.engine.geometry import heading_of
 from desktop.engine.model import Status
-from desktop.engine.procedure import Choice, Roll
+from desktop.engine.procedure import Choice, Roll, ScriptedAnswers, run
+from desktop.engine.scenario import Scenario, load_scenario
 
-from builders import events_of, play, request_keys, scenario, side
+from builders import events_of, play, request_keys, scenario, side, wiped_out_combats
 
 WIN, LOSE = "Elves", "Goblins"
 
@@ -245,3 +247,19 @@ def test_bp_0_a_fleeing_unit_cannot_be_one_of_the_fighters():
 
     with pytest.raises(ScenarioError, match="fleeing"):
         play(line_fight(loser={"status": "fleeing"}), [])
+
+
+# ---------------------------------------------------------------------------------------------
+# Scale: a table of ten times the units and combats costs about ten times the work
+
+
+def test_ten_times_the_combats_and_units_cost_ten_times_the_work():
+    # Every unit on the table looked for the enemies it touches among all the enemies.
+    small, large = (load_scenario(wiped_out_combats(count, {"M": 5, "Ld": 7},
+                                                    "breaks_pursues")) for count in (10, 100))
+
+    def resolve(loaded: Scenario) -> None:
+        session = run(loaded.start(), ScriptedAnswers(ScriptedRoller([])))
+        assert session.done and not session.steps
+
+    assert growth(lambda: resolve(small), lambda: resolve(large)) < 15

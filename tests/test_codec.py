@@ -19,8 +19,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from work import growth
 
 from desktop.engine import codec
+from desktop.engine import scenario as scenario_module
 from desktop.engine.codec import (
     MAX_MODELS,
     MAX_POINTS,
@@ -35,6 +37,8 @@ from desktop.engine.codec import (
 from desktop.engine.dice import ScriptedRoller
 from desktop.engine.errors import RuleError, ScenarioError, StatError
 from desktop.engine.events import (
+    MAX_FLAGS,
+    MAX_MODIFIERS,
     Event,
     FlagSet,
     ModifierApplied,
@@ -653,6 +657,14 @@ def _append_terrain(points: Any):
     return change
 
 
+def _add_events(events: list[dict[str, Any]]):
+    """A change to a document: these events instead of its own."""
+    def change(data: dict[str, Any]) -> None:
+        data["events"] = events
+
+    return change
+
+
 BAD_BATTLES = [
     # (change, message start, something else the message says)
     (_set("events.0.type", "UnitTeleported"), "events[0]: ",
@@ -698,6 +710,19 @@ BAD_BATTLES = [
                                        "source": "x"}]),
      "units[0].state.modifiers[0].delta: ", "above the maximum"),
     (_set("units.0.state.flags", [1]), "units[0].state.flags: ", "list of text"),
+    # A unit's flags and modifiers are few: each event that adds one copies them all.
+    (_set("units.0.state.flags", [f"mark {i}" for i in range(MAX_FLAGS + 1)]),
+     "units[0].state.flags: ", f"{MAX_FLAGS + 1} flags is more than Rout reads"),
+    (_set("units.0.state.modifiers", [{"stat": "Ld", "delta": -1, "expires_after_turn": 1,
+                                       "source": "x"}] * (MAX_MODIFIERS + 1)),
+     "units[0].state.modifiers: ", f"{MAX_MODIFIERS + 1} modifiers is more than Rout reads"),
+    (_add_events([{"type": "FlagSet", "unit": "goblins", "flag": f"mark {i}"}
+                  for i in range(MAX_FLAGS + 1)]),
+     f"events[{MAX_FLAGS}]: ", f"'goblins' would carry more than {MAX_FLAGS} flags"),
+    (_add_events([{"type": "ModifierApplied", "unit": "goblins", "stat": "Ld", "delta": -1,
+                   "expires_after_turn": 9, "source": "x"}] * (MAX_MODIFIERS + 1)),
+     f"events[{MAX_MODIFIERS}]: ",
+     f"'goblins' would carry more than {MAX_MODIFIERS} modifiers"),
     (_set("units.0.state.speed", 3), "units[0].state.speed: ", "unknown field 'speed'"),
     (_drop("units.0.state"), "units[0].state: ", "is missing"),
     (_drop("units.0.player"), "units[0].player: ", "is missing"),
@@ -828,6 +853,52 @@ def test_too_many_events_are_refused(monkeypatch):
     monkeypatch.setattr(codec, "MAX_EVENTS", 3)
     with pytest.raises(ScenarioError, match=r"^events: more than 3 events"):
         battle_from_json(_battle_document())
+
+
+# A list over its limit is refused before a single item is read: the work of refusing it
+# does not grow with the list (a 20 MB list of zeros built 7 million readers first).
+def _army_with(units: list[Any]) -> dict[str, Any]:
+    return {**through_text(army_to_json(w6_army())), "units": units}
+
+
+def _battle_with(units: list[Any]) -> dict[str, Any]:
+    return {**_battle_document(), "units": units}
+
+
+def _battle_with_events(events: list[Any]) -> dict[str, Any]:
+    return {**_battle_document(), "events": events}
+
+
+def _scenario_with(units: list[Any]) -> dict[str, Any]:
+    data = json.loads((REPO / "resources" / "scenarios" / "w6-four-units.json").read_text())
+    return {**data, "units": units}
+
+
+def _army_with_notes(notes: list[Any]) -> dict[str, Any]:
+    data = through_text(army_to_json(w6_army()))
+    data["units"][0]["notes"] = notes
+    return data
+
+
+@pytest.mark.parametrize(("document", "read", "limit", "message"), [
+    (_army_with, army_from_json, "MAX_UNITS", r"^units: \d+ units is more than Rout reads"),
+    (_battle_with, battle_from_json, "MAX_UNITS", r"^units: \d+ units is more than Rout reads"),
+    (_battle_with_events, battle_from_json, "MAX_EVENTS", r"^events: more than \d+ events"),
+    (_scenario_with, load_scenario, "MAX_UNITS", r"^units: \d+ units is more than Rout reads"),
+    (_army_with_notes, army_from_json, "MAX_NOTES",
+     r"^units\[0\]\.notes: \d+ notes is more than Rout keeps"),
+], ids=["army-units", "battle-units", "battle-events", "scenario-units", "unit-notes"])
+def test_a_list_over_its_limit_is_refused_before_its_items_are_read(monkeypatch, document,
+                                                                    read, limit, message):
+    module = scenario_module if read is load_scenario else codec
+    monkeypatch.setattr(module, limit, 1000)
+    small, large = document([0] * 1001), document([0] * 10_010)
+
+    def refuse(data: dict[str, Any]) -> None:
+        with pytest.raises(ScenarioError, match=message):
+            read(data)
+
+    assert growth(lambda: refuse(small), lambda: refuse(large)) < 1.5
 
 
 def test_difficult_is_written_only_when_true_and_old_files_read():

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from work import growth
 
 from desktop.bundled import resource_path
 from desktop.engine.codec import (
@@ -146,3 +147,15 @@ def test_a_version_1_army_document_naming_a_list_is_refused():
     document["version"] = 1
     with pytest.raises(ScenarioError, match="unknown field 'army_list'"):
         army_from_json(document)
+
+
+def test_ten_times_the_army_lists_cost_ten_times_the_work():
+    # Each id was compared with every id before it, to find one used twice.
+    def with_lists(count: int) -> dict[str, Any]:
+        document = bundled_document("warhammer6")
+        document["army_lists"] += [{"id": f"list-{i}", "name": f"List {i}"}
+                                   for i in range(count)]
+        return document
+
+    small, large = with_lists(200), with_lists(2000)
+    assert growth(lambda: library_from_json(small), lambda: library_from_json(large)) < 15

@@ -9,9 +9,10 @@ import sys
 from fractions import Fraction
 
 import pytest
+from work import growth
 
 from desktop.engine import odds
-from desktop.engine.dice import D2D6, D3D6
+from desktop.engine.dice import D2D6, D3D6, ScriptedRoller
 from desktop.engine.errors import ScenarioError
 from desktop.engine.events import (
     BreakTest,
@@ -36,9 +37,20 @@ from desktop.engine.events import (
 )
 from desktop.engine.geometry import distance, heading_of, swept_area
 from desktop.engine.model import Status
-from desktop.engine.procedure import Roll
+from desktop.engine.procedure import Roll, ScriptedAnswers, run
+from desktop.engine.scenario import Scenario, load_scenario
 
-from builders import aftermath, events_of, play, request_keys, roll_keys, scenario, side, w6_unit
+from builders import (
+    aftermath,
+    events_of,
+    play,
+    request_keys,
+    roll_keys,
+    scenario,
+    side,
+    w6_unit,
+    wiped_out_combats,
+)
 
 ORCS, ELVES = "Orcs", "Elves"
 
@@ -610,3 +622,20 @@ def test_w6_fl_2_only_winners_touching_it_count_when_some_do():
     _, session, _ = play(data, [6, 6, 1, 1, 1, 1, 2, 2],
                          {"pursue:orcs": "hold", "pursue:trolls": "hold"})
     assert events_of(session, UnitFled)[0].away_from == "orcs"
+
+
+# ---------------------------------------------------------------------------------------------
+# Scale: a table of ten times the units and combats costs about ten times the work
+
+
+def test_ten_times_the_combats_and_units_cost_ten_times_the_work():
+    # Each unit looked for fallen friends among all the fallen, and each unit that lost
+    # models for enemies in contact among all the enemies: 100x the work for 10x the table.
+    small, large = (load_scenario(wiped_out_combats(count)) for count in (10, 100))
+
+    def resolve(loaded: Scenario, panic_tests: int) -> None:
+        session = run(loaded.start(), ScriptedAnswers(ScriptedRoller([1, 1] * panic_tests)))
+        assert len(events_of(session, PanicTest)) == panic_tests
+        assert not events_of(session, UnitFled)
+
+    assert growth(lambda: resolve(small, 10), lambda: resolve(large, 100)) < 15

@@ -23,7 +23,14 @@ from shapely.geometry import Polygon
 
 from desktop.engine.composition import Bound, Composition, CompositionLimit, Library
 from desktop.engine.errors import RuleError, ScenarioError, quoted
-from desktop.engine.events import Event, event_from_json
+from desktop.engine.events import (
+    MAX_FLAGS,
+    MAX_MODIFIERS,
+    Event,
+    FlagSet,
+    ModifierApplied,
+    event_from_json,
+)
 from desktop.engine.geometry import Table
 from desktop.engine.model import (
     Army,
@@ -217,6 +224,9 @@ def optional_text(node: Reader, key: str, max_length: int = 200) -> str:
 
 
 def _notes(node: Reader) -> tuple[str, ...]:
+    if node.count("notes") > MAX_NOTES:  # before a single note is looked at
+        raise node.fail(f"{node.count('notes')} notes is more than Rout keeps ({MAX_NOTES})",
+                        "notes")
     return tuple(node.strings("notes", max_length=MAX_NOTE_LENGTH, max_items=MAX_NOTES))
 
 
@@ -397,9 +407,8 @@ def army_from_json(data: object) -> Army:
                 "units", *(("army_list",) if version >= 2 else ()))
     ruleset = _ruleset(root)
     player = root.text("player", "Player")
+    _check_count(root, "units", MAX_UNITS)
     nodes = root.entries("units", required=False)
-    if len(nodes) > MAX_UNITS:
-        raise root.fail(f"{len(nodes)} units is more than Rout reads ({MAX_UNITS})", "units")
     units = tuple(unit_from_json(ruleset, node, player) for node in nodes)
     if version < ARMY_VERSION:
         for index, unit in enumerate(units):
@@ -411,6 +420,12 @@ def army_from_json(data: object) -> Army:
                            units=units, points_limit=root.integer("points_limit", 0, minimum=0,
                                                                   maximum=MAX_POINTS),
                            notes=_notes(root), army_list=optional_text(root, "army_list", 100)))
+
+
+def _check_count(root: Reader, key: str, most: int) -> None:
+    """Refuse a list longer than `most` before reading any of it."""
+    if root.count(key) > most:
+        raise root.fail(f"{root.count(key)} {key} is more than Rout reads ({most})", key)
 
 
 def _ruleset(root: Reader) -> Ruleset:
@@ -451,6 +466,8 @@ def state_from_json(unit: Unit, node: Reader, ruleset: Ruleset | None = None) ->
     node.expect("center", "facing", "files", "models", "status", "wounds_lost",
                 "engaged_with", "modifiers", "flags")
     status = node.choice("status", Status, Status.READY, "status")
+    _check_count(node, "flags", MAX_FLAGS)
+    _check_count(node, "modifiers", MAX_MODIFIERS)
     modifiers = []
     for item in node.entries("modifiers", required=False):
         item.expect("stat", "delta", "expires_after_turn", "source")
@@ -513,9 +530,8 @@ def battle_from_json(data: object) -> tuple[str, Battle, tuple[Event, ...]]:
     table_node = root.child("table").expect("width", "depth")
     table = Table(table_node.number("width", positive=True),
                   table_node.number("depth", positive=True))
+    _check_count(root, "units", MAX_UNITS)
     nodes = root.entries("units")
-    if len(nodes) > MAX_UNITS:
-        raise root.fail(f"{len(nodes)} units is more than Rout reads ({MAX_UNITS})", "units")
     roster: dict[str, Unit] = {}
     states: dict[str, UnitState] = {}
     for node in nodes:
@@ -528,9 +544,9 @@ def battle_from_json(data: object) -> tuple[str, Battle, tuple[Event, ...]]:
         _check_engaged(node.child("state"), roster, node.text("id"))
     terrain = [_terrain(node) for node in root.entries("terrain", required=False)]
     options = read_options(ruleset, root.child("options", {}))
-    event_nodes = root.entries("events", required=False)
-    if len(event_nodes) > MAX_EVENTS:
+    if root.count("events") > MAX_EVENTS:
         raise root.fail(f"more than {MAX_EVENTS} events", "events")
+    event_nodes = root.entries("events", required=False)
     events = tuple(_event(node) for node in event_nodes)
     zones = tuple(_zone(node, table) for node in root.entries("zones", required=False))
     seen: set[str] = set()
@@ -722,6 +738,13 @@ def _check_events_apply(battle: Battle, events: Sequence[Event],
             raise node.fail(f"names {error}, which is not a unit of this battle") from None
         except (IndexError, TypeError, ValueError) as error:
             raise node.fail(f"cannot be applied to the battle: {error}") from None
+        # The only events that add to a unit's flags or modifiers: kept within what a state
+        # in a file may hold, so that a replay stays linear in its events.
+        if isinstance(event, FlagSet) and len(battle.states[event.unit].flags) > MAX_FLAGS:
+            raise node.fail(f"'{event.unit}' would carry more than {MAX_FLAGS} flags")
+        if (isinstance(event, ModifierApplied)
+                and len(battle.states[event.unit].modifiers) > MAX_MODIFIERS):
+            raise node.fail(f"'{event.unit}' would carry more than {MAX_MODIFIERS} modifiers")
 
 
 def library_entry_to_json(entry: LibraryEntry) -> dict[str, Any]:
@@ -762,15 +785,15 @@ def army_lists_to_json(army_lists: Sequence[ArmyList]) -> list[dict[str, Any]]:
 
 
 def army_lists_from_json(node: Reader) -> tuple[ArmyList, ...]:
-    found: list[ArmyList] = []
+    found: dict[str, ArmyList] = {}
     for item in node.items():
         item.expect("id", "name", "catalogues")
         army_list = ArmyList(item.text("id", max_length=100), item.text("name"),
                              tuple(item.strings("catalogues")))
-        if any(other.id == army_list.id for other in found):
+        if army_list.id in found:
             raise item.fail(f"the army list id '{army_list.id}' is used twice", "id")
-        found.append(army_list)
-    return tuple(found)
+        found[army_list.id] = army_list
+    return tuple(found.values())
 
 
 def _bound_to_json(bound: Bound) -> int | dict[str, Any]:

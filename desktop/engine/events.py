@@ -13,8 +13,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Self
 
+from desktop.engine import spatial
 from desktop.engine.errors import ScenarioError, quoted
-from desktop.engine.geometry import Point, in_contact
+from desktop.engine.geometry import Point
 from desktop.engine.losses import rear_rank_off
 from desktop.engine.model import Battle, Modifier, Status, Terrain
 
@@ -86,22 +87,33 @@ def fold(battle: Battle, events: Iterable[Event]) -> Battle:
 LOCKED_RUNNER = "locked_runner"
 # Flags starting with this last until the next TurnBegan; others until their cause ends.
 TURN_FLAG = "turn:"
+# What one unit carries at most, as files give them: each FlagSet or ModifierApplied copies
+# them all, so without a bound a long file's replay grew with the square of its events. The
+# rulesets set two kinds of flag and a few modifiers a turn.
+MAX_FLAGS = 100
+MAX_MODIFIERS = 100
 
 
 def _disengage(battle: Battle, unit_id: str) -> Battle:
     """Free `unit_id` and everyone fighting it from that combat."""
-    for other in battle.states[unit_id].engaged_with:
-        if other in battle.states:
-            battle = _set_engaged(battle, other,
-                                  battle.states[other].engaged_with - {unit_id})
-    return _set_engaged(battle, unit_id, frozenset())
+    engaged = {other: battle.states[other].engaged_with - {unit_id}
+               for other in battle.states[unit_id].engaged_with if other in battle.states}
+    engaged[unit_id] = frozenset()
+    return _set_engaged(battle, engaged)
 
 
-def _set_engaged(battle: Battle, unit_id: str, engaged: frozenset[str]) -> Battle:
-    flags = battle.states[unit_id].flags
-    if not engaged:
-        flags = flags - {LOCKED_RUNNER}
-    return battle.update(unit_id, engaged_with=engaged, flags=flags)
+def _set_engaged(battle: Battle, engaged: Mapping[str, frozenset[str]]) -> Battle:
+    """Each unit now engaged with these enemies (one new battle for them all); one engaged
+    with none is no longer a locked runner. Sets that stay as they were are not copied."""
+    changed = {}
+    for unit_id, enemies in engaged.items():
+        state = battle.states[unit_id]
+        flags = state.flags
+        if not enemies and LOCKED_RUNNER in flags:
+            flags = flags - {LOCKED_RUNNER}
+        if flags is not state.flags or enemies != state.engaged_with:
+            changed[unit_id] = state.changed(engaged_with=enemies, flags=flags)
+    return battle.with_states(changed)
 
 
 # --- records of rolls and tests (no change of state) ---------------------------------------
@@ -389,8 +401,8 @@ class UnitsEngaged(Event):
 
     def apply_to(self, battle: Battle) -> Battle:
         first, second = battle.states[self.unit], battle.states[self.enemy]
-        battle = battle.update(self.unit, engaged_with=first.engaged_with | {self.enemy})
-        return battle.update(self.enemy, engaged_with=second.engaged_with | {self.unit})
+        return _set_engaged(battle, {self.unit: first.engaged_with | {self.enemy},
+                                     self.enemy: second.engaged_with | {self.unit}})
 
 
 @dataclass(frozen=True)
@@ -406,14 +418,20 @@ class TurnBegan(Event):
     turn: int
 
     def apply_to(self, battle: Battle) -> Battle:
-        states = {
-            uid: replace(state,
-                         flags=frozenset(f for f in state.flags if not f.startswith(TURN_FLAG)),
-                         modifiers=tuple(m for m in state.modifiers
-                                         if m.expires_after_turn >= self.turn))
-            for uid, state in battle.states.items()
-        }
-        return replace(battle, turn=self.turn, states=states)
+        # Only the units with something to drop get a new state; the rest keep theirs (and
+        # their footprints), and no unit's flags are copied unless one goes.
+        changed = {}
+        for uid, state in battle.states.items():
+            if not (state.flags or state.modifiers):
+                continue
+            flags, modifiers = state.flags, state.modifiers
+            if any(flag.startswith(TURN_FLAG) for flag in flags):
+                flags = frozenset(f for f in flags if not f.startswith(TURN_FLAG))
+            if any(m.expires_after_turn < self.turn for m in modifiers):
+                modifiers = tuple(m for m in modifiers if m.expires_after_turn >= self.turn)
+            if flags is not state.flags or modifiers is not state.modifiers:
+                changed[uid] = state.changed(flags=flags, modifiers=modifiers)
+        return _keeping_units(battle, replace(battle.with_states(changed), turn=self.turn))
 
 
 # Battles saved before the rename still say "TurnStarted".
@@ -442,7 +460,10 @@ class FlagSet(Event):
     flag: str
 
     def apply_to(self, battle: Battle) -> Battle:
-        return battle.update(self.unit, flags=battle.states[self.unit].flags | {self.flag})
+        flags = battle.states[self.unit].flags
+        if self.flag in flags:
+            return battle
+        return battle.update(self.unit, flags=flags | {self.flag})
 
 
 # --- Kensei ----------------------------------------------------------------------------------
@@ -496,16 +517,15 @@ class RunnerLocked(Event):
 
     @classmethod
     def build(cls, battle: Battle, unit: str, enemy: str, *, clause: str) -> Self:
-        here = battle.footprint(unit)
-        touching = tuple(uid for uid in battle.enemies_of(unit)
-                         if in_contact(here, battle.footprint(uid)))
-        return cls(unit, enemy, corners=here.corners, touching=touching, clause=clause)
+        touching = tuple(spatial.touching_enemies(battle, unit))
+        return cls(unit, enemy, corners=battle.footprint(unit).corners, touching=touching,
+                   clause=clause)
 
     def apply_to(self, battle: Battle) -> Battle:
         battle = UnitsEngaged(self.unit, self.enemy).apply_to(battle)
-        state = battle.states[self.unit]
+        flags = battle.states[self.unit].flags
         return battle.update(self.unit, status=Status.READY,
-                             flags=state.flags | {LOCKED_RUNNER})
+                             flags=flags if LOCKED_RUNNER in flags else flags | {LOCKED_RUNNER})
 
 
 @dataclass(frozen=True)
@@ -558,8 +578,9 @@ class UnitTurned(Event):
 
 
 def _keeping_units(before: Battle, after: Battle) -> Battle:
-    """`after` with `before`'s footprints and spatial index: no unit moved in between."""
-    for key in ("_footprints", "_unit_index"):
+    """`after` with `before`'s spatial index: no unit moved in between (footprints are kept
+    on the units' states)."""
+    for key in ("_unit_index", "_unit_order"):
         if key in before.__dict__:
             after.__dict__[key] = before.__dict__[key]
     return after
@@ -636,10 +657,9 @@ class UnitsDisengaged(Event):
     enemy: str
 
     def apply_to(self, battle: Battle) -> Battle:
-        battle = _set_engaged(battle, self.unit,
-                              battle.states[self.unit].engaged_with - {self.enemy})
-        return _set_engaged(battle, self.enemy,
-                            battle.states[self.enemy].engaged_with - {self.unit})
+        first, second = battle.states[self.unit], battle.states[self.enemy]
+        return _set_engaged(battle, {self.unit: first.engaged_with - {self.enemy},
+                                     self.enemy: second.engaged_with - {self.unit}})
 
 
 @dataclass(frozen=True)

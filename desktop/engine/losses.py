@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from shapely.ops import nearest_points
 
+from desktop.engine import spatial
 from desktop.engine.geometry import Footprint, Point, heading_vector, in_contact, overlaps
 from desktop.engine.model import Battle
 
@@ -44,9 +45,9 @@ def rear_rank_off(battle: Battle, unit_id: str, models: int, files: int) -> Loss
     after = Footprint(center, before.facing, files * base_w, depth)
     moved: list[tuple[str, float, float]] = []
     if models:
-        for enemy in battle.enemies_of(unit_id):
+        for enemy in spatial.touching_enemies(battle, unit_id):
             theirs = battle.footprint(enemy)
-            if not in_contact(before, theirs) or in_contact(after, theirs):
+            if in_contact(after, theirs):
                 continue
             place = _moved_up(battle, unit_id, enemy, theirs, after)
             if place is not None:
@@ -61,7 +62,7 @@ def _moved_up(battle: Battle, unit_id: str, enemy: str, theirs: Footprint,
     place = theirs.moved(target.x - source.x, target.y - source.y)
     if not battle.table.contains(place):
         return None
-    others = [battle.footprint(uid).polygon for uid in battle.on_table()
+    others = [battle.footprint(uid).polygon for uid in spatial.candidates(battle, place.polygon)
               if uid not in (unit_id, enemy)]
     others += [piece.polygon for piece in battle.terrain if piece.impassable]
     if any(overlaps(place.polygon, other) for other in others):

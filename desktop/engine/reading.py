@@ -146,6 +146,12 @@ class Reader:
         for index, item in enumerate(self.data):
             yield Reader(item, self._where(index))
 
+    def count(self, key: str) -> int:
+        """How many items the list under `key` holds (0 when there is none): a limit is
+        checked before any item is read, so a huge list costs nothing to refuse."""
+        value = self.mapping().get(key)
+        return len(value) if isinstance(value, list) else 0
+
     def entries(self, key: str, *, required: bool = True) -> list[Reader]:
         return list(self.child(key, MISSING if required else []).items())
 
@@ -216,6 +222,8 @@ class Reader:
                 max_items: int = MAX_ITEMS) -> list[str]:
         """A list of text, each entry checked as `text` checks one (it may be empty)."""
         node = self.child(key, [])
+        if isinstance(node.data, list) and len(node.data) > max_items:  # before any item
+            raise node.fail(f"{len(node.data)} entries is more than Rout keeps ({max_items})")
         if not isinstance(node.data, list) or not all(isinstance(v, str) for v in node.data):
             raise node.fail("expected a list of text")
         return list(check_texts(node, node.data, max_length, max_items))

@@ -12,6 +12,7 @@ from typing import Any
 
 from shapely.geometry import Polygon
 
+from desktop.engine import spatial
 from desktop.engine.codec import read_options
 from desktop.engine.errors import RuleError, ScenarioError
 from desktop.engine.geometry import Table, overlaps
@@ -72,10 +73,10 @@ def load_scenario(data: object) -> Scenario:
     options = read_options(ruleset, root.child("options", {}))
     roster: dict[str, Unit] = {}
     states: dict[str, UnitState] = {}
-    unit_nodes = root.entries("units")
-    if len(unit_nodes) > MAX_UNITS:
-        raise root.fail(f"{len(unit_nodes)} units is more than Rout reads ({MAX_UNITS})",
+    if root.count("units") > MAX_UNITS:  # before reading any: a huge list costs nothing
+        raise root.fail(f"{root.count('units')} units is more than Rout reads ({MAX_UNITS})",
                         "units")
+    unit_nodes = root.entries("units")
     for node in unit_nodes:
         unit, state = _unit(ruleset, node)
         if unit.id in roster:
@@ -219,14 +220,19 @@ def _check_placement(battle: Battle) -> None:
             raise ScenarioError(f"unit '{uid}' does not fit on the "
                                 f"{battle.table.width:g}x{battle.table.depth:g} table "
                                 f"at {battle.states[uid].center}")
-    polygons = {uid: battle.footprint(uid).polygon for uid in placed}
+    # The index finds the few units each shape might touch; they are checked in roster
+    # order, so the first problem named is the one a look at every pair would name.
+    index = spatial.unit_index(battle)  # its ids are `placed`, in the same order
+    polygons = [battle.footprint(uid).polygon for uid in index.ids]
     for piece in battle.terrain:
         if not piece.impassable:
             continue
-        for uid in placed:
-            if overlaps(polygons[uid], piece.polygon):
-                raise ScenarioError(f"unit '{uid}' stands on impassable terrain '{piece.id}'")
-    for index, first in enumerate(placed):
-        for second in placed[index + 1:]:
-            if overlaps(polygons[first], polygons[second]):
-                raise ScenarioError(f"units '{first}' and '{second}' overlap on the table")
+        for i in sorted(index.tree.query(piece.polygon)):
+            if overlaps(polygons[i], piece.polygon):
+                raise ScenarioError(f"unit '{index.ids[i]}' stands on impassable terrain "
+                                    f"'{piece.id}'")
+    for i, polygon in enumerate(polygons):
+        for j in sorted(j for j in index.tree.query(polygon) if j > i):
+            if overlaps(polygon, polygons[j]):
+                raise ScenarioError(f"units '{index.ids[i]}' and '{index.ids[j]}' overlap on "
+                                    "the table")

@@ -6,12 +6,14 @@ those are checked directly. When the overlay outgrows `overlay_limit` the tree i
 so a long sequence of moves costs a rebuild only every few dozen moves, not one per move.
 
 Only units on the table are indexed: units in reserve, destroyed or gone are never found.
+The rulesets ask it who touches a unit, who is nearest and who stands within a radius, and
+get the answers a look at every unit would give, in the same (roster) order.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import shapely
@@ -20,11 +22,20 @@ from shapely.geometry import LineString
 from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry.base import BaseGeometry
 
-from desktop.engine.geometry import Footprint, Point, heading_vector
+from desktop.engine.geometry import (
+    CONTACT_TOLERANCE,
+    Footprint,
+    Point,
+    heading_vector,
+    in_contact,
+)
 from desktop.engine.model import Battle, UnitState
 
 _KEY = "_unit_index"
 _EPSILON = 1e-9
+# Nearness is judged on distances rounded to this many places (ties go to the roster order).
+_NEAR_PLACES = 6
+_FIRST_REACH = 6.0  # how far `nearest` looks first, in table units; then twice as far...
 
 
 def overlay_limit(indexed: int) -> int:
@@ -111,6 +122,42 @@ def units_within(battle: Battle, unit_id: str, radius: float) -> list[str]:
         if gap <= radius + _EPSILON:
             near.append((gap, uid))
     return [uid for _, uid in sorted(near)]
+
+
+def touching_enemies(battle: Battle, unit_id: str) -> list[str]:
+    """Enemies on the table in contact with the unit (within CONTACT_TOLERANCE), in roster
+    order: what a look at each of `battle.enemies_of(unit_id)` finds."""
+    here = battle.footprint(unit_id)
+    player = battle.player_of(unit_id)
+    return battle.in_roster_order(
+        uid for uid in candidates(battle, here.polygon, CONTACT_TOLERANCE)
+        if battle.player_of(uid) != player and in_contact(here, battle.footprint(uid)))
+
+
+def nearest(battle: Battle, unit_id: str, accept: Callable[[str], bool]) -> list[str]:
+    """The units on the table that `accept` takes, nearest to `unit_id`: every one at the
+    least distance (rounded to 6 places), in roster order; none if `accept` takes none.
+
+    The index is asked for units ever further out, twice as far each time, until the nearest
+    found is nearer than the reach: no unit beyond it can then be as near.
+    """
+    own = battle.footprint(unit_id).polygon
+    table = battle.table
+    widest = 2 * math.hypot(table.width, table.depth)
+    reach = _FIRST_REACH
+    while reach < 2 * widest:
+        found = [(round(float(own.distance(battle.footprint(uid).polygon)), _NEAR_PLACES), uid)
+                 for uid in candidates(battle, own, reach) if uid != unit_id and accept(uid)]
+        if found:
+            best = min(gap for gap, _ in found)
+            if best + 10.0 ** -_NEAR_PLACES <= reach:
+                return battle.in_roster_order(uid for gap, uid in found if gap == best)
+        reach *= 2
+    # Nothing near enough within twice the table's diagonal: look at every unit.
+    found = [(round(float(own.distance(battle.footprint(uid).polygon)), _NEAR_PLACES), uid)
+             for uid in battle.on_table() if uid != unit_id and accept(uid)]
+    least = min((gap for gap, _ in found), default=None)
+    return battle.in_roster_order(uid for gap, uid in found if gap == least)
 
 
 def edge_distance(battle: Battle, first: str, second: str) -> float:

@@ -56,6 +56,7 @@ MAX_DEPTH = 40
 MAX_UNITS = 2000
 MAX_MODELS = 10_000
 MAX_POINTS = 1_000_000
+MAX_WARNINGS = 100  # a file can earn one per characteristic: the rest are counted
 FALLBACK_RULESET = "breaks_pursues"
 # The notes an import writes, by what they start with; the roster sheet (exports, printout)
 # reads them back. Profile notes keep characteristics word for word; exports leave them out.
@@ -220,7 +221,14 @@ def read_ros(data: bytes, name: str, ruleset_id: str | None = None) -> ImportedA
     catalogue = next((_clean(force.get("catalogueName")) for force in reader.forces(root)),
                      "")
     _check_round_trip(army, name)
-    return ImportedArmy(army, tuple(warnings), game, catalogue)
+    return ImportedArmy(army, _bounded_warnings(warnings), game, catalogue)
+
+
+def _bounded_warnings(warnings: list[str]) -> tuple[str, ...]:
+    if len(warnings) <= MAX_WARNINGS:
+        return tuple(warnings)
+    kept = MAX_WARNINGS - 1
+    return (*warnings[:kept], f"{len(warnings) - kept} more warnings not shown")
 
 
 def _check_round_trip(army: Army, name: str) -> None:
@@ -318,6 +326,9 @@ class _RosterReader:
     map_stats: bool
     warnings: list[str] = field(default_factory=list)
     ids: set[str] = field(default_factory=set)
+    # The next number to try after each id stem: many units of one name must not try
+    # "-2", "-3"... from the start each time.
+    next_number: dict[str, int] = field(default_factory=dict)
 
     def units(self, root: Element) -> list[Unit]:
         found: list[Unit] = []
@@ -369,11 +380,15 @@ class _RosterReader:
                              item)
                     for item in everything for p in _children(item, "profiles", "profile")]
         stat_profiles = [p for p in profiles if self._stat_count(p) >= 2]
+        # Membership by identity, in sets: a unit may carry thousands of profiles, and
+        # comparing them as values in lists made the import quadratic.
+        stat_ids = {id(p) for p in stat_profiles}
+        model_ids = {id(item) for item in model_selections}
         main = next((p for p in stat_profiles if p.owner is selection), None) or next(
-            (p for p in stat_profiles if p.owner in model_selections), None) or next(
+            (p for p in stat_profiles if id(p.owner) in model_ids), None) or next(
             iter(stat_profiles), None)
         mount = next((p for p in stat_profiles if p is not main and _is_mount(p)), None)
-        champions = [p for p in stat_profiles if p not in (main, mount)
+        champions = [p for p in stat_profiles if p is not main and p is not mount
                      and p.owner.get("type") != "model"]
         notes: list[str] = []
         upgrades: set[str] = set()
@@ -385,7 +400,7 @@ class _RosterReader:
             if profile is not None:
                 notes.append(f"{PROFILE_NOTE}{profile.name}: {_shown(profile.characteristics)}")
         for profile in profiles:
-            if profile not in stat_profiles and profile.characteristics:
+            if id(profile) not in stat_ids and profile.characteristics:
                 notes.append(f"{PROFILE_NOTE}{profile.name}: {_shown(profile.characteristics)}")
         champion_owners = {id(profile.owner) for profile in champions}
         equipment: dict[str, list[str]] = {COMMAND_NOTE: [], WARGEAR_NOTE: [],
@@ -551,9 +566,12 @@ class _RosterReader:
 
     def _unit_id(self, name: str) -> str:
         stem = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "unit"
-        candidate, number = stem, 2
+        number = self.next_number.get(stem, 1)
+        candidate = stem if number == 1 else f"{stem}-{number}"
         while candidate in self.ids:
-            candidate, number = f"{stem}-{number}", number + 1
+            number += 1
+            candidate = f"{stem}-{number}"
+        self.next_number[stem] = number + 1
         self.ids.add(candidate)
         return candidate
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping, Sequence
 
-from desktop.engine import odds
+from desktop.engine import odds, spatial
 from desktop.engine.combat import Combat, check_combats, engagements, parse_combats
 from desktop.engine.dice import Dice
 from desktop.engine.events import (
@@ -19,7 +19,6 @@ from desktop.engine.events import (
     UnitDestroyed,
     UnitPursued,
 )
-from desktop.engine.geometry import in_contact
 from desktop.engine.model import Battle, Status
 from desktop.engine.movement import DEFLECTIONS, flee_around, heading_away, pursue_around
 from desktop.engine.procedure import (
@@ -55,11 +54,6 @@ from desktop.engine.rulesets.common import (
 
 def _dice_option(battle: Battle, name: str) -> Dice:
     return Dice.parse(str(RULESET.option(battle, name)))
-
-
-def _touching(battle: Battle, unit_id: str, candidates: Sequence[str]) -> list[str]:
-    footprint = battle.footprint(unit_id)
-    return [uid for uid in candidates if in_contact(footprint, battle.footprint(uid))]
 
 
 def breaks_pursues(rec: Recorder, combats: Sequence[Combat]) -> Procedure:
@@ -149,7 +143,7 @@ def _flee_direction(rec: Recorder, unit_id: str, combat: Combat
                     ) -> Generator[Request, Answer, str]:
     """BP-1: away from an enemy in contact; the enemies' owner picks if there are several."""
     battle = rec.battle
-    touching = _touching(battle, unit_id, list(battle.enemies_of(unit_id)))
+    touching = spatial.touching_enemies(battle, unit_id)
     if len(touching) <= 1:
         # One enemy in contact, or none left standing there: where it stood will do.
         return touching[0] if touching else flee_source(
@@ -183,10 +177,14 @@ def _declare(
     overruns: list[str] = []
     pursue_dice = _dice_option(battle, "pursue_dice")
     charged = {c.unit for combat in combats for c in combat.combatants() if c.charged}
-    for uid in list(battle.on_table()):
+    # Only units touching a broken enemy may pursue, and only chargers Overrun: the index
+    # finds the first; they are asked in roster order, as a look at every unit would.
+    broken = [uid for uid in battle.on_table() if battle.states[uid].status == Status.BROKEN]
+    asked = {uid for unit_id in broken for uid in spatial.touching_enemies(battle, unit_id)}
+    for uid in battle.in_roster_order(asked | (charged & set(battle.on_table()))):
         if battle.states[uid].status != Status.READY:
             continue
-        enemies = _touching(battle, uid, list(battle.enemies_of(uid)))
+        enemies = spatial.touching_enemies(battle, uid)
         standing = [e for e in enemies if battle.states[e].status != Status.BROKEN]
         fleeing = [e for e in enemies if battle.states[e].status == Status.BROKEN]
         name = battle.roster[uid].name

@@ -11,6 +11,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from desktop.engine import spatial
 from desktop.engine.combat import Combat, CombatSide
 from desktop.engine.dice import D2D6, Dice
 from desktop.engine.events import (
@@ -188,13 +189,15 @@ def flee_source(battle: Battle, unit_id: str, enemies: Sequence[str]) -> str:
 
 def nearest_enemy(battle: Battle, unit_id: str,
                   prefer: Callable[[Battle, str], int] | None = None) -> str | None:
-    """The closest enemy on the table; at equal distance the one `prefer` ranks highest."""
-    fp = battle.footprint(unit_id)
-    ranked = sorted(
-        (round(distance(fp, battle.footprint(uid)), 6),
-         -prefer(battle, uid) if prefer else 0, index, uid)
-        for index, uid in enumerate(battle.enemies_of(unit_id)))
-    return ranked[0][3] if ranked else None
+    """The closest enemy on the table; at equal distance the one `prefer` ranks highest,
+    then the first in the roster."""
+    player = battle.player_of(unit_id)
+    closest = spatial.nearest(battle, unit_id, lambda uid: battle.player_of(uid) != player)
+    if not closest:
+        return None
+    if prefer is None:
+        return closest[0]
+    return max(closest, key=lambda uid: prefer(battle, uid))  # the first of the best
 
 
 def caught_by(flee_roll: int, pursuit_rolls: Sequence[tuple[str, int]]) -> tuple[str, ...]:

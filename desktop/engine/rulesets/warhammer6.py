@@ -15,7 +15,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from desktop.engine import odds
+from desktop.engine import odds, spatial
 from desktop.engine.combat import Combat, check_combats, engagements, parse_combats
 from desktop.engine.dice import D2D6, D3D6, Dice
 from desktop.engine.errors import ScenarioError
@@ -216,16 +216,22 @@ def _panic_tests(
     rec: Recorder, fallen: Mapping[str, Footprint], in_combat: set[str]
 ) -> Generator[Request, Answer, dict[str, str]]:
     """W6-PT-1/2: friends within 6" of a unit that broke or was wiped out test for Panic."""
+    # The index finds the friends near each fallen unit; they test in roster order, and
+    # their causes are listed in the order the units fell.
+    near: dict[str, dict[str, Footprint]] = {}
+    for fallen_id, footprint in fallen.items():
+        player = rec.battle.player_of(fallen_id)
+        for uid in spatial.candidates(rec.battle, footprint.polygon, PANIC_RADIUS):
+            if rec.battle.player_of(uid) == player:
+                near.setdefault(uid, {})[fallen_id] = footprint
     panicked: dict[str, str] = {}
-    for uid in list(rec.battle.on_table()):
+    for uid in rec.battle.in_roster_order(near):
         state = rec.battle.states[uid]
         if uid in fallen or uid in in_combat or state.engaged_with:
             continue  # W6-PT-2: engaged units do not test
         if state.status != Status.READY:
             continue  # W6-PT-2: fleeing units do not test
-        player = rec.battle.player_of(uid)
-        friends_fallen = {f: fp for f, fp in fallen.items() if rec.battle.player_of(f) == player}
-        causes = within_radius(rec.battle.footprint(uid), friends_fallen, PANIC_RADIUS)
+        causes = within_radius(rec.battle.footprint(uid), near[uid], PANIC_RADIUS)
         if not causes:
             continue
         unit = rec.battle.roster[uid]

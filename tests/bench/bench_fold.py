@@ -1,0 +1,146 @@
+"""Replay benchmark: folding 100,000 events takes < 2 s, however many flags a unit carries.
+
+    python tests/bench/bench_fold.py
+
+A battle of 2,000 units (bench_moves.py's grid, every footprint worked out as a drawn battle
+has them) folds
+1. 100,000 events of a long game: moves, wheels, combats joined and left, casualties,
+   modifiers, flags, and a new turn every 1,000 events;
+2. 100,000 events on one unit that carries 50,000 flags (a battle from before Rout limited
+   them): joining and leaving a combat, a flag it already has, moves. Each event copied the
+   whole set: 45 s.
+Prints `bench <name>: ...` lines with the ratio against a baseline timed in the same run, as
+bench_engine.py; exits 1 over budget, the budget stretched on a machine whose baseline runs
+slower than the idle development machine's.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import time
+import timeit
+from collections.abc import Callable
+from dataclasses import replace
+from fractions import Fraction
+
+from desktop.engine.events import (
+    CasualtiesRemoved,
+    Event,
+    FlagSet,
+    ModifierApplied,
+    TurnBegan,
+    UnitMoved,
+    UnitsDisengaged,
+    UnitsEngaged,
+    UnitWheeled,
+    fold,
+)
+from desktop.engine.geometry import Table
+from desktop.engine.model import Battle, Unit, UnitProfile, UnitState
+
+UNITS = 2000
+COLUMNS = 50
+EVENTS = 100_000
+FLAGS = 50_000
+BUDGET = 2.0
+IDLE_BASELINE = 3.5e-6  # bench_engine.py's baseline on the idle development machine
+
+
+def baseline_enumerate_2d6() -> Fraction:
+    """Plain Python: the chance of 2D6 > 5 by listing all 36 rolls with Fractions."""
+    hits = sum(1 for a, b in itertools.product(range(1, 7), repeat=2) if a + b > 5)
+    return Fraction(hits, 36)
+
+
+def grid_battle() -> Battle:
+    """Two armies of 1,000 units facing each other, 10" apart, footprints worked out."""
+    profile = UnitProfile("Spearmen", {"M": 4, "Ld": 7})
+    roster, states = {}, {}
+    for number in range(UNITS):
+        row, column = divmod(number, COLUMNS)
+        uid = f"u{number}"
+        player = "North" if row >= UNITS // COLUMNS // 2 else "South"
+        roster[uid] = Unit(uid, uid, player, profile, models=30, files=5)
+        states[uid] = UnitState(uid, (5.0 + column * 10, 5.0 + row * 10),
+                                270.0 if player == "North" else 90.0, files=5, models=30)
+    battle = Battle("warhammer6", Table(COLUMNS * 10, UNITS // COLUMNS * 10), roster, states)
+    for uid in roster:
+        battle.footprint(uid)
+    return battle
+
+
+def long_game(battle: Battle) -> list[Event]:
+    """A stream of the events a long game makes, spread over the whole table."""
+    events: list[Event] = []
+    turn = battle.turn
+    for number in itertools.count():
+        if len(events) >= EVENTS:
+            break
+        uid = f"u{number * 37 % UNITS}"
+        enemy = f"u{(number * 37 + UNITS // 2) % UNITS}"
+        x, y = battle.states[uid].center
+        step = 0.01 * (number % 7)
+        kind = number % 10
+        if kind < 4:
+            events.append(UnitMoved(uid, 0, ((x, y), (x, y + step)), 90.0))
+        elif kind == 4:
+            events.append(UnitWheeled(uid, "left", 1.0))
+        elif kind == 5:
+            events.append(UnitsEngaged(uid, enemy))
+        elif kind == 6:
+            events.append(UnitsDisengaged(uid, enemy))
+        elif kind == 7:
+            events.append(CasualtiesRemoved(uid, 0, center=(x, y)))
+        elif kind == 8:
+            events.append(ModifierApplied(uid, "Ld", -1, turn, "nearby rout"))
+        else:
+            events.append(FlagSet(uid, "turn:ran_from_charge"))
+        if len(events) % 1000 == 0:
+            turn += 1
+            events.append(TurnBegan(turn))
+    return events[:EVENTS]
+
+
+def flagged_unit(battle: Battle) -> tuple[Battle, list[Event]]:
+    state = battle.states["u0"]
+    flags = frozenset(f"mark {i}" for i in range(FLAGS))
+    battle = battle.with_state(replace(state, flags=flags))
+    x, y = state.center
+    cycle: list[Event] = [UnitsEngaged("u0", "u1999"), UnitsDisengaged("u0", "u1999"),
+                          FlagSet("u0", "mark 7"), UnitMoved("u0", 0, ((x, y), (x, y)), 90.0)]
+    return battle, [cycle[i % len(cycle)] for i in range(EVENTS)]
+
+
+def seconds(work: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    work()
+    return time.perf_counter() - started
+
+
+def main() -> int:
+    baseline = min(timeit.repeat(baseline_enumerate_2d6, number=2000, repeat=5)) / 2000
+    slowdown = max(1.0, baseline / IDLE_BASELINE)
+    print(f"bench baseline_enumerate_2d6: {baseline * 1e6:.1f} µs (reference, no budget; "
+          f"this machine runs {slowdown:.2f}x slower than idle)")
+    battle = grid_battle()
+    flagged, flag_events = flagged_unit(battle)
+    over = []
+    for name, start, events in (("fold_100000_events_2000_units", battle, long_game(battle)),
+                                ("fold_100000_events_unit_with_50000_flags", flagged,
+                                 flag_events)):
+        took = min(seconds(lambda start=start, events=events: fold(start, events))
+                   for _ in range(3))
+        print(f"bench {name}: {took:.2f} s (budget {BUDGET:g} s; {took / len(events) * 1e6:.1f} "
+              f"µs per event) ratio {took / baseline:,.0f}x baseline, "
+              f"{took / BUDGET:.0%} of budget")
+        if took > BUDGET * slowdown:
+            over.append(name)
+    if over:
+        print(f"over budget: {', '.join(over)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,147 @@
+"""Import benchmarks: big files within the limits cost time in proportion to their size. Run
+
+    python tests/bench/bench_import.py
+
+1. A BattleScribe roster whose one unit carries 20,000 profiles (3.6 MB) imports in < 2 s
+   (it took 40 s when each profile was looked up in a list of all of them).
+2. For reference, no budget: a roster of 20 MB, at the size limit, of upgrade selections.
+3. A Rout JSON army of 20 MB whose `units` list holds ten million items is refused by its
+   count in < 10 ms once parsed (it built a reader per item first: 20 s and 1.9 GB); the
+   whole read, parsing included, is printed for reference.
+
+Prints `bench <name>: ...` lines with the ratio against a baseline timed in the same run, as
+bench_engine.py; exits 1 over budget, the budget stretched on a machine whose baseline runs
+slower than the idle development machine's.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+import tempfile
+import time
+import timeit
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from xml.sax.saxutils import quoteattr
+
+from desktop.engine.codec import army_from_json
+from desktop.engine.errors import ScenarioError
+from desktop.store.battlescribe import MAX_ROSTER_BYTES, read_ros
+from desktop.store.errors import BadFileError
+from desktop.store.files import MAX_INPUT_BYTES, parse_json
+from desktop.store.transfer import read_army_file
+
+PROFILES = 20_000
+PROFILES_BUDGET = 2.0
+REFUSAL_BUDGET = 10e-3
+IDLE_BASELINE = 3.5e-6  # bench_engine.py's baseline on the idle development machine
+W6_GAME = "Warhammer Fantasy Battles (6th definitive edition)"
+
+
+def baseline_enumerate_2d6() -> Fraction:
+    """Plain Python: the chance of 2D6 > 5 by listing all 36 rolls with Fractions."""
+    hits = sum(1 for a, b in itertools.product(range(1, 7), repeat=2) if a + b > 5)
+    return Fraction(hits, 36)
+
+
+def roster(unit_body: str) -> bytes:
+    return (f'<?xml version="1.0" encoding="UTF-8"?><roster name="Bench" '
+            f'gameSystemName={quoteattr(W6_GAME)}><forces><force name="Main"><selections>'
+            f'<selection name="Horde" type="unit" number="1">{unit_body}</selection>'
+            "</selections></force></forces></roster>").encode()
+
+
+def models(number: int) -> str:
+    return (f'<selections><selection name="Orc" type="model" number="{number}">'
+            '<costs><cost name="pts" value="50"/></costs></selection>')
+
+
+def many_profiles(count: int) -> bytes:
+    """One unit with `count` profiles of its own, each with two statistics (a champion)."""
+    profile = ('<profile name="Champion {i}" typeName="Profile"><characteristics>'
+               '<characteristic name="M">4</characteristic>'
+               '<characteristic name="Ld">7</characteristic></characteristics></profile>')
+    body = "".join(profile.format(i=i) for i in range(count))
+    return roster(f"<profiles>{body}</profiles>{models(10)}</selections>")
+
+
+def upgrades_up_to(size: int) -> bytes:
+    """One unit with as many one-point upgrades as fit in `size` bytes."""
+    upgrade = ('<selection name="Sword" type="upgrade" number="1">'
+               '<costs><cost name="pts" value="1"/></costs></selection>')
+    count = (size - len(roster(models(10) + "</selections>"))) // len(upgrade)
+    return roster(models(10) + upgrade * count + "</selections>")
+
+
+def huge_units_list() -> bytes:
+    """A Rout JSON army of nearly MAX_INPUT_BYTES whose `units` list is all zeros."""
+    head = {"format": "rout-army", "version": 1, "name": "Horde", "player": "Bench",
+            "ruleset": "warhammer6"}
+    text = json.dumps({**head, "units": []}, separators=(",", ":"))
+    count = (MAX_INPUT_BYTES - len(text)) // 2  # "0," each
+    return text.replace('"units":[]', '"units":[' + ",".join("0" * count) + "]").encode()
+
+
+def refuse(work: Callable[[], object], error: type[Exception]) -> None:
+    try:
+        work()
+    except error:
+        return
+    raise AssertionError("the huge list was read")
+
+
+def seconds(work: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    work()
+    return time.perf_counter() - started
+
+
+def main() -> int:
+    baseline = min(timeit.repeat(baseline_enumerate_2d6, number=2000, repeat=5)) / 2000
+    slowdown = max(1.0, baseline / IDLE_BASELINE)
+    print(f"bench baseline_enumerate_2d6: {baseline * 1e6:.1f} µs (reference, no budget; "
+          f"this machine runs {slowdown:.2f}x slower than idle)")
+    over = []
+
+    data = many_profiles(PROFILES)
+    imported = read_ros(data, "profiles.ros")
+    assert len(imported.army.units) == 1
+    took = min(seconds(lambda: read_ros(data, "profiles.ros")) for _ in range(3))
+    print(f"bench battlescribe_{PROFILES}_profiles: {took:.2f} s (budget {PROFILES_BUDGET:g} s; "
+          f"{len(data) / 1e6:.1f} MB) ratio {took / baseline:,.0f}x baseline, "
+          f"{took / PROFILES_BUDGET:.0%} of budget")
+    if took > PROFILES_BUDGET * slowdown:
+        over.append(f"battlescribe_{PROFILES}_profiles")
+
+    data = upgrades_up_to(MAX_ROSTER_BYTES)
+    took = seconds(lambda: read_ros(data, "upgrades.ros"))
+    print(f"bench battlescribe_size_limit_of_upgrades: {took:.2f} s (reference, no budget; "
+          f"{len(data) / 1e6:.1f} MB) ratio {took / baseline:,.0f}x baseline")
+
+    data = huge_units_list()
+    document = parse_json(data, "huge.json")
+    took = min(seconds(lambda: refuse(lambda: army_from_json(document), ScenarioError))
+               for _ in range(5))
+    print(f"bench rout_json_units_list_refused: {took * 1e3:.2f} ms (budget "
+          f"{REFUSAL_BUDGET * 1e3:g} ms; {len(document['units']):,} items, once parsed) ratio "
+          f"{took / baseline:,.0f}x baseline, {took / REFUSAL_BUDGET:.0%} of budget")
+    if took > REFUSAL_BUDGET * slowdown:
+        over.append("rout_json_units_list_refused")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "huge.json"
+        path.write_bytes(data)
+        took = seconds(lambda: refuse(lambda: read_army_file(path), BadFileError))
+    print(f"bench rout_json_units_list_file_refused: {took:.2f} s (reference, no budget; "
+          f"{len(data) / 1e6:.1f} MB read and parsed) ratio {took / baseline:,.0f}x baseline")
+
+    if over:
+        print(f"over budget: {', '.join(over)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
