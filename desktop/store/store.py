@@ -6,15 +6,17 @@ never leave this module. Every method is one transaction: it is all written or n
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
+import time
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import (
     Connection,
@@ -61,10 +63,12 @@ from desktop.store.database import (
 from desktop.store.errors import (
     AlreadyExistsError,
     CorruptDatabaseError,
+    LockedDatabaseError,
     NotFoundError,
     ReadOnlyDatabaseError,
 )
 from desktop.store.read_only import open_read_only, read_only_reason
+from desktop.store.sqlite_file import READ_ATTEMPTS, READ_RETRY_PAUSE, ImmutableConnection
 from desktop.store.tables import (
     ArmyRow,
     BattleEventRow,
@@ -146,6 +150,32 @@ class PendingResolution:
     updated: datetime
 
 
+class _ChangedWhileRead(Exception):
+    """A read without SQLite's locks met another program's write (Store._reading)."""
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _read_again_if_changed(read: Callable[Concatenate[Store, _P], _R]
+                           ) -> Callable[Concatenate[Store, _P], _R]:
+    """A read that met another program's write is done again (a few times, then the player
+    is asked to try again): never a mix of two versions, never a false "damaged"."""
+
+    @functools.wraps(read)
+    def again(store: Store, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        for attempt in range(READ_ATTEMPTS):
+            try:
+                return read(store, *args, **kwargs)
+            except _ChangedWhileRead:
+                time.sleep(min(READ_RETRY_PAUSE, 0.02 * 2 ** attempt))
+        raise LockedDatabaseError(f"{store.describe()} kept changing while Rout read it "
+                                  "(another program is writing it); try again")
+
+    return again
+
+
 def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
@@ -224,10 +254,22 @@ class Store:
     def _reading(self) -> Iterator[Connection]:
         try:
             with translate_errors(self.url), self._reader.connect() as connection:
-                yield connection
+                try:
+                    yield connection
+                except Exception:
+                    self._read_unlocked_in_peace(connection)
+                    raise
+                self._read_unlocked_in_peace(connection)
         except (ValueError, TypeError) as error:  # a JSON column edited into nonsense
             raise CorruptDatabaseError(f"{self.describe()}: a row cannot be read "
                                        f"({error})") from None
+
+    def _read_unlocked_in_peace(self, connection: Connection) -> None:
+        """A read without SQLite's locks (desktop.store.read_only) counts only if the file
+        did not change meanwhile: its answer, or its error, may mix two versions."""
+        raw = connection.connection.dbapi_connection
+        if isinstance(raw, ImmutableConnection) and raw.changed_since_open():
+            raise _ChangedWhileRead from None
 
     @contextmanager
     def _writing(self) -> Iterator[Connection]:
@@ -240,6 +282,7 @@ class Store:
 
     # Armies
 
+    @_read_again_if_changed
     def list_armies(self) -> list[ArmySummary]:
         """Every army, by ruleset and then name; names compare with Unicode case folding,
         which SQL's lower() does not do on SQLite."""
@@ -275,6 +318,7 @@ class Store:
                     for position, unit in enumerate(saved.units)])
         return saved
 
+    @_read_again_if_changed
     def load_army(self, army_id: str) -> Army:
         with self._reading() as connection:
             army = connection.execute(select(ARMIES).where(ARMIES.c.id == army_id)).one_or_none()
@@ -323,6 +367,7 @@ class Store:
                      else entry_limit_to_json(entry.limit)}
                     for position, entry in enumerate(library.entries)])
 
+    @_read_again_if_changed
     def load_library(self, ruleset: str) -> Library:
         """A ruleset's library; one with no entries when none is stored."""
         rules = get_ruleset(ruleset)
@@ -411,6 +456,7 @@ class Store:
     def _no_battle(self, battle_id: str) -> NotFoundError:
         return NotFoundError(f"no battle with id '{battle_id}' in {self.describe()}")
 
+    @_read_again_if_changed
     def load_battle(self, battle_id: str) -> SavedBattle:
         with self._reading() as connection:
             return self._load_battle(connection, battle_id)
@@ -449,6 +495,7 @@ class Store:
                                 f"instead ({', '.join(sorted(found))})")
         return found[0]
 
+    @_read_again_if_changed
     def match_battles(self, id_or_title: str) -> list[str]:
         """Ids of the battle with this id, else of those with this title (ignoring case)."""
         wanted = id_or_title.casefold()
@@ -457,6 +504,7 @@ class Store:
         return [battle_id for battle_id, _ in rows if battle_id == id_or_title] or [
             battle_id for battle_id, title in rows if title.casefold() == wanted]
 
+    @_read_again_if_changed
     def match_armies(self, name_or_id: str) -> list[str]:
         """Ids of the army with this id, else of those with this name (ignoring case)."""
         wanted = name_or_id.casefold()
@@ -531,6 +579,7 @@ class Store:
                                                     EVENTS.c.step == last))
         return events
 
+    @_read_again_if_changed
     def list_battles(self) -> list[BattleSummary]:
         counts = (select(EVENTS.c.battle_id,
                          func.count(func.distinct(EVENTS.c.step)).label("steps"),
@@ -572,6 +621,7 @@ class Store:
             if not found.rowcount:
                 connection.execute(insert(PENDING).values(battle_id=battle_id, **values))
 
+    @_read_again_if_changed
     def load_pending(self, battle_id: str) -> PendingResolution | None:
         """The unfinished resolution of `battle_id`, None when there is none."""
         with self._reading() as connection:
@@ -579,6 +629,7 @@ class Store:
                                      ).one_or_none()
         return None if row is None else self._pending(row)
 
+    @_read_again_if_changed
     def list_pending(self) -> list[PendingResolution]:
         """Every unfinished resolution, the most recently answered first."""
         with self._reading() as connection:
