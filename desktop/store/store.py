@@ -393,6 +393,14 @@ class Store:
             return Library(ruleset, entries, army_lists_from_json(Reader(head.army_lists)),
                            composition_from_json(rules, Reader(head.composition)))
 
+    @_read_again_if_changed
+    def library_rulesets(self) -> list[str]:
+        """The rulesets that have a library stored (entries, or lists and composition)."""
+        with self._reading() as connection:
+            heads = connection.execute(select(LIBRARY_HEAD.c.ruleset)).scalars().all()
+            entries = connection.execute(select(LIBRARY.c.ruleset).distinct()).scalars().all()
+        return sorted({*heads, *entries})
+
     # Battles
 
     def create_battle(self, start: Battle, title: str = "") -> str:
