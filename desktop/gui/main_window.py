@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 
 from desktop import __version__
 from desktop.gui.context_menus import ContextMenus
+from desktop.gui.database_check import DatabaseChecker
 from desktop.gui.database_watch import DatabaseReload
 from desktop.gui.forms.ui_mainwindow import Ui_MainWindow
 from desktop.gui.resources import resource_path, resources_dir
@@ -151,6 +152,7 @@ class MainWindow(QMainWindow):
         self._drop_hints: DropHints | None = None
         self.context_menus = ContextMenus(self)
         self.database_reload = DatabaseReload(self)
+        self.database_checker = DatabaseChecker(self)
         for action in (self.ui.actionNewBattle, self.ui.actionRenameBattle,
                        self.ui.actionDuplicateBattle, self.ui.actionDeleteBattle,
                        self.ui.actionDeployArmy, self.ui.actionFitTable,
