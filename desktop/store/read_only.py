@@ -30,6 +30,7 @@ from desktop.store.sqlite_file import (
     READ_ATTEMPTS,
     READ_RETRY_PAUSE,
     connect_immutable,
+    file_state,
     passing,
     unchanged_read,
     wal_path,
@@ -118,6 +119,7 @@ def read_only_engine(path: Path, busy_timeout: float) -> Engine:
 
     def connect() -> sqlite3.Connection:
         for attempt in range(READ_ATTEMPTS):
+            state = file_state(path)
             try:
                 connection = sqlite3.connect(f"{uri}?mode=ro", uri=True,
                                              timeout=busy_timeout, check_same_thread=False)
@@ -130,7 +132,8 @@ def read_only_engine(path: Path, busy_timeout: float) -> Engine:
             except sqlite3.OperationalError as error:
                 if not wal_path(path).exists():
                     break
-                if not passing(error) or attempt == READ_ATTEMPTS - 1:
+                if attempt == READ_ATTEMPTS - 1 or not (passing(error) or
+                                                        file_state(path) != state):
                     raise
             time.sleep(min(READ_RETRY_PAUSE, 0.02 * 2 ** attempt))
         # A WAL database whose folder SQLite cannot write its -shm index into, and with no

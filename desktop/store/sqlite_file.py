@@ -151,9 +151,12 @@ def locked_reading(path: Path, header: bytes,
 
 
 # Moments while another program opens or closes a WAL file, seen by a connection that may
-# not write beside it: its -wal and -shm are half made, or gone since Rout looked.
+# not write beside it: its -wal and -shm are half made, or gone since Rout looked (a closing
+# SQLite removes the -shm, then the -wal: in between, the -shm cannot be opened). Tried
+# again a few times; an error that stays is reported as it is.
 PASSING_ERRORS = frozenset({"SQLITE_READONLY_DIRECTORY", "SQLITE_READONLY_CANTINIT",
-                            "SQLITE_READONLY_RECOVERY", "SQLITE_READONLY_CANTLOCK"})
+                            "SQLITE_READONLY_RECOVERY", "SQLITE_READONLY_CANTLOCK",
+                            "SQLITE_CANTOPEN"})
 
 
 def passing(error: BaseException) -> bool:
@@ -164,9 +167,11 @@ def unchanged_read(path: Path, read: Callable[[sqlite3.Connection], T],
                    busy_timeout: float = 1.0) -> T:
     """`read` on a connection from `locked_reading`, done again when its answer cannot be
     trusted: a read without locks whose file changed meanwhile (whether it failed or not),
-    or one that met another program opening or closing the file (`passing`)."""
+    or one that failed as another program opened or closed the file (`passing`, or the
+    -wal that decided how to read it came or went)."""
     for attempt in range(READ_ATTEMPTS):
         last = attempt == READ_ATTEMPTS - 1
+        state = file_state(path)
         header = read_header(path)
         try:
             with locked_reading(path, header, busy_timeout) as connection:
@@ -180,7 +185,7 @@ def unchanged_read(path: Path, read: Callable[[sqlite3.Connection], T],
                     if unlocked is None or not unlocked.changed_since_open():
                         return result
         except sqlite3.Error as error:
-            if last or not passing(error):
+            if last or not (passing(error) or file_state(path) != state):
                 raise
         time.sleep(min(READ_RETRY_PAUSE, 0.02 * 2 ** attempt))
     raise LockedDatabaseError(f"{short_path(path)} kept changing while Rout read it (another "
