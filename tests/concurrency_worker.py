@@ -2,10 +2,14 @@
 
     python tests/concurrency_worker.py reader URL ROUNDS
     python tests/concurrency_worker.py writer URL ROUNDS TAG
+    python tests/concurrency_worker.py editor URL ROUNDS TAG ARMY_ID
 
 A reader opens the database and lists the armies, as `rout armies` does; a writer opens it
 and adds an army, as `rout import` does; each round opens and closes the store, so that the
-SQLite file goes through every state another program can find it in.
+SQLite file goes through every state another program can find it in. An editor adds one
+unit a round to one army, as a window does (read, change, save the whole army); when the
+save is refused because someone else changed the army, it reads the army again and redoes
+the edit, as the player would.
 
 The last line of output is a JSON report the test reads.
 """
@@ -16,10 +20,11 @@ import json
 import random
 import sys
 import time
+from dataclasses import replace
 from typing import Any
 
 from desktop.engine.model import Army, TroopType, Unit, UnitProfile
-from desktop.store.errors import CorruptDatabaseError, StoreError
+from desktop.store.errors import ConflictError, CorruptDatabaseError, StoreError
 from desktop.store.store import Store
 
 STATS = {"M": 4, "WS": 3, "BS": 3, "S": 3, "T": 3, "W": 1, "I": 3, "A": 1, "Ld": 7}
@@ -77,9 +82,37 @@ def writer(url: str, rounds: int, tag: str) -> dict[str, Any]:
     return {"rounds": rounds, "saved": saved, "errors": errors}
 
 
+def editor(url: str, rounds: int, tag: str, army_id: str) -> dict[str, Any]:
+    """Every unit this editor's saves kept, and how often a save was refused."""
+    saved: list[str] = []
+    refused: list[str] = []
+    errors: list[str] = []
+    with Store.open(url) as store:
+        for number in range(rounds):
+            unit_id = f"{tag}-{number}"
+            for _ in range(200):  # redo the edit until it lands
+                try:
+                    before = store.load_army(army_id)
+                    time.sleep(random.uniform(0, 0.004))  # the player's edit takes a moment
+                    store.save_army(replace(before, units=(*before.units, unit(unit_id))))
+                    saved.append(unit_id)
+                    break
+                except ConflictError as error:
+                    refused.append(str(error))
+                except StoreError as error:
+                    errors.append(str(error))
+                    break
+    return {"rounds": rounds, "saved": saved, "refused": refused, "errors": errors}
+
+
 def main(argv: list[str]) -> int:
     role, url, rounds = argv[0], argv[1], int(argv[2])
-    report = reader(url, rounds) if role == "reader" else writer(url, rounds, argv[3])
+    if role == "reader":
+        report = reader(url, rounds)
+    elif role == "writer":
+        report = writer(url, rounds, argv[3])
+    else:
+        report = editor(url, rounds, argv[3], argv[4])
     print(json.dumps(report))
     return 0
 

@@ -2,7 +2,9 @@
 (tests/concurrency_worker.py), for a fixed number of rounds.
 
 On one SQLite file, readers (`rout armies`) run while writers (`rout import`) add armies:
-no reader may ever call the healthy file damaged.
+no reader may ever call the healthy file damaged. On one PostgreSQL database (and one SQLite
+file), two editors add units to the same army: every save either lands or is refused with a
+message, so at the end the army holds exactly the units whose saves landed.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from read_only import NOBODY, is_root
 
 from desktop.store.store import Store
 
+from builders import army
+
 WORKER = Path(__file__).with_name("concurrency_worker.py")
 REPO = Path(__file__).resolve().parents[1]
 
@@ -29,6 +33,7 @@ REPO = Path(__file__).resolve().parents[1]
 # about one read in twenty called this file damaged.
 READERS, READER_ROUNDS = 1, 150
 WRITERS, WRITER_ROUNDS = 1, 60
+EDITORS, EDITOR_ROUNDS = 2, 25
 
 
 def start(*argv: object, user: list[str] | None = None) -> subprocess.Popen[str]:
@@ -110,3 +115,21 @@ def test_a_reader_who_may_not_write_never_calls_the_file_damaged_while_its_owner
     assert all("while Rout read it" in message for message in others), others[:3]
     assert sum(result["saved"] for result in written) == WRITERS * WRITER_ROUNDS
     print(f"{len(others)} of {READERS * READER_ROUNDS} reads asked to try again")
+
+
+def test_two_editors_of_one_army_lose_no_edit_without_a_message(database_url):
+    with Store.open(database_url) as store:
+        first = store.save_army(army("Shared", units=2))
+    editors = [start("editor", database_url, EDITOR_ROUNDS, f"E{index}", first.id)
+               for index in range(EDITORS)]
+    results = [report(process) for process in editors]
+    assert [result["errors"] for result in results] == [[]] * EDITORS
+    landed = [unit_id for result in results for unit_id in result["saved"]]
+    assert len(landed) == EDITORS * EDITOR_ROUNDS  # every edit was redone until it landed
+    with Store.open(database_url) as store:
+        final = store.load_army(first.id)
+    kept = [unit.id for unit in final.units]
+    assert sorted(kept) == sorted([unit.id for unit in first.units] + landed)
+    refused = [message for result in results for message in result["refused"]]
+    assert all("changed by someone else" in message for message in refused)
+    print(f"{len(landed)} edits landed, {len(refused)} refused and redone")

@@ -101,6 +101,7 @@ def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, Library]]
     """
     from desktop.engine.codec import library_from_json
     from desktop.store.files import read_json
+    from desktop.store.libraries import store_bundled
     from desktop.store.store import Store
 
     store = Store.open(url)
@@ -110,9 +111,7 @@ def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, Library]]
             bundled = library_from_json(read_json(path))
             stored = store.load_library(bundled.ruleset)
             if not stored.entries:
-                if not store.read_only:
-                    store.save_library(bundled)
-                stored = bundled
+                stored = bundled if store.read_only else store_bundled(store, stored, bundled)
             libraries[bundled.ruleset] = stored
         armies = {summary.id: store.load_army(summary.id) for summary in store.list_armies()}
     except BaseException:

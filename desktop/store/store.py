@@ -62,6 +62,7 @@ from desktop.store.database import (
 )
 from desktop.store.errors import (
     AlreadyExistsError,
+    ConflictError,
     CorruptDatabaseError,
     LockedDatabaseError,
     NotFoundError,
@@ -298,18 +299,36 @@ class Store:
         return summaries
 
     def save_army(self, army: Army) -> Army:
-        """Insert or replace the army and its whole roster; returns it with its id."""
+        """Insert or replace the army and its whole roster; returns it as saved, with its id
+        and its new version.
+
+        `army.version` is the stored version the edit started from (0: an army new to this
+        database, under a new id or the id it had before it was deleted). A save from any
+        other version than the stored one would drop what someone else saved meanwhile: it
+        is refused with ConflictError and nothing is written; read the army again and redo
+        the edit. (The check and the write are one UPDATE, so two savers of one version
+        cannot both pass it, on SQLite or PostgreSQL.)
+        """
         get_ruleset(army.ruleset)
-        saved = army if army.id else replace(army, id=_new_id())
+        saved = replace(army, id=army.id or _new_id(), version=army.version + 1)
         now = _now()
         values = {"name": saved.name, "player": saved.player, "ruleset": saved.ruleset,
                   "points_limit": saved.points_limit, "notes": list(saved.notes),
                   "points": saved.points, "unit_count": len(saved.units),
-                  "model_count": saved.models, "updated": now, "army_list": saved.army_list}
+                  "model_count": saved.models, "updated": now, "army_list": saved.army_list,
+                  "version": saved.version}
         with self._writing() as connection:
-            found = connection.execute(update(ARMIES).where(ARMIES.c.id == saved.id)
-                                    .values(**values))
-            if not found.rowcount:
+            if army.version:
+                found = connection.execute(update(ARMIES).where(
+                    ARMIES.c.id == saved.id, ARMIES.c.version == army.version).values(**values))
+                if not found.rowcount:
+                    raise self._army_conflict(connection, saved.id, army.name)
+            else:
+                if connection.execute(select(ARMIES.c.id).where(ARMIES.c.id == saved.id)
+                                      ).first():
+                    raise ConflictError(f"army '{army.name}' is already in {self.describe()} "
+                                        "(someone else saved it under this id); nothing was "
+                                        "saved")
                 connection.execute(insert(ARMIES).values(id=saved.id, created=now, **values))
             connection.execute(delete(ROSTER).where(ROSTER.c.army_id == saved.id))
             if saved.units:
@@ -328,7 +347,7 @@ class Store:
                 select(ROSTER).where(ROSTER.c.army_id == army_id)
                 .order_by(ROSTER.c.position)).all()
             header = (army.id, army.name, army.player, army.ruleset, army.points_limit,
-                      army.notes, army.army_list)
+                      army.notes, army.army_list, army.version)
         return _army(self.describe(), header, entries)
 
     def find_army(self, name_or_id: str) -> Army:
@@ -337,25 +356,57 @@ class Store:
         return self.load_army(self._only(self.match_armies(name_or_id), name_or_id,
                                          "army", "armies"))
 
-    def delete_army(self, army_id: str) -> None:
+    def delete_army(self, army_id: str, version: int | None = None) -> None:
+        """With `version` (the one the player saw), refused with ConflictError when someone
+        else saved the army since: deleting it would drop their change unseen."""
         with self._writing() as connection:
-            connection.execute(delete(ROSTER).where(ROSTER.c.army_id == army_id))
-            gone = connection.execute(delete(ARMIES).where(ARMIES.c.id == army_id))
-            if not gone.rowcount:
+            stored = connection.execute(select(ARMIES.c.name, ARMIES.c.version).where(
+                ARMIES.c.id == army_id).with_for_update()).one_or_none()
+            if stored is None:
                 raise NotFoundError(f"no army with id '{army_id}' in {self.describe()}")
+            if version is not None and stored.version != version:
+                raise ConflictError(f"army '{stored.name}' was changed by someone else since "
+                                    f"it was read (in {self.describe()}); nothing was deleted")
+            connection.execute(delete(ROSTER).where(ROSTER.c.army_id == army_id))
+            connection.execute(delete(ARMIES).where(ARMIES.c.id == army_id))
+
+    def _army_conflict(self, connection: Connection, army_id: str,
+                       name: str) -> ConflictError:
+        """Why a save from an older version found no army of that version."""
+        found = connection.execute(select(ARMIES.c.id).where(ARMIES.c.id == army_id)).first()
+        what = "changed" if found else "deleted"
+        return ConflictError(f"army '{name}' was {what} by someone else since it was read (in "
+                             f"{self.describe()}); nothing was saved")
 
     # Unit libraries
 
-    def save_library(self, library: Library) -> None:
-        """Replace a ruleset's library: entries, army lists and composition."""
+    def save_library(self, library: Library) -> Library:
+        """Replace a ruleset's library: entries, army lists and composition; returns it as
+        saved, with its new version.
+
+        As with armies, `library.version` is the version the change started from (0: none
+        was stored) and a save from another version is refused with ConflictError.
+        """
         get_ruleset(library.ruleset)
         ruleset = library.ruleset
+        saved = replace(library, version=library.version + 1)
+        head = {"army_lists": army_lists_to_json(library.army_lists),
+                "composition": composition_to_json(library.composition),
+                "version": saved.version}
         with self._writing() as connection:
+            if library.version:
+                found = connection.execute(update(LIBRARY_HEAD).where(
+                    LIBRARY_HEAD.c.ruleset == ruleset,
+                    LIBRARY_HEAD.c.version == library.version).values(**head)).rowcount
+            else:
+                found = not connection.execute(select(LIBRARY_HEAD.c.ruleset).where(
+                    LIBRARY_HEAD.c.ruleset == ruleset)).first()
+                if found:
+                    connection.execute(insert(LIBRARY_HEAD).values(ruleset=ruleset, **head))
+            if not found:
+                raise ConflictError(f"the {ruleset} library was changed by someone else since "
+                                    f"it was read (in {self.describe()}); nothing was saved")
             connection.execute(delete(LIBRARY).where(LIBRARY.c.ruleset == ruleset))
-            connection.execute(delete(LIBRARY_HEAD).where(LIBRARY_HEAD.c.ruleset == ruleset))
-            connection.execute(insert(LIBRARY_HEAD).values(
-                ruleset=ruleset, army_lists=army_lists_to_json(library.army_lists),
-                composition=composition_to_json(library.composition)))
             if library.entries:
                 connection.execute(insert(LIBRARY), [
                     {"ruleset": ruleset, "position": position,
@@ -366,6 +417,7 @@ class Store:
                      "entry_limit": None if entry.limit is None
                      else entry_limit_to_json(entry.limit)}
                     for position, entry in enumerate(library.entries)])
+        return saved
 
     @_read_again_if_changed
     def load_library(self, ruleset: str) -> Library:
@@ -379,7 +431,8 @@ class Store:
                 .where(LIBRARY.c.ruleset == ruleset)
                 .order_by(LIBRARY.c.position)).all()
             head = connection.execute(
-                select(LIBRARY_HEAD.c.army_lists, LIBRARY_HEAD.c.composition)
+                select(LIBRARY_HEAD.c.army_lists, LIBRARY_HEAD.c.composition,
+                       LIBRARY_HEAD.c.version)
                 .where(LIBRARY_HEAD.c.ruleset == ruleset)).one_or_none()
         with self._damage_reported("library"):
             entries = tuple(
@@ -391,7 +444,8 @@ class Store:
             if head is None:
                 return Library(ruleset, entries)
             return Library(ruleset, entries, army_lists_from_json(Reader(head.army_lists)),
-                           composition_from_json(rules, Reader(head.composition)))
+                           composition_from_json(rules, Reader(head.composition)),
+                           head.version)
 
     @_read_again_if_changed
     def library_rulesets(self) -> list[str]:
@@ -693,7 +747,7 @@ def _entry_row(army_id: str, position: int, unit: Unit) -> dict[str, Any]:
 
 
 def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any]) -> Army:
-    army_id, name, player, ruleset_id, points_limit, stored_notes, army_list = header
+    army_id, name, player, ruleset_id, points_limit, stored_notes, army_list, version = header
     try:
         notes = tuple(str(note) for note in stored_notes)
         get_ruleset(ruleset_id)
@@ -709,4 +763,5 @@ def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any]) -> Army:
     except (RuleError, KeyError, TypeError, ValueError) as error:
         raise CorruptDatabaseError(f"{where}: army '{name}' cannot be read ({error})") from None
     return Army(name=name, player=player, ruleset=ruleset_id, units=units,
-                points_limit=points_limit, notes=notes, id=army_id, army_list=army_list)
+                points_limit=points_limit, notes=notes, id=army_id, army_list=army_list,
+                version=version)
