@@ -1,4 +1,4 @@
-"""The full check of a database (`rout check-database`, Database ▸ Check Database).
+"""The full check of a database (`rout check-database`, File ▸ Check Database).
 
 Start-up reads only what it needs (desktop.store.sqlite_file), so that a big database opens
 as fast as a small one. This reads everything: on SQLite every page (`PRAGMA

@@ -2,20 +2,23 @@
 
 Start-up reads only what it needs: the header, the schema (every table's root page opens)
 and the schema revision. That costs the same on a 1 MB file and on a 1 GB one; a check of
-every page is the explicit `full_check` (`rout check-database`, Database ▸ Check Database).
+every page is the explicit `full_check` (`rout check-database`, File ▸ Check Database).
 
 Whatever is read, it is read under SQLite's own locks, so that a program writing the file
 meanwhile can never make a healthy file look damaged:
 
 - a rollback-journal file (not WAL): a read-only connection, which takes a shared lock and
   creates nothing;
-- a WAL file nobody has open (no -wal beside it) in a folder Rout may write: an ordinary
-  connection that only reads (`query_only`). SQLite creates the -wal and -shm it locks with,
-  and removes them again when it closes as the last connection; the file itself is not
+- a WAL file nobody has open (no -wal beside it), which Rout may write, as its folder: an
+  ordinary connection that only reads (`query_only`). SQLite creates the -wal and -shm it
+  locks with, and removes them again when it closes as the last connection; the file is not
   written (the WAL it would copy back is empty unless another program wrote meanwhile,
   and then copying it back is what that program's own close would have done);
 - a WAL file with a -wal (in use, or left by a crash): a read-only connection, which locks
   through the -shm and, unlike an ordinary one, never copies the -wal into the file;
+- a WAL file Rout may not write, in a folder it may: a read-only connection too (its
+  owner may be writing it); SQLite makes the -wal and -shm it locks with and, read-only,
+  cannot remove them again;
 - a WAL file with no -wal in a folder Rout may not write: SQLite cannot lock it, so it is
   read as `immutable`. No other program can be writing it at that moment (a writer would
   have made a -wal), and on a read-only file system none ever can; in a folder that only
@@ -86,11 +89,6 @@ def is_wal(header: bytes) -> bool:
     return header[18:20] == b"\x02\x02"
 
 
-def idle_wal(path: Path, header: bytes) -> bool:
-    """A WAL database (its header says so) with no -wal file: nobody has it open now."""
-    return is_wal(header) and not wal_path(path).exists()
-
-
 FileState = tuple[int, int, int, int, bool] | None
 
 
@@ -130,8 +128,8 @@ def connect_immutable(path: Path, timeout: float, *,
 @contextmanager
 def locked_reading(path: Path, header: bytes,
                    busy_timeout: float = 1.0) -> Iterator[sqlite3.Connection]:
-    """A connection that reads `path` under SQLite's locks, creating nothing that stays
-    (see the module's notes); an `ImmutableConnection` where SQLite cannot lock."""
+    """A connection that reads `path` under SQLite's locks (which one: the module's notes);
+    an `ImmutableConnection` where SQLite cannot lock."""
     uri = path.resolve().as_uri()
     connection: sqlite3.Connection
     if not is_wal(header) or wal_path(path).exists():

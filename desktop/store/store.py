@@ -258,14 +258,14 @@ class Store:
                 try:
                     yield connection
                 except Exception:
-                    self._read_unlocked_in_peace(connection)
+                    self._trust_unlocked_read(connection)
                     raise
-                self._read_unlocked_in_peace(connection)
+                self._trust_unlocked_read(connection)
         except (ValueError, TypeError) as error:  # a JSON column edited into nonsense
             raise CorruptDatabaseError(f"{self.describe()}: a row cannot be read "
                                        f"({error})") from None
 
-    def _read_unlocked_in_peace(self, connection: Connection) -> None:
+    def _trust_unlocked_read(self, connection: Connection) -> None:
         """A read without SQLite's locks (desktop.store.read_only) counts only if the file
         did not change meanwhile: its answer, or its error, may mix two versions."""
         raw = connection.connection.dbapi_connection
