@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 # Only light modules up here: `rout` with no command starts the GUI, and the window should
 # paint before shapely, the rulesets or the database are imported.
-from desktop.engine.errors import RuleError
+from desktop.engine.errors import RuleError, one_line, quoted
 
 if TYPE_CHECKING:
     from desktop.engine.dice import Dice, Roller
@@ -54,6 +54,15 @@ class UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        # argparse would repeat the extra arguments whole, however long.
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            shown = " ".join(quoted(text) for text in extra[:3])
+            self.error(f"unrecognized arguments: {shown}{' …' if len(extra) > 3 else ''}")
+        return parsed
 
 
 def _chance(chance: Fraction) -> dict[str, Any]:
@@ -75,16 +84,16 @@ def _finite(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number") from None
     if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"'{text}' is not a finite number")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a finite number")
     return value
 
 
 def _point(text: str) -> tuple[float, float]:
     parts = text.split(",")
     if len(parts) != 2:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a point X,Y such as 30,24.5")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a point X,Y such as 30,24.5")
     return (_finite(parts[0]), _finite(parts[1]))
 
 
@@ -236,6 +245,10 @@ def odds_command(args: argparse.Namespace) -> dict[str, Any]:
         return {"test": "honor", "clause": "K-HT-1", "honor": honor, "dice": str(args.dice),
                 "passes_on": "below Honor" if args.below else "Honor or less",
                 "ronin": args.ronin, "runs_away": _chance(fails), "holds": _chance(1 - fails)}
+    try:
+        odds.check_pursuers(len(args.pursue))
+    except RuleError as error:
+        raise UsageError(f"rout odds catch: {error}") from None
     chance = odds.caught(args.flee, args.pursue, ties_caught=not args.ties_escape)
     return {"test": "catch", "clause": "W6-PU-1", "flee": str(args.flee),
             "pursuers": [str(d) for d in args.pursue], "ties_caught": not args.ties_escape,
@@ -303,7 +316,7 @@ def _choices(texts: Sequence[str], command: str) -> dict[str, str]:
     for text in texts:
         key, sep, option = text.partition("=")
         if not sep or not key or not option:
-            raise UsageError(f"rout {command}: --choose takes KEY=OPTION, not '{text}'")
+            raise UsageError(f"rout {command}: --choose takes KEY=OPTION, not {quoted(text)}")
         choices[key] = option
     return choices
 
@@ -399,29 +412,31 @@ def _missing_database(url: str | None) -> str:
     chosen = url or default_database_url()
     create_database_engine(chosen).dispose()  # a bad URL or driver is named first
     path = sqlite_path(chosen)
-    return str(path) if path is not None and not path.exists() else ""
+    # os.path.exists: a name the system refuses (too long, say) is a file that is not there.
+    return str(path) if path is not None and not os.path.exists(path) else ""
 
 
 def export_command(args: argparse.Namespace) -> dict[str, Any]:
     """NAME is looked up among armies (id, else name) and battles (id, else title); a name
     that fits both is refused, since writing the wrong one would go unnoticed."""
     from desktop.store.errors import NotFoundError
+    from desktop.store.files import short_path
     from desktop.store.store import Store
     from desktop.store.transfer import export_format, write_army_file, write_battle_file
 
     chosen = export_format(args.file, args.format)
     missing = _missing_database(args.database)
     if missing:  # reading must not leave a new, empty database behind
-        raise NotFoundError(f"no army or battle named '{args.name}': there is no database "
-                            f"at {missing}")
+        raise NotFoundError(f"no army or battle named {quoted(args.name)}: there is no "
+                            f"database at {short_path(missing)}")
     with Store.open(args.database) as store:
         armies, battles = store.match_armies(args.name), store.match_battles(args.name)
         if armies and battles:
             raise NotFoundError(
-                f"'{args.name}' names an army ({', '.join(sorted(armies))}) and a battle "
+                f"{quoted(args.name)} names an army ({', '.join(sorted(armies))}) and a battle "
                 f"({', '.join(sorted(battles))}); give the id instead")
         if not armies and not battles:
-            raise NotFoundError(f"no army or battle named '{args.name}' in "
+            raise NotFoundError(f"no army or battle named {quoted(args.name)} in "
                                 f"{store.describe()} (see `rout armies` and `rout battles`)")
         if battles:
             saved = store.find_battle(args.name)
@@ -535,7 +550,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                            battle=args.battle,
                            size=args.size)
     except (UsageError, RuleError) as error:
-        print(f"rout: {error}" if isinstance(error, RuleError) else str(error),
+        # one_line: what a library or the system said may hold anything a player typed.
+        print(one_line(f"rout: {error}" if isinstance(error, RuleError) else str(error)),
               file=sys.stderr)
         return EXIT_BAD_INPUT
     # ASCII escapes: the output survives any terminal encoding and broken Unicode in names.

@@ -525,7 +525,7 @@ def test_file_at_the_size_limit_is_read(capsys, tmp_path):
 def test_deeply_nested_json(capsys, tmp_path, raw):
     path = tmp_path / "deep.json"
     path.write_text(raw, encoding="utf-8")
-    assert_bad(capsys, ["resolve", path], "nested too deeply")
+    assert_bad(capsys, ["resolve", path], "JSON nested more than 64 deep")
 
 
 def test_missing_scenario_argument(capsys):

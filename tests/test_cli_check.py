@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
+from desktop.bundled import resource_path
 from desktop.engine.codec import army_from_json, army_to_json, library_from_json
 from desktop.engine.composition import army_problems
 from desktop.engine.model import Army
-from desktop.gui.resources import resource_path
 from desktop.store.store import Store
 
 from builders import assert_bad, run_cli

@@ -485,7 +485,7 @@ BAD_IMPORTS = [
     (_raw_file(b""), "not valid JSON"),
     (_raw_file(b"\xff\xfe{\x00}\x00"), "not a text file (expected UTF-8 JSON)"),
     (_raw_file(b'{"name": "Caf\xe9"}'), "not a text file"),
-    (_raw_file(b"[" * 100_000), "JSON nested too deeply"),
+    (_raw_file(b"[" * 100_000), "JSON nested more than 64 deep"),
     (_folder, "is a folder, not a Rout JSON file"),
     (_missing, "no such file"),
     (_raw_file(b"{}", "army.xml"), "Rout imports .json, .ros, .rosz files, not '.xml'"),

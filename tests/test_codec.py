@@ -449,7 +449,7 @@ BAD_ARMIES = [
      "format should be 'rout-army', found 'rout-battle'"),
     (_set("format", "rout-scenario"), ScenarioError, "this is not a Rout army file",
      "found 'rout-scenario'"),
-    (_drop("format"), ScenarioError, "this is not a Rout army file", "found None"),
+    (_drop("format"), ScenarioError, "this is not a Rout army file", "found null"),
 ]
 
 

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import pytest
 
+from desktop.bundled import resource_path
 from desktop.engine.codec import library_from_json
 from desktop.engine.composition import (
     Bound,
@@ -29,7 +30,6 @@ from desktop.engine.composition import (
 )
 from desktop.engine.model import Army, EntryLimit, LibraryEntry, Unit
 from desktop.engine.roster import Severity, unit_from_library
-from desktop.gui.resources import resource_path
 
 
 def bundled(ruleset: str) -> Library:

@@ -22,6 +22,7 @@ from desktop.engine.dice import (
     D6,
     D10,
     MAX_DICE,
+    MAX_MODIFIER,
     SUPPORTED_SIDES,
     Dice,
     ScriptedRoller,
@@ -163,6 +164,33 @@ def test_too_many_dice_message_gives_the_range():
         Dice.parse("13D6")
     assert "13" in str(caught.value)
     assert str(MAX_DICE) in str(caught.value)
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("9" * 5000 + "D6", "more dice than"),
+    ("2D" + "9" * 5000, "not supported"),
+    ("2D6+" + "9" * 5000, "modifier"),
+    ("2D6-" + "9" * 5000, "modifier"),
+    (f"2D6+{MAX_MODIFIER + 1}", str(MAX_MODIFIER)),
+    (f"2D6-{MAX_MODIFIER + 1}", str(MAX_MODIFIER)),
+])
+def test_numbers_past_any_die_are_refused_before_python_reads_them(text, named):
+    """A count or modifier of thousands of digits is refused by the dice, not by int()."""
+    with pytest.raises(DiceError, match=named) as caught:
+        Dice.parse(text)
+    assert len(str(caught.value)) < 200
+
+
+def test_the_largest_modifier_is_read():
+    assert Dice.parse(f"2D6+{MAX_MODIFIER}").maximum == 12 + MAX_MODIFIER
+    assert Dice(1, 6, -MAX_MODIFIER).minimum == 1 - MAX_MODIFIER
+
+
+@pytest.mark.parametrize("text", ["9" * 5000, "1," + "9" * 100, "-" + "9" * 5000])
+def test_typed_faces_past_any_die_are_refused_as_faces(text):
+    with pytest.raises(DiceError, match="not a die face") as caught:
+        parse_faces(text)
+    assert len(str(caught.value)) < 200
 
 
 def test_dice_error_is_a_rule_error():

@@ -1,24 +1,29 @@
 """The forecast: exact chances of a resolution's whole outcomes (desktop/engine/forecast.py).
 
 The forecast branches once per class of faces a roll's procedure reads (a test per outcome,
-a distance per total). The brute force here knows nothing of that: it replays the
-resolution with every faces tuple of every roll, each equally likely, and the two must
-agree to the last fraction. Expected chances of the worked example are counted from dice
-faces with itertools, not with the engine.
+a distance per total, a move roll per outcome of its line while the run's audit holds). The
+brute force here knows nothing of that: it replays the resolution with every faces tuple of
+every roll, each equally likely, and the two must agree to the last fraction. Expected
+chances of the worked examples are counted from dice faces with itertools, not with the
+engine.
 """
 
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_properties import battles, load_placed
 
-from desktop.engine.dice import ScriptedRoller
+from desktop.engine import forecast as forecast_module
+from desktop.engine.dice import ScriptedRoller, SeededRoller
 from desktop.engine.errors import RuleError
 from desktop.engine.forecast import (
     UNAFFECTED,
@@ -27,11 +32,20 @@ from desktop.engine.forecast import (
     UnitOutcome,
     answers_for,
     branches_of,
+    faces_for,
     forecast,
     sample,
     summarise,
 )
-from desktop.engine.procedure import Answer, Choice, Resolution, Roll, ScriptedAnswers, run
+from desktop.engine.procedure import (
+    Answer,
+    Choice,
+    Request,
+    Resolution,
+    Roll,
+    ScriptedAnswers,
+    run,
+)
 from desktop.engine.rulesets import warhammer6
 from desktop.engine.scenario import load_scenario
 
@@ -87,6 +101,26 @@ def two_d6(test: Any) -> Fraction:
     return Fraction(sum(1 for a, b in product(range(1, 7), repeat=2) if test(a + b)), 36)
 
 
+def d6_totals(count: int) -> Counter[int]:
+    """How many faces tuples of `count` D6 give each total."""
+    return Counter(sum(faces) for faces in product(range(1, 7), repeat=count))
+
+
+@pytest.fixture
+def walked_one_by_one(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The keys of the move rolls whose audit failed, so the forecast walked their totals
+    one by one (a test that means to check that path sees that it was taken)."""
+    keys: list[str] = []
+    original = forecast_module._Walk._one_by_one
+
+    def spy(walk: Any, roll: Roll, *args: Any) -> Any:
+        keys.append(roll.key)
+        return original(walk, roll, *args)
+
+    monkeypatch.setattr(forecast_module._Walk, "_one_by_one", spy)
+    return keys
+
+
 # ---------------------------------------------------------------------------------------------
 # The worked example, counted from the faces
 
@@ -105,8 +139,10 @@ def test_goblins_vs_elves_forecast_is_exact_and_counted_from_the_faces() -> None
     assert result.chance(UNAFFECTED, "goblins") == holds
     assert result.chance("Elf Archers: holds") == holds
     assert_sums_to_one(result)
-    # 1 hold + 11 flee totals x 11 pursuit totals: the break test is two branches, not 11.
-    assert result.leaves == 1 + 11 * 11
+    # The break test is two branches, not 11; the pursuit roll one per outcome of its line
+    # (it only says how far the Goblins go beyond that): 1 hold + 11 flee totals x catches
+    # or misses, but every pursuit catches a flee of 2.
+    assert result.leaves == 1 + 10 * 2 + 1
 
 
 def test_forecast_never_measures_a_move_for_a_roll_it_walks(
@@ -192,6 +228,176 @@ def test_each_bundled_scenario_after_its_own_answers_equals_the_brute_force(
 
 
 # ---------------------------------------------------------------------------------------------
+# Rolls that only say how far a unit moves
+
+
+def test_four_units_forecast_is_exact_and_counted_from_the_faces() -> None:
+    result = forecast(resolution_of(FOUR_UNITS))
+    assert result.exact
+    assert_sums_to_one(result)
+    # Lost by 7 with Ld 8, the Swordsmen always break; the Handgunners within 6" keep their
+    # nerve on 2D6 of 7 or less. Every move on this table then runs its full distance, so the
+    # dice alone decide: the Boyz (2D6) and the Wolf Riders (Move 9: 3D6) catch the
+    # Swordsmen (2D6) with a roll at least as high.
+    assert two_d6(lambda total: total + 7 <= 8) == 0
+    nerve = two_d6(lambda total: total <= 7)
+    expected: dict[UnitOutcome, Fraction] = defaultdict(Fraction)
+    for (flee, a), (boyz, b), (wolves, c) in product(
+            d6_totals(2).items(), d6_totals(2).items(), d6_totals(3).items()):
+        chance = Fraction(a * b * c, 6**7)
+        caught = boyz >= flee or wolves >= flee
+        words = (("boyz", catches(boyz >= flee)), ("wolf_riders", catches(wolves >= flee)),
+                 ("swordsmen", "breaks and is caught" if caught else "breaks and escapes"))
+        expected[(*words, ("handgunners", "keeps its nerve"))] += chance * nerve
+        expected[(*words, ("handgunners", "panics and flees"))] += chance * (1 - nerve)
+    assert whole(result) == expected
+    # Walked total by total that is 23,232 runs; the move rolls take each a class or two.
+    assert result.leaves < 1_000
+
+
+def catches(caught: bool) -> str:
+    return ("catches" if caught else "fails to catch") + " Empire Swordsmen"
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_four_units_runs_are_what_their_totals_say(seed: int) -> None:
+    """The premise of the count above, run by run: whatever the dice, only the totals and
+    the Panic test decide (every move runs its full distance)."""
+    resolution = resolution_of(FOUR_UNITS)
+    session = run(resolution, ScriptedAnswers(SeededRoller(seed)))
+    totals = {step.request.key: sum(step.answer) for step in session.steps
+              if isinstance(step.request, Roll) and isinstance(step.answer, tuple)}
+    flee, boyz, wolves = (totals["flee:swordsmen"], totals["pursue_roll:boyz"],
+                          totals["pursue_roll:wolf_riders"])
+    nerve = totals["panic:handgunners"] <= 7
+    assert summarise(resolution.battle, session.events) == (
+        ("boyz", catches(boyz >= flee)), ("wolf_riders", catches(wolves >= flee)),
+        ("swordsmen", "breaks and is caught" if max(boyz, wolves) >= flee
+         else "breaks and escapes"),
+        ("handgunners", "keeps its nerve" if nerve else "panics and flees"))
+
+
+def flees_near_the_edge() -> Resolution:
+    """The winners are wiped out as they win; the losers flee alone towards the table
+    edge 6" behind them, so their longer rolls take them off it."""
+    data = scenario(
+        [w6_unit("winners", "A", 36, 40, models=5, Ld=7),
+         w6_unit("losers", "B", 36, 42, facing=270, models=10, Ld=7)],
+        aftermath((side({"unit": "winners", "wounds_caused": 9, "casualties": 5}),
+                   side({"unit": "losers", "wounds_caused": 0}))))
+    return load_scenario(data).resolution()
+
+
+def panics_into_the_pursuit() -> Resolution:
+    """B breaks and A pursues it north; C, beside B, panics and flees away from A, ending
+    (on a short roll) where A's pursuit passes."""
+    data = scenario(
+        [w6_unit("a", "Red", 36, 21.5, facing=90, models=20, files=10, Ld=8),
+         w6_unit("b", "Blue", 36, 24, facing=270, models=10, files=5, Ld=7),
+         w6_unit("c", "Blue", 40.5, 30, facing=270, models=10, files=5, Ld=7)],
+        aftermath((side({"unit": "a", "wounds_caused": 6}),
+                   side({"unit": "b", "wounds_caused": 0, "casualties": 2}))))
+    return load_scenario(data).resolution()
+
+
+def pursues_into_ogres() -> Resolution:
+    """The worked example with a fresh enemy 9" up the Goblins' way: a long pursuit runs
+    into it, a short one does not, caught or not."""
+    data = json.loads(GOBLINS.read_text(encoding="utf-8"))
+    data["units"].append(w6_unit("ogres", "High Elves", 36, 38.5, facing=270, models=3,
+                                 files=3, base=(1.6, 1.6)))
+    return load_scenario(data).resolution()
+
+
+@pytest.mark.parametrize(("build", "answers", "walked"), [
+    (flees_near_the_edge, (), ["flee:losers"]),
+    (panics_into_the_pursuit, ((6, 6), (6, 6), "pursue", (3, 4)), ["flee:c"]),
+    (pursues_into_ogres, ((6, 6), "pursue"), ["pursue_roll:goblins"]),
+], ids=["leaves the table or not", "flees where a pursuit looks", "runs into a fresh enemy"])
+def test_a_move_roll_whose_totals_part_ways_is_walked_total_by_total(
+        build: Any, answers: tuple[Answer, ...], walked: list[str],
+        walked_one_by_one: list[str]) -> None:
+    """Where the audit finds totals of one class moving differently, or something looking
+    where one of them would have ended, the forecast walks them one by one: still every
+    face of every roll."""
+    resolution = build()
+    result = forecast(resolution, answers)
+    assert result.exact
+    assert whole(result) == brute_force(resolution, answers)
+    assert set(walked) <= set(walked_one_by_one)
+    assert_sums_to_one(result)
+
+
+def every_total(resolution: Resolution, answers: tuple[Answer, ...]
+                ) -> dict[UnitOutcome, Fraction]:
+    """Like `brute_force`, but a distance roll by its totals (the faces of a test still one
+    by one): cheaper, and it trusts no more than that a distance reads only its total."""
+    found: dict[UnitOutcome, Fraction] = defaultdict(Fraction)
+
+    def walk(given: tuple[Answer, ...], chance: Fraction) -> None:
+        session = resolution.replay(given)
+        while isinstance(session.pending, Choice):
+            session.answer(session.pending.default)
+        if session.done:
+            found[summarise(resolution.battle, session.events)] += chance
+            return
+        roll = session.pending
+        assert isinstance(roll, Roll)
+        if roll.reads in ("outcome", "faces"):
+            for faces in product(range(1, roll.dice.sides + 1), repeat=roll.dice.count):
+                walk((*session.answers, faces), chance / roll.dice.outcomes)
+            return
+        for total, ways in roll.dice.ways().items():
+            walk((*session.answers, faces_for(roll.dice, total)),
+                 chance * Fraction(ways, roll.dice.outcomes))
+
+    walk(answers, Fraction(1))
+    return dict(found)
+
+
+def gives_way(seed: int) -> Any:
+    """Answers that fail every test (so units break and panic, and the tree is at its
+    largest) and roll every distance from `seed`."""
+    roller = SeededRoller(seed)
+
+    def answer(request: Request) -> Answer:
+        if isinstance(request, Choice):
+            return request.default
+        if request.reads == "outcome":
+            return (request.dice.sides,) * request.dice.count
+        return roller.roll(request.dice, request.key)
+
+    return answer
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=battles(), seed=st.integers(0, 2**32 - 1))
+def test_forecasts_of_made_up_battles_equal_every_total(data: dict[str, Any],
+                                                        seed: int) -> None:
+    """Battles hypothesis makes up (a combat, neighbours that panic, bystanders), from
+    where a run leaves only its last distance rolls, at most 150 totals between them."""
+    resolution = load_placed(data).resolution()
+    session = run(resolution, gives_way(seed))
+    cut, totals = len(session.steps), 1
+    while cut > 0 and isinstance(request := session.steps[cut - 1].request, Roll):
+        if request.reads not in ("total", "move") or totals * len(request.dice.ways()) > 150:
+            break
+        totals *= len(request.dice.ways())
+        cut -= 1
+    answers = session.answers[:cut]
+    result = forecast(resolution, answers)
+    assert result.exact
+    assert whole(result) == every_total(resolution, answers)
+
+
+def test_a_panicked_unit_can_end_where_a_pursuit_runs_into_it() -> None:
+    """Why the audit watches where a fled unit might stand: here C's flee roll decides
+    whether A's pursuit runs into it."""
+    result = forecast(panics_into_the_pursuit(), ((6, 6), (6, 6), "pursue", (3, 4)))
+    assert result.chance("catches B and runs into C", "a") > 0
+
+
+# ---------------------------------------------------------------------------------------------
 # Answers and choices
 
 
@@ -270,6 +476,10 @@ def test_branches_group_faces_by_what_the_procedure_reads() -> None:
     assert [ways for _, ways in branches_of(flee)] == [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]
     assert all(flee.dice.total(faces) == total
                for (faces, _), total in zip(branches_of(flee), range(2, 13), strict=True))
+    session.answer((3, 4))
+    pursuit = session.pending  # beyond catching or not, it only says how far they go
+    assert isinstance(pursuit, Roll) and pursuit.reads == "move"
+    assert branches_of(pursuit) == [((1, 1), 15), ((6, 1), 21)]  # misses on 2..6, catches 7+
 
 
 # ---------------------------------------------------------------------------------------------

@@ -22,12 +22,12 @@ from PySide6.QtTest import QAbstractItemModelTester
 from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QWidget
 from sqlalchemy import create_engine
 
+from desktop.bundled import resource_path
 from desktop.engine.codec import army_from_json, library_from_json
 from desktop.engine.model import Army
 from desktop.gui.army_tree import WARNINGS_ROLE
 from desktop.gui.dialogs import NO_LIST, LibraryDialog, NewArmyDialog
 from desktop.gui.main_window import MainWindow
-from desktop.gui.resources import resource_path
 from desktop.gui.roster_table import WARNING_TINT
 from desktop.store import database
 from desktop.store.store import Store

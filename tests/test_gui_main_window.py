@@ -11,11 +11,11 @@ from PySide6.QtCore import QPointF, QRectF, QSettings, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QDockWidget
 
+from desktop.bundled import resource_path, ui_path
 from desktop.gui import main_window
 from desktop.gui.app import run_app
 from desktop.gui.forms.build import normalise
 from desktop.gui.main_window import MainWindow
-from desktop.gui.resources import resource_path, ui_path
 
 REPO = Path(__file__).resolve().parents[1]
 

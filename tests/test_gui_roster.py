@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.bundled import resources_dir
 from desktop.engine.codec import library_from_json
 from desktop.engine.model import Army, LibraryEntry, TroopType, Unit
 from desktop.engine.roster import library_entry_for, price, unit_from_library
@@ -48,7 +49,6 @@ from desktop.gui.army_tree import UNIT_MIME
 from desktop.gui.delegates import UpgradeEditor
 from desktop.gui.dialogs import LibraryDialog, NewArmyDialog, WelcomeDialog
 from desktop.gui.main_window import MainWindow, sample_armies
-from desktop.gui.resources import resources_dir
 from desktop.gui.roster_table import EDIT_KIND_ROLE, EDIT_RANGE_ROLE, NOTE_TINT, WARNING_TINT
 from desktop.gui.roster_table import UNIT_ID_ROLE as ROSTER_UNIT_ID_ROLE
 from desktop.store.files import read_json

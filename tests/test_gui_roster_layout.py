@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QSpinBox
+from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QSpinBox, QStyleOptionViewItem
 from test_gui_roster import (  # noqa: F401
     BATTLESCRIBE_ROSTER,
     cell,
@@ -175,7 +175,16 @@ def test_army_names_elide_in_the_middle_with_the_full_name_at_hand(qtbot, url):
                                      name="Bretonnian Expedition (A Dark Conspiracy)"))
     window = open_window(qtbot, url)
     tree = window.ui.armyTree
-    assert tree.textElideMode() == Qt.TextElideMode.ElideMiddle
+
+    def elide(index) -> Qt.TextElideMode:
+        option = QStyleOptionViewItem()
+        tree.itemDelegate().initStyleOption(option, index)
+        return option.textElideMode
+
+    army_index = window.tree_model.army_index(window_army.id)
+    assert elide(army_index) == Qt.TextElideMode.ElideMiddle  # "Bretonnian …ompany)"
+    unit_index = window.tree_model.index(0, 0, army_index)
+    assert elide(unit_index) == Qt.TextElideMode.ElideRight  # "Grukk the Big…"
     header = tree.header()
     assert header.sectionResizeMode(0) == header.ResizeMode.Interactive  # the player can drag it
     # The name takes what the points leave (before, the points column took most of the dock).

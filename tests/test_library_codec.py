@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from desktop.bundled import resource_path
 from desktop.engine.codec import (
     army_from_json,
     army_to_json,
@@ -23,7 +24,6 @@ from desktop.engine.codec import (
 from desktop.engine.composition import Bound, Composition, CompositionLimit, Library
 from desktop.engine.errors import ScenarioError
 from desktop.engine.model import Army, ArmyList, EntryLimit
-from desktop.gui.resources import resource_path
 
 
 def bundled_document(ruleset: str) -> dict[str, Any]:

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from desktop.bundled import resource_path
 from desktop.engine.codec import army_from_json, army_to_json, library_from_json, library_to_json
 from desktop.engine.composition import army_problems, in_list
 from desktop.engine.model import Army, LibraryEntry, TroopType
 from desktop.engine.roster import Severity, price, problems
 from desktop.engine.rulesets import RULESETS, get_ruleset
-from desktop.gui.resources import resource_path
 
 LIBRARY_DIR = resource_path("libraries")
 ARMY_DIR = resource_path("armies")

@@ -47,7 +47,7 @@ def test_w6_slots_go_lords_heroes_core_special_rare():
 def test_every_bundled_slot_is_one_its_ruleset_orders():
     import json
 
-    from desktop.gui.resources import resources_dir
+    from desktop.bundled import resources_dir
 
     for path in sorted((resources_dir() / "libraries").glob("*.json")):
         document = json.loads(path.read_text(encoding="utf-8"))

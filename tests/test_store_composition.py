@@ -15,9 +15,9 @@ from dataclasses import replace
 import pytest
 from sqlalchemy import create_engine
 
+from desktop.bundled import resource_path
 from desktop.engine.codec import library_from_json
 from desktop.engine.composition import Library
-from desktop.gui.resources import resource_path
 from desktop.store import database
 from desktop.store.errors import CorruptDatabaseError
 from desktop.store.store import Store

@@ -332,15 +332,14 @@ def test_a_first_schema_database_migrates_to_the_head_with_a_copy_first(tmp_path
             (database.HEAD,)]
 
 
-def test_a_revision_0003_database_keeps_its_units_and_points_after_0004(tmp_path):
-    """Units saved before roster prices existed keep their points; nothing prices them
-    from a roster, so the library (or nothing) does, as before."""
+def revision_0003_database(path: Path) -> None:
+    """A database an older Rout left at revision 0003, holding one army of one unit (12
+    Peasant Bowmen for 84 points), written as that Rout wrote its rows."""
     from desktop.engine.codec import profile_to_json
     from desktop.engine.model import UnitProfile
 
     from builders import W6_STATS
 
-    path = tmp_path / "old.sqlite"
     database_at(sqlite_url(path), "0003")
     profile = json.dumps(profile_to_json(UnitProfile("Peasant Bowmen", W6_STATS)))
     with sqlite3.connect(path) as connection:
@@ -354,6 +353,13 @@ def test_a_revision_0003_database_keeps_its_units_and_points_after_0004(tmp_path
             "files, upgrades, character_wounds, points, slot, notes) VALUES ('a1', 0, "
             "'hunters', 'Hunters', ?, 12, 5, '[]', 0, 84, 'Core', '[]')", (profile,))
     connection.close()
+
+
+def test_a_revision_0003_database_keeps_its_units_and_points_after_0004(tmp_path):
+    """Units saved before roster prices existed keep their points; nothing prices them
+    from a roster, so the library (or nothing) does, as before."""
+    path = tmp_path / "old.sqlite"
+    revision_0003_database(path)
     with Store.open(sqlite_url(path)) as store:
         (unit,) = store.load_army("a1").units
     assert (unit.name, unit.models, unit.points, unit.price, unit.points_typed) == (
@@ -512,3 +518,95 @@ def test_a_postgresql_row_lock_held_elsewhere_is_reported_not_waited_on(postgres
             with pytest.raises(LockedDatabaseError, match="in use by another program"):
                 store.save_army(saved)
         store.save_army(saved)  # released
+
+
+# ---------------------------------------------------------------------------------------------
+# The copy taken before migrating: killed half-way, it is whole or it is not there
+
+MIGRATE = "from desktop.store.store import Store; import sys; Store.open(sys.argv[1]).close()"
+
+
+@pytest.fixture(scope="module")
+def old_big_database(tmp_path_factory) -> Path:
+    """A first-schema database of ~24 MB: copying it takes long enough to be killed in."""
+    path = tmp_path_factory.mktemp("old") / "old.sqlite"
+    database_at(sqlite_url(path), "0001")
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE padding (blob BLOB)")
+        connection.executemany("INSERT INTO padding VALUES (?)",
+                               [(os.urandom(64 * 1024),) for _ in range(384)])
+    connection.close()
+    return path
+
+
+def _check_copies(folder: Path) -> int:
+    """Every `before-` copy in `folder` is a whole database: the old revision, every row."""
+    copies = sorted(folder.glob(f"old.before-{database.HEAD}.*"))
+    for copy in copies:
+        with sqlite3.connect(f"{copy.resolve().as_uri()}?mode=ro", uri=True) as connection:
+            assert connection.execute("PRAGMA quick_check").fetchall() == [("ok",)], copy
+            assert connection.execute("SELECT version_num FROM alembic_version").fetchall() \
+                == [("0001",)]
+            assert connection.execute("SELECT count(*) FROM padding").fetchone() == (384,)
+        connection.close()
+    return len(copies)
+
+
+def _killed_while_copying(old: Path, folder: Path, after: float | None) -> None:
+    """Migrate a copy of `old` in `folder` and SIGKILL it: as soon as any new file shows up
+    (after=None), or `after` seconds after it started."""
+    import signal
+    import time
+
+    target = folder / "old.sqlite"
+    target.write_bytes(old.read_bytes())
+    before = set(os.listdir(folder))
+    run = subprocess.Popen([sys.executable, "-c", MIGRATE, sqlite_url(target)],
+                           cwd=Path(__file__).parents[1], stderr=subprocess.DEVNULL)
+    started = time.monotonic()
+    try:
+        while run.poll() is None:
+            seen = set(os.listdir(folder)) - before - {"old.sqlite-wal", "old.sqlite-shm",
+                                                      "old.sqlite-journal"}
+            if (after is None and seen) or (after is not None
+                                            and time.monotonic() - started >= after):
+                break
+            time.sleep(0.0005)
+    finally:
+        run.send_signal(signal.SIGKILL)
+        run.wait(timeout=60)
+
+
+def test_a_copy_killed_as_it_starts_is_not_left_looking_like_a_backup(old_big_database,
+                                                                      tmp_path):
+    for attempt in range(3):
+        folder = tmp_path / f"attempt{attempt}"
+        folder.mkdir()
+        _killed_while_copying(old_big_database, folder, after=None)
+        _check_copies(folder)
+        # Rout starts again: the migration runs, after a whole copy, and tidies up.
+        Store.open(sqlite_url(folder / "old.sqlite")).close()
+        assert _check_copies(folder) >= 1
+        assert not list(folder.glob(".*.part"))
+
+
+def test_copies_killed_at_random_moments_are_whole(old_big_database, tmp_path):
+    import random
+    import time
+
+    started = time.monotonic()
+    Store.open(sqlite_url(_copied(old_big_database, tmp_path / "timing"))).close()
+    whole_run = time.monotonic() - started
+    chance = random.Random(20_240_601)
+    for attempt in range(8):
+        folder = tmp_path / f"attempt{attempt}"
+        folder.mkdir()
+        _killed_while_copying(old_big_database, folder, after=chance.uniform(0, whole_run))
+        _check_copies(folder)
+
+
+def _copied(path: Path, folder: Path) -> Path:
+    folder.mkdir()
+    target = folder / "old.sqlite"
+    target.write_bytes(path.read_bytes())
+    return target

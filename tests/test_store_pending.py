@@ -95,12 +95,23 @@ def test_deleting_the_battle_deletes_its_unfinished_resolution(store):
     assert store.list_pending() == []
 
 
+def _nested(depth: int) -> list[object]:
+    found: list[object] = []
+    for _ in range(depth):
+        found = [found]
+    return found
+
+
 @pytest.mark.parametrize(("battle", "procedure", "resolve", "answers", "error", "message"), [
     ("nope", "combat_aftermath", {}, [], NotFoundError, "no battle with id 'nope'"),
     (None, "", {}, [], ScenarioError, "not a procedure name"),
     (None, "combat_aftermath", [1, 2], [], ScenarioError, "must be a mapping, not list"),
     (None, "combat_aftermath", {"x": float("nan")}, [], ScenarioError, "cannot be kept as JSON"),
     (None, "combat_aftermath", {"x": object()}, [], ScenarioError, "cannot be kept as JSON"),
+    # What could not be read back (files.MAX_JSON_DEPTH) is not written either.
+    (None, "combat_aftermath", {"x": json.loads("[" * 70 + "]" * 70)}, [], ScenarioError,
+     "nested more than 64 deep"),
+    (None, "combat_aftermath", {"x": _nested(100_000)}, [], ScenarioError, "cannot be kept"),
     (None, "combat_aftermath", {}, [[3, 4], 7], AnswerError, "answer 2: expected dice faces"),
     (None, "combat_aftermath", {}, [[3, True]], AnswerError, "answer 1: the die face True"),
 ])

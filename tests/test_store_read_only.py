@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from conftest import BATTLESCRIBE_ROSTER, REPO
 from read_only import NOBODY, is_root, read_only
-from test_store_database import database_at
+from test_store_database import revision_0003_database
 
 from desktop.engine.composition import Library
 from desktop.engine.events import TurnBegan
@@ -149,24 +149,7 @@ def private_temp(tmp_path, monkeypatch) -> Path:
 
 def old_database(path: Path) -> None:
     """A database an older Rout left at revision 0003, holding one army row."""
-    from desktop.engine.codec import profile_to_json
-    from desktop.engine.model import UnitProfile
-
-    from builders import W6_STATS
-
-    database_at(url_of(path), "0003")
-    profile = json.dumps(profile_to_json(UnitProfile("Peasant Bowmen", W6_STATS)))
-    with sqlite3.connect(path) as connection:
-        connection.execute(
-            "INSERT INTO army (id, name, player, ruleset, points_limit, notes, points, "
-            "unit_count, model_count, created, updated) VALUES ('a1', 'Old', 'P', "
-            "'warhammer6', 1000, '[]', 84, 1, 12, '2026-01-01 00:00:00', "
-            "'2026-01-01 00:00:00')")
-        connection.execute(
-            "INSERT INTO roster_entry (army_id, position, unit_id, name, profile, models, "
-            "files, upgrades, character_wounds, points, slot, notes) VALUES ('a1', 0, "
-            "'hunters', 'Hunters', ?, 12, 5, '[]', 0, 84, 'Core', '[]')", (profile,))
-    connection.close()
+    revision_0003_database(path)
 
 
 def test_an_older_read_only_database_is_shown_from_a_private_up_to_date_copy(

@@ -15,8 +15,9 @@ from dataclasses import replace
 import pytest
 from test_store_database import database_at
 
+from desktop.bundled import resources_dir
 from desktop.engine.codec import library_from_json
-from desktop.gui.resources import resources_dir
+from desktop.engine.errors import quoted
 from desktop.store.errors import ConflictError, NotFoundError
 from desktop.store.files import read_json
 from desktop.store.libraries import store_bundled
@@ -51,7 +52,7 @@ def test_a_save_from_an_older_version_is_refused_and_redoing_it_keeps_both(two):
     edited = replace(ours, units=(first,))  # we deleted the second unit, from version 1
     with pytest.raises(ConflictError, match="changed by someone else") as refused:
         mine.save_army(edited)
-    assert f"'{start.name}'" in str(refused.value)
+    assert quoted(start.name) in str(refused.value)
     assert [unit.id for unit in mine.load_army(start.id).units] == ["u0", "u1", "new"]
     # Read again, the edit redone: both changes are kept.
     fresh = mine.load_army(start.id)

@@ -16,13 +16,13 @@ import json
 import math
 import types
 import typing
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from shapely.geometry import Polygon
 
 from desktop.engine.composition import Bound, Composition, CompositionLimit, Library
-from desktop.engine.errors import RuleError, ScenarioError
+from desktop.engine.errors import RuleError, ScenarioError, quoted
 from desktop.engine.events import Event, event_from_json
 from desktop.engine.geometry import Table
 from desktop.engine.model import (
@@ -41,7 +41,16 @@ from desktop.engine.model import (
     UnitState,
     Zone,
 )
-from desktop.engine.reading import Reader, check_text
+from desktop.engine.reading import (
+    MAX_ITEMS,
+    Reader,
+    check_text,
+    check_texts,
+    has_unwritable,
+    show,
+    text_problem,
+    texts_problem,
+)
 from desktop.engine.roster import MAX_POINTS
 from desktop.engine.rulesets import Ruleset, get_ruleset
 
@@ -60,7 +69,11 @@ LIBRARY_VERSION = 2
 MAX_UNITS = 5000
 MAX_MODELS = 10000
 MAX_EVENTS = 1_000_000
-MAX_NOTES = 200
+# An army's points in all: what every database's whole-number column holds (PostgreSQL's
+# integer stops at 2,147,483,647), checked before writing so both backends agree.
+MAX_ARMY_POINTS = 1_000_000_000
+MAX_NOTES = MAX_ITEMS
+MAX_NOTE_LENGTH = 4000
 
 
 def profile_to_json(profile: UnitProfile) -> dict[str, Any]:
@@ -204,12 +217,141 @@ def optional_text(node: Reader, key: str, max_length: int = 200) -> str:
 
 
 def _notes(node: Reader) -> tuple[str, ...]:
-    notes = node.strings("notes")
-    if len(notes) > MAX_NOTES:
-        raise node.fail(f"{len(notes)} notes is more than Rout keeps ({MAX_NOTES})", "notes")
-    for note in notes:
-        check_text(node.child("notes"), note, 4000)
-    return tuple(notes)
+    return tuple(node.strings("notes", max_length=MAX_NOTE_LENGTH, max_items=MAX_NOTES))
+
+
+def check_army(army: Army) -> Army:
+    """Refuse an army Rout could not keep, export and read back, whatever door it came by
+    (the window, a BattleScribe roster): each field within the limits the Rout JSON reader
+    applies, named by its place in the file, and the points in all within MAX_ARMY_POINTS.
+
+    The store calls it before every write: places are worked out only for a refusal, so a
+    big army is checked in well under a millisecond.
+    """
+    root = Reader(None)
+    for key, text, limit in (("name", army.name, 200), ("player", army.player, 200),
+                             ("army_list", army.army_list, 100)):
+        check_text(root.at(key), text, limit)
+    check_texts(root.at("notes"), army.notes, MAX_NOTE_LENGTH, MAX_NOTES)
+    _check_whole(root, ("points_limit",), army.points_limit, 0, MAX_POINTS)
+    if len(army.units) > MAX_UNITS:
+        raise root.fail(f"{len(army.units)} units is more than Rout reads ({MAX_UNITS})",
+                        "units")
+    units = root.at("units")
+    for index, unit in enumerate(army.units):
+        _check_unit(units, index, unit)
+    if army.points > MAX_ARMY_POINTS:
+        raise root.fail(f"{army.points} points in all is more than an army can have (at most "
+                        f"{MAX_ARMY_POINTS})", "units")
+    return army
+
+
+def check_readable(army: Army) -> Army:
+    """What reading a kept army checks: every text is text that every export can write (no
+    NUL, no lone surrogate, not a list where text goes). The limits are for writing
+    (check_army): an army kept before they were checked still opens and exports."""
+    found = army_texts(army)
+    texts = [text for text in found if isinstance(text, str)]
+    if len(texts) == len(found) and not has_unwritable("".join(texts)):
+        return army
+    for keys, text in _army_texts(army):  # the first that is wrong, with its place
+        place = _place(Reader(None), keys)
+        if not isinstance(text, str):
+            raise place.fail(f"expected text, found {type(text).__name__}")
+        problem = text_problem(text, len(text))
+        if problem is not None:
+            raise place.fail(problem)
+    return army
+
+
+Keys = tuple[str | int, ...]
+
+
+def army_texts(army: Army) -> list[object]:
+    """Every text of an army, as _army_texts lists them but without their places: reading
+    an army checks these in one pass (a test holds the two lists together)."""
+    texts: list[object] = [army.name, army.player, army.army_list, *army.notes]
+    for unit in army.units:
+        texts += (unit.id, unit.name, unit.slot, unit.profile.name,
+                  *unit.profile.special_rules, *unit.upgrades, *unit.notes)
+    return texts
+
+
+def _army_texts(army: Army) -> Iterator[tuple[Keys, object]]:
+    """Every text of an army, with the keys of its place in the Rout JSON file."""
+    yield ("name",), army.name
+    yield ("player",), army.player
+    yield ("army_list",), army.army_list
+    yield from ((("notes", index), note) for index, note in enumerate(army.notes))
+    for at, unit in enumerate(army.units):
+        yield ("units", at, "id"), unit.id
+        yield ("units", at, "name"), unit.name
+        yield ("units", at, "slot"), unit.slot
+        yield ("units", at, "profile", "name"), unit.profile.name
+        for key, texts in ((("profile", "special_rules"), sorted(unit.profile.special_rules)),
+                           (("upgrades",), sorted(unit.upgrades)), (("notes",), unit.notes)):
+            yield from ((("units", at, *key, index), text) for index, text in enumerate(texts))
+
+
+def unit_fits(unit: Unit) -> bool:
+    """The quick yes of _check_unit for the usual unit, as plain comparisons (a save checks
+    every unit twice a second while a player types). It may say no to a unit that fits
+    (then _check_unit looks again, field by field) but never yes to one that does not: a
+    test holds the two together."""
+    rules, upgrades, notes = unit.profile.special_rules, unit.upgrades, unit.notes
+    return (len(unit.id) <= 100 and len(unit.name) <= 200 and len(unit.slot) <= 100
+            and len(unit.profile.name) <= 200 and len(rules) <= MAX_ITEMS
+            and len(upgrades) <= MAX_ITEMS and len(notes) <= MAX_NOTES
+            and 1 <= unit.models <= MAX_MODELS and 1 <= unit.files <= MAX_MODELS
+            and 0 <= unit.character_wounds <= 100 and 0 <= unit.points <= MAX_POINTS
+            and max(map(len, rules), default=0) <= 200
+            and max(map(len, upgrades), default=0) <= 200
+            and max(map(len, notes), default=0) <= MAX_NOTE_LENGTH
+            and not has_unwritable("".join((unit.id, unit.name, unit.slot, unit.profile.name,
+                                            *rules, *upgrades, *notes))))
+
+
+def _check_unit(units: Reader, index: int, unit: Unit) -> None:
+    """Each field of a unit within the Rout JSON reader's limits, named by its place."""
+    if unit_fits(unit):
+        return
+    rules, upgrades, notes = unit.profile.special_rules, unit.upgrades, unit.notes
+    texts = ((("id",), unit.id, 100), (("name",), unit.name, 200),
+             (("slot",), unit.slot, 100), (("profile", "name"), unit.profile.name, 200))
+    lists = ((("profile", "special_rules"), rules, 200, MAX_ITEMS),
+             (("upgrades",), upgrades, 200, MAX_ITEMS),
+             (("notes",), notes, MAX_NOTE_LENGTH, MAX_NOTES))
+    # Files wider than the unit are a roster warning, never a refusal (README): only the
+    # range a database column and the reader's number check hold.
+    numbers = ((("models",), unit.models, 1, MAX_MODELS), (("files",), unit.files, 1, MAX_MODELS),
+               (("character_wounds",), unit.character_wounds, 0, 100),
+               (("points",), unit.points, 0, MAX_POINTS))
+    node = units.at(index)
+    for keys, text, limit in texts:
+        problem = text_problem(text, limit)
+        if problem is not None:
+            raise _place(node, keys).fail(problem)
+    for keys, items, limit, most in lists:
+        # Sorted as the file lists them, so that the index named is the one in the file.
+        found = texts_problem(items if isinstance(items, tuple) else sorted(items), limit,
+                              most)
+        if found is not None:
+            raise _place(node, keys).fail(found[1], found[0])
+    for keys, value, low, high in numbers:
+        _check_whole(node, keys, value, low, high)
+
+
+def _place(node: Reader, keys: Sequence[str | int]) -> Reader:
+    for key in keys:
+        node = node.at(key)
+    return node
+
+
+def _check_whole(node: Reader, keys: Sequence[str], value: int, low: int, high: int) -> None:
+    if value < low:
+        raise _place(node, keys).fail(f"{value} is below the minimum of {low}")
+    if value > high:
+        raise _place(node, keys).fail(f"{value} is above the maximum of {high}")
 
 
 def _check_header(root: Reader, expected: str, newest: int = VERSION) -> int:
@@ -217,8 +359,9 @@ def _check_header(root: Reader, expected: str, newest: int = VERSION) -> int:
         raise root.fail("expected a JSON object at the top of the file")
     found = root.child("format", None).data
     if found != expected:
+        shown = quoted(found) if isinstance(found, str) else show(found)
         raise ScenarioError(f"this is not a Rout {expected.removeprefix('rout-')} file "
-                            f"(format should be '{expected}', found {found!r})")
+                            f"(format should be '{expected}', found {shown})")
     version = root.integer("version", minimum=1)
     if version > newest:
         raise root.fail(f"version {version} was written by a newer Rout; this one reads "
@@ -264,9 +407,10 @@ def army_from_json(data: object) -> Army:
                 raise root.fail("a roster price or typed points need version "
                                 f"{ARMY_VERSION}", f"units[{index}]")
     _check_unique_ids(root, units)
-    return Army(name=root.text("name"), player=player, ruleset=ruleset.id, units=units,
-                points_limit=root.integer("points_limit", 0, minimum=0, maximum=MAX_POINTS),
-                notes=_notes(root), army_list=optional_text(root, "army_list", 100))
+    return check_army(Army(name=root.text("name"), player=player, ruleset=ruleset.id,
+                           units=units, points_limit=root.integer("points_limit", 0, minimum=0,
+                                                                  maximum=MAX_POINTS),
+                           notes=_notes(root), army_list=optional_text(root, "army_list", 100)))
 
 
 def _ruleset(root: Reader) -> Ruleset:
@@ -313,7 +457,7 @@ def state_from_json(unit: Unit, node: Reader, ruleset: Ruleset | None = None) ->
         stat = item.text("stat")
         if ruleset is not None and stat not in {spec.name for spec in ruleset.stats}:
             # A misspelt statistic ("LD") would otherwise never apply, silently.
-            raise item.fail(f"{ruleset.name} has no statistic '{stat}' (it has "
+            raise item.fail(f"{ruleset.name} has no statistic {quoted(stat)} (it has "
                             f"{', '.join(s.name for s in ruleset.stats)})", "stat")
         modifiers.append(Modifier(stat, item.integer("delta", minimum=-100, maximum=100),
                                   item.integer("expires_after_turn", minimum=0),
@@ -470,7 +614,7 @@ def read_options(ruleset: Ruleset, node: Reader) -> dict[str, Any]:
             raise node.fail(f"unknown option for {ruleset.name} "
                             f"(known: {', '.join(sorted(known)) or 'none'})", name)
         if type(value) is not type(spec.default):
-            raise node.fail(f"expected {_kind_of(spec.default)}, found {value!r}", name)
+            raise node.fail(f"expected {_kind_of(spec.default)}, found {show(value)}", name)
         if spec.check is not None:
             try:
                 spec.check(value)
@@ -501,7 +645,17 @@ def _event(node: Reader) -> Event:
             shown = json.dumps(data.get(name))
             shown = shown if len(shown) <= 40 else shown[:37] + "..."
             raise node.fail(f"expected {_hint_text(hint)}, found {shown}", name)
+        _check_event_texts(node.at(name), getattr(event, name))
     return event
+
+
+def _check_event_texts(node: Reader, value: object) -> None:
+    """Every text in an event (ids, clauses, lists of them) passes the one text check."""
+    if isinstance(value, str):
+        check_text(node, value, MAX_NOTE_LENGTH)
+    elif isinstance(value, tuple):
+        for index, item in enumerate(value):
+            _check_event_texts(node.at(index), item)
 
 
 _EVENT_FIELDS: dict[type[Event], dict[str, Any]] = {}
@@ -688,7 +842,7 @@ def composition_from_json(ruleset: Ruleset, node: Reader) -> Composition:
             raise item.fail("a limit counts the units of some slots or those with an "
                             "upgrade: give one of 'slots' and 'upgrade'")
         if upgrade and upgrade not in known_upgrades:
-            raise item.fail(f"{ruleset.name} has no upgrade '{upgrade}' (it has "
+            raise item.fail(f"{ruleset.name} has no upgrade {quoted(upgrade)} (it has "
                             f"{', '.join(sorted(known_upgrades))})", "upgrade")
         least, most = (_bound_from_json(item.child(key), len(rows)) if item.has(key) else None
                        for key in ("least", "most"))
@@ -738,13 +892,13 @@ def library_from_json(data: object) -> Library:
         costs = {}
         for name in costs_node.mapping():
             if name not in known_upgrades:
-                raise costs_node.fail(f"{ruleset.name} has no upgrade '{name}' (it has "
+                raise costs_node.fail(f"{ruleset.name} has no upgrade {quoted(name)} (it has "
                                       f"{', '.join(sorted(known_upgrades))})", name)
             costs[name] = costs_node.integer(name, minimum=0, maximum=MAX_POINTS)
         lists = frozenset(node.strings("lists"))
         unknown = sorted(lists - list_ids)
         if unknown:
-            raise node.fail(f"no army list '{unknown[0]}' in this library (it has "
+            raise node.fail(f"no army list {quoted(unknown[0])} in this library (it has "
                             f"{', '.join(sorted(list_ids)) or 'none'})", "lists")
         entries.append(LibraryEntry(
             ruleset=ruleset.id, profile=profile_from_json(ruleset, node.child("profile")),

@@ -20,6 +20,7 @@ from fractions import Fraction
 from desktop.engine.model import Army, ArmyList, LibraryEntry, Unit
 from desktop.engine.roster import RosterProblem, Severity, problems
 from desktop.engine.rulesets import get_ruleset
+from desktop.engine.rulesets.base import slot_key
 
 COMPOSITION_FIELD = "composition"  # RosterProblem.field of army-wide composition warnings
 
@@ -110,11 +111,6 @@ class Library:
         """Names of the lists (ids the library does not know are shown as they are)."""
         return [found.name if (found := self.army_list(list_id)) else list_id
                 for list_id in sorted(list_ids)]
-
-
-def slot_key(slot: str) -> str:
-    """Slots compare ignoring case and spacing: "core" and " Core " are one slot."""
-    return " ".join(slot.split()).casefold()
 
 
 def in_list(entry: LibraryEntry, list_id: str) -> bool:

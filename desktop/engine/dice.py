@@ -15,11 +15,16 @@ from fractions import Fraction
 from functools import cache
 from typing import Protocol
 
-from desktop.engine.errors import DiceError, DiceExhaustedError
+from desktop.engine.errors import DiceError, DiceExhaustedError, quoted
 
 # The dice rank-and-flank games use; anything else is far more likely a typo than a real die.
 SUPPORTED_SIDES = (3, 6, 8, 10, 12, 20)
 MAX_DICE = 12
+# A table is a few feet across: a fixed bonus past this is a typo, and it keeps every total
+# (and every message that prints one) short.
+MAX_MODIFIER = 100
+# Longer numbers are refused as text, before int() reads them (Python refuses 4,300 digits).
+_MAX_DIGITS = 6
 
 _EXPRESSION = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
 
@@ -42,14 +47,27 @@ class Dice:
             )
         if not 1 <= self.count <= MAX_DICE:
             raise DiceError(f"{self.count} dice is not a roll Rout can take (1 to {MAX_DICE})")
+        if not -MAX_MODIFIER <= self.modifier <= MAX_MODIFIER:
+            raise DiceError(f"a modifier of {self.modifier:+d} is not one Rout can take "
+                            f"(-{MAX_MODIFIER} to +{MAX_MODIFIER})")
 
     @classmethod
     def parse(cls, text: str) -> Dice:
         """Read `D6`, `2D6`, `3d10`, `2D6+1`, `d10-2` (case of the `d` does not matter)."""
         match = _EXPRESSION.match(text)
         if match is None:
-            raise DiceError(f"'{text}' is not a dice expression (write it like 2D6, 3d10 or 2D6+1)")
+            raise DiceError(f"{quoted(text)} is not a dice expression (write it like 2D6, 3d10 "
+                            "or 2D6+1)")
         count_text, sides_text, sign, amount = match.groups()
+        if len(count_text) > _MAX_DIGITS:
+            raise DiceError(f"{quoted(text)} has more dice than Rout can take (1 to "
+                            f"{MAX_DICE})")
+        if len(sides_text) > _MAX_DIGITS:
+            raise DiceError(f"{quoted(text)}: a die with that many sides is not supported "
+                            f"(use one of {', '.join(f'd{s}' for s in SUPPORTED_SIDES)})")
+        if amount and len(amount) > _MAX_DIGITS:
+            raise DiceError(f"{quoted(text)}: the modifier is not one Rout can take "
+                            f"(-{MAX_MODIFIER} to +{MAX_MODIFIER})")
         count = int(count_text) if count_text else 1
         modifier = int(amount) if amount else 0
         return cls(count, int(sides_text), -modifier if sign == "-" else modifier)
@@ -101,11 +119,11 @@ class Dice:
         if len(faces) != self.count:
             raise DiceError(
                 f"{self} needs {self.count} {'die' if self.count == 1 else 'dice'}, "
-                f"got {len(faces)}: {', '.join(map(str, faces)) or 'none'}"
+                f"got {len(faces)}: {_listed(faces)}"
             )
         for face in faces:
             if isinstance(face, bool) or not isinstance(face, int):
-                raise DiceError(f"'{face}' is not a die face")
+                raise DiceError(f"{quoted(face)} is not a die face")
             if not 1 <= face <= self.sides:
                 raise DiceError(f"{face} is not a face of a d{self.sides} (1 to {self.sides})")
         return faces
@@ -153,13 +171,21 @@ def _pmf(count: int, sides: int, modifier: int) -> Pmf:
             for total, number in _ways(count, sides, modifier).items()}
 
 
+def _listed(faces: Sequence[object]) -> str:
+    """Faces for a message: a few, not a pasted megabyte of them."""
+    shown = ", ".join(quoted(face, 8) if not isinstance(face, int) else str(face)
+                      for face in faces[:MAX_DICE])
+    return (shown + (", …" if len(faces) > MAX_DICE else "")) or "none"
+
+
 def parse_faces(text: str) -> list[int]:
     """Faces typed by a player: `6,1,4` or `6 1 4`."""
     parts = [part for part in re.split(r"[\s,]+", text.strip()) if part]
     faces = []
     for part in parts:
-        if not re.fullmatch(r"-?\d+", part):
-            raise DiceError(f"'{part}' is not a die face (faces are whole numbers like 6,1,4)")
+        if not re.fullmatch(rf"-?\d{{1,{_MAX_DIGITS}}}", part):
+            raise DiceError(f"{quoted(part)} is not a die face (faces are whole numbers like "
+                            "6,1,4)")
         faces.append(int(part))
     return faces
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Self
 
-from desktop.engine.errors import ScenarioError
+from desktop.engine.errors import ScenarioError, quoted
 from desktop.engine.geometry import Point, in_contact
 from desktop.engine.losses import rear_rank_off
 from desktop.engine.model import Battle, Modifier, Status, Terrain
@@ -62,12 +62,12 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
     kind = data.get("type")
     cls = _EVENT_TYPES.get(str(kind))
     if cls is None:
-        raise ScenarioError(f"unknown event type '{kind}'")
+        raise ScenarioError(f"unknown event type {quoted(kind)}")
     names = {item.name for item in dataclasses.fields(cls)}
     try:
         return cls(**{k: _tupled(v) for k, v in data.items() if k in names})
     except TypeError as error:
-        raise ScenarioError(f"event '{kind}' is missing a field: {error}") from None
+        raise ScenarioError(f"event {quoted(kind)} is missing a field: {error}") from None
 
 
 def apply(battle: Battle, event: Event) -> Battle:

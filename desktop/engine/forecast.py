@@ -6,6 +6,14 @@ A procedure is a generator and cannot be copied, so every branch but one replays
 answers from the start; what keeps that cheap is branching once per class of faces the
 procedure reads (`Roll.reads`: a test branches per outcome, a distance per total) and
 letting the last branch of each roll carry on the live session instead of replaying.
+Replays share their battles and moves (`Shared`): what a battle keeps, and a move wherever
+nothing it looked at differs, is worked out once for the whole walk.
+
+A "move" roll (a distance that only sets how far one unit goes, beyond its threshold) is
+walked once per outcome of its threshold, on trust: the run audits that every total of the
+class would have moved the unit alike and that nothing afterwards looked where any of them
+would have left it (desktop/engine/sight.py). Where the audit fails, that class is walked
+again total by total, so the chances stay exact whichever way it goes.
 
 Each finished run is summed up as plain words per unit ("breaks and escapes"), taken from
 its events; the forecast adds their chances up per unit and per whole outcome. When the tree
@@ -56,8 +64,11 @@ from desktop.engine.procedure import (
     Roll,
     ScriptedAnswers,
     Session,
+    Shared,
+    alike_totals,
     run,
 )
+from desktop.engine.sight import Sight
 
 DEFAULT_BUDGET_SECONDS = 2.0
 DEFAULT_MAX_LEAVES = 50_000
@@ -246,9 +257,9 @@ def _may_fit(resolution: Resolution, answers: tuple[Answer, ...], choices: Mappi
                 session.answer(choices.get(request.key, request.default))
                 continue
             assert isinstance(request, Roll)
-            branches = branches_of(request)
+            branches = classes_of(request)
             paths *= len(branches)
-            session.answer(chooser.choice(branches)[0])
+            session.answer(chooser.choice(branches).faces)
         leaves += paths
     estimate = leaves / PROBES
     per_leaf = (time.perf_counter() - started) / PROBES
@@ -273,66 +284,138 @@ def _where(resolution: Resolution, answers: Sequence[object]) -> str:
     return str(len(answers))
 
 
-# A branch: the answers that reach it, and its chance as a product of ways over outcomes
-# (integers multiply far faster than Fractions; one division per leaf at the end).
-_Branch = tuple[tuple[Answer, ...], int, int]
+class _OverBudget(Exception):
+    """The walk went past its time or its leaves: the forecast falls back on a sample."""
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One class of faces a roll's procedure reads alike: the faces walked for all of them,
+    how many of the roll's equally likely faces tuples fall in it, and their totals."""
+
+    faces: tuple[int, ...]
+    ways: int
+    totals: tuple[int, ...]
+
+
+# Chances below a node, per outcome, and the "move" rolls whose audit failed down there.
+_Subtree = tuple[dict[UnitOutcome, Fraction], set[str]]
+
+
+class _Walk:
+    """The exact walk: depth first, every branch of a roll a subtree of its own."""
+
+    def __init__(self, resolution: Resolution, choices: Mapping[str, str], *,
+                 deadline: float, max_leaves: int) -> None:
+        self.resolution = resolution
+        self.choices = choices
+        self.deadline = deadline
+        self.max_leaves = max_leaves
+        self.leaves = 0
+        self.shared = Shared()
+
+    def subtree(self, answers: tuple[Answer, ...], relied: frozenset[str],
+                session: Session | None = None) -> _Subtree:
+        """The outcomes after `answers` (`session`, if given, stands there already), the
+        "move" rolls in `relied` walked for their whole class."""
+        if session is None:
+            session = self.resolution.replay(answers, sight=Sight(relied), shared=self.shared)
+        while isinstance(session.pending, Choice):
+            session.answer(self.choices.get(session.pending.key, session.pending.default))
+        if session.done:
+            return self._leaf(session)
+        roll = session.pending
+        assert isinstance(roll, Roll)
+        here = session.answers
+        found: dict[UnitOutcome, Fraction] = defaultdict(Fraction)
+        broken: set[str] = set()
+        branches = classes_of(roll)
+        for index, branch in enumerate(branches):
+            trusted = roll.reads == "move" and len(branch.totals) > 1
+            keys = relied | {roll.key} if trusted else relied
+            live = None
+            if index == len(branches) - 1:  # the last branch carries on without a replay
+                live = session
+                if trusted:
+                    assert live.sight is not None
+                    live.sight.rely_on(roll.key)
+                live.answer(branch.faces)
+            chances, below = self.subtree((*here, branch.faces), keys, live)
+            if trusted and roll.key in below:
+                chances, below = self._one_by_one(roll, here, branch, relied)
+            share = Fraction(branch.ways, roll.dice.outcomes)
+            for outcome, chance in chances.items():
+                found[outcome] += share * chance
+            broken |= below
+        broken.discard(roll.key)  # answered here: nothing above asks about it
+        return found, broken
+
+    def _one_by_one(self, roll: Roll, here: tuple[Answer, ...], branch: Branch,
+                    relied: frozenset[str]) -> _Subtree:
+        """A class whose audit failed, walked again one total at a time."""
+        found: dict[UnitOutcome, Fraction] = defaultdict(Fraction)
+        broken: set[str] = set()
+        ways = roll.dice.ways()
+        for total in branch.totals:
+            chances, below = self.subtree((*here, faces_for(roll.dice, total)), relied)
+            share = Fraction(ways[total], branch.ways)
+            for outcome, chance in chances.items():
+                found[outcome] += share * chance
+            broken |= below - {roll.key}
+        return found, broken
+
+    def _leaf(self, session: Session) -> _Subtree:
+        self.leaves += 1
+        if self.leaves > self.max_leaves or time.perf_counter() > self.deadline:
+            raise _OverBudget
+        outcome = summarise(self.resolution.battle, session.events)
+        assert session.sight is not None
+        return {outcome: Fraction(1)}, set(session.sight.broken)
 
 
 def _exact(
     resolution: Resolution, start: Session, choices: Mapping[str, str], *, deadline: float,
     max_leaves: int,
 ) -> tuple[list[tuple[UnitOutcome, Fraction]], int] | None:
-    """Each outcome's chance and how many leaves the tree had, or None past the budget."""
-    leaves: dict[UnitOutcome, Fraction] = defaultdict(Fraction)
-    count = 0
-    # Depth first; `live` is a session already standing at the branch on top of the stack,
-    # so the last branch of every roll goes on without a replay.
-    stack: list[_Branch] = [(start.answers, 1, 1)]
-    live: Session | None = start
-    while stack:
-        prefix, ways, outcomes = stack.pop()
-        session = live if live is not None else resolution.replay(prefix)
-        live = None
-        while not session.done:
-            request = session.pending
-            if isinstance(request, Choice):
-                session.answer(choices.get(request.key, request.default))
-                continue
-            assert isinstance(request, Roll)
-            branches = branches_of(request)
-            base = session.answers
-            for faces, count_ways in branches[:-1]:
-                stack.append(((*base, faces), ways * count_ways,
-                              outcomes * request.dice.outcomes))
-            faces, count_ways = branches[-1]
-            ways, outcomes = ways * count_ways, outcomes * request.dice.outcomes
-            session.answer(faces)
-        leaves[summarise(resolution.battle, session.events)] += Fraction(ways, outcomes)
-        count += 1
-        if count > max_leaves or time.perf_counter() > deadline:
-            return None
-    return list(leaves.items()), count
+    """Each outcome's chance and how many leaves were walked, or None past the budget."""
+    walk = _Walk(resolution, choices, deadline=deadline, max_leaves=max_leaves)
+    try:
+        found, _ = walk.subtree(start.answers, frozenset())
+    except _OverBudget:
+        return None
+    return list(found.items()), walk.leaves
 
 
 def branches_of(roll: Roll) -> list[tuple[tuple[int, ...], int]]:
-    """One faces tuple per class the procedure tells apart, with how many rolls share it.
+    """One faces tuple per class the procedure tells apart, with how many rolls share it."""
+    return [(branch.faces, branch.ways) for branch in classes_of(roll)]
+
+
+def classes_of(roll: Roll) -> list[Branch]:
+    """The classes of faces the procedure tells apart, lowest total first.
 
     By `roll.reads`: "outcome" groups the totals by the outcome their bands give (cheap for
-    a test; a measured `outcome_of` is never read here), "total" by total, "faces" keeps
-    every faces tuple. Classes come lowest total first.
+    a test; a measured `outcome_of` is never read here), "move" by the outcome of the
+    threshold alone (`alike_totals`; never measured either), "total" by total, "faces" keeps
+    every faces tuple.
     """
     dice = roll.dice
     if roll.reads == "faces":
-        return [(faces, 1) for faces in _all_faces(dice)]
+        return [Branch(faces, 1, (dice.total(faces),)) for faces in _all_faces(dice)]
     ways = dice.ways()
+    if roll.reads == "move":
+        groups: dict[tuple[int, ...], None] = {}
+        for total in ways:
+            groups.setdefault(alike_totals(dice, roll.threshold, total))
+        return [Branch(faces_for(dice, totals[0]), sum(ways[t] for t in totals), totals)
+                for totals in groups]
     if roll.reads == "total" or not roll.bands:
-        return [(faces_for(dice, total), count) for total, count in ways.items()]
-    by_outcome: dict[str, tuple[tuple[int, ...], int]] = {}
+        return [Branch(faces_for(dice, total), count, (total,)) for total, count in ways.items()]
+    by_outcome: dict[str, list[int]] = {}
     for band in roll.bands:
-        count = sum(ways[total] for total in range(band.low, band.high + 1))
-        faces, before = by_outcome.get(band.outcome, (faces_for(dice, band.low), 0))
-        by_outcome[band.outcome] = (faces, before + count)
-    return list(by_outcome.values())
+        by_outcome.setdefault(band.outcome, []).extend(range(band.low, band.high + 1))
+    return [Branch(faces_for(dice, totals[0]), sum(ways[t] for t in totals), tuple(totals))
+            for totals in by_outcome.values()]
 
 
 def faces_for(dice: Dice, total: int) -> tuple[int, ...]:
@@ -428,7 +511,9 @@ def summarise(battle: Battle, events: Sequence[Event]) -> UnitOutcome:
     """Per unit something happened to, in roster order, a short phrase: "breaks and escapes".
 
     Only what the dice or the choices decide is said; the combat's own casualties are the
-    same in every run and would only lengthen every label.
+    same in every run and would only lengthen every label. Nothing may depend on how far a
+    unit went or where it stopped: the totals of a "move" roll are walked as one when their
+    moves agree in words only (see `rulesets.common.audit_move`).
     """
     book = _Phrases(battle)
     for event in events:

@@ -10,6 +10,9 @@ cover the rules we implement:
 - enemies and impassable terrain stop the move; the caller learns which enemy it touched
   (a pursuit into a fresh enemy, W6-PU-2; a lock in Kensei, K-RA-12);
 - any corner leaving the table means the unit left it (W6-FL-6).
+
+Every part of the table a move looks at is reported to `sight.look` (see desktop/engine/
+sight.py): a forecast relies on what a move did not look at.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import TypedDict
 
 from shapely.geometry import Polygon
 
-from desktop.engine import pathing
+from desktop.engine import pathing, sight
 from desktop.engine.geometry import (
     CONTACT_TOLERANCE,
     Crossing,
@@ -31,6 +34,7 @@ from desktop.engine.geometry import (
     Obstacle,
     ObstacleKind,
     Point,
+    Sweep,
     direction_away,
     distance,
     heading_of,
@@ -134,6 +138,7 @@ def _same_facing(a: float, b: float) -> bool:
 
 def _touching(footprint: Footprint, obstacles: Sequence[Obstacle]) -> frozenset[str]:
     # Bounding boxes first: shapely's distance only for what could be within reach.
+    sight.look_around(footprint.corners, CONTACT_TOLERANCE)
     xs, ys = [x for x, _ in footprint.corners], [y for _, y in footprint.corners]
     low_x, low_y = min(xs) - CONTACT_TOLERANCE, min(ys) - CONTACT_TOLERANCE
     high_x, high_y = max(xs) + CONTACT_TOLERANCE, max(ys) + CONTACT_TOLERANCE
@@ -145,6 +150,7 @@ def _touching(footprint: Footprint, obstacles: Sequence[Obstacle]) -> frozenset[
 
 def _fits(battle: Battle, footprint: Footprint, obstacles: Sequence[Obstacle]) -> bool:
     """On the table and overlapping none of `obstacles`."""
+    sight.look(footprint.corners)
     return battle.table.contains(footprint) and not any(
         o.overlapped_by(footprint.corners) for o in obstacles)
 
@@ -194,11 +200,11 @@ def straight_move(
     direction = heading_vector(heading)
     # Look a little past the roll; if it is pushed beyond friends further than that, look
     # again far enough to find every friend it may be pushed beyond.
-    reach = length + _diagonal(footprint.polygon) + beyond_gap + 1.0
-    swept = sweep(footprint, direction, reach, battle.table, obstacles)
+    reach = length + _diagonal(footprint.corners) + beyond_gap + 1.0
+    swept = _sweep(footprint, direction, reach, battle, obstacles)
     if through_friends and any(c.kind == ObstacleKind.FRIEND for c in swept.crossings):
-        reach += sum(_diagonal(o.polygon) + beyond_gap for o in obstacles)
-        swept = sweep(footprint, direction, reach, battle.table, obstacles)
+        reach += sum(_diagonal(o.points) + beyond_gap for o in obstacles)
+        swept = _sweep(footprint, direction, reach, battle, obstacles)
     # Something it overlaps by a hair at the start (hand-placed contact) and leaves at once
     # is behind it; anything else counts from where it is met, even at distance 0.
     ahead = [replace(c, kind=ObstacleKind.IMPASSABLE) if c.id in halt_before else c
@@ -257,9 +263,18 @@ def straight_move(
     )
 
 
-def _diagonal(polygon: Polygon) -> float:
-    min_x, min_y, max_x, max_y = polygon.bounds
-    return math.hypot(max_x - min_x, max_y - min_y)
+def _diagonal(points: Sequence[Point]) -> float:
+    """The diagonal of the bounding box (read off the corners: no shapely polygon)."""
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return math.hypot(max(xs) - min(xs), max(ys) - min(ys))
+
+
+def _sweep(footprint: Footprint, direction: Point, length: float, battle: Battle,
+           obstacles: Sequence[Obstacle]) -> Sweep:
+    """`sweep`, reporting the ground it covers: nothing outside it can be crossed."""
+    sight.look(footprint.corners
+               + footprint.moved(direction[0] * length, direction[1] * length).corners)
+    return sweep(footprint, direction, length, battle.table, obstacles)
 
 
 # Steps by which a move that would end badly is shortened until it ends well.
@@ -292,6 +307,7 @@ def _what_is_in_the_way(battle: Battle, footprint: Footprint,
                         obstacles: Sequence[Obstacle]) -> str:
     if not battle.table.contains(footprint):
         return TABLE_EDGE
+    sight.look(footprint.corners)
     return next((o.id for o in obstacles if o.overlapped_by(footprint.corners)), "")
 
 
@@ -382,7 +398,8 @@ def bend_round(battle: Battle, unit_id: str, heading: float, length: float, *,
     start = original.center
     direction = heading_vector(heading)
     # Nothing further than this from the start can touch the walked part of the path.
-    reach = length + _diagonal(shape.polygon) + keep_away + 2 * pathing.MARGIN
+    reach = length + _diagonal(shape.corners) + keep_away + 2 * pathing.MARGIN
+    sight.look_around((start,), reach)  # everything below uses only what is near
     near = [obstacles[i] for i in pathing.nearby([o.polygon for o in obstacles], start,
                                                  reach)]
     # What it touches where it stands (the enemy it flees) is left out of the plan; the
@@ -444,7 +461,7 @@ def _walk_clear(battle: Battle, shape: Footprint, path: Sequence[Point],
             continue
         direction = ((b[0] - a[0]) / step, (b[1] - a[1]) / step)
         here = shape.moved(a[0] - start[0], a[1] - start[1])
-        swept = sweep(here, direction, step, battle.table, obstacles)
+        swept = _sweep(here, direction, step, battle, obstacles)
         edge = swept.leaves_table_at
         stop = step if edge is None else edge
         if any(c.enter < stop and not (c.enter < 0.0 and c.leave <= CONTACT_TOLERANCE)
@@ -469,6 +486,7 @@ def gap_length(battle: Battle, unit_id: str, source: str, roll: float) -> Callab
     between two convex shapes is convex along a straight move), so a bracketing root
     search finds it.
     """
+    sight.look(battle.footprint(source).corners)  # where the source stands is read
     enemy = battle.footprint(source).polygon
     target = float(battle.footprint(unit_id).polygon.distance(enemy)) + roll
 
@@ -565,9 +583,12 @@ def _first_clear(
 ) -> MovePlan | None:
     """The first heading of `deflections` whose whole path is clear, or None."""
     footprint = battle.footprint(unit_id)
-    enemies = [(battle.footprint(uid).polygon, min(keep_away, distance(footprint,
-                                                                       battle.footprint(uid))))
-               for uid in battle.enemies_of(unit_id) if uid not in ignore]
+    enemies: list[tuple[Polygon, float]] = []
+    if keep_away:  # only then are enemies kept away from (no shapely work otherwise)
+        sight.look_around(footprint.corners, keep_away)
+        enemies = [(battle.footprint(uid).polygon,
+                    min(keep_away, distance(footprint, battle.footprint(uid))))
+                   for uid in battle.enemies_of(unit_id) if uid not in ignore]
     obstacles = battle.obstacles_for(unit_id, ignore)
     # What it already touches (the enemy it runs from) does not make a path unclear: the
     # move itself refuses to go into it.
@@ -583,8 +604,11 @@ def _first_clear(
         if not plan.left_table and not plan.blocked_by and (
                 plan.travelled < wanted - 1e-6 and not stay_on_table):
             continue  # pulled back short of its roll
+        sight.look(plan.outline)
         if any(other.overlapped_by(plan.outline) for other in others):
             continue
+        if keep_away:
+            sight.look_around(plan.outline, keep_away)
         if keep_away and not all(float(plan.area.distance(enemy)) >= required - 1e-9
                                  for enemy, required in enemies):
             continue

@@ -9,10 +9,13 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from desktop.engine.dice import D2D6, Dice
-from desktop.engine.errors import RuleError
+from desktop.engine.errors import DiceError, RuleError
 
 ZERO = Fraction(0)
 ONE = Fraction(1)
+# A unit has four sides; more pursuers than this is a typing slip. Each adds ~16 digits to
+# the exact chance's denominator (12d20), and past 4,300 Python will not print it.
+MAX_PURSUERS = 12
 
 
 def chance_total_above(dice: Dice, threshold: int) -> Fraction:
@@ -79,6 +82,15 @@ def caught(flee: Dice, pursuers: Sequence[Dice], *, ties_caught: bool = True) ->
             escaping *= pursuit.ways_at_most(below)
         caught_rolls += flee_ways * (all_pursuits - escaping)
     return Fraction(caught_rolls, flee.outcomes * all_pursuits)
+
+
+def check_pursuers(count: int) -> None:
+    """How many pursuers a player may ask about (the odds window, `rout odds catch`)."""
+    if count < 1:
+        raise DiceError("give the dice of at least one pursuer (e.g. 2D6 3D6)")
+    if count > MAX_PURSUERS:
+        raise DiceError(f"{count} pursuers is more than one unit can have (at most "
+                        f"{MAX_PURSUERS})")
 
 
 def catches(pursuit: Dice, flee_total: int, *, ties_caught: bool = True) -> Fraction:

@@ -12,14 +12,15 @@ import math
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, Literal
 
 from desktop.engine.dice import Dice, Roller
-from desktop.engine.errors import AnswerError
+from desktop.engine.errors import AnswerError, quoted
 from desktop.engine.events import Event
 from desktop.engine.model import Battle
 from desktop.engine.odds import percent
+from desktop.engine.sight import Recall, Sight, watching
 
 
 @dataclass(frozen=True)
@@ -105,9 +106,24 @@ def odds_of_bands(dice: Dice, bands: Sequence[Band]) -> tuple[Outcome, ...]:
 
 
 # How much of a roll's faces the procedure goes on to use, beyond recording them in an event:
-# only which outcome they give (a test), their total (a distance), or the faces themselves.
-# A forecast branches once per class, so a test costs two branches instead of eleven.
-Reads = Literal["outcome", "total", "faces"]
+# only which outcome they give (a test), their total (a distance), or the faces themselves;
+# "move" is a total that is the length of one unit's move and is otherwise only compared
+# with its threshold (see `alike_totals`). A forecast branches once per class, so a test
+# costs two branches instead of eleven, and a move roll one per outcome of its threshold
+# while the run's audit (desktop/engine/sight.py) finds the move did not matter beyond its
+# words.
+Reads = Literal["outcome", "total", "faces", "move"]
+
+
+@cache  # asked for every run of a forecast, of a handful of dice and lines
+def alike_totals(dice: Dice, threshold: Threshold | None, total: int) -> tuple[int, ...]:
+    """The totals a "move" roll reads as it reads `total`: those its threshold judges the
+    same, or all of them when it has none. A forecast walks one of them for all; the
+    procedure audits that every one of them would have moved its unit alike."""
+    totals = range(dice.minimum, dice.maximum + 1)
+    if threshold is None:
+        return tuple(totals)
+    return tuple(t for t in totals if threshold.holds(t) == threshold.holds(total))
 
 
 @dataclass(frozen=True)
@@ -120,6 +136,7 @@ class Roll:
     outcome also hangs on dice not rolled yet (a flee roll against pursuers still to roll).
     `reads` is the procedure's promise of what it uses (see Reads); "outcome" is only for a
     roll whose `bands` are cheap (a threshold, or an `outcome_of` that measures nothing).
+    A "move" roll's procedure calls `rulesets.common.audit_move` where the unit moves.
     """
 
     key: str
@@ -157,7 +174,8 @@ class Roll:
 
     def accept(self, answer: object) -> tuple[int, ...]:
         if not isinstance(answer, tuple | list):
-            raise AnswerError(f"{self.key}: a roll is answered with dice faces, not '{answer}'")
+            raise AnswerError(f"{self.key}: a roll is answered with dice faces, not "
+                              f"{quoted(answer)}")
         return self.dice.check_faces(answer)
 
     def to_json(self) -> dict[str, Any]:
@@ -227,7 +245,7 @@ class Choice:
                     raise AnswerError(f"{self.key}: {angle:g}° {reason}")
                 return f"{angle:g}"
         also = " or any angle in degrees" if self.free == ANY_ANGLE else ""
-        raise AnswerError(f"{self.key}: '{answer}' is not one of the options "
+        raise AnswerError(f"{self.key}: {quoted(answer)} is not one of the options "
                           f"({', '.join(ids)}){also}")
 
     def option(self, option_id: str) -> Option | None:
@@ -276,17 +294,50 @@ class Step:
         return data
 
 
-class Recorder:
-    """The battle as a procedure sees it while it runs: every event is applied at once."""
+class Shared:
+    """What many runs of one resolution (a forecast's) share: the battle each event leads
+    to from each battle, so that runs replaying the same events meet the very same battle
+    objects and what a battle keeps (footprints, remembered moves) is worked out once; and
+    `recall`, the moves worked out on the way, found again in any battle where nothing they
+    looked at differs.
 
-    def __init__(self, battle: Battle) -> None:
+    Battles are keyed by identity (hashing a whole battle would cost more than applying the
+    event); each entry keeps its battle alive, so no identity is reused while it lasts.
+    """
+
+    def __init__(self) -> None:
+        self._after: dict[tuple[int, Event], tuple[Battle, Battle]] = {}
+        self.recall = Recall()
+
+    def after(self, battle: Battle, event: Event) -> Battle:
+        key = (id(battle), event)
+        found = self._after.get(key)
+        if found is None:
+            found = self._after[key] = (battle, event.apply_to(battle))
+        return found[1]
+
+
+class Recorder:
+    """The battle as a procedure sees it while it runs: every event is applied at once.
+
+    `sight` is set when a forecast relies on the run's "move" rolls (see Reads) and
+    `shared` when it shares battles and moves between runs.
+    """
+
+    def __init__(self, battle: Battle, *, sight: Sight | None = None,
+                 shared: Shared | None = None) -> None:
         self.battle = battle
         self.events: list[Event] = []
+        self.sight = sight
+        self.shared = shared
 
     def emit(self, *events: Event) -> None:
         for event in events:
             self.events.append(event)
-            self.battle = event.apply_to(self.battle)
+            if self.shared is not None:
+                self.battle = self.shared.after(self.battle, event)
+            else:
+                self.battle = event.apply_to(self.battle)
 
 
 class Session:
@@ -317,15 +368,27 @@ class Session:
     def answers(self) -> tuple[Answer, ...]:
         return tuple(step.answer for step in self.steps)
 
+    @property
+    def sight(self) -> Sight | None:
+        return self._recorder.sight
+
     def _advance(self, answer: Answer | None) -> None:
+        sight, shared = self._recorder.sight, self._recorder.shared
         try:
-            if answer is None:
-                self.pending = next(self._procedure)
-            else:
-                self.pending = self._procedure.send(answer)
+            if sight is None and shared is None:
+                self._step(answer)
+            else:  # what movement looks at, and the moves it may find, while the run runs
+                with watching(sight, shared.recall if shared is not None else None):
+                    self._step(answer)
         except StopIteration:
             self.pending = None
             self.done = True
+
+    def _step(self, answer: Answer | None) -> None:
+        if answer is None:
+            self.pending = next(self._procedure)
+        else:
+            self.pending = self._procedure.send(answer)
 
     def answer(self, answer: object) -> None:
         request = self.pending
@@ -347,13 +410,15 @@ class Resolution:
     battle: Battle
     begin: Callable[[Recorder], Procedure]
 
-    def session(self) -> Session:
-        recorder = Recorder(self.battle)
+    def session(self, *, sight: Sight | None = None, shared: Shared | None = None
+                ) -> Session:
+        recorder = Recorder(self.battle, sight=sight, shared=shared)
         return Session(self.begin(recorder), recorder)
 
-    def replay(self, answers: Iterable[object]) -> Session:
+    def replay(self, answers: Iterable[object], *, sight: Sight | None = None,
+               shared: Shared | None = None) -> Session:
         """A session that has been given `answers` in order (an AnswerError if one is wrong)."""
-        session = self.session()
+        session = self.session(sight=sight, shared=shared)
         for answer in answers:
             session.answer(answer)
         return session

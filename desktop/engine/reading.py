@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from desktop.engine.errors import ScenarioError
+from desktop.engine.errors import ScenarioError, quoted
 
 Choice = TypeVar("Choice", bound=StrEnum)
 
@@ -29,24 +30,69 @@ def _kind(value: object) -> str:
             int: "a number", float: "a number", type(None): "null"}.get(type(value), "a value")
 
 
-def _show(value: object) -> str:
-    """A value as it looks in the file, cut short if long."""
+def show(value: object) -> str:
+    """A value as it looks in the file, cut short if long (JSON escapes line breaks and
+    terminal escapes, as `quoted` does for text)."""
+    if isinstance(value, str | list):
+        value = value[:40]  # the most a message shows: a long value is never copied whole
     try:
         text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
+    except (TypeError, ValueError, RecursionError):
+        text = quoted(value, 40)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def check_text(node: Reader, text: str, max_length: int) -> str:
-    """Refuse what a database would: too long, a NUL, or broken Unicode (lone surrogates)."""
+# How many entries a list of text may have (a unit's notes, upgrades, special rules).
+MAX_ITEMS = 200
+_UNWRITABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def has_unwritable(text: str) -> bool:
+    """Whether `text` holds a NUL or a lone surrogate (see text_problem)."""
+    return _UNWRITABLE.search(text) is not None
+
+
+def text_problem(text: str, max_length: int) -> str | None:
+    """What a database or a file could not keep in `text`, or None: too long, a NUL
+    (PostgreSQL refuses it), or broken Unicode (a lone surrogate, which no encoding writes).
+
+    Every text Rout reads or keeps is checked here, whichever door it came in by.
+    """
     if len(text) > max_length:
-        raise node.fail(f"{len(text)} characters is longer than the {max_length} Rout keeps")
-    if "\x00" in text:
-        raise node.fail("contains a NUL character")
-    if any("\ud800" <= ch <= "\udfff" for ch in text):
-        raise node.fail("contains broken Unicode (an unpaired surrogate)")
+        return f"{len(text)} characters is longer than the {max_length} Rout keeps"
+    found = _UNWRITABLE.search(text)
+    if found is None:
+        return None
+    return ("contains a NUL character" if found.group() == "\x00" else
+            "contains broken Unicode (an unpaired surrogate)")
+
+
+def texts_problem(texts: Sequence[str], max_length: int = 200,
+                  max_items: int = MAX_ITEMS) -> tuple[int | None, str] | None:
+    """For a list of text: (which entry, what is wrong), None for the list as a whole."""
+    if len(texts) > max_items:
+        return None, f"{len(texts)} entries is more than Rout keeps ({max_items})"
+    for index, text in enumerate(texts):
+        problem = text_problem(text, max_length)
+        if problem is not None:
+            return index, problem
+    return None
+
+
+def check_text(node: Reader, text: str, max_length: int) -> str:
+    problem = text_problem(text, max_length)
+    if problem is not None:
+        raise node.fail(problem)
     return text
+
+
+def check_texts(node: Reader, texts: Sequence[str], max_length: int = 200,
+                max_items: int = MAX_ITEMS) -> Sequence[str]:
+    """A list of text (`node` is the list): at most `max_items`, each checked as above."""
+    found = texts_problem(texts, max_length, max_items)
+    if found is not None:
+        raise node.fail(found[1], found[0])
+    return texts
 
 
 class Reader:
@@ -57,7 +103,14 @@ class Reader:
     def _where(self, key: str | int) -> str:
         if isinstance(key, int):
             return f"{self.path}[{key}]"
+        if len(key) > 40 or not key.isprintable():  # a key from the file, not a field name
+            return f"{self.path}[{quoted(key, 40)}]"
         return f"{self.path}.{key}" if self.path else key
+
+    def at(self, key: str | int) -> Reader:
+        """The place `key` inside this one, to name in a message about data already read
+        (an army being saved has no JSON, but its fields have the same places)."""
+        return Reader(None, self._where(key))
 
     def fail(self, message: str, key: str | int | None = None) -> ScenarioError:
         where = self.path if key is None else self._where(key)
@@ -72,7 +125,7 @@ class Reader:
         """Refuse keys other than `keys`: a misspelt field must not be silently ignored."""
         unknown = sorted(set(self.mapping()) - set(keys))
         if unknown:
-            raise self.fail(f"unknown field '{unknown[0]}' (expected "
+            raise self.fail(f"unknown field {quoted(unknown[0])} (expected "
                             f"{', '.join(sorted(keys))})", unknown[0])
         return self
 
@@ -110,7 +163,7 @@ class Reader:
         if isinstance(value, float) and math.isinf(value):
             raise node.fail("the number is far too large")
         if isinstance(value, bool) or not isinstance(value, int):
-            raise node.fail(f"expected a whole number, found {_kind(value)} {_show(value)}")
+            raise node.fail(f"expected a whole number, found {_kind(value)} {show(value)}")
         if minimum is not None and value < minimum:
             raise node.fail(f"{value} is below the minimum of {minimum}")
         if maximum is not None and value > maximum:
@@ -126,7 +179,7 @@ class Reader:
         if isinstance(value, float) and math.isnan(value):
             raise node.fail("NaN is not a number Rout can use")
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise node.fail(f"expected a number, found {_kind(value)} {_show(value)}")
+            raise node.fail(f"expected a number, found {_kind(value)} {show(value)}")
         if positive and value <= 0:
             raise node.fail(f"{value} must be greater than 0")
         if minimum is not None and value < minimum:
@@ -139,7 +192,7 @@ class Reader:
         try:
             return kind(text)
         except ValueError:
-            raise self.fail(f"unknown {what} '{text}' (known: "
+            raise self.fail(f"unknown {what} {quoted(text)} (known: "
                             f"{', '.join(member.value for member in kind)})", key) from None
 
     def flag(self, key: str, default: bool = False) -> bool:
@@ -148,7 +201,7 @@ class Reader:
             return default
         value = data[key]
         if not isinstance(value, bool):
-            raise self.fail(f"expected true or false, found {_kind(value)} {_show(value)}", key)
+            raise self.fail(f"expected true or false, found {_kind(value)} {show(value)}", key)
         return value
 
     def point(self, key: str) -> tuple[float, float]:
@@ -159,8 +212,10 @@ class Reader:
             raise node.fail("expected a point [x, y]")
         return (float(node.data[0]), float(node.data[1]))
 
-    def strings(self, key: str) -> list[str]:
+    def strings(self, key: str, *, max_length: int = 200,
+                max_items: int = MAX_ITEMS) -> list[str]:
+        """A list of text, each entry checked as `text` checks one (it may be empty)."""
         node = self.child(key, [])
         if not isinstance(node.data, list) or not all(isinstance(v, str) for v in node.data):
             raise node.fail("expected a list of text")
-        return [str(v) for v in node.data]
+        return list(check_texts(node, node.data, max_length, max_items))

@@ -21,8 +21,8 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QWidget
 
 from desktop import __version__
+from desktop.bundled import resource_path
 from desktop.gui.main_window import DATABASE_KEY, MainWindow, database_url_from
-from desktop.gui.resources import resource_path
 
 APP_NAME: Final = "Rout"
 SCREENSHOT_SIZE: Final = QSize(1280, 800)

@@ -11,8 +11,14 @@ width, until the player drags it to a width of their own.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QHeaderView, QTableView, QTreeView
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QTreeView,
+)
 
 from desktop.gui.roster_table import RosterTableModel
 
@@ -94,3 +100,16 @@ class NameColumnFollower(QObject):
         if event.type() == QEvent.Type.Resize:
             self.apply()
         return False
+
+
+class ArmyNameDelegate(QStyledItemDelegate):
+    """Army names elide in the middle, where "Bretonnian Expedition (…)" and "Bretonnian
+    Errantry (…)" still differ; unit and ruleset names at the end, where "Grukk the Big…"
+    still reads better than "Gru…oss"."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem,
+                        index: QModelIndex | QPersistentModelIndex) -> None:  # Qt override
+        super().initStyleOption(option, index)
+        is_army = index.parent().isValid() and not index.parent().parent().isValid()
+        option.textElideMode = (Qt.TextElideMode.ElideMiddle if is_army
+                                else Qt.TextElideMode.ElideRight)

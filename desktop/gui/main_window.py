@@ -43,11 +43,11 @@ from PySide6.QtWidgets import (
 )
 
 from desktop import __version__
+from desktop.bundled import resource_path, resources_dir
 from desktop.gui.context_menus import ContextMenus
 from desktop.gui.database_check import DatabaseChecker
 from desktop.gui.database_watch import DatabaseReload
 from desktop.gui.forms.ui_mainwindow import Ui_MainWindow
-from desktop.gui.resources import resource_path, resources_dir
 
 if TYPE_CHECKING:  # the panes import the engine and the store: not before the first paint
     from desktop.engine.composition import Library
@@ -489,7 +489,7 @@ class MainWindow(QMainWindow):
 
     def _show_workspace(self, workspace: Workspace) -> None:
         from desktop.gui.army_tree import ArmyTreeModel, DropHints
-        from desktop.gui.columns import NameColumnFollower, RosterColumns
+        from desktop.gui.columns import ArmyNameDelegate, NameColumnFollower, RosterColumns
         from desktop.gui.delegates import RosterDelegate
         from desktop.gui.roster_table import RosterFilter, RosterTableModel
 
@@ -512,7 +512,9 @@ class MainWindow(QMainWindow):
             points_width = self.fontMetrics().horizontalAdvance("0000 / 0000") + 10
             self.tree_columns = NameColumnFollower(self.ui.armyTree, points_width)
         self.tree_columns.apply()
-        self.ui.armyTree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        if not isinstance(self.ui.armyTree.itemDelegate(), ArmyNameDelegate):
+            self.ui.armyTree.setItemDelegate(ArmyNameDelegate(self.ui.armyTree))
+        self.ui.armyTree.setIndentation(14)  # two levels of the default 20 ate a short name
         self.ui.armyTree.expandToDepth(0)
         self.ui.armyTree.selectionModel().currentChanged.connect(self._tree_current)
         self.tree_model.unitsDropped.connect(lambda army_id, ids: self.select_units(ids))

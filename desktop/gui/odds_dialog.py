@@ -37,10 +37,6 @@ LD_TESTS: tuple[tuple[str, str, str, str], ...] = (
 )
 
 
-# A unit has four sides; more pursuers than this is a typing slip, and each one costs time.
-MAX_PURSUERS = 12
-
-
 def chance_text(chance: Fraction) -> str:
     """`13/18 (72.2%)`: the exact fraction and the rounded percentage."""
     return f"{chance} ({odds.percent(chance)})"
@@ -159,11 +155,7 @@ class OddsDialog(QDialog):
             flee = Dice.parse(self.caught_flee.text().strip())
             field = "Pursuers' dice"
             words = [w for w in re.split(r"[\s,;]+", self.caught_pursuers.text()) if w]
-            if not words:
-                raise RuleError("give the dice of at least one pursuer (e.g. 2D6 3D6)")
-            if len(words) > MAX_PURSUERS:
-                raise RuleError(f"{len(words)} pursuers is more than one unit can have "
-                                f"(at most {MAX_PURSUERS})")
+            odds.check_pursuers(len(words))  # counted before a pasted page is parsed
             pursuers = [Dice.parse(word) for word in words]
         except RuleError as error:
             # One message in place of the answers; the fields keep what was typed.

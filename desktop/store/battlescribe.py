@@ -37,7 +37,15 @@ from xml.etree.ElementTree import Element, ParseError
 import defusedxml.ElementTree as SafeTree
 from defusedxml import DefusedXmlException
 
+from desktop.engine.codec import (
+    MAX_NOTE_LENGTH,
+    MAX_NOTES,
+    army_from_json,
+    army_to_json,
+)
+from desktop.engine.errors import RuleError, quoted
 from desktop.engine.model import Army, RosterPrice, TroopType, Unit, UnitProfile
+from desktop.engine.reading import MAX_ITEMS
 from desktop.engine.rulesets import RULESETS, Ruleset
 from desktop.engine.scenario import MM_PER_UNIT
 from desktop.store.errors import BadFileError
@@ -133,7 +141,7 @@ def read_rosz(data: bytes, name: str) -> bytes:
             path = PurePosixPath(member.filename.replace("\\", "/"))
             if path.is_absolute() or ".." in path.parts or re.match(r"^[A-Za-z]:", str(path)):
                 raise BadFileError(f"{name}: refused: the zip holds an unsafe file name "
-                                   f"'{_printable(member.filename[:80])}'")
+                                   f"{quoted(member.filename)}")
         # macOS Finder adds "__MACOSX/._name.ros" resource forks when it re-zips a file.
         rosters = [m for m in members if m.filename.lower().endswith(".ros")
                    and not m.filename.startswith("__MACOSX/")
@@ -183,11 +191,12 @@ def read_ros(data: bytes, name: str, ruleset_id: str | None = None) -> ImportedA
     if ruleset_id is None:
         ruleset_id = guessed or FALLBACK_RULESET
         if guessed is None:
-            warnings.append(f"unknown game system '{game or '(none)'}': imported for "
+            warnings.append(f"unknown game system {quoted(game) if game else '(none)'}: "
+                            f"imported for "
                             f"{RULESETS[ruleset_id].name}; the profiles are kept as notes and "
                             "the statistics need checking")
     elif guessed is not None and guessed != ruleset_id:
-        warnings.append(f"the roster is for '{game}'; imported for "
+        warnings.append(f"the roster is for {quoted(game)}; imported for "
                         f"{_ruleset(ruleset_id).name} as asked")
     ruleset = _ruleset(ruleset_id)
     # Characteristics are matched by name only when the ruleset is known to fit the game.
@@ -201,7 +210,8 @@ def read_ros(data: bytes, name: str, ruleset_id: str | None = None) -> ImportedA
         units=tuple(units),
         points_limit=_points_limit(root, name),
         notes=tuple(note for note in (f"{IMPORT_NOTE}{_file_name(name)}",
-                                      f"{GAME_NOTE}{game}" if game else "") if note),
+                                      f"{GAME_NOTE}{_clean(game)}" if game else "")
+                     if note),
     )
     declared = _declared_points(root, name)
     if declared is not None and declared != army.points:
@@ -209,13 +219,23 @@ def read_ros(data: bytes, name: str, ruleset_id: str | None = None) -> ImportedA
                         f"{army.points}")
     catalogue = next((_clean(force.get("catalogueName")) for force in reader.forces(root)),
                      "")
+    _check_round_trip(army, name)
     return ImportedArmy(army, tuple(warnings), game, catalogue)
+
+
+def _check_round_trip(army: Army, name: str) -> None:
+    """What is imported must export as Rout JSON and import again: the Rout JSON reader is
+    the one check of every limit (an army's points in all, ids, ranges), at this door too."""
+    try:
+        army_from_json(army_to_json(army))
+    except RuleError as error:
+        raise BadFileError(f"{name}: {error}") from None
 
 
 def _ruleset(ruleset_id: str) -> Ruleset:
     ruleset = RULESETS.get(ruleset_id)
     if ruleset is None:
-        raise BadFileError(f"unknown ruleset '{ruleset_id}' (known: "
+        raise BadFileError(f"unknown ruleset {quoted(ruleset_id)} (known: "
                            f"{', '.join(sorted(RULESETS))})")
     return ruleset
 
@@ -258,9 +278,10 @@ def _number(text: str | None, what: str, name: str) -> float:
     try:
         value = float(text or 0)
     except ValueError:
-        raise BadFileError(f"{name}: {what} '{_clean(text, 40)}' is not a number") from None
+        raise BadFileError(f"{name}: {what} {quoted(_clean(text), 40)} is not a number"
+                           ) from None
     if not math.isfinite(value) or abs(value) > MAX_POINTS * 10:
-        raise BadFileError(f"{name}: {what} '{_clean(text, 40)}' is not a usable number")
+        raise BadFileError(f"{name}: {what} {quoted(_clean(text), 40)} is not a usable number")
     return value
 
 
@@ -334,7 +355,7 @@ class _RosterReader:
         models = (sum(self._count(item) for item in model_selections) if model_selections
                   else self._count(selection))
         if not 1 <= models <= MAX_MODELS:
-            raise BadFileError(f"{self.file_name}: unit '{name}' has {models} models "
+            raise BadFileError(f"{self.file_name}: unit {quoted(name)} has {models} models "
                                f"(Rout takes 1 to {MAX_MODELS})")
         # Costs are totals: the unit's own and its models' follow the number of models,
         # every other selection's (options, command, items, mounts) stays as it is.
@@ -390,6 +411,12 @@ class _RosterReader:
                  if item is selection or item.get("type") == "model" or item is mount_owner(mount)
                  for rule in _children(item, "rules", "rule")}
         rules.discard("")
+        if len(rules) > MAX_ITEMS:  # the rest stay in the notes, word for word
+            kept = sorted(rules)[:MAX_ITEMS]
+            notes.append("More special rules: " + ", ".join(sorted(rules - set(kept))))
+            self.warnings.append(f"{quoted(name)}: {len(rules)} special rules is more than "
+                                 f"Rout keeps ({MAX_ITEMS}); the rest are in its notes")
+            rules = set(kept)
         item_rules = sorted({_clean(rule.get("name")) for item in below
                              if item.get("type") != "model" and item is not mount_owner(mount)
                              for rule in _children(item, "rules", "rule")} - {""})
@@ -414,9 +441,24 @@ class _RosterReader:
             upgrades=frozenset(upgrades),
             points=points,
             slot=_slot(selection),
-            notes=tuple(notes),
+            notes=self._fitted(notes, name),
             price=price,
         )
+
+    def _fitted(self, notes: list[str], unit_name: str) -> tuple[str, ...]:
+        """The notes within what Rout keeps of a unit (MAX_NOTES notes of MAX_NOTE_LENGTH
+        characters): the surplus joined into the last note, a long note cut, with a
+        warning; the roster file itself still has everything."""
+        if len(notes) > MAX_NOTES:
+            self.warnings.append(f"{quoted(unit_name)}: {len(notes)} notes is more than Rout "
+                                 f"keeps ({MAX_NOTES}); the last ones are joined into one")
+            notes = [*notes[:MAX_NOTES - 1], "; ".join(notes[MAX_NOTES - 1:])]
+        if any(len(note) > MAX_NOTE_LENGTH for note in notes):
+            self.warnings.append(f"{quoted(unit_name)}: a note longer than the "
+                                 f"{MAX_NOTE_LENGTH} characters Rout keeps is cut short")
+            notes = [note if len(note) <= MAX_NOTE_LENGTH else
+                     note[:MAX_NOTE_LENGTH - 1] + "…" for note in notes]
+        return tuple(notes)
 
     def _cost(self, selection: Element) -> float:
         """The selection's own points (a total for all its `number`)."""
@@ -425,11 +467,11 @@ class _RosterReader:
 
     def _count(self, selection: Element) -> int:
         label = _clean(selection.get("customName") or selection.get("name"), 60) or "selection"
-        value = _number(selection.get("number", "1"), f"the number of '{label}'",
+        value = _number(selection.get("number", "1"), f"the number of {quoted(label)}",
                         self.file_name)
         if value < 0:
             # Refused rather than read as 0: the message then names the number in the file.
-            raise BadFileError(f"{self.file_name}: the number of '{label}' is {value:g}; a "
+            raise BadFileError(f"{self.file_name}: the number of {quoted(label)} is {value:g}; a "
                                "count cannot be negative")
         return int(value)
 
@@ -555,11 +597,6 @@ def _leading_int(text: str) -> int | None:
 def _small_int(text: Any, default: int) -> int:
     number = _leading_int(text) if isinstance(text, str) else None
     return number if number is not None and 0 <= number <= 100 else default
-
-
-def _printable(text: str) -> str:
-    """A name from the file for a one-line message: control characters become `?`."""
-    return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 
 def _shown(characteristics: list[tuple[str, str]]) -> str:

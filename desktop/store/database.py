@@ -10,6 +10,7 @@ without it.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -18,11 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, inspect, text
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
 from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 
+from desktop.engine.errors import quoted
+from desktop.engine.reading import text_problem
 from desktop.store.errors import (
     CorruptDatabaseError,
     DatabaseError,
@@ -30,7 +33,7 @@ from desktop.store.errors import (
     NewerDatabaseError,
     NotRoutDatabaseError,
 )
-from desktop.store.files import short_path
+from desktop.store.files import load_json, short_path
 
 # Re-exported: they live apart so that the GUI can find the database without SQLAlchemy.
 from desktop.store.location import DATABASE_ENVIRONMENT as DATABASE_ENVIRONMENT
@@ -45,9 +48,70 @@ HEAD = REVISIONS[-1]
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
+URL_EXAMPLES = "e.g. sqlite:///rout.sqlite or postgresql+psycopg://user@host:5432/rout"
+# scheme://user:password@host:port/database?query, each part as loose as a typo can make it.
+_URL_PARTS = re.compile(r"(?P<scheme>[^:/?#@]*://)(?:(?P<user>[^:/@]*)(?::.*)?@)?"
+                        r"(?P<host>\[[^\]/?#]*\]?|[^:/?#\[]*)(?::(?P<port>[^/?#]*))?"
+                        r"(?P<path>[^?#]*)(?P<query>[?#].*)?", re.DOTALL)
+
+
+def shown_url(url: str) -> str:
+    """A URL for a message, whatever it holds, quoted and without anything that may be a
+    password: the password, a port that is not a number (a password typed in the wrong
+    place) and the query (it may hold password=...)."""
+    match = _URL_PARTS.fullmatch(url)
+    if match is None:
+        # Not even scheme://...: whatever sits between a colon and an @ may be a password.
+        return quoted(re.sub(r":.*@", ":***@", url, flags=re.DOTALL))
+    user = match["user"]
+    password = user is not None and url[len(match["scheme"]) + len(user)] == ":"
+    port = match["port"]
+    return quoted("".join((
+        match["scheme"],
+        "" if user is None else f"{user}{':***' if password else ''}@",
+        match["host"],
+        "" if port is None else f":{port if port.isdigit() else '***'}",
+        match["path"],
+        "?…" if match["query"] else "")))
+
+
+def parse_url(url: str) -> URL:
+    """A database URL, or a DatabaseError that shows it without its password.
+
+    Every reader of a URL goes through here: SQLAlchemy's own errors are a traceback for a
+    port that is not a number, and may repeat the URL as it was typed.
+    """
+    problem = text_problem(url, len(url))  # a NUL or broken Unicode no driver can take
+    if problem is not None:
+        raise DatabaseError(f"{shown_url(url)} is not a database URL: it {problem}")
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise DatabaseError(f"{shown_url(url)} is not a database URL ({URL_EXAMPLES})"
+                            ) from None
+    except ValueError:  # make_url reads the port with int()
+        raise DatabaseError(f"{shown_url(url)} is not a database URL: its host and port "
+                            "cannot be read (a port is a number; an IPv6 address goes in "
+                            f"[brackets]; {URL_EXAMPLES})") from None
+    if parsed.get_backend_name() == "sqlite" and any(
+            (parsed.username, parsed.password, parsed.host, parsed.port, parsed.query)):
+        # Options too: the driver ignores most of them with a warning of several lines.
+        raise DatabaseError(f"{shown_url(url)}: a SQLite URL names a file, with no user, "
+                            "password, host or options (sqlite:///rout.sqlite, or "
+                            "sqlite:////home/me/rout.sqlite for a full path)")
+    return parsed
+
+
+def _without_secrets(parsed: URL) -> str:
+    """A URL that parsed, for messages: the password and password=... options hidden."""
+    secret = {key: "***" for key in parsed.query if "pass" in key.lower()}
+    return (parsed.update_query_dict(secret) if secret else parsed).render_as_string(
+        hide_password=True)
+
+
 def sqlite_path(url: str) -> Path | None:
     """The file behind a SQLite URL; None for other databases and in-memory SQLite."""
-    parsed = make_url(url)
+    parsed = parse_url(url)
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
         return None
     return Path(parsed.database)
@@ -56,7 +120,16 @@ def sqlite_path(url: str) -> Path | None:
 def describe(url: str) -> str:
     """A database for messages: the file for SQLite, the URL without password otherwise."""
     path = sqlite_path(url)
-    return short_path(path) if path else make_url(url).render_as_string(hide_password=True)
+    return short_path(path) if path else _without_secrets(parse_url(url))
+
+
+def _scrubbed(message: str, url: str) -> str:
+    """A driver's message, with the password taken out should it repeat it."""
+    try:
+        password = make_url(url).password
+    except (ArgumentError, ValueError):
+        return message
+    return message.replace(password, "***") if password else message
 
 
 def create_database_engine(url: str, busy_timeout: float = 5.0, *,
@@ -67,29 +140,31 @@ def create_database_engine(url: str, busy_timeout: float = 5.0, *,
     lock_timeout). Migrations run with `foreign_keys=False`: SQLite rebuilds a table by
     dropping it, which would otherwise cascade into the rows that refer to it.
     """
-    try:
-        parsed = make_url(url)
-    except ArgumentError:
-        raise DatabaseError(f"'{url}' is not a database URL (expected e.g. "
-                            "sqlite:///rout.sqlite or postgresql+psycopg://host/rout)") from None
+    parsed = parse_url(url)
     backend = parsed.get_backend_name()
     if backend not in ("sqlite", "postgresql"):
-        raise DatabaseError(f"Rout has no driver for '{parsed.drivername}' databases (it "
-                            "works with SQLite and PostgreSQL)")
+        raise DatabaseError(f"Rout has no driver for {quoted(parsed.drivername)} databases "
+                            "(it works with SQLite and PostgreSQL)")
     try:
         if backend == "sqlite":
-            engine = create_engine(parsed, connect_args={"timeout": busy_timeout})
+            engine = create_engine(parsed, json_deserializer=load_json,
+                                   connect_args={"timeout": busy_timeout})
             sqlite_transactions(engine, busy_timeout, foreign_keys)
             return engine
         milliseconds = max(int(busy_timeout * 1000), 1)
-        return create_engine(parsed, pool_pre_ping=True, connect_args={
-            "connect_timeout": max(int(busy_timeout), 1),
-            "options": f"-c lock_timeout={milliseconds}"})
+        return create_engine(parsed, pool_pre_ping=True, json_deserializer=load_json,
+                             connect_args={"connect_timeout": max(int(busy_timeout), 1),
+                                           "options": f"-c lock_timeout={milliseconds}"})
     except NoSuchModuleError:
-        raise DatabaseError(f"Rout has no driver for '{parsed.drivername}' databases") from None
+        raise DatabaseError(f"Rout has no driver for {quoted(parsed.drivername)} databases"
+                            ) from None
     except ModuleNotFoundError as error:
         raise DatabaseError(f"the database driver '{error.name}' is not installed (for "
                             "PostgreSQL: pip install 'rout[postgres]')") from None
+    except (ArgumentError, ValueError, TypeError) as error:  # an option of the wrong kind
+        options = ", ".join(quoted(key, 20) for key in sorted(parsed.query)[:5]) or "none"
+        raise DatabaseError(f"{describe(url)}: the URL's options ({options}) cannot be used: "
+                            f"{_scrubbed(_first_line(str(error)), url)}") from None
 
 
 def sqlite_transactions(engine: Engine, busy_timeout: float, foreign_keys: bool) -> None:
@@ -285,36 +360,63 @@ def _use_wal(path: Path) -> None:
 def backup_sqlite(path: Path, label: str) -> Path:
     """A consistent copy (sqlite3's online backup, so WAL contents are included).
 
-    The copy's name is new: an earlier copy is never overwritten.
+    The copy is written under a temporary name and given its own name only when whole: a
+    Rout killed half-way leaves a `.part` file, never a `before-` copy that is empty or
+    damaged. The name is new: an earlier copy is never overwritten. Called under the
+    migration's write lock, so a `.part` file found here is a dead Rout's and is removed.
     """
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     suffix = path.suffix or ".sqlite"
-    for number in range(1, 1000):
-        extra = "" if number == 1 else f"-{number}"
-        target = path.with_name(f"{path.stem}.{label}.{stamp}{extra}{suffix}")
-        try:
-            os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
-        except FileExistsError:
-            continue
-        except OSError as error:
-            raise DatabaseError(f"{short_path(path)}: cannot write the copy taken before "
-                                f"migrating: {error.strerror or error}; nothing was changed"
-                                ) from None
-        break
-    else:
-        raise DatabaseError(f"{short_path(path)}: too many copies named {label}")
+    for stale in path.parent.glob(f".{path.name}.*.part"):
+        stale.unlink(missing_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.part")
     try:
         with read_only_connection(path) as source:
-            destination = sqlite3.connect(target)
+            destination = sqlite3.connect(temporary)
             try:
                 source.backup(destination)
             finally:
                 destination.close()
+        _sync(temporary)
+        for number in range(1, 1000):
+            extra = "" if number == 1 else f"-{number}"
+            target = path.with_name(f"{path.stem}.{label}.{stamp}{extra}{suffix}")
+            if _take_name(temporary, target):
+                return target
+        raise DatabaseError(f"{short_path(path)}: too many copies named {label}")
     except sqlite3.Error as error:
-        target.unlink(missing_ok=True)
         raise DatabaseError(f"{short_path(path)}: the copy before migrating failed ({error}); "
                             "nothing was changed") from None
-    return target
+    except OSError as error:
+        raise DatabaseError(f"{short_path(path)}: cannot write the copy taken before "
+                            f"migrating: {error.strerror or error}; nothing was changed"
+                            ) from None
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _sync(path: Path) -> None:
+    """The file's bytes on disk before it gets its name (a power cut then leaves it whole)."""
+    with path.open("rb") as handle:
+        os.fsync(handle.fileno())
+
+
+def _take_name(temporary: Path, target: Path) -> bool:
+    """Give the whole copy its name, never replacing a file; False when the name is taken.
+
+    A hard link fails if the name exists, atomically; where links are not supported
+    (some network or FAT drives) a rename under the write lock does the same.
+    """
+    try:
+        os.link(temporary, target)
+        return True
+    except FileExistsError:
+        return False
+    except OSError:
+        if target.exists():
+            return False
+        os.replace(temporary, target)
+        return True
 
 
 @contextmanager
@@ -328,13 +430,15 @@ def translate_errors(url: str) -> Iterator[None]:
         if ("locked" in message or "busy" in message
                 or getattr(error.orig, "sqlstate", None) == "55P03"):
             raise LockedDatabaseError(locked_message(describe(url))) from None
-        raise DatabaseError(f"{describe(url)}: {_first_line(message)}") from None
+        raise DatabaseError(f"{describe(url)}: {_scrubbed(_first_line(message), url)}"
+                            ) from None
     except SQLAlchemyDatabaseError as error:
         message = str(error.orig) if error.orig is not None else str(error)
         if "malformed" in message or "not a database" in message:
             raise CorruptDatabaseError(f"{describe(url)} is damaged ({message}); Rout left it "
                                        "as it is") from None
-        raise DatabaseError(f"{describe(url)}: {_first_line(message)}") from None
+        raise DatabaseError(f"{describe(url)}: {_scrubbed(_first_line(message), url)}"
+                            ) from None
     except SQLAlchemyTimeoutError:
         raise LockedDatabaseError(f"{describe(url)}: every connection is busy; try again"
                                   ) from None

@@ -9,20 +9,31 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import secrets
 import stat
 from pathlib import Path
 from typing import Any
 
+from desktop.engine.errors import printable
 from desktop.store.errors import BadFileError
 
 MAX_INPUT_BYTES = 20 * 1024 * 1024
+# Rout's own documents nest 7 deep at most. A bound of our own, rather than Python's
+# RecursionError, which depends on the stack left (a worker thread has less).
+MAX_JSON_DEPTH = 64
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_AS_PARENTHESES = str.maketrans("[]{}", "()()")
 
 
 def short_path(path: Path | str) -> str:
-    """A path for a one-line message: very long names are cut in the middle."""
+    """A path for a one-line message: very long names are cut in the middle, and a line
+    break or terminal escape in a file name is shown as its escape (\\n, \\x1b)."""
     text = str(path)
-    return text if len(text) <= 160 else f"{text[:80]}…{text[-60:]}"
+    if len(text) > 160:
+        text = f"{text[:80]}…{text[-60:]}"
+    return printable(text)
 
 
 def read_bytes(path: Path, limit: int = MAX_INPUT_BYTES, what: str = "file") -> bytes:
@@ -44,6 +55,41 @@ def read_bytes(path: Path, limit: int = MAX_INPUT_BYTES, what: str = "file") -> 
     return data
 
 
+class NestedTooDeepError(ValueError):
+    """JSON nested past MAX_JSON_DEPTH (a ValueError: the store reports a damaged row)."""
+
+
+def _nested_too_deep(text: str) -> bool:
+    """Whether any array or object in `text` sits more than MAX_JSON_DEPTH deep, worked out
+    without recursion: each pass takes away the innermost empty pairs."""
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return False  # too few openings to nest that deep: most rows stop here
+    shape = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text)).translate(_AS_PARENTHESES)
+    too_deep = "(" * (MAX_JSON_DEPTH + 1)
+    for _ in range(MAX_JSON_DEPTH):
+        # Openers in a row nest as deep, closed or not: found at once, not after 64 passes.
+        if too_deep in shape:
+            return True
+        shorter = shape.replace("()", "")
+        if len(shorter) == len(shape):
+            return False  # all gone, or unbalanced (json.loads then says where)
+        shape = shorter
+    return "()" in shape
+
+
+def load_json(text: str | bytes, parse_int: Any = None) -> Any:
+    """json.loads with nesting bounded, for files and the database's JSON columns alike
+    (the store's engines use it as their json_deserializer)."""
+    if isinstance(text, bytes | bytearray | memoryview):
+        text = bytes(text).decode("utf-8")
+    if _nested_too_deep(text):
+        raise NestedTooDeepError(f"JSON nested more than {MAX_JSON_DEPTH} deep")
+    try:
+        return json.loads(text, parse_int=parse_int)
+    except RecursionError:  # not reached within the bound; kept as a last guard
+        raise NestedTooDeepError("JSON nested too deeply") from None
+
+
 def parse_json(data: bytes, name: str) -> Any:
     try:
         text = data.decode("utf-8-sig")
@@ -52,12 +98,12 @@ def parse_json(data: bytes, name: str) -> Any:
     try:
         # A number too long to be anything real becomes infinity, which the readers then
         # refuse with the place it was found, instead of Python's digit-limit error.
-        return json.loads(text, parse_int=_bounded_int)
+        return load_json(text, parse_int=_bounded_int)
     except json.JSONDecodeError as error:
         raise BadFileError(f"{name}: not valid JSON: {error.msg} at line {error.lineno} "
                            f"column {error.colno}") from None
-    except RecursionError:
-        raise BadFileError(f"{name}: JSON nested too deeply") from None
+    except NestedTooDeepError as error:
+        raise BadFileError(f"{name}: {error}") from None
     except ValueError as error:
         raise BadFileError(f"{name}: not usable JSON: {str(error)[:120]}") from None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from desktop.bundled import resources_dir
 from desktop.engine.codec import library_from_json
 from desktop.engine.composition import Library
 from desktop.engine.errors import RuleError
@@ -17,19 +18,13 @@ from desktop.store.errors import BadFileError, ConflictError
 from desktop.store.files import read_json, short_path
 from desktop.store.store import Store
 
-_PACKAGE_DIR = Path(__file__).resolve().parents[1]
-
 
 def libraries_dir() -> Path:
-    """resources/libraries inside an installed package (the wheel copies it there), else in
-    the source checkout."""
-    for root in (_PACKAGE_DIR, _PACKAGE_DIR.parent):
-        folder = root / "resources" / "libraries"
-        if folder.is_dir():
-            return folder
-    raise BadFileError(f"Rout's resources/libraries folder is missing (looked in "
-                       f"{_PACKAGE_DIR} and {_PACKAGE_DIR.parent}); the installation is "
-                       "incomplete")
+    """resources/libraries, in the installed package or the source checkout."""
+    try:
+        return resources_dir() / "libraries"
+    except FileNotFoundError as error:
+        raise BadFileError(str(error)) from None
 
 
 def bundled_library(ruleset: str) -> Library:

@@ -25,7 +25,7 @@ from sqlalchemy.pool import NullPool
 
 from desktop.store import database
 from desktop.store.errors import DatabaseError, NewerDatabaseError
-from desktop.store.files import short_path
+from desktop.store.files import load_json, short_path
 from desktop.store.sqlite_file import (
     READ_ATTEMPTS,
     READ_RETRY_PAUSE,
@@ -60,7 +60,8 @@ def read_only_reason(path: Path) -> str:
         if hasattr(os, "statvfs") and os.statvfs(folder).f_flag & os.ST_RDONLY:  # not Windows
             return "it is on a read-only file system"
         return "its folder is read-only, and SQLite writes beside the file"
-    if path.is_file() and not writable(path):
+    # os.path.isfile: a name the system refuses (too long) is not a file; opening says why.
+    if os.path.isfile(path) and not writable(path):
         return "the file is read-only"
     return ""
 
@@ -143,6 +144,8 @@ def read_only_engine(path: Path, busy_timeout: float) -> Engine:
         # the file did not change meanwhile (Store._reading).
         return connect_immutable(path, busy_timeout, check_same_thread=False)
 
-    engine = create_engine("sqlite://", creator=connect, poolclass=NullPool)
+    # load_json: JSON nesting bounded here too, as on every engine the store reads with.
+    engine = create_engine("sqlite://", creator=connect, poolclass=NullPool,
+                           json_deserializer=load_json)
     database.sqlite_transactions(engine, busy_timeout, foreign_keys=True)
     return engine

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from desktop.bundled import resources_dir
 from desktop.engine.errors import RuleError
 from desktop.engine.scenario import load_scenario
 from desktop.engine.setup import NewBattle
@@ -21,19 +22,12 @@ SAMPLE_SCENARIOS = {
     "kensei1": "k1-ronin-run-through-ashigaru.json",
 }
 
-_PACKAGE_DIR = Path(__file__).resolve().parents[1]
-
-
 def scenarios_dir() -> Path:
-    """resources/scenarios inside an installed package (the wheel copies it there), else in
-    the source checkout."""
-    for root in (_PACKAGE_DIR, _PACKAGE_DIR.parent):
-        folder = root / "resources" / "scenarios"
-        if folder.is_dir():
-            return folder
-    raise BadFileError(f"Rout's resources/scenarios folder is missing (looked in "
-                       f"{_PACKAGE_DIR} and {_PACKAGE_DIR.parent}); the installation is "
-                       "incomplete")
+    """resources/scenarios, in the installed package or the source checkout."""
+    try:
+        return resources_dir() / "scenarios"
+    except FileNotFoundError as error:
+        raise BadFileError(str(error)) from None
 
 
 def read_scenario_battle(path: Path) -> NewBattle:

@@ -37,6 +37,8 @@ from desktop.engine.codec import (
     army_lists_to_json,
     battle_from_json,
     battle_to_json,
+    check_army,
+    check_readable,
     composition_from_json,
     composition_to_json,
     entry_limit_from_json,
@@ -46,7 +48,7 @@ from desktop.engine.codec import (
     profile_to_json,
 )
 from desktop.engine.composition import Library
-from desktop.engine.errors import RuleError, ScenarioError
+from desktop.engine.errors import RuleError, ScenarioError, quoted
 from desktop.engine.events import Event, event_from_json, fold
 from desktop.engine.model import Army, Battle, LibraryEntry, RosterPrice, Unit
 from desktop.engine.procedure import Answer
@@ -68,6 +70,7 @@ from desktop.store.errors import (
     NotFoundError,
     ReadOnlyDatabaseError,
 )
+from desktop.store.files import load_json
 from desktop.store.read_only import open_read_only, read_only_reason
 from desktop.store.sqlite_file import READ_ATTEMPTS, READ_RETRY_PAUSE, ImmutableConnection
 from desktop.store.tables import (
@@ -308,8 +311,13 @@ class Store:
         is refused with ConflictError and nothing is written; read the army again and redo
         the edit. (The check and the write are one UPDATE, so two savers of one version
         cannot both pass it, on SQLite or PostgreSQL.)
+
+        ScenarioError, before anything is written, for an army past the limits every door
+        applies (check_army): both databases then keep the same armies, and each of them
+        exports and imports again.
         """
         get_ruleset(army.ruleset)
+        check_army(army)
         saved = replace(army, id=army.id or _new_id(), version=army.version + 1)
         now = _now()
         values = {"name": saved.name, "player": saved.player, "ruleset": saved.ruleset,
@@ -326,7 +334,7 @@ class Store:
             else:
                 if connection.execute(select(ARMIES.c.id).where(ARMIES.c.id == saved.id)
                                       ).first():
-                    raise ConflictError(f"army '{army.name}' is already in {self.describe()} "
+                    raise ConflictError(f"army {quoted(army.name)} is already in {self.describe()} "
                                         "(someone else saved it under this id); nothing was "
                                         "saved")
                 connection.execute(insert(ARMIES).values(id=saved.id, created=now, **values))
@@ -342,7 +350,7 @@ class Store:
         with self._reading() as connection:
             army = connection.execute(select(ARMIES).where(ARMIES.c.id == army_id)).one_or_none()
             if army is None:
-                raise NotFoundError(f"no army with id '{army_id}' in {self.describe()}")
+                raise NotFoundError(f"no army with id {quoted(army_id)} in {self.describe()}")
             entries = connection.execute(
                 select(ROSTER).where(ROSTER.c.army_id == army_id)
                 .order_by(ROSTER.c.position)).all()
@@ -363,9 +371,9 @@ class Store:
             stored = connection.execute(select(ARMIES.c.name, ARMIES.c.version).where(
                 ARMIES.c.id == army_id).with_for_update()).one_or_none()
             if stored is None:
-                raise NotFoundError(f"no army with id '{army_id}' in {self.describe()}")
+                raise NotFoundError(f"no army with id {quoted(army_id)} in {self.describe()}")
             if version is not None and stored.version != version:
-                raise ConflictError(f"army '{stored.name}' was changed by someone else since "
+                raise ConflictError(f"army {quoted(stored.name)} was changed by someone else since "
                                     f"it was read (in {self.describe()}); nothing was deleted")
             connection.execute(delete(ROSTER).where(ROSTER.c.army_id == army_id))
             connection.execute(delete(ARMIES).where(ARMIES.c.id == army_id))
@@ -375,8 +383,8 @@ class Store:
         """Why a save from an older version found no army of that version."""
         found = connection.execute(select(ARMIES.c.id).where(ARMIES.c.id == army_id)).first()
         what = "changed" if found else "deleted"
-        return ConflictError(f"army '{name}' was {what} by someone else since it was read (in "
-                             f"{self.describe()}); nothing was saved")
+        return ConflictError(f"army {quoted(name)} was {what} by someone else since it was "
+                             f"read (in {self.describe()}); nothing was saved")
 
     # Unit libraries
 
@@ -516,7 +524,7 @@ class Store:
             raise self._no_battle(battle_id)
 
     def _no_battle(self, battle_id: str) -> NotFoundError:
-        return NotFoundError(f"no battle with id '{battle_id}' in {self.describe()}")
+        return NotFoundError(f"no battle with id {quoted(battle_id)} in {self.describe()}")
 
     @_read_again_if_changed
     def load_battle(self, battle_id: str) -> SavedBattle:
@@ -550,10 +558,10 @@ class Store:
     def _only(self, found: Sequence[str], name: str, kind: str, kinds: str) -> str:
         """The one id a name matched, or NotFoundError saying there is none or several."""
         if not found:
-            raise NotFoundError(f"no {kind} named '{name}' in {self.describe()} (see "
+            raise NotFoundError(f"no {kind} named {quoted(name)} in {self.describe()} (see "
                                 f"`rout {kinds}`)")
         if len(found) > 1:
-            raise NotFoundError(f"{len(found)} {kinds} are named '{name}'; give the id "
+            raise NotFoundError(f"{len(found)} {kinds} are named {quoted(name)}; give the id "
                                 f"instead ({', '.join(sorted(found))})")
         return found[0]
 
@@ -670,7 +678,7 @@ class Store:
         an input JSON cannot hold, an answer of the wrong shape) changes nothing.
         """
         if not procedure or len(procedure) > 80:
-            raise ScenarioError(f"'{procedure}' is not a procedure name (1 to 80 "
+            raise ScenarioError(f"{quoted(procedure)} is not a procedure name (1 to 80 "
                                 "characters)")
         stored_answers = answers_to_json(answers)  # AnswerError names a wrong one
         stored_input = _json_mapping(procedure_input)
@@ -728,8 +736,9 @@ def _json_mapping(value: Mapping[str, Any]) -> dict[str, Any]:
         raise ScenarioError(f"a procedure's input must be a mapping, not "
                             f"{type(value).__name__}")
     try:
-        stored = json.loads(json.dumps(value, allow_nan=False))
-    except (TypeError, ValueError) as error:
+        # load_json: what cannot be read back (nested past the bound) is not written either.
+        stored = load_json(json.dumps(value, allow_nan=False))
+    except (TypeError, ValueError, RecursionError) as error:
         raise ScenarioError(f"the procedure's input cannot be kept as JSON ({error})"
                             ) from None
     return dict(stored)
@@ -760,8 +769,12 @@ def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any]) -> Army:
                         RosterPrice(float(row.price_per_model), int(row.price_upgrades))),
                  points_typed=bool(row.points_typed))
             for row in entries)
+        # A row another program changed (text no file can hold, a list where text goes) is
+        # refused here, not mid-export; limits are checked on saving (an army kept before
+        # they were still opens).
+        return check_readable(Army(name=name, player=player, ruleset=ruleset_id, units=units,
+                               points_limit=points_limit, notes=notes, id=army_id,
+                               army_list=army_list, version=version))
     except (RuleError, KeyError, TypeError, ValueError) as error:
-        raise CorruptDatabaseError(f"{where}: army '{name}' cannot be read ({error})") from None
-    return Army(name=name, player=player, ruleset=ruleset_id, units=units,
-                points_limit=points_limit, notes=notes, id=army_id, army_list=army_list,
-                version=version)
+        raise CorruptDatabaseError(f"{where}: army {quoted(name)} cannot be read ({error})"
+                                   ) from None

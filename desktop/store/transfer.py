@@ -21,7 +21,7 @@ from desktop.engine.codec import (
     battle_to_json,
 )
 from desktop.engine.composition import Library, list_for_catalogue
-from desktop.engine.errors import RuleError
+from desktop.engine.errors import RuleError, quoted
 from desktop.engine.events import Event
 from desktop.engine.model import Army, Battle
 from desktop.engine.rulesets import get_ruleset
@@ -77,7 +77,7 @@ def read_army_file(path: Path, ruleset: str | None = None) -> ImportedArmy:
     suffix = path.suffix.lower()
     if suffix not in IMPORT_SUFFIXES:
         raise BadFileError(f"{name}: Rout imports {', '.join(IMPORT_SUFFIXES)} files, not "
-                           f"'{suffix or 'no extension'}'")
+                           f"{quoted(suffix) if suffix else repr('no extension')}")
     data = read_bytes(path, what="roster")
     if suffix == ".json":
         return _army_document(parse_json(data, name), name, ruleset)
@@ -97,7 +97,7 @@ def with_army_list(imported: ImportedArmy, library: Library) -> ImportedArmy:
     if found:
         return replace(imported, army=replace(army, army_list=found))
     return replace(imported, warnings=(
-        *imported.warnings, f"the catalogue '{imported.catalogue}' is not an army list of "
+        *imported.warnings, f"the catalogue {quoted(imported.catalogue)} is not an army list of "
         f"the {get_ruleset(army.ruleset).name} library: choose one in Army Settings"))
 
 
@@ -131,7 +131,8 @@ def army_document(army: Army, format_name: str) -> str:
         return roster_markdown(army)
     if format_name == "text":
         return roster_text(army)
-    raise BadFileError(f"unknown export format '{format_name}' (known: json, text, markdown)")
+    raise BadFileError(f"unknown export format {quoted(format_name)} (known: json, text, "
+                       "markdown)")
 
 
 def export_format(path: Path, format_name: str | None = None) -> str:
@@ -140,7 +141,8 @@ def export_format(path: Path, format_name: str | None = None) -> str:
     found = EXPORT_FORMATS.get(path.suffix.lower())
     if found is None:
         raise BadFileError(f"{short_path(path)}: cannot tell the format from "
-                           f"'{path.suffix or 'no extension'}' (use .json, .txt or .md)")
+                           f"{quoted(path.suffix) if path.suffix else repr('no extension')} (use "
+                           ".json, .txt or .md)")
     return found
 
 

@@ -1,4 +1,5 @@
-"""Forecast benchmarks (DESIGN.md: forecast of a one-combat W6 aftermath < 200 ms). Run
+"""Forecast benchmarks (DESIGN.md: forecast of a one-combat W6 aftermath < 200 ms; the
+four-unit W6 scenario, exact, < 2 s). Run
 
     python tests/bench/bench_forecast.py
 

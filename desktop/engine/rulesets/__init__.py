@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from desktop.engine.errors import ScenarioError
+from desktop.engine.errors import ScenarioError, quoted
 from desktop.engine.rulesets import breaks_pursues, kensei1, warhammer6
 from desktop.engine.rulesets.base import (
     OptionSpec,
@@ -25,7 +25,7 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
     try:
         return RULESETS[ruleset_id]
     except KeyError:
-        raise ScenarioError(f"unknown ruleset '{ruleset_id}' "
+        raise ScenarioError(f"unknown ruleset {quoted(ruleset_id)} "
                             f"(known: {', '.join(sorted(RULESETS))})") from None
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from desktop.engine.dice import Dice
-from desktop.engine.errors import ScenarioError, StatError
+from desktop.engine.errors import ScenarioError, StatError, quoted
 from desktop.engine.events import Event, fold
 from desktop.engine.model import Battle, UnitProfile
 from desktop.engine.procedure import Procedure, Recorder, Resolution
@@ -121,7 +121,7 @@ class Ruleset:
         for spec in self.stats:
             if spec.name == name:
                 return spec
-        raise StatError(f"{self.name} has no statistic '{name}'")
+        raise StatError(f"{self.name} has no statistic {quoted(name)}")
 
     def check_stat(self, name: str, value: object, where: str = "") -> int:
         prefix = f"{where}: " if where else ""
@@ -132,7 +132,7 @@ class Ruleset:
                             f"{', '.join(s.name for s in self.stats)})") from None
         what = name if spec.label == name else f"{spec.label} ({name})"
         if isinstance(value, bool) or not isinstance(value, int):
-            raise StatError(f"{prefix}{what} must be a whole number, not '{value}'")
+            raise StatError(f"{prefix}{what} must be a whole number, not {quoted(value)}")
         if not spec.minimum <= value <= spec.maximum:
             raise StatError(f"{prefix}{what} {value} is out of range "
                             f"{spec.minimum} to {spec.maximum}")
@@ -165,5 +165,5 @@ class Ruleset:
             return self.procedures[name]
         except KeyError:
             raise ScenarioError(
-                f"{self.name} has no resolution '{name}' "
+                f"{self.name} has no resolution {quoted(name)} "
                 f"(it has {', '.join(sorted(self.procedures))})") from None

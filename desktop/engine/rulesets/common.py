@@ -27,10 +27,11 @@ from desktop.engine.events import (
 )
 from desktop.engine.geometry import distance, in_contact
 from desktop.engine.model import Battle
-from desktop.engine.movement import MovePlan
+from desktop.engine.movement import MovePlan, end_footprint
 from desktop.engine.procedure import (
     Answer,
     Outcome,
+    Reads,
     Recorder,
     Request,
     Roll,
@@ -235,16 +236,18 @@ def distance_roll(
     rec: Recorder, unit_id: str, dice: Dice, *, key: str, purpose: str, why: str,
     clause: str, outcomes: Sequence[tuple[str, Fraction]] = (),
     outcome_of: Callable[[int], str] | None = None, threshold: Threshold | None = None,
+    reads: Reads = "total",
 ) -> Generator[Request, Answer, int]:
     """Ask for a flee, pursue or chase roll and record it; the total in inches or cm.
 
     What a total leads to comes as `threshold` (against a roll already made), `outcome_of`
     (measured on the table for each total), or `outcomes` (when dice not yet rolled decide).
+    With `reads="move"` the caller audits the move the total makes (`audit_move`).
     """
     faces = yield with_odds(
         Roll(key=key, unit=unit_id, player=rec.battle.player_of(unit_id), dice=dice,
              purpose=f"{purpose} roll", why=why, clause=clause, threshold=threshold,
-             outcome_of=outcome_of), outcomes)
+             outcome_of=outcome_of, reads=reads), outcomes)
     assert isinstance(faces, tuple)
     total = dice.total(faces)
     rec.emit(DiceRolled(unit_id, purpose, str(dice), faces, total, clause=clause))
@@ -268,3 +271,28 @@ def resolve_catches(
                                          clause=clause))
         else:
             rec.emit(UnitEscaped(uid, flee_roll, rolls, clause=clause))
+
+
+def audit_move(rec: Recorder, key: str, unit_id: str, plan: MovePlan, alike: Sequence[int],
+               plan_for: Callable[[int], MovePlan]) -> None:
+    """The move of the "move" roll `key` (its total made `plan`; `alike` are the totals the
+    roll reads the same, see `procedure.alike_totals`). When a forecast walked one of them
+    for all, every one must move the unit alike, and nothing worked out afterwards may look
+    where any of them would leave it (desktop/engine/sight.py); otherwise the run says so.
+
+    Sound only while everything after the move reads other units through movement, which
+    reports what it looks at: true of the moves that end a W6 aftermath.
+    """
+    sight = rec.sight
+    if sight is None or not sight.relies_on(key):
+        return
+    plans = [plan_for(total) for total in alike]
+    if any(_words(other) != _words(plan) for other in plans):
+        sight.doubt(key)  # a forecast must tell these totals apart
+    elif not plan.left_table:  # off the table, it is nowhere for anything to meet
+        sight.watch(key, [end_footprint(rec.battle, unit_id, p) for p in (plan, *plans)])
+
+
+def _words(plan: MovePlan) -> tuple[bool, tuple[str, ...], str, str]:
+    """All a move's events say of it beyond where it ends (what a forecast tells apart)."""
+    return plan.left_table, plan.passed_through, plan.blocked_by, plan.blocked_kind

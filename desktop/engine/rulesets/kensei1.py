@@ -24,7 +24,7 @@ from typing import Any
 
 from desktop.engine import odds
 from desktop.engine.dice import D2D10, D3D10, Dice
-from desktop.engine.errors import RuleError, ScenarioError
+from desktop.engine.errors import RuleError, ScenarioError, quoted
 from desktop.engine.events import (
     LOCKED_RUNNER,
     TURN_FLAG,
@@ -532,13 +532,14 @@ def _require_units(battle: Battle, *unit_ids: str) -> None:
 
 def _check_honor_rule(value: Any) -> object:
     if value not in HONOR_RULES:
-        raise RuleError(f"'{value}' is not an Honor rule (use {', '.join(HONOR_RULES)})")
+        raise RuleError(f"{quoted(value)} is not an Honor rule (use {', '.join(HONOR_RULES)})")
     return value
 
 
 def _check_shooting_total(value: Any) -> object:
     if value not in ("remaining", "starting"):
-        raise RuleError(f"'{value}' is not a shooting total (use remaining or starting)")
+        raise RuleError(f"{quoted(value)} is not a shooting total (use remaining or "
+                        "starting)")
     return value
 
 

@@ -56,6 +56,7 @@ from desktop.engine.procedure import (
     Request,
     Roll,
     Threshold,
+    alike_totals,
 )
 from desktop.engine.reading import Reader
 from desktop.engine.rulesets.base import (
@@ -66,6 +67,7 @@ from desktop.engine.rulesets.base import (
     UpgradeSpec,
 )
 from desktop.engine.rulesets.common import (
+    audit_move,
     break_test,
     distance_roll,
     emit_flee,
@@ -75,6 +77,7 @@ from desktop.engine.rulesets.common import (
     resolve_catches,
     score_combat,
 )
+from desktop.engine.sight import remember
 
 PANIC_RADIUS = 6.0  # W6-PT-1
 KEEP_AWAY = 4.0  # W6-FL-5
@@ -159,27 +162,47 @@ def combat_aftermath(rec: Recorder, combats: Sequence[Combat]) -> Procedure:
 
     resolve_catches(rec, flee_rolls, pursuits, pursuit_rolls, "W6-PU-1")
 
+    # Rolls that read "move" are audited where their unit moves (see Reads); their dice
+    # are the rolls' own, since nothing in an aftermath changes a unit's Move.
     for uid, source in flee_from.items():
         if rec.battle.states[uid].status != Status.BROKEN:
             continue
-        plan = _first_flee(rec.battle, uid, source, headings[uid], flee_rolls[uid])
-        emit_flee(rec, uid, plan, flee_rolls[uid], away_from=source, clause="W6-FL-3",
+        battle, roll = rec.battle, flee_rolls[uid]
+        plan = _first_flee(battle, uid, source, headings[uid], roll)
+        if uid not in pursuits.values():
+            audit_move(rec, f"flee:{uid}", uid, plan,
+                       alike_totals(flee_dice(battle, uid), None, roll),
+                       functools.partial(_first_flee, battle, uid, source, headings[uid]))
+        emit_flee(rec, uid, plan, roll, away_from=source, clause="W6-FL-3",
                   left_clause="W6-FL-6")
 
     for pursuer, target in pursuits.items():
-        plan = pursue_around(rec.battle, pursuer, headings[target], pursuit_rolls[pursuer],
-                             halt_before=frozenset({target}))
-        rec.emit(UnitPursued(pursuer, pursuit_rolls[pursuer], plan.path, plan.facing,
-                             target=target, charged=plan.contacted_enemy, clause="W6-PU-2",
-                             **plan.drawing()))
+        battle, roll = rec.battle, pursuit_rolls[pursuer]
+        plan = _pursuit_move(battle, pursuer, target, headings[target], roll)
+        audit_move(rec, f"pursue_roll:{pursuer}", pursuer, plan,
+                   alike_totals(flee_dice(battle, pursuer), _catches(flee_rolls[target]), roll),
+                   functools.partial(_pursuit_move, battle, pursuer, target, headings[target]))
+        rec.emit(UnitPursued(pursuer, roll, plan.path, plan.facing, target=target,
+                             charged=plan.contacted_enemy, clause="W6-PU-2", **plan.drawing()))
     return
 
 
 def _first_flee(battle: Battle, unit_id: str, source: str, heading: float, roll: int
                 ) -> MovePlan:
     """W6-FL-3: the roll counts from the enemy's edge it fled from (see gap_length)."""
-    length = gap_length(battle, unit_id, source, roll) if source else float(roll)
-    return flee_around(battle, unit_id, heading, length)
+    def plan() -> MovePlan:
+        length = gap_length(battle, unit_id, source, roll) if source else float(roll)
+        return flee_around(battle, unit_id, heading, length)
+
+    # Kept with the battle: a window's odds, the move and a forecast's audit all ask.
+    return remember(battle, ("flee", unit_id, source, heading, roll), plan, mover=unit_id)
+
+
+def _pursuit_move(battle: Battle, pursuer: str, target: str, heading: float, roll: int
+                  ) -> MovePlan:
+    """W6-PU-2: the full roll after the fleeing unit, stopping short of it if missed."""
+    return remember(battle, ("pursue", pursuer, target, heading, roll), lambda: pursue_around(
+        battle, pursuer, heading, roll, halt_before=frozenset({target})), mover=pursuer)
 
 
 def _flee_heading(battle: Battle, unit_id: str, source: str) -> float:
@@ -317,9 +340,10 @@ def _flee_roll(rec: Recorder, unit_id: str, pursuits: Mapping[str, str],
         return (yield from distance_roll(
             rec, unit_id, dice, key=f"flee:{unit_id}", purpose="flee", why=why,
             clause="W6-FL-3", outcomes=[("escapes", odds.ONE - chance), ("caught", chance)]))
+    # Nobody compares this roll with anything: it only says how far the unit flees.
     return (yield from distance_roll(
         rec, unit_id, dice, key=f"flee:{unit_id}", purpose="flee", why=why, clause="W6-FL-3",
-        outcome_of=lambda total: move_outcome(battle, move(total))))
+        outcome_of=lambda total: move_outcome(battle, move(total)), reads="move"))
 
 
 def _pursuit_roll(rec: Recorder, unit_id: str, target: str, flee_roll: int
@@ -331,7 +355,12 @@ def _pursuit_roll(rec: Recorder, unit_id: str, target: str, flee_roll: int
         rec, unit_id, dice, key=f"pursue_roll:{unit_id}", purpose="pursue", clause="W6-PU-1",
         why=(f"{unit.name} pursue {dice}\". {battle.roster[target].name} fled "
              f"{flee_roll}\": {flee_roll} or more catches them."),
-        threshold=Threshold(">=", flee_roll, "catches", "misses")))
+        threshold=_catches(flee_roll), reads="move"))
+
+
+def _catches(flee_roll: int) -> Threshold:
+    """W6-PU-1: a pursuit roll equal to or above the flee roll catches."""
+    return Threshold(">=", flee_roll, "catches", "misses")
 
 
 def start_of_turn(rec: Recorder, player: str) -> Procedure:

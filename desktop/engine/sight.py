@@ -1,0 +1,230 @@
+"""What the engine looks at on the table while it works out a move.
+
+A forecast may walk one total of a distance roll for several when the procedure says the
+others would only have moved one unit elsewhere (`Roll.reads == "move"`). That holds when
+every total of the class moves the unit alike (the same words: through whom, stopped by
+whom, off the table or not) and nothing worked out after the move looks at any place where
+one of those totals would have left it. Movement reports every part of the table it looks
+at (`look`); a `Sight` set up for a run watches the ground such a unit might stand on and
+notes each roll whose promise failed, so that the forecast walks its totals one by one.
+
+The same fact lets a move be worked out once for many battles: `remember` keeps it with
+the battle it was worked out on and, given a `Recall`, finds it again in any battle where
+the units it saw stand as they stood and every other unit is out of its sight. Either way
+what it looked at is looked at again, so a `Sight` checks it as if it were worked out anew.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TypeVar
+
+from desktop.engine.geometry import (
+    CONTACT_TOLERANCE,
+    Footprint,
+    Point,
+    convex_hull,
+    convex_overlap,
+)
+from desktop.engine.model import Battle
+
+T = TypeVar("T")
+
+# Ground is watched this much wider than the unit: far more than any tolerance movement uses
+# to call two shapes touching or overlapping.
+MARGIN = 2 * CONTACT_TOLERANCE
+
+Box = tuple[float, float, float, float]
+
+
+class _Look:
+    """A part of the table looked at: the convex hull of `points`, boxed for quick tests."""
+
+    __slots__ = ("_hull", "box", "points")
+
+    def __init__(self, points: Sequence[Point]) -> None:
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        self.box: Box = (min(xs), min(ys), max(xs), max(ys))
+        self.points = tuple(points)
+        self._hull: tuple[Point, ...] | None = None
+
+    def meets(self, box: Box, ground: Sequence[tuple[Point, ...]]) -> bool:
+        """Whether it meets any of the (convex) `ground`, whose bounding box is `box`."""
+        low_x, low_y, high_x, high_y = self.box
+        if low_x > box[2] or high_x < box[0] or low_y > box[3] or high_y < box[1]:
+            return False
+        if self._hull is None:
+            self._hull = convex_hull(self.points)
+        # A point or a segment has no outline to test: count it as meeting.
+        return len(self._hull) < 3 or any(convex_overlap(self._hull, g) for g in ground)
+
+
+def _ground(footprints: Iterable[Footprint]) -> tuple[Box, list[tuple[Point, ...]]] | None:
+    """The footprints grown by MARGIN, and their bounding box (None for none)."""
+    grown: list[tuple[Point, ...]] = [
+        Footprint(f.center, f.facing, f.frontage + 2 * MARGIN, f.depth + 2 * MARGIN).corners
+        for f in footprints]
+    if not grown:
+        return None
+    xs = [x for corners in grown for x, _ in corners]
+    ys = [y for corners in grown for _, y in corners]
+    return (min(xs), min(ys), max(xs), max(ys)), grown
+
+
+_SIGHT: ContextVar[Sight | None] = ContextVar("sight", default=None)
+_RECALL: ContextVar[Recall | None] = ContextVar("recall", default=None)
+_MEMORY: ContextVar[list[_Look] | None] = ContextVar("sight_memory", default=None)
+
+
+def look(points: Sequence[Point]) -> None:
+    """Movement looked inside the convex hull of `points`: nothing outside it could change
+    what it works out. Free unless a run is watched or a move is being remembered."""
+    sight, memory = _SIGHT.get(), _MEMORY.get()
+    if sight is None and memory is None:
+        return
+    looked = _Look(points)
+    if memory is not None:
+        memory.append(looked)
+    if sight is not None:
+        sight.seen(looked)
+
+
+def look_around(points: Sequence[Point], reach: float) -> None:
+    """Movement looked at everything within `reach` of the shape with these corners."""
+    if _SIGHT.get() is None and _MEMORY.get() is None:
+        return
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    low_x, low_y, high_x, high_y = min(xs) - reach, min(ys) - reach, max(xs) + reach, \
+        max(ys) + reach
+    look(((low_x, low_y), (high_x, low_y), (high_x, high_y), (low_x, high_y)))
+
+
+class Sight:
+    """The checks of one run: which promises the forecast relies on, the ground watched
+    for each, and the ones that failed (`broken`)."""
+
+    def __init__(self, relied: Iterable[str] = ()) -> None:
+        self.relied = set(relied)
+        self.broken: set[str] = set()
+        self._watched: list[tuple[str, Box, list[tuple[Point, ...]]]] = []
+
+    def relies_on(self, key: str) -> bool:
+        return key in self.relied and key not in self.broken
+
+    def rely_on(self, key: str) -> None:
+        self.relied.add(key)
+
+    def doubt(self, key: str) -> None:
+        self.broken.add(key)
+
+    def watch(self, key: str, ground: Sequence[Footprint]) -> None:
+        """From now on, looking at any of `ground` breaks the promise of `key`."""
+        grown = _ground(ground)
+        if grown is not None:
+            self._watched.append((key, *grown))
+
+    @property
+    def watches(self) -> bool:
+        """Whether any ground is watched yet (before the first audited move, none is)."""
+        return bool(self._watched)
+
+    def seen(self, looked: _Look) -> None:
+        for key, box, ground in self._watched:
+            if key not in self.broken and looked.meets(box, ground):
+                self.broken.add(key)
+
+
+class Recall:
+    """Moves kept across the battles of many runs of one resolution (its table, terrain
+    and roster never change): under each key, by the units each move saw (their footprints,
+    and whether they are on the table) and what it looked at."""
+
+    def __init__(self) -> None:
+        self._kept: dict[Hashable, dict[tuple[str, ...], dict[tuple[object, ...],
+                                                               _Kept]]] = {}
+
+    def find(self, battle: Battle, key: Hashable) -> _Kept | None:
+        for seen, kept_by_pose in self._kept.get(key, {}).items():
+            kept = kept_by_pose.get(_poses(battle, seen))
+            if kept is not None and not any(
+                    kept.sees(battle.footprint(uid)) for uid in battle.states if uid not in seen):
+                return kept
+        return None
+
+    def keep(self, battle: Battle, key: Hashable, mover: str, kept: _Kept) -> None:
+        # Every unit, on the table or not: one off it may still be read by name (a source).
+        seen = tuple(sorted(uid for uid in battle.states
+                            if uid == mover or kept.sees(battle.footprint(uid))))
+        self._kept.setdefault(key, {}).setdefault(seen, {})[_poses(battle, seen)] = kept
+
+
+def _poses(battle: Battle, units: Sequence[str]) -> tuple[object, ...]:
+    """All movement reads of these units: where they stand and whether they are in play."""
+    return tuple((battle.footprint(uid), battle.states[uid].status.on_table) for uid in units)
+
+
+class _Kept:
+    """A remembered value and what working it out looked at."""
+
+    __slots__ = ("looks", "value")
+
+    def __init__(self, value: object, looks: Sequence[_Look]) -> None:
+        self.value = value
+        self.looks = tuple(looks)
+
+    def sees(self, footprint: Footprint) -> bool:
+        grown = _ground((footprint,))
+        assert grown is not None
+        return any(looked.meets(*grown) for looked in self.looks)
+
+    def look_again(self) -> None:
+        sight, memory = _SIGHT.get(), _MEMORY.get()
+        if memory is not None:
+            memory.extend(self.looks)
+        if sight is not None and sight.watches:
+            for looked in self.looks:
+                sight.seen(looked)
+
+
+@contextmanager
+def watching(sight: Sight | None, recall: Recall | None = None) -> Iterator[None]:
+    """Report what movement looks at to `sight`, and find moves in `recall`, while the
+    block runs."""
+    sight_token, recall_token = _SIGHT.set(sight), _RECALL.set(recall)
+    try:
+        yield
+    finally:
+        _SIGHT.reset(sight_token)
+        _RECALL.reset(recall_token)
+
+
+def remember(battle: Battle, key: Hashable, compute: Callable[[], T], *,
+             mover: str = "") -> T:
+    """`compute()` worked out once per battle (a battle never changes), kept with it, and
+    with a `Recall` (for `mover`'s move) found again in other battles too; every use, first
+    or later, looks again at what the work looked at."""
+    cache: dict[Hashable, _Kept] = battle.__dict__.setdefault("_remembered", {})
+    kept = cache.get(key)
+    recall = _RECALL.get() if mover else None
+    if kept is None and recall is not None:
+        kept = recall.find(battle, key)
+        if kept is not None:
+            cache[key] = kept
+    if kept is not None:
+        kept.look_again()
+        return kept.value  # type: ignore[return-value]  # kept under this key by this call
+    outer = _MEMORY.get()
+    looks: list[_Look] = []
+    token = _MEMORY.set(looks)
+    try:
+        value = compute()
+    finally:
+        _MEMORY.reset(token)
+    kept = cache[key] = _Kept(value, looks)
+    if recall is not None:
+        recall.keep(battle, key, mover, kept)
+    if outer is not None:
+        outer.extend(looks)
+    return value

@@ -1,0 +1,5 @@
+"""The frozen app's entry point: the same as the `rout` command and `python -m desktop`."""
+
+from desktop.cli import main
+
+raise SystemExit(main())
