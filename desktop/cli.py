@@ -204,6 +204,10 @@ def _build_parser() -> _Parser:
     check_parser.add_argument("army", metavar="ARMY",
                               help="an army's name or id (see `rout armies`)")
     commands.add_parser("battles", parents=[database], help="list the battles as JSON")
+    commands.add_parser(
+        "check-database", parents=[database],
+        help="read the whole database (every page of a SQLite file, every army, library and "
+        "battle); JSON when healthy, else one line saying what is damaged (exit status 2)")
     return parser
 
 
@@ -500,9 +504,29 @@ def battles_command(args: argparse.Namespace) -> list[dict[str, Any]]:
              "created": s.created.isoformat(timespec="seconds")} for s in summaries]
 
 
+def check_database_command(args: argparse.Namespace) -> dict[str, Any]:
+    """The full check start-up leaves out (desktop.store.checking); it writes nothing."""
+    from desktop.store.checking import check_database
+    from desktop.store.errors import CorruptDatabaseError, NotFoundError
+    from desktop.store.store import Store
+
+    missing = _missing_database(args.database)
+    if missing:  # checking must not leave a new, empty database behind
+        raise NotFoundError(f"there is no database at {missing}")
+    with Store.open(args.database) as store:
+        report = check_database(store)
+    if not report.ok:
+        raise CorruptDatabaseError(f"{report.database} is damaged: {report.summary()}; Rout "
+                                   "left it as it is — restore a copy or open another "
+                                   "database")
+    return {"database": report.database, "ok": True, "problems": [],
+            "pages": report.pages, "armies": report.armies, "libraries": report.libraries,
+            "battles": report.battles, "unfinished": report.unfinished}
+
+
 STORE_COMMANDS = {"import": import_command, "export": export_command,
                   "armies": armies_command, "battles": battles_command,
-                  "check": check_command}
+                  "check": check_command, "check-database": check_database_command}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -161,6 +161,11 @@ def stored(url: str, army_id: str) -> Army:
         return store.load_army(army_id)
 
 
+def content(army: Army | None) -> Army | None:
+    """An army whatever its version: an undone edit is written again, as a new version."""
+    return None if army is None else replace(army, version=0)
+
+
 def stored_names(url: str) -> list[str]:
     with Store.open(url) as store:
         return sorted(summary.name for summary in store.list_armies())
@@ -577,7 +582,7 @@ def test_undo_and_redo_restore_the_stat_and_the_store(qtbot, url):
 
     window.undo_action.trigger()
     assert ws_everywhere() == (2, 2, 2)
-    assert stored(url, army.id) == army
+    assert content(stored(url, army.id)) == content(army)
     window.redo_action.trigger()
     assert ws_everywhere() == (7, 7, 7)
 
@@ -959,7 +964,7 @@ def test_duplicate_and_delete_units(qtbot, url):
 
     window.undo_action.trigger()
     window.undo_action.trigger()
-    assert stored(url, army.id) == army
+    assert content(stored(url, army.id)) == content(army)
 
 
 def test_delete_army_asks_first(qtbot, url, modals):
@@ -1040,7 +1045,7 @@ def test_army_settings_dialog(qtbot, url, modals):
     window.edit_army_settings()
     assert window.undo_stack.count() == 1
     window.undo_action.trigger()
-    assert stored(url, goblins.id) == goblins
+    assert content(stored(url, goblins.id)) == content(goblins)
 
 
 def test_sample_armies_are_one_undo_step(qtbot, url):

@@ -39,15 +39,15 @@ from builders import W6_STATS, army
 REPO = Path(__file__).resolve().parents[1]
 def test_save_gives_an_id_and_load_returns_the_same_army(store):
     saved = store.save_army(army())
-    assert saved.id and saved == replace(army(), id=saved.id)
+    assert saved.id and saved == replace(army(), id=saved.id, version=1)
     assert store.load_army(saved.id) == saved
 
 
 def test_saving_again_replaces_the_whole_roster(store):
     saved = store.save_army(army(units=5))
     smaller = replace(saved, name="Renamed", units=saved.units[3:] + saved.units[:1])
-    assert store.save_army(smaller) == smaller
-    assert store.load_army(saved.id) == smaller
+    assert store.save_army(smaller) == replace(smaller, version=2)
+    assert store.load_army(saved.id) == replace(smaller, version=2)
     assert [s.units for s in store.list_armies()] == [3]
 
 
@@ -123,11 +123,11 @@ def test_library_per_ruleset_round_trips_and_replaces(store):
                           base=(1.0, 2.0), special_rules=frozenset({"lance"}))
     entries = (LibraryEntry("warhammer6", spear, 5, "Core", 20),
                LibraryEntry("warhammer6", knights, 24, "Special", 5))
-    store.save_library(Library("warhammer6", entries))
+    first = store.save_library(Library("warhammer6", entries))
     store.save_library(Library("breaks_pursues", (LibraryEntry("breaks_pursues", UnitProfile(
         "Militia", {"M": 4, "Ld": 6}), 3),)))
-    assert store.load_library("warhammer6") == Library("warhammer6", entries)
-    store.save_library(Library("warhammer6", entries[1:]))
+    assert store.load_library("warhammer6") == Library("warhammer6", entries, version=1)
+    store.save_library(replace(first, entries=entries[1:]))
     assert store.load_library("warhammer6").entries == entries[1:]
     assert len(store.load_library("breaks_pursues").entries) == 1
     assert store.load_library("kensei1") == Library("kensei1")

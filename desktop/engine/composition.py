@@ -102,6 +102,7 @@ class Library:
     entries: tuple[LibraryEntry, ...] = ()
     army_lists: tuple[ArmyList, ...] = ()
     composition: Composition = Composition()
+    version: int = 0  # the store's count of saves; 0 when none is stored (as Army.version)
 
     def army_list(self, list_id: str) -> ArmyList | None:
         return next((found for found in self.army_lists if found.id == list_id), None)

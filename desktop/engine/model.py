@@ -144,6 +144,9 @@ class Army:
     notes: tuple[str, ...] = ()
     id: str = ""  # given by the store when the army is first saved
     army_list: str = ""  # the id of its library's army list ("": none chosen)
+    # The store's count of saves, from 1; 0 for an army not yet saved. A save says which
+    # version it started from, so one from an older version is refused, not silently lost.
+    version: int = 0
 
     @property
     def points(self) -> int:

@@ -5,7 +5,8 @@ QFileSystemWatcher on the file and its -wal notices (SQLite in WAL mode writes t
 after a quiet moment the store is read in a worker and compared with what the window shows.
 Only the differences reach the views, through the workspace's own signals, so the army on
 screen, the selection and the tree's state stay. View ▸ Reload (F5) does the same on demand,
-for any database (PostgreSQL has no file to watch).
+for any database (PostgreSQL has no file to watch), and so does an edit the store refused
+because someone else changed the army since the window read it (Workspace.stale).
 
 The window's own edits touch the file too: they read back equal to what it shows and change
 nothing. Nothing typed is lost: edits are saved as they are made, and while a cell editor or
@@ -147,6 +148,8 @@ class DatabaseReload(QObject):
         for signal in (workspace.army_added, workspace.army_changed, workspace.army_removed,
                        workspace.reset, battles.listChanged):
             signal.connect(self._count)
+        # An edit refused because someone else saved the army since: show what they saved.
+        workspace.stale.connect(lambda army_id: self.reload(asked=False))
 
     def _count(self, *args: object) -> None:
         self._revision += 1

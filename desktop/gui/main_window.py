@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
 from desktop import __version__
 from desktop.bundled import resource_path, resources_dir
 from desktop.gui.context_menus import ContextMenus
+from desktop.gui.database_check import DatabaseChecker
 from desktop.gui.database_watch import DatabaseReload
 from desktop.gui.forms.ui_mainwindow import Ui_MainWindow
 
@@ -100,6 +101,7 @@ def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, Library]]
     """
     from desktop.engine.codec import library_from_json
     from desktop.store.files import read_json
+    from desktop.store.libraries import store_bundled
     from desktop.store.store import Store
 
     store = Store.open(url)
@@ -109,9 +111,7 @@ def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, Library]]
             bundled = library_from_json(read_json(path))
             stored = store.load_library(bundled.ruleset)
             if not stored.entries:
-                if not store.read_only:
-                    store.save_library(bundled)
-                stored = bundled
+                stored = bundled if store.read_only else store_bundled(store, stored, bundled)
             libraries[bundled.ruleset] = stored
         armies = {summary.id: store.load_army(summary.id) for summary in store.list_armies()}
     except BaseException:
@@ -151,6 +151,7 @@ class MainWindow(QMainWindow):
         self._drop_hints: DropHints | None = None
         self.context_menus = ContextMenus(self)
         self.database_reload = DatabaseReload(self)
+        self.database_checker = DatabaseChecker(self)
         for action in (self.ui.actionNewBattle, self.ui.actionRenameBattle,
                        self.ui.actionDuplicateBattle, self.ui.actionDeleteBattle,
                        self.ui.actionDeployArmy, self.ui.actionFitTable,

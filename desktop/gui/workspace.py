@@ -8,12 +8,17 @@ Qt models only listen. Nothing here decides a rule: prices and warnings come fro
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import QObject, Signal
 
 from desktop.engine.composition import Library, army_problems
 from desktop.engine.model import Army, ArmyList, LibraryEntry
 from desktop.engine.roster import RosterProblem
+from desktop.store.errors import ConflictError
 from desktop.store.store import Store
+
+SHOWN_AGAIN = " — Rout now shows the army as it is stored: redo your edit there"
 
 
 class Workspace(QObject):
@@ -24,6 +29,9 @@ class Workspace(QObject):
     army_removed = Signal(str, object)  # id, the army that was removed
     reset = Signal()
     failed = Signal(str)  # an edit the store refused, for the window to show
+    # An edit refused because someone else changed the army since: the window reads it again
+    # (desktop.gui.database_watch), so that the edit can be redone on what is stored now.
+    stale = Signal(str)
     touched = Signal(str)  # an undo command just changed this army (shown or not)
 
     def __init__(self, store: Store, parent: QObject | None = None) -> None:
@@ -80,9 +88,17 @@ class Workspace(QObject):
     # Changing: the store first, so a failed write changes nothing on screen either.
 
     def put_army(self, army: Army) -> Army:
-        """Save a new or changed army; returns it as saved (a new army gets its id)."""
+        """Save a new or changed army; returns it as saved (a new army gets its id).
+
+        The save starts from the version this window shows, whichever copy of the army an
+        undo step holds: only someone else's save since then makes the store refuse it.
+        """
         before = self._armies.get(army.id) if army.id else None
-        saved = self.store.save_army(army)
+        try:
+            saved = self.store.save_army(replace(army, version=before.version if before else 0))
+        except ConflictError as error:
+            self.stale.emit(army.id)
+            raise ConflictError(f"{error}{SHOWN_AGAIN}") from None
         self._armies[saved.id] = saved
         if before is None:
             self.army_added.emit(saved.id)
@@ -94,7 +110,11 @@ class Workspace(QObject):
         removed = self._armies.get(army_id)
         if removed is None:
             return
-        self.store.delete_army(army_id)
+        try:
+            self.store.delete_army(army_id, version=removed.version)
+        except ConflictError as error:
+            self.stale.emit(army_id)
+            raise ConflictError(f"{error}{SHOWN_AGAIN}") from None
         del self._armies[army_id]
         self.army_removed.emit(army_id, removed)
 

@@ -1,8 +1,8 @@
 """Opening a database: where it lives, whether it is safe to use, and migrating it.
 
 The order matters. A SQLite file is checked before anything could write to it (its header,
-then `PRAGMA quick_check`), its schema revision is read, a database from a newer Rout is
-refused, and only then is it switched to WAL and migrated, after a copy has been taken.
+its tables and its schema revision: desktop.store.sqlite_file), a database from a newer
+Rout is refused, and only then is it switched to WAL and migrated, after a copy has been taken.
 Alembic is imported only when a migration is really needed: a current database opens
 without it.
 """
@@ -39,12 +39,12 @@ from desktop.store.files import load_json, short_path
 from desktop.store.location import DATABASE_ENVIRONMENT as DATABASE_ENVIRONMENT
 from desktop.store.location import default_database_path as default_database_path
 from desktop.store.location import default_database_url as default_database_url
+from desktop.store.sqlite_file import locked_message, start_facts
 
 # Every revision this Rout knows, oldest first; the last is the head. A test checks that
 # this matches the Alembic scripts in desktop/store/migrations/versions.
-REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005")
+REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006")
 HEAD = REVISIONS[-1]
-SQLITE_HEADER = b"SQLite format 3\x00"
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
@@ -190,67 +190,30 @@ def sqlite_transactions(engine: Engine, busy_timeout: float, foreign_keys: bool)
                                                                           "BEGIN"))
 
 
-def check_sqlite_file(path: Path) -> str | None:
+def check_sqlite_file(path: Path, busy_timeout: float = 1.0) -> str | None:
     """Refuse a file that is not a healthy SQLite database, without writing to it.
 
-    Returns the schema revision found (None for a new or empty file), read through the same
-    read-only connection, so that a refused database is never opened for writing.
+    Returns the schema revision found (None for a new or empty file). Only what start-up
+    needs is read (desktop.store.sqlite_file): its cost does not grow with the file.
     """
     try:
         if not path.exists() or path.stat().st_size == 0:
             return None
-        with path.open("rb") as handle:
-            header = handle.read(100)
-    except IsADirectoryError:
-        raise DatabaseError(f"{short_path(path)} is a folder, not a database file") from None
     except OSError as error:
         raise DatabaseError(f"{short_path(path)} cannot be read: "
                             f"{error.strerror or error}") from None
-    if header[:len(SQLITE_HEADER)] != SQLITE_HEADER:
-        raise CorruptDatabaseError(f"{short_path(path)} is not a SQLite database (it may be "
-                                   "another kind of file, or damaged); Rout left it as it is")
-    # A WAL database nobody has open has no -wal file; reading it normally would create one
-    # (and a -shm), so it is read as immutable: no companions, no locks, nothing written.
-    try:
-        with read_only_connection(path, immutable=idle_wal(path, header)) as connection:
-            problems = [row[0] for row in connection.execute("PRAGMA quick_check(5)")]
-            if problems == ["ok"]:
-                tables = {row[0] for row in connection.execute(
-                    "SELECT name FROM sqlite_master WHERE type = 'table'")}
-                versions = ([row[0] for row in connection.execute(
-                    "SELECT version_num FROM alembic_version")]
-                    if "alembic_version" in tables else [])
-    except sqlite3.OperationalError as error:
-        if "locked" in str(error):
-            raise LockedDatabaseError(_locked_message(str(path))) from None
-        raise CorruptDatabaseError(f"{short_path(path)} cannot be read: {error}") from None
-    except sqlite3.DatabaseError as error:
-        raise CorruptDatabaseError(f"{short_path(path)} is damaged ({error}); Rout left it as "
-                                   "it is — restore a copy or open another database") from None
-    if problems != ["ok"]:
-        raise CorruptDatabaseError(f"{short_path(path)} is damaged ({problems[0]}); Rout left "
-                                   "it as it is — restore a copy or open another database")
-    return revision_of(f"sqlite:///{path}", tables, versions)
-
-
-def idle_wal(path: Path, header: bytes) -> bool:
-    """A WAL database (its header says so) with no -wal file: nobody is writing it."""
-    return header[18:20] == b"\x02\x02" and not Path(f"{path}-wal").exists()
+    facts = start_facts(path, busy_timeout)
+    return revision_of(f"sqlite:///{path}", set(facts.tables), list(facts.versions))
 
 
 @contextmanager
-def read_only_connection(path: Path, immutable: bool = False) -> Iterator[sqlite3.Connection]:
-    flags = "mode=ro&immutable=1" if immutable else "mode=ro"
-    connection = sqlite3.connect(f"{path.resolve().as_uri()}?{flags}", uri=True, timeout=1.0)
+def read_only_connection(path: Path) -> Iterator[sqlite3.Connection]:
+    """A read-only connection under SQLite's locks (the file is in use: it has a -wal)."""
+    connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=1.0)
     try:
         yield connection
     finally:
         connection.close()
-
-
-def _locked_message(where: str) -> str:
-    return (f"{where} is in use by another program (it kept the database locked); close the "
-            "other Rout or wait for it to finish, then try again")
 
 
 def revision_of(where: str, tables: set[str], versions: list[str]) -> str | None:
@@ -291,7 +254,7 @@ def prepare(engine: Engine, version_locations: Sequence[Path] = (),
     url = engine.url.render_as_string(hide_password=False)
     path = sqlite_path(url)
     if path is not None:
-        revision = check_sqlite_file(path)
+        revision = check_sqlite_file(path, busy_timeout)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -388,7 +351,7 @@ def _use_wal(path: Path) -> None:
             connection.close()
     except sqlite3.OperationalError as error:
         if "locked" in str(error) or "busy" in str(error):
-            raise LockedDatabaseError(_locked_message(short_path(path))) from None
+            raise LockedDatabaseError(locked_message(short_path(path))) from None
         raise DatabaseError(f"{short_path(path)}: {error}") from None
     except sqlite3.DatabaseError as error:
         raise CorruptDatabaseError(f"{short_path(path)} is damaged ({error})") from None
@@ -466,7 +429,7 @@ def translate_errors(url: str) -> Iterator[None]:
         # 55P03: PostgreSQL gave up waiting for a lock (lock_timeout).
         if ("locked" in message or "busy" in message
                 or getattr(error.orig, "sqlstate", None) == "55P03"):
-            raise LockedDatabaseError(_locked_message(describe(url))) from None
+            raise LockedDatabaseError(locked_message(describe(url))) from None
         raise DatabaseError(f"{describe(url)}: {_scrubbed(_first_line(message), url)}"
                             ) from None
     except SQLAlchemyDatabaseError as error:

@@ -45,3 +45,8 @@ class NotFoundError(StoreError):
 
 class AlreadyExistsError(StoreError):
     """Something with that id is already in the database (restoring a battle twice)."""
+
+
+class ConflictError(StoreError):
+    """Someone else saved or deleted the army (or library) since this copy of it was read:
+    a whole-army save would drop their change, so nothing was written."""

@@ -16,6 +16,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +26,16 @@ from sqlalchemy.pool import NullPool
 from desktop.store import database
 from desktop.store.errors import DatabaseError, NewerDatabaseError
 from desktop.store.files import load_json, short_path
+from desktop.store.sqlite_file import (
+    READ_ATTEMPTS,
+    READ_RETRY_PAUSE,
+    connect_immutable,
+    file_state,
+    passing,
+    unchanged_read,
+    wal_path,
+    writable,
+)
 
 
 @dataclass(frozen=True)
@@ -36,12 +47,6 @@ class ReadOnlyDatabase:
     copy_folder: Path | None = None
 
 
-def _writable(path: Path) -> bool:
-    # The effective ids decide what the process may write (a setuid helper, tests' seteuid).
-    effective = os.access in os.supports_effective_ids
-    return os.access(path, os.W_OK, effective_ids=effective)
-
-
 def read_only_reason(path: Path) -> str:
     """Why Rout may only read the SQLite file at `path`; '' when it may write it.
 
@@ -51,12 +56,12 @@ def read_only_reason(path: Path) -> str:
     folder = path.parent
     if not folder.is_dir():
         return ""
-    if not _writable(folder):
+    if not writable(folder):
         if hasattr(os, "statvfs") and os.statvfs(folder).f_flag & os.ST_RDONLY:  # not Windows
             return "it is on a read-only file system"
         return "its folder is read-only, and SQLite writes beside the file"
     # os.path.isfile: a name the system refuses (too long) is not a file; opening says why.
-    if os.path.isfile(path) and not _writable(path):
+    if os.path.isfile(path) and not writable(path):
         return "the file is read-only"
     return ""
 
@@ -92,16 +97,18 @@ def open_read_only(path: Path, reason: str, busy_timeout: float = 5.0,
 
 
 def _copy(path: Path, target: Path) -> None:
-    """A consistent copy through a read-only connection (sqlite3's backup)."""
-    with path.open("rb") as handle:
-        header = handle.read(100)
+    """A consistent copy (sqlite3's backup), read as sqlite_file.unchanged_read reads."""
+
+    def copy(source: sqlite3.Connection) -> None:
+        target.unlink(missing_ok=True)  # a copy begun while the file changed starts again
+        destination = sqlite3.connect(target)
+        try:
+            source.backup(destination)
+        finally:
+            destination.close()
+
     try:
-        with database.read_only_connection(path, database.idle_wal(path, header)) as source:
-            destination = sqlite3.connect(target)
-            try:
-                source.backup(destination)
-            finally:
-                destination.close()
+        unchanged_read(path, copy)
     except sqlite3.Error as error:
         raise DatabaseError(f"{short_path(path)} cannot be read to show it: {error}") from None
 
@@ -112,22 +119,30 @@ def read_only_engine(path: Path, busy_timeout: float) -> Engine:
     uri = path.resolve().as_uri()
 
     def connect() -> sqlite3.Connection:
-        try:
-            connection = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=busy_timeout,
-                                         check_same_thread=False)
+        for attempt in range(READ_ATTEMPTS):
+            state = file_state(path)
             try:
-                connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            except sqlite3.Error:
-                connection.close()
-                raise
-            return connection
-        except sqlite3.OperationalError:
-            if Path(f"{path}-wal").exists():
-                raise
-        # A WAL database whose folder SQLite cannot write its -shm index into: with no -wal
-        # file nobody is writing it, so it is read as the file holds it.
-        return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, timeout=busy_timeout,
-                               check_same_thread=False)
+                connection = sqlite3.connect(f"{uri}?mode=ro", uri=True,
+                                             timeout=busy_timeout, check_same_thread=False)
+                try:
+                    connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                except sqlite3.Error:
+                    connection.close()
+                    raise
+                return connection
+            except sqlite3.OperationalError as error:
+                if not wal_path(path).exists():
+                    break
+                if attempt == READ_ATTEMPTS - 1 or not (passing(error) or
+                                                        file_state(path) != state):
+                    raise
+            time.sleep(min(READ_RETRY_PAUSE, 0.02 * 2 ** attempt))
+        # A WAL database whose folder SQLite cannot write its -shm index into, and with no
+        # -wal: nobody has it open, so it is read as the file holds it, without locks. On
+        # a read-only file system nobody ever can write it; in a folder only Rout may not
+        # write, another account could start to, so the store trusts such a read only if
+        # the file did not change meanwhile (Store._reading).
+        return connect_immutable(path, busy_timeout, check_same_thread=False)
 
     # load_json: JSON nesting bounded here too, as on every engine the store reads with.
     engine = create_engine("sqlite://", creator=connect, poolclass=NullPool,

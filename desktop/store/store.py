@@ -6,15 +6,17 @@ never leave this module. Every method is one transaction: it is all written or n
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
+import time
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import (
     Connection,
@@ -62,12 +64,15 @@ from desktop.store.database import (
 )
 from desktop.store.errors import (
     AlreadyExistsError,
+    ConflictError,
     CorruptDatabaseError,
+    LockedDatabaseError,
     NotFoundError,
     ReadOnlyDatabaseError,
 )
 from desktop.store.files import load_json
 from desktop.store.read_only import open_read_only, read_only_reason
+from desktop.store.sqlite_file import READ_ATTEMPTS, READ_RETRY_PAUSE, ImmutableConnection
 from desktop.store.tables import (
     ArmyRow,
     BattleEventRow,
@@ -149,6 +154,32 @@ class PendingResolution:
     updated: datetime
 
 
+class _ChangedWhileRead(Exception):
+    """A read without SQLite's locks met another program's write (Store._reading)."""
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _read_again_if_changed(read: Callable[Concatenate[Store, _P], _R]
+                           ) -> Callable[Concatenate[Store, _P], _R]:
+    """A read that met another program's write is done again (a few times, then the player
+    is asked to try again): never a mix of two versions, never a false "damaged"."""
+
+    @functools.wraps(read)
+    def again(store: Store, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        for attempt in range(READ_ATTEMPTS):
+            try:
+                return read(store, *args, **kwargs)
+            except _ChangedWhileRead:
+                time.sleep(min(READ_RETRY_PAUSE, 0.02 * 2 ** attempt))
+        raise LockedDatabaseError(f"{store.describe()} kept changing while Rout read it "
+                                  "(another program is writing it); try again")
+
+    return again
+
+
 def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
@@ -227,10 +258,22 @@ class Store:
     def _reading(self) -> Iterator[Connection]:
         try:
             with translate_errors(self.url), self._reader.connect() as connection:
-                yield connection
+                try:
+                    yield connection
+                except Exception:
+                    self._trust_unlocked_read(connection)
+                    raise
+                self._trust_unlocked_read(connection)
         except (ValueError, TypeError) as error:  # a JSON column edited into nonsense
             raise CorruptDatabaseError(f"{self.describe()}: a row cannot be read "
                                        f"({error})") from None
+
+    def _trust_unlocked_read(self, connection: Connection) -> None:
+        """A read without SQLite's locks (desktop.store.read_only) counts only if the file
+        did not change meanwhile: its answer, or its error, may mix two versions."""
+        raw = connection.connection.dbapi_connection
+        if isinstance(raw, ImmutableConnection) and raw.changed_since_open():
+            raise _ChangedWhileRead from None
 
     @contextmanager
     def _writing(self) -> Iterator[Connection]:
@@ -243,6 +286,7 @@ class Store:
 
     # Armies
 
+    @_read_again_if_changed
     def list_armies(self) -> list[ArmySummary]:
         """Every army, by ruleset and then name; names compare with Unicode case folding,
         which SQL's lower() does not do on SQLite."""
@@ -258,7 +302,15 @@ class Store:
         return summaries
 
     def save_army(self, army: Army) -> Army:
-        """Insert or replace the army and its whole roster; returns it with its id.
+        """Insert or replace the army and its whole roster; returns it as saved, with its id
+        and its new version.
+
+        `army.version` is the stored version the edit started from (0: an army new to this
+        database, under a new id or the id it had before it was deleted). A save from any
+        other version than the stored one would drop what someone else saved meanwhile: it
+        is refused with ConflictError and nothing is written; read the army again and redo
+        the edit. (The check and the write are one UPDATE, so two savers of one version
+        cannot both pass it, on SQLite or PostgreSQL.)
 
         ScenarioError, before anything is written, for an army past the limits every door
         applies (check_army): both databases then keep the same armies, and each of them
@@ -266,16 +318,25 @@ class Store:
         """
         get_ruleset(army.ruleset)
         check_army(army)
-        saved = army if army.id else replace(army, id=_new_id())
+        saved = replace(army, id=army.id or _new_id(), version=army.version + 1)
         now = _now()
         values = {"name": saved.name, "player": saved.player, "ruleset": saved.ruleset,
                   "points_limit": saved.points_limit, "notes": list(saved.notes),
                   "points": saved.points, "unit_count": len(saved.units),
-                  "model_count": saved.models, "updated": now, "army_list": saved.army_list}
+                  "model_count": saved.models, "updated": now, "army_list": saved.army_list,
+                  "version": saved.version}
         with self._writing() as connection:
-            found = connection.execute(update(ARMIES).where(ARMIES.c.id == saved.id)
-                                    .values(**values))
-            if not found.rowcount:
+            if army.version:
+                found = connection.execute(update(ARMIES).where(
+                    ARMIES.c.id == saved.id, ARMIES.c.version == army.version).values(**values))
+                if not found.rowcount:
+                    raise self._army_conflict(connection, saved.id, army.name)
+            else:
+                if connection.execute(select(ARMIES.c.id).where(ARMIES.c.id == saved.id)
+                                      ).first():
+                    raise ConflictError(f"army {quoted(army.name)} is already in {self.describe()} "
+                                        "(someone else saved it under this id); nothing was "
+                                        "saved")
                 connection.execute(insert(ARMIES).values(id=saved.id, created=now, **values))
             connection.execute(delete(ROSTER).where(ROSTER.c.army_id == saved.id))
             if saved.units:
@@ -284,6 +345,7 @@ class Store:
                     for position, unit in enumerate(saved.units)])
         return saved
 
+    @_read_again_if_changed
     def load_army(self, army_id: str) -> Army:
         with self._reading() as connection:
             army = connection.execute(select(ARMIES).where(ARMIES.c.id == army_id)).one_or_none()
@@ -293,7 +355,7 @@ class Store:
                 select(ROSTER).where(ROSTER.c.army_id == army_id)
                 .order_by(ROSTER.c.position)).all()
             header = (army.id, army.name, army.player, army.ruleset, army.points_limit,
-                      army.notes, army.army_list)
+                      army.notes, army.army_list, army.version)
         return _army(self.describe(), header, entries)
 
     def find_army(self, name_or_id: str) -> Army:
@@ -302,25 +364,57 @@ class Store:
         return self.load_army(self._only(self.match_armies(name_or_id), name_or_id,
                                          "army", "armies"))
 
-    def delete_army(self, army_id: str) -> None:
+    def delete_army(self, army_id: str, version: int | None = None) -> None:
+        """With `version` (the one the player saw), refused with ConflictError when someone
+        else saved the army since: deleting it would drop their change unseen."""
         with self._writing() as connection:
-            connection.execute(delete(ROSTER).where(ROSTER.c.army_id == army_id))
-            gone = connection.execute(delete(ARMIES).where(ARMIES.c.id == army_id))
-            if not gone.rowcount:
+            stored = connection.execute(select(ARMIES.c.name, ARMIES.c.version).where(
+                ARMIES.c.id == army_id).with_for_update()).one_or_none()
+            if stored is None:
                 raise NotFoundError(f"no army with id {quoted(army_id)} in {self.describe()}")
+            if version is not None and stored.version != version:
+                raise ConflictError(f"army {quoted(stored.name)} was changed by someone else since "
+                                    f"it was read (in {self.describe()}); nothing was deleted")
+            connection.execute(delete(ROSTER).where(ROSTER.c.army_id == army_id))
+            connection.execute(delete(ARMIES).where(ARMIES.c.id == army_id))
+
+    def _army_conflict(self, connection: Connection, army_id: str,
+                       name: str) -> ConflictError:
+        """Why a save from an older version found no army of that version."""
+        found = connection.execute(select(ARMIES.c.id).where(ARMIES.c.id == army_id)).first()
+        what = "changed" if found else "deleted"
+        return ConflictError(f"army {quoted(name)} was {what} by someone else since it was "
+                             f"read (in {self.describe()}); nothing was saved")
 
     # Unit libraries
 
-    def save_library(self, library: Library) -> None:
-        """Replace a ruleset's library: entries, army lists and composition."""
+    def save_library(self, library: Library) -> Library:
+        """Replace a ruleset's library: entries, army lists and composition; returns it as
+        saved, with its new version.
+
+        As with armies, `library.version` is the version the change started from (0: none
+        was stored) and a save from another version is refused with ConflictError.
+        """
         get_ruleset(library.ruleset)
         ruleset = library.ruleset
+        saved = replace(library, version=library.version + 1)
+        head = {"army_lists": army_lists_to_json(library.army_lists),
+                "composition": composition_to_json(library.composition),
+                "version": saved.version}
         with self._writing() as connection:
+            if library.version:
+                found = connection.execute(update(LIBRARY_HEAD).where(
+                    LIBRARY_HEAD.c.ruleset == ruleset,
+                    LIBRARY_HEAD.c.version == library.version).values(**head)).rowcount
+            else:
+                found = not connection.execute(select(LIBRARY_HEAD.c.ruleset).where(
+                    LIBRARY_HEAD.c.ruleset == ruleset)).first()
+                if found:
+                    connection.execute(insert(LIBRARY_HEAD).values(ruleset=ruleset, **head))
+            if not found:
+                raise ConflictError(f"the {ruleset} library was changed by someone else since "
+                                    f"it was read (in {self.describe()}); nothing was saved")
             connection.execute(delete(LIBRARY).where(LIBRARY.c.ruleset == ruleset))
-            connection.execute(delete(LIBRARY_HEAD).where(LIBRARY_HEAD.c.ruleset == ruleset))
-            connection.execute(insert(LIBRARY_HEAD).values(
-                ruleset=ruleset, army_lists=army_lists_to_json(library.army_lists),
-                composition=composition_to_json(library.composition)))
             if library.entries:
                 connection.execute(insert(LIBRARY), [
                     {"ruleset": ruleset, "position": position,
@@ -331,7 +425,9 @@ class Store:
                      "entry_limit": None if entry.limit is None
                      else entry_limit_to_json(entry.limit)}
                     for position, entry in enumerate(library.entries)])
+        return saved
 
+    @_read_again_if_changed
     def load_library(self, ruleset: str) -> Library:
         """A ruleset's library; one with no entries when none is stored."""
         rules = get_ruleset(ruleset)
@@ -343,7 +439,8 @@ class Store:
                 .where(LIBRARY.c.ruleset == ruleset)
                 .order_by(LIBRARY.c.position)).all()
             head = connection.execute(
-                select(LIBRARY_HEAD.c.army_lists, LIBRARY_HEAD.c.composition)
+                select(LIBRARY_HEAD.c.army_lists, LIBRARY_HEAD.c.composition,
+                       LIBRARY_HEAD.c.version)
                 .where(LIBRARY_HEAD.c.ruleset == ruleset)).one_or_none()
         with self._damage_reported("library"):
             entries = tuple(
@@ -355,7 +452,16 @@ class Store:
             if head is None:
                 return Library(ruleset, entries)
             return Library(ruleset, entries, army_lists_from_json(Reader(head.army_lists)),
-                           composition_from_json(rules, Reader(head.composition)))
+                           composition_from_json(rules, Reader(head.composition)),
+                           head.version)
+
+    @_read_again_if_changed
+    def library_rulesets(self) -> list[str]:
+        """The rulesets that have a library stored (entries, or lists and composition)."""
+        with self._reading() as connection:
+            heads = connection.execute(select(LIBRARY_HEAD.c.ruleset)).scalars().all()
+            entries = connection.execute(select(LIBRARY.c.ruleset).distinct()).scalars().all()
+        return sorted({*heads, *entries})
 
     # Battles
 
@@ -420,6 +526,7 @@ class Store:
     def _no_battle(self, battle_id: str) -> NotFoundError:
         return NotFoundError(f"no battle with id {quoted(battle_id)} in {self.describe()}")
 
+    @_read_again_if_changed
     def load_battle(self, battle_id: str) -> SavedBattle:
         with self._reading() as connection:
             return self._load_battle(connection, battle_id)
@@ -458,6 +565,7 @@ class Store:
                                 f"instead ({', '.join(sorted(found))})")
         return found[0]
 
+    @_read_again_if_changed
     def match_battles(self, id_or_title: str) -> list[str]:
         """Ids of the battle with this id, else of those with this title (ignoring case)."""
         wanted = id_or_title.casefold()
@@ -466,6 +574,7 @@ class Store:
         return [battle_id for battle_id, _ in rows if battle_id == id_or_title] or [
             battle_id for battle_id, title in rows if title.casefold() == wanted]
 
+    @_read_again_if_changed
     def match_armies(self, name_or_id: str) -> list[str]:
         """Ids of the army with this id, else of those with this name (ignoring case)."""
         wanted = name_or_id.casefold()
@@ -540,6 +649,7 @@ class Store:
                                                     EVENTS.c.step == last))
         return events
 
+    @_read_again_if_changed
     def list_battles(self) -> list[BattleSummary]:
         counts = (select(EVENTS.c.battle_id,
                          func.count(func.distinct(EVENTS.c.step)).label("steps"),
@@ -581,6 +691,7 @@ class Store:
             if not found.rowcount:
                 connection.execute(insert(PENDING).values(battle_id=battle_id, **values))
 
+    @_read_again_if_changed
     def load_pending(self, battle_id: str) -> PendingResolution | None:
         """The unfinished resolution of `battle_id`, None when there is none."""
         with self._reading() as connection:
@@ -588,6 +699,7 @@ class Store:
                                      ).one_or_none()
         return None if row is None else self._pending(row)
 
+    @_read_again_if_changed
     def list_pending(self) -> list[PendingResolution]:
         """Every unfinished resolution, the most recently answered first."""
         with self._reading() as connection:
@@ -644,7 +756,7 @@ def _entry_row(army_id: str, position: int, unit: Unit) -> dict[str, Any]:
 
 
 def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any]) -> Army:
-    army_id, name, player, ruleset_id, points_limit, stored_notes, army_list = header
+    army_id, name, player, ruleset_id, points_limit, stored_notes, army_list, version = header
     try:
         notes = tuple(str(note) for note in stored_notes)
         get_ruleset(ruleset_id)
@@ -662,7 +774,7 @@ def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any]) -> Army:
         # they were still opens).
         return check_readable(Army(name=name, player=player, ruleset=ruleset_id, units=units,
                                points_limit=points_limit, notes=notes, id=army_id,
-                               army_list=army_list))
+                               army_list=army_list, version=version))
     except (RuleError, KeyError, TypeError, ValueError) as error:
         raise CorruptDatabaseError(f"{where}: army {quoted(name)} cannot be read ({error})"
                                    ) from None

@@ -52,6 +52,9 @@ class ArmyRow(SQLModel, table=True):
     updated: datetime = _moment()
     # Revision 0004: the id of the library's army list ("" when none is chosen).
     army_list: str = Field(sa_column=Column(String(100), nullable=False))
+    # Revision 0006: saves so far. A save names the version it started from and is refused
+    # when the stored one moved on (someone else saved meanwhile).
+    version: int
 
 
 class RosterEntryRow(SQLModel, table=True):
@@ -103,6 +106,7 @@ class LibraryRow(SQLModel, table=True):
     ruleset: str = Field(sa_column=Column(String(40), primary_key=True))
     army_lists: list[dict[str, Any]] = _json()
     composition: dict[str, Any] = _json()
+    version: int  # revision 0006, as ArmyRow.version
 
 
 class BattleRow(SQLModel, table=True):

@@ -89,7 +89,8 @@ def main() -> int:
             saved = store.save_army(army)
 
             def through_store() -> Army:
-                store.save_army(saved)
+                nonlocal saved
+                saved = store.save_army(saved)  # each save starts from the one before
                 return store.load_army(saved.id)
 
             assert through_store() == saved
