@@ -169,7 +169,7 @@ def test_the_runner_reports_every_bench_and_fails_on_any_problem(bench_folder, c
 def test_the_runner_picks_benches_by_name(bench_folder, capsys):
     assert runner.main(["--folder", str(bench_folder), "-k", "fast"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[-1].startswith("2 figures, 1 with budgets: all ok (1 benches in ")
+    assert out[-1].startswith("2 figures, 1 with budgets: all ok (1 bench in ")
     assert [path.name for path in runner.discover(bench_folder, ["fast", "slow"])] == [
         "bench_fast.py", "bench_slow.py"]
     with pytest.raises(SystemExit):

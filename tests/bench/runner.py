@@ -104,8 +104,9 @@ def summary(outcomes: Iterable[Outcome]) -> tuple[list[str], bool]:
     budgeted = sum(line.budgeted for line in lines)
     seconds = sum(outcome.seconds for outcome in outcomes)
     verdict = f"{len(over)} OVER: {', '.join(over)}" if over else "all ok"
+    benches = f"{len(outcomes)} bench{'es' if len(outcomes) != 1 else ''}"
     text = [f"{len(lines)} figures, {budgeted} with budgets: {verdict} "
-            f"({len(outcomes)} benches in {seconds:.0f} s)"]
+            f"({benches} in {seconds:.0f} s)"]
     if failed:
         text.append(f"{len(failed)} failed to run: "
                     + "; ".join(f"{outcome.name} ({outcome.failure})" for outcome in failed))
@@ -113,7 +114,8 @@ def summary(outcomes: Iterable[Outcome]) -> tuple[list[str], bool]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tests.bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-k", dest="patterns", action="append", default=[], metavar="NAME",
                         help="run only the benches whose file name contains NAME "
                              "(repeatable: -k engine -k store)")
