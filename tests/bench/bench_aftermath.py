@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import sys
 import time
 import timeit
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
+
+from report import Report, slowdown
 
 from desktop.engine.dice import ScriptedRoller, SeededRoller
 from desktop.engine.events import fold
@@ -101,25 +102,21 @@ def resolve(data: dict[str, Any], seed: int | None = None) -> tuple[float, int]:
 
 
 def main() -> int:
+    report = Report("aftermath")
     baseline = min(timeit.repeat(baseline_enumerate_2d6, number=2000, repeat=5)) / 2000
-    slowdown = max(1.0, baseline / IDLE_BASELINE)
-    print(f"bench baseline_enumerate_2d6: {baseline * 1e6:.1f} µs (reference, no budget; "
-          f"this machine runs {slowdown:.2f}x slower than idle)")
+    stretch = slowdown(baseline, IDLE_BASELINE)
+    reference = report.time("baseline_enumerate_2d6", baseline,
+                            details=f"this machine runs {stretch:.2f}x slower than idle")
     data = one_combat_among(UNITS)
     assert len(data["units"]) == UNITS
     one, events = min(resolve(data) for _ in range(3))
-    print(f"bench aftermath_one_combat_{UNITS}_units: {one * 1e3:.0f} ms (budget "
-          f"{BUDGET * 1e3:g} ms; {events} events) ratio {one / baseline:,.0f}x baseline, "
-          f"{one / BUDGET:.0%} of budget")
+    report.time(f"one_combat_{UNITS}_units", one, budget=BUDGET, stretch=stretch,
+                baseline=reference, details=f"{events} events")
     for units in (100, 500, UNITS):
         took, events = resolve(every_unit_fighting(units), seed=1)
-        print(f"bench aftermath_every_unit_fighting_{units}_units: {took:.2f} s (reference, "
-              f"no budget: movement.py tests every unit; {events} events) ratio "
-              f"{took / baseline:,.0f}x baseline")
-    if one > BUDGET * slowdown:
-        print(f"over budget: aftermath_one_combat_{UNITS}_units", file=sys.stderr)
-        return 1
-    return 0
+        report.time(f"every_unit_fighting_{units}_units", took, baseline=reference,
+                    details=f"movement.py tests every unit; {events} events")
+    return report.finish()
 
 
 if __name__ == "__main__":

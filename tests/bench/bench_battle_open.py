@@ -9,8 +9,7 @@ garbage collection of the new objects holds the GIL ~100 ms and the window stall
 Meanwhile a 10 ms QTimer records when the event loop ticks: the longest gap between ticks is
 the longest frame the user would see (budget 100 ms). Then the replay slider sweeps the
 whole battle and jumps at random, each move showing that step's state read-only (budget:
-100 ms per move, one frame). Prints `bench <name>: ...` lines as bench_engine.py; exits 1
-over budget.
+100 ms for the slowest move, one frame). Prints report.py's lines; exits 1 over budget.
 """
 
 from __future__ import annotations
@@ -31,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import itertools
 
 from battle_fixture import build_long_battle
+from report import Report
 
 from desktop.engine.model import Battle
 from desktop.gui.battlefield import BattlefieldScene, BattlefieldView
@@ -125,28 +125,18 @@ def main() -> int:
                                     for i in range(SLIDER_MOVES + 1)])
     # Random jumps: each folds from the nearest checkpoint at worst.
     jumps = slider_moves(app, bar, random.Random(7).sample(range(count), SLIDER_MOVES))
-    over = []
-    print(f"bench open_{EVENTS}_events: {opened * 1000:.0f} ms to open ({count} steps, "
-          f"loaded, folded and checkpointed in a worker; show_battle on the GUI thread "
-          f"{show * 1000:.1f} ms)")
-    print(f"bench open_longest_frame: {longest * 1000:.1f} ms "
-          f"(budget {FRAME_BUDGET_S * 1000:g} ms) {longest / FRAME_BUDGET_S:.0%} of budget")
-    if longest > FRAME_BUDGET_S:
-        over.append("open_longest_frame")
+    report = Report("battle_open")
+    report.time(f"open_{EVENTS}_events", opened,
+                details=f"{count} steps loaded, folded and checkpointed in a worker; "
+                        f"show_battle on the GUI thread {show * 1000:.1f} ms")
+    report.time("open_longest_frame", longest, budget=FRAME_BUDGET_S)
     for name, seconds in (("replay_sweep", sweep), ("replay_jump", jumps)):
-        worst = max(seconds)
-        print(f"bench {name}: {statistics.mean(seconds) * 1000:.1f} ms per move, worst "
-              f"{worst * 1000:.1f} ms (budget {MOVE_BUDGET_S * 1000:g} ms) "
-              f"{worst / MOVE_BUDGET_S:.0%} of budget, {len(seconds)} moves")
-        if worst > MOVE_BUDGET_S:
-            over.append(name)
+        report.time(f"{name}_worst_move", max(seconds), budget=MOVE_BUDGET_S,
+                    details=f"mean {statistics.mean(seconds) * 1000:.1f} ms per move, "
+                            f"{len(seconds)} moves")
     bar.close()
     view.close()
-    if over:
-        print(f"over budget: {', '.join(over)}", file=sys.stderr)
-        return 1
-    return 0
-
+    return report.finish()
 
 if __name__ == "__main__":
     sys.exit(main())

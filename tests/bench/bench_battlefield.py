@@ -7,8 +7,9 @@ Repaint: the view, fitted to a 500" x 400" table of 2,000 units, rendered into a
 against the same view settings showing 2,000 plain QGraphicsRectItems at the same poses
 (the baseline, timed in the same run, so the ratio does not depend on the machine). Drag
 step: one SelectMoveTool step (the engine's move check and the ghost update) for a random
-unit and a 1-3" offset. Exits 1 over budget; the drag budget stretches as bench_moves.py's
-does when the machine runs slower than the idle development machine.
+unit and a 1-3" offset. Prints report.py's lines; exits 1 over budget; the drag budget
+stretches as bench_moves.py's does when the machine runs slower than the idle development
+machine.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QBrush, QColor, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QGraphicsRectItem, QGraphicsScene, QGraphicsView
+from report import Report, slowdown
 
 from desktop.engine.geometry import Table
 from desktop.engine.model import Battle, Unit, UnitProfile, UnitState
@@ -137,28 +139,21 @@ def main() -> int:
     drag = statistics.median(timings)
 
     baseline = min(timeit.timeit(baseline_enumerate_2d6, number=2000) / 2000 for _ in range(5))
-    slowdown = max(1.0, baseline / IDLE_BASELINE)
-    print(f"bench baseline_enumerate_2d6: {baseline * 1e6:.1f} µs (reference, no budget; "
-          f"this machine runs {slowdown:.2f}x slower than idle)")
-    print(f"bench repaint_2000_units: {ours * 1e3:.1f} ms vs {rects * 1e3:.1f} ms for 2,000 "
-          f"plain rects: ratio {ratio:.2f}x (budget {REPAINT_RATIO_BUDGET:g}x)")
-    print(f"bench repaint_2000_units_zoomed_in: {zoomed * 1e3:.1f} ms (reference: bases and "
-          f"labels of the units in sight)")
-    print(f"bench drag_step_2000_units_median: {drag * 1e6:.0f} µs (budget "
-          f"{DRAG_BUDGET * 1e6:g} µs) ratio {drag / baseline:.0f}x baseline, "
-          f"{drag / DRAG_BUDGET:.0%} of budget; p95 "
-          f"{statistics.quantiles(timings, n=20)[-1] * 1e6:.0f} µs; "
-          f"{refused}/{DRAG_SAMPLES} poses refused")
+    stretch = slowdown(baseline, IDLE_BASELINE)
+    report = Report("battlefield")
+    reference = report.time("baseline_enumerate_2d6", baseline,
+                            details=f"this machine runs {stretch:.2f}x slower than idle")
+    report.ratio("repaint_2000_units", ratio, budget=REPAINT_RATIO_BUDGET,
+                 details=f"{ours * 1e3:.1f} ms vs {rects * 1e3:.1f} ms for 2,000 plain rects")
+    report.time("repaint_2000_units_zoomed_in", zoomed,
+                details="bases and labels of the units in sight")
+    report.time("drag_step_2000_units_median", drag, budget=DRAG_BUDGET, stretch=stretch,
+                baseline=reference,
+                details=f"p95 {statistics.quantiles(timings, n=20)[-1] * 1e6:.0f} µs; "
+                        f"{refused}/{DRAG_SAMPLES} poses refused")
     view.close()
     plain.close()
-    failed = False
-    if ratio > REPAINT_RATIO_BUDGET:
-        print("over budget: repaint_2000_units", file=sys.stderr)
-        failed = True
-    if drag > DRAG_BUDGET * slowdown:
-        print("over budget: drag_step_2000_units_median", file=sys.stderr)
-        failed = True
-    return 1 if failed else 0
+    return report.finish()
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bench_store import make_army
+from report import Report
 
 from desktop.engine.setup import new_battle
 from desktop.store.sqlite_file import full_check
@@ -89,26 +90,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         start = time.perf_counter()
         grow(big, args.gigabytes)
         made = time.perf_counter() - start
-        print(f"bench database open: generated {big.stat().st_size / 1e9:.2f} GB in "
-              f"{made:.1f} s; small file {small.stat().st_size / 1e6:.1f} MB")
+        report = Report("database_open")
+        report.time(f"generate_{args.gigabytes:g}_gb", made,
+                    details=f"{big.stat().st_size / 1e9:.2f} GB; small file "
+                            f"{small.stat().st_size / 1e6:.1f} MB")
         urls = {"small": f"sqlite:///{small}", "big": f"sqlite:///{big}"}
         timings: dict[str, list[float]] = {"small": [], "big": []}
         for _ in range(RUNS):
             for kind, url in urls.items():
                 timings[kind].append(open_and_list(url))
         ours, baseline = statistics.median(timings["big"]), statistics.median(timings["small"])
-        ratio = ours / baseline
-        print(f"bench database open + list armies: {ours * 1e3:.1f} ms at "
-              f"{big.stat().st_size / 1e9:.2f} GB; {baseline * 1e3:.1f} ms at "
-              f"{small.stat().st_size / 1e6:.1f} MB; ratio {ratio:.2f} "
-              f"(budget {RATIO_BUDGET:g})")
+        report.ratio("open_and_list_big_vs_small", ours / baseline, budget=RATIO_BUDGET,
+                     details=f"{ours * 1e3:.1f} ms at {big.stat().st_size / 1e9:.2f} GB vs "
+                             f"{baseline * 1e3:.1f} ms at {small.stat().st_size / 1e6:.1f} MB")
         start = time.perf_counter()
         assert full_check(big) == []
-        print(f"bench database open: checking every page of the big file (as rout "
-              f"check-database does) takes {time.perf_counter() - start:.1f} s (no budget)")
+        report.time("check_every_page_big", time.perf_counter() - start,
+                    details="as rout check-database does")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    return 1 if ratio > RATIO_BUDGET else 0
+    return report.finish()
 
 
 if __name__ == "__main__":

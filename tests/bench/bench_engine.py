@@ -2,22 +2,23 @@
 
     python tests/bench/bench_engine.py
 
-Each line reads `bench <name>: <value> <unit> (budget <value>)`, then the ratio against a
-baseline timed in the same run, so a slow or busy machine shows as a slow baseline too.
-Exits 1 when a measurement is over its budget; when the baseline itself runs slower than it
-does on the idle development machine, the budget stretches by the same factor, so a busy
-CI host does not fail the run for being busy.
+Lines in report.py's format, each with the ratio against a baseline timed in the same run,
+so a slow or busy machine shows as a slow baseline too. Exits 1 when a measurement is over
+its budget; when the baseline itself runs slower than it does on the idle development
+machine, the budget stretches by the same factor, so a busy CI host does not fail the run
+for being busy.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-import sys
 import timeit
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
+
+from report import Report, slowdown
 
 from desktop.engine import dice, odds
 from desktop.engine.dice import D2D6, D3D6, ScriptedRoller
@@ -86,21 +87,14 @@ def main() -> int:
         ("w6_preview_four_units", preview_four_units, 50, 10e-3),
         ("w6_four_units_odds_of_every_request", odds_of_every_request, 10, 50e-3),
     ]
-    over = []
-    slowdown = max(1.0, baseline / IDLE_BASELINE)
-    print(f"bench baseline_enumerate_2d6: {baseline * 1e6:.1f} µs (reference, no budget; "
-          f"this machine runs {slowdown:.2f}x slower than idle)")
+    report = Report("engine")
+    stretch = slowdown(baseline, IDLE_BASELINE)
+    reference = report.time("baseline_enumerate_2d6", baseline,
+                            details=f"this machine runs {stretch:.2f}x slower than idle")
     for name, work, number, budget in cases:
-        seconds = best_seconds(work, number)
-        scale, unit = (1e6, "µs") if budget <= 1e-3 else (1e3, "ms")
-        print(f"bench {name}: {seconds * scale:.1f} {unit} (budget {budget * scale:g} {unit}) "
-              f"ratio {seconds / baseline:.1f}x baseline, {seconds / budget:.0%} of budget")
-        if seconds > budget * slowdown:
-            over.append(name)
-    if over:
-        print(f"over budget: {', '.join(over)}", file=sys.stderr)
-        return 1
-    return 0
+        report.time(name, best_seconds(work, number), budget=budget, stretch=stretch,
+                    baseline=reference)
+    return report.finish()
 
 
 if __name__ == "__main__":

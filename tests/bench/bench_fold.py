@@ -17,12 +17,13 @@ slower than the idle development machine's.
 from __future__ import annotations
 
 import itertools
-import sys
 import time
 import timeit
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
+
+from report import Report, slowdown
 
 from desktop.engine.events import (
     CasualtiesRemoved,
@@ -119,27 +120,21 @@ def seconds(work: Callable[[], object]) -> float:
 
 
 def main() -> int:
+    report = Report("fold")
     baseline = min(timeit.repeat(baseline_enumerate_2d6, number=2000, repeat=5)) / 2000
-    slowdown = max(1.0, baseline / IDLE_BASELINE)
-    print(f"bench baseline_enumerate_2d6: {baseline * 1e6:.1f} µs (reference, no budget; "
-          f"this machine runs {slowdown:.2f}x slower than idle)")
+    stretch = slowdown(baseline, IDLE_BASELINE)
+    reference = report.time("baseline_enumerate_2d6", baseline,
+                            details=f"this machine runs {stretch:.2f}x slower than idle")
     battle = grid_battle()
     flagged, flag_events = flagged_unit(battle)
-    over = []
     for name, start, events in (("fold_100000_events_2000_units", battle, long_game(battle)),
                                 ("fold_100000_events_unit_with_50000_flags", flagged,
                                  flag_events)):
         took = min(seconds(lambda start=start, events=events: fold(start, events))
                    for _ in range(3))
-        print(f"bench {name}: {took:.2f} s (budget {BUDGET:g} s; {took / len(events) * 1e6:.1f} "
-              f"µs per event) ratio {took / baseline:,.0f}x baseline, "
-              f"{took / BUDGET:.0%} of budget")
-        if took > BUDGET * slowdown:
-            over.append(name)
-    if over:
-        print(f"over budget: {', '.join(over)}", file=sys.stderr)
-        return 1
-    return 0
+        report.time(name, took, budget=BUDGET, stretch=stretch, baseline=reference,
+                    details=f"{took / len(events) * 1e6:.1f} µs per event")
+    return report.finish()
 
 
 if __name__ == "__main__":

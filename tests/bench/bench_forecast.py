@@ -3,9 +3,10 @@ four-unit W6 scenario, exact, < 2 s). Run
 
     python tests/bench/bench_forecast.py
 
-Each line reads `bench <name>: <value> (budget <value>)`, then the ratio against a baseline
-timed in the same run: one scripted resolution of the same scenario, so the ratio says how
-many whole runs a forecast costs and a slow or busy machine shows as a slow baseline too.
+Lines in report.py's format; each forecast's carries the ratio against a baseline timed in
+the same run, one scripted resolution of the same scenario (a reference figure of its own),
+so the ratio says how many whole runs a forecast costs and a slow or busy machine shows as a
+slow baseline too.
 Exits 1 when a forecast is over its budget or is not exact; the budget stretches when the
 baseline runs slower than on the idle development machine (as in bench_engine.py).
 """
@@ -13,10 +14,11 @@ baseline runs slower than on the idle development machine (as in bench_engine.py
 from __future__ import annotations
 
 import json
-import sys
 import time
 import timeit
 from pathlib import Path
+
+from report import Report, slowdown
 
 from desktop.engine.dice import ScriptedRoller
 from desktop.engine.forecast import forecast
@@ -40,36 +42,31 @@ def scripted_run_seconds(scenario: Scenario) -> float:
 
 
 def main() -> int:
-    over = []
+    report = Report("forecast")
     loaded = {name: load_scenario(json.loads((SCENARIOS / file).read_text(encoding="utf-8")))
               for name, file, _ in CASES}
-    reference = scripted_run_seconds(loaded["w6_goblins_vs_elves"])
-    slowdown = max(1.0, reference / IDLE_BASELINE)
-    print(f"bench baseline_scripted_run_goblins: {reference * 1e3:.2f} ms (reference, no "
-          f"budget; this machine runs {slowdown:.2f}x slower than idle)")
+    stretch = 1.0
     for name, _, budget in CASES:
         scenario = loaded[name]
-        baseline = scripted_run_seconds(scenario)
+        seconds = scripted_run_seconds(scenario)
+        details = ""
+        if name == "w6_goblins_vs_elves":  # first in CASES: IDLE_BASELINE was measured on it
+            stretch = slowdown(seconds, IDLE_BASELINE)
+            details = f"this machine runs {stretch:.2f}x slower than idle"
+        baseline = report.time(f"scripted_run_{name}", seconds, details=details)
         resolution = scenario.resolution()
         best, result = float("inf"), None
         for _ in range(3 if budget < 1 else 1):  # best of three where it is cheap
             started = time.perf_counter()
-            result = forecast(resolution, budget_seconds=budget * slowdown)
+            result = forecast(resolution, budget_seconds=budget * stretch)
             best = min(best, time.perf_counter() - started)
         assert result is not None
-        how = (f"exact, {result.leaves} leaves" if result.exact
-               else f"NOT exact: a sample of {result.samples} runs, the tree being too "
-                    f"large for {budget * slowdown:.2f} s")
-        print(f"bench forecast_{name}: {best * 1e3:.0f} ms (budget {budget * 1e3:g} ms, "
-              f"exact) ratio {best / baseline:.0f}x one scripted run "
-              f"({baseline * 1e3:.2f} ms), {best / budget:.0%} of budget; {how}")
-        if not result.exact or best > budget * slowdown:
-            over.append(name)
-    if over:
-        print(f"over budget: {', '.join(over)}", file=sys.stderr)
-        return 1
-    return 0
-
+        not_exact = (f"NOT exact: a sample of {result.samples} runs, the tree being too large "
+                     f"for {budget * stretch:.2f} s")
+        report.time(name, best, budget=budget, stretch=stretch,
+                    baseline=baseline, failed="" if result.exact else not_exact,
+                    details=f"exact, {result.leaves} leaves" if result.exact else "")
+    return report.finish()
 
 if __name__ == "__main__":
     raise SystemExit(main())

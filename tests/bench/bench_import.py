@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import sys
 import tempfile
 import time
 import timeit
@@ -26,6 +25,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
+
+from report import Report, slowdown
 
 from desktop.engine.codec import army_from_json
 from desktop.engine.errors import ScenarioError
@@ -100,47 +101,38 @@ def seconds(work: Callable[[], object]) -> float:
 
 
 def main() -> int:
+    report = Report("import")
     baseline = min(timeit.repeat(baseline_enumerate_2d6, number=2000, repeat=5)) / 2000
-    slowdown = max(1.0, baseline / IDLE_BASELINE)
-    print(f"bench baseline_enumerate_2d6: {baseline * 1e6:.1f} µs (reference, no budget; "
-          f"this machine runs {slowdown:.2f}x slower than idle)")
-    over = []
+    stretch = slowdown(baseline, IDLE_BASELINE)
+    reference = report.time("baseline_enumerate_2d6", baseline,
+                            details=f"this machine runs {stretch:.2f}x slower than idle")
 
     data = many_profiles(PROFILES)
     imported = read_ros(data, "profiles.ros")
     assert len(imported.army.units) == 1
     took = min(seconds(lambda: read_ros(data, "profiles.ros")) for _ in range(3))
-    print(f"bench battlescribe_{PROFILES}_profiles: {took:.2f} s (budget {PROFILES_BUDGET:g} s; "
-          f"{len(data) / 1e6:.1f} MB) ratio {took / baseline:,.0f}x baseline, "
-          f"{took / PROFILES_BUDGET:.0%} of budget")
-    if took > PROFILES_BUDGET * slowdown:
-        over.append(f"battlescribe_{PROFILES}_profiles")
+    report.time(f"battlescribe_{PROFILES}_profiles", took, budget=PROFILES_BUDGET,
+                stretch=stretch, baseline=reference, details=f"{len(data) / 1e6:.1f} MB")
 
     data = upgrades_up_to(MAX_ROSTER_BYTES)
     took = seconds(lambda: read_ros(data, "upgrades.ros"))
-    print(f"bench battlescribe_size_limit_of_upgrades: {took:.2f} s (reference, no budget; "
-          f"{len(data) / 1e6:.1f} MB) ratio {took / baseline:,.0f}x baseline")
+    report.time("battlescribe_size_limit_of_upgrades", took, baseline=reference,
+                details=f"{len(data) / 1e6:.1f} MB")
 
     data = huge_units_list()
     document = parse_json(data, "huge.json")
     took = min(seconds(lambda: refuse(lambda: army_from_json(document), ScenarioError))
                for _ in range(5))
-    print(f"bench rout_json_units_list_refused: {took * 1e3:.2f} ms (budget "
-          f"{REFUSAL_BUDGET * 1e3:g} ms; {len(document['units']):,} items, once parsed) ratio "
-          f"{took / baseline:,.0f}x baseline, {took / REFUSAL_BUDGET:.0%} of budget")
-    if took > REFUSAL_BUDGET * slowdown:
-        over.append("rout_json_units_list_refused")
+    report.time("rout_json_units_list_refused", took, budget=REFUSAL_BUDGET, stretch=stretch,
+                baseline=reference,
+                details=f"{len(document['units']):,} items, once parsed")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "huge.json"
         path.write_bytes(data)
         took = seconds(lambda: refuse(lambda: read_army_file(path), BadFileError))
-    print(f"bench rout_json_units_list_file_refused: {took:.2f} s (reference, no budget; "
-          f"{len(data) / 1e6:.1f} MB read and parsed) ratio {took / baseline:,.0f}x baseline")
-
-    if over:
-        print(f"over budget: {', '.join(over)}", file=sys.stderr)
-        return 1
-    return 0
+    report.time("rout_json_units_list_file_refused", took, baseline=reference,
+                details=f"{len(data) / 1e6:.1f} MB read and parsed")
+    return report.finish()
 
 
 if __name__ == "__main__":

@@ -4,10 +4,10 @@
 
 A 2,000-unit grid (two armies facing each other); each sample checks one player move (a
 1-3" step, a wheel or a charge) with `moves.check`, which queries the spatial index. Prints
-the median, the budget and the ratio against a baseline timed in the same run, and for
-comparison the same checks against every unit with no index (the naive figure). Exits 1 over
-budget; a machine whose baseline runs slower than the idle development machine gets the
-budget stretched by the same factor (see bench_engine.py).
+(report.py's format) the median against its budget and the ratio against a baseline timed
+in the same run, and for comparison the same checks against every unit with no index (the
+naive figure). Exits 1 over budget; a machine whose baseline runs slower than the idle
+development machine gets the budget stretched by the same factor (see bench_engine.py).
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ import contextlib
 import itertools
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from fractions import Fraction
+
+from report import Report, slowdown
 
 from desktop.engine import moves, spatial
 from desktop.engine.errors import MoveRefused
@@ -136,26 +137,24 @@ def main() -> int:
     per_step = (time.perf_counter() - started) / 500
 
     baseline = min(timeit_baseline() for _ in range(5))
-    slowdown = max(1.0, baseline / IDLE_BASELINE)
+    stretch = slowdown(baseline, IDLE_BASELINE)
     median = best_of(lambda: check_all(battle, events))
     naive = best_of(lambda: naive_all(battle, events))
-    print(f"bench baseline_enumerate_2d6: {baseline * 1e6:.1f} µs (reference, no budget; "
-          f"this machine runs {slowdown:.2f}x slower than idle)")
-    print(f"bench move_check_2000_units_median: {median * 1e6:.1f} µs (budget "
-          f"{BUDGET * 1e6:g} µs) ratio {median / baseline:.1f}x baseline, "
-          f"{median / BUDGET:.0%} of budget; {accepted}/{len(events)} accepted")
-    print(f"bench move_check_2000_units_naive_no_index: {naive * 1e6:.1f} µs (reference: the "
-          f"final pose against every unit) ratio {naive / baseline:.1f}x baseline, "
-          f"{naive / median:.1f}x the indexed check")
-    print(f"bench index_build_2000_units: {build * 1e3:.1f} ms (reference, once per battle "
-          f"and every ~{spatial.overlay_limit(UNITS)} moved units)")
-    print(f"bench check_and_apply_sequence_2000_units: {per_step * 1e6:.1f} µs per move "
-          f"(reference; {kept}/500 accepted; mostly the spatial index's overlay of "
-          f"moved units, each checked directly until the tree is rebuilt)")
-    if median > BUDGET * slowdown:
-        print("over budget: move_check_2000_units_median", file=sys.stderr)
-        return 1
-    return 0
+    report = Report("moves")
+    reference = report.time("baseline_enumerate_2d6", baseline,
+                            details=f"this machine runs {stretch:.2f}x slower than idle")
+    report.time("move_check_2000_units_median", median, budget=BUDGET, stretch=stretch,
+                baseline=reference, details=f"{accepted}/{len(events)} accepted")
+    report.time("move_check_2000_units_naive_no_index", naive, baseline=reference,
+                details=f"the final pose against every unit, {naive / median:.1f}x the "
+                        f"indexed check")
+    report.time("index_build_2000_units", build,
+                details=f"once per battle and every ~{spatial.overlay_limit(UNITS)} moved "
+                        f"units")
+    report.time("check_and_apply_sequence_2000_units", per_step,
+                details=f"per move; {kept}/500 accepted; mostly the spatial index's overlay "
+                        f"of moved units, each checked directly until the tree is rebuilt")
+    return report.finish()
 
 
 def timeit_baseline() -> float:

@@ -6,7 +6,7 @@
    reading the same rows (same JSON, same WAL settings, one transaction) in the same run:
    the ratio must stay <= 3.
 2. Listing 1,000 armies (of 20 units each) must take < 100 ms.
-Exits 1 when a budget is broken.
+Prints report.py's lines; exits 1 when a budget is broken.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from report import Report
 
 from desktop.engine.codec import profile_to_json
 from desktop.engine.model import Army, TroopType, Unit, UnitProfile
@@ -81,7 +83,7 @@ class RawSqlite:
 
 
 def main() -> int:
-    failures = 0
+    report = Report("store")
     with tempfile.TemporaryDirectory() as folder:
         army = make_army(200)
         raw = RawSqlite(Path(folder) / "raw.sqlite")
@@ -101,10 +103,9 @@ def main() -> int:
                 store_times.append(median_seconds(through_store, 3))
                 raw_times.append(median_seconds(lambda: raw.save_and_load(army), 3))
             ours, baseline = statistics.median(store_times), statistics.median(raw_times)
-            ratio = ours / baseline
-            print(f"bench store save+load 200 units: {ours * 1e3:.1f} ms; raw sqlite3 "
-                  f"{baseline * 1e3:.1f} ms; ratio {ratio:.2f} (budget {RATIO_BUDGET:g})")
-            failures += ratio > RATIO_BUDGET
+            report.ratio("save_load_200_units", ours / baseline, budget=RATIO_BUDGET,
+                         details=f"{ours * 1e3:.1f} ms vs {baseline * 1e3:.1f} ms for raw "
+                                 f"sqlite3 doing the same rows")
 
         with Store.open(f"sqlite:///{folder}/many.sqlite") as store:
             small = make_army(20)
@@ -114,10 +115,9 @@ def main() -> int:
             listed = store.list_armies()
             assert len(listed) == 1000
             seconds = median_seconds(store.list_armies, 15)
-            print(f"bench store list 1000 armies: {seconds * 1e3:.1f} ms "
-                  f"(budget {LIST_BUDGET * 1e3:.0f} ms)")
-            failures += seconds > LIST_BUDGET
-    return 1 if failures else 0
+            report.time("list_1000_armies", seconds, budget=LIST_BUDGET,
+                        details="of 20 units each")
+    return report.finish()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1 @@
+"""Every benchmark in one report (runner.py); the benches run alone too."""
