@@ -331,7 +331,8 @@ class Battle:
         The other fields are shared, not copied, and the new battle is made without
         `dataclasses.replace`, which costs 5x as much: a replay makes one per event. The
         footprints of the units that did not change stay on their states; the spatial index
-        (desktop.engine.spatial) carries over, noting what changed.
+        (desktop.engine.spatial) carries over, noting what changed, and so does the terrain's
+        (desktop.engine.movement).
         """
         if not states:
             return self
@@ -340,6 +341,9 @@ class Battle:
         battle.__dict__["states"] = _with_items(self.states, states)
         if _UNIT_ORDER in self.__dict__:  # the same units, in the same order
             battle.__dict__[_UNIT_ORDER] = self.__dict__[_UNIT_ORDER]
+        terrain = self.__dict__.get("_terrain_index")  # desktop.engine.movement: same terrain
+        if terrain is not None:
+            battle.__dict__["_terrain_index"] = terrain
         index = self.__dict__.get("_unit_index")
         if index is not None:
             for state in states.values():
