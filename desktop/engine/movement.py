@@ -46,7 +46,7 @@ from desktop.engine.geometry import (
     sweep,
     swept_outline,
 )
-from desktop.engine.model import Battle, Terrain
+from desktop.engine.model import Battle, Terrain, prepare_terrain
 
 # Gap left in front of something a unit stops short of: it does not overlap it, and it is
 # far enough not to count as contact (a pursuer that missed is not fighting its quarry).
@@ -86,6 +86,7 @@ class TerrainIndex:
 def terrain_index(battle: Battle) -> TerrainIndex:
     found: TerrainIndex | None = battle.__dict__.get(_TERRAIN_KEY)
     if found is None or found.terrain is not battle.terrain:
+        prepare_terrain(battle.terrain)
         obstacles = tuple(Obstacle(piece.id, ObstacleKind.IMPASSABLE, piece.points,
                                    piece.polygon, convex=piece.convex)
                           for piece in battle.terrain if piece.impassable)
