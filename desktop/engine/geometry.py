@@ -255,6 +255,11 @@ class Obstacle:
         return (min(xs), min(ys), max(xs), max(ys))
 
     def overlapped_by(self, corners: Sequence[Point]) -> bool:
+        # Bounding boxes apart: no shared area, whatever the shapes (the cheap test first).
+        low_x, low_y, high_x, high_y = self.bounds
+        if (max(x for x, _ in corners) < low_x or min(x for x, _ in corners) > high_x
+                or max(y for _, y in corners) < low_y or min(y for _, y in corners) > high_y):
+            return False
         if self.convex:
             return convex_overlap(corners, self.points)
         return overlaps(Polygon(corners), self.polygon)

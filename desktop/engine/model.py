@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from enum import StrEnum
@@ -16,6 +16,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Final
 
+import shapely
 from shapely.geometry import Polygon
 
 from desktop.engine.geometry import Footprint, Obstacle, ObstacleKind, Point, Table
@@ -278,6 +279,24 @@ class Terrain:
         return abs(float(self.polygon.convex_hull.area) - float(self.polygon.area)) < 1e-9
 
 
+def prepare_terrain(pieces: Sequence[Terrain]) -> None:
+    """Work out the shapely polygon and convexity of many pieces at once, as `polygon` and
+    `convex` would one by one (the same GEOS calls, vectorised): a table of thousands."""
+    todo = [piece for piece in pieces if "polygon" not in piece.__dict__]
+    if len(todo) < 2:
+        return
+    rings = shapely.linearrings([point for piece in todo for point in piece.points],
+                                indices=[i for i, piece in enumerate(todo)
+                                         for _ in piece.points])
+    polygons = shapely.polygons(rings)
+    hull_areas = shapely.area(shapely.convex_hull(polygons))
+    areas = shapely.area(polygons)
+    for piece, polygon, hull_area, area in zip(todo, polygons, hull_areas, areas, strict=True):
+        piece.__dict__["polygon"] = polygon
+        if "convex" not in piece.__dict__:
+            piece.__dict__["convex"] = abs(float(hull_area) - float(area)) < 1e-9
+
+
 @dataclass(frozen=True)
 class Zone:
     """Where one player deploys: an axis-aligned rectangle (x0, y0, x1, y1) on the table."""
@@ -334,7 +353,8 @@ class Battle:
         The other fields are shared, not copied, and the new battle is made without
         `dataclasses.replace`, which costs 5x as much: a replay makes one per event. The
         footprints of the units that did not change stay on their states; the spatial index
-        (desktop.engine.spatial) carries over, noting what changed.
+        (desktop.engine.spatial) carries over, noting what changed, and so does the terrain's
+        (desktop.engine.movement).
         """
         if not states:
             return self
@@ -343,6 +363,9 @@ class Battle:
         battle.__dict__["states"] = _with_items(self.states, states)
         if _UNIT_ORDER in self.__dict__:  # the same units, in the same order
             battle.__dict__[_UNIT_ORDER] = self.__dict__[_UNIT_ORDER]
+        terrain = self.__dict__.get("_terrain_index")  # desktop.engine.movement: same terrain
+        if terrain is not None:
+            battle.__dict__["_terrain_index"] = terrain
         index = self.__dict__.get("_unit_index")
         if index is not None:
             for state in states.values():

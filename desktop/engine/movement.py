@@ -12,7 +12,9 @@ cover the rules we implement:
 - any corner leaving the table means the unit left it (W6-FL-6).
 
 Every part of the table a move looks at is reported to `sight.look` (see desktop/engine/
-sight.py): a forecast relies on what a move did not look at.
+sight.py): a forecast relies on what a move did not look at. A move asks for the obstacles
+within the ground it looks at (`_Near`: the spatial index for units, an STRtree for terrain),
+never for every obstacle on the table, and gets what a look at every one would find there.
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TypedDict
 
+import shapely
+from shapely import STRtree
 from shapely.geometry import Polygon
 
-from desktop.engine import pathing, sight
+from desktop.engine import pathing, sight, spatial
 from desktop.engine.geometry import (
     CONTACT_TOLERANCE,
     Crossing,
@@ -42,7 +46,7 @@ from desktop.engine.geometry import (
     sweep,
     swept_outline,
 )
-from desktop.engine.model import Battle
+from desktop.engine.model import Battle, Terrain, prepare_terrain
 
 # Gap left in front of something a unit stops short of: it does not overlap it, and it is
 # far enough not to count as contact (a pursuer that missed is not fighting its quarry).
@@ -58,6 +62,110 @@ DEFLECTIONS = (0.0, 10.0, -10.0, 20.0, -20.0, 30.0, -30.0, 45.0, -45.0)
 BENT_PROGRESS = 0.25
 # Later turns may bend further to keep clear of enemies, as long as they head for the edge.
 WIDE_DEFLECTIONS = (*DEFLECTIONS, 60.0, -60.0, 75.0, -75.0)
+# False only in tests: every query then gets every obstacle, as `Battle.obstacles_for` lists
+# them, the way moves were worked out before the indexes (the results must not change).
+INDEXED = True
+
+Box = tuple[float, float, float, float]
+_TERRAIN_KEY = "_terrain_index"
+_NEAR_KEY = "_near"
+# Boxes are widened by this much: a hair more than the index needs, never less.
+_BOX_SLACK = 1e-6
+
+
+@dataclass(frozen=True)
+class TerrainIndex:
+    """The impassable pieces of a battle's terrain as obstacles, in terrain order, and an
+    STRtree over them. The terrain never changes in a battle: built once, handed on."""
+
+    terrain: tuple[Terrain, ...]
+    obstacles: tuple[Obstacle, ...]
+    tree: STRtree
+
+
+def terrain_index(battle: Battle) -> TerrainIndex:
+    found: TerrainIndex | None = battle.__dict__.get(_TERRAIN_KEY)
+    if found is None or found.terrain is not battle.terrain:
+        prepare_terrain(battle.terrain)
+        obstacles = tuple(Obstacle(piece.id, ObstacleKind.IMPASSABLE, piece.points,
+                                   piece.polygon, convex=piece.convex)
+                          for piece in battle.terrain if piece.impassable)
+        found = TerrainIndex(battle.terrain, obstacles,
+                             STRtree([o.polygon for o in obstacles]))
+        battle.__dict__[_TERRAIN_KEY] = found
+    return found
+
+
+def _box(points: Sequence[Point], reach: float = 0.0) -> Box:
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    slack = reach + _BOX_SLACK
+    return (min(xs) - slack, min(ys) - slack, max(xs) + slack, max(ys) + slack)
+
+
+class _Near:
+    """The obstacles to one unit's moves in one battle (`Battle.obstacles_for`), found by
+    where they are: those whose bounding box meets a box, in the order `obstacles_for` lists
+    them (units in roster order, then terrain). Every test a move makes against an obstacle
+    fails at once for one whose bounding box is clear of the shape tested, so a move that
+    asks only for those near what it tests works out what it did when it asked for all."""
+
+    def __init__(self, battle: Battle, unit_id: str, ignore: frozenset[str]) -> None:
+        self.battle, self.unit_id, self.ignore = battle, unit_id, ignore
+        self.player = battle.player_of(unit_id)
+        self._units: dict[str, Obstacle] = {}
+
+    @cached_property
+    def every(self) -> tuple[Obstacle, ...]:
+        return self.battle.obstacles_for(self.unit_id, self.ignore)
+
+    def _others(self, box: Box) -> list[str]:
+        """Other units on the table, not ignored, whose bounding box meets `box`."""
+        battle = self.battle
+        return battle.in_roster_order(
+            uid for uid in spatial.candidates(battle, shapely.box(*box))
+            if uid != self.unit_id and uid not in self.ignore)
+
+    def _unit(self, uid: str) -> Obstacle:
+        found = self._units.get(uid)
+        if found is None:
+            footprint = self.battle.footprint(uid)
+            kind = (ObstacleKind.FRIEND if self.battle.player_of(uid) == self.player
+                    else ObstacleKind.ENEMY)
+            found = self._units[uid] = Obstacle(uid, kind, footprint.corners,
+                                                footprint.polygon, convex=True)
+        return found
+
+    def within(self, box: Box) -> Sequence[Obstacle]:
+        if not INDEXED:
+            return self.every
+        found = [self._unit(uid) for uid in self._others(box)]
+        terrain = terrain_index(self.battle)
+        if terrain.obstacles:
+            found.extend(terrain.obstacles[int(i)]
+                         for i in sorted(terrain.tree.query(shapely.box(*box))))
+        return found
+
+    def around(self, points: Sequence[Point], reach: float = 0.0) -> Sequence[Obstacle]:
+        """The obstacles whose bounding box comes within `reach` of these points' box."""
+        return self.within(_box(points, reach))
+
+    def enemies(self, points: Sequence[Point], reach: float) -> list[str]:
+        """Enemies on the table, not ignored, that may come within `reach` of these points
+        (every one when not `INDEXED`), in roster order."""
+        battle = self.battle
+        if not INDEXED:
+            return [uid for uid in battle.enemies_of(self.unit_id) if uid not in self.ignore]
+        return [uid for uid in self._others(_box(points, reach))
+                if battle.player_of(uid) != self.player]
+
+
+def _near(battle: Battle, unit_id: str, ignore: frozenset[str] = frozenset()) -> _Near:
+    """The unit's `_Near`, made once per battle (a battle never changes)."""
+    cache: dict[tuple[str, frozenset[str]], _Near] = battle.__dict__.setdefault(_NEAR_KEY, {})
+    found = cache.get((unit_id, ignore))
+    if found is None:
+        found = cache[(unit_id, ignore)] = _Near(battle, unit_id, ignore)
+    return found
 
 
 @dataclass(frozen=True)
@@ -148,11 +256,15 @@ def _touching(footprint: Footprint, obstacles: Sequence[Obstacle]) -> frozenset[
         and o.bounds[3] >= low_y and o.polygon.distance(footprint.polygon) <= CONTACT_TOLERANCE)
 
 
-def _fits(battle: Battle, footprint: Footprint, obstacles: Sequence[Obstacle]) -> bool:
+def _fits(battle: Battle, footprint: Footprint, obstacles: Sequence[Obstacle] | _Near
+          ) -> bool:
     """On the table and overlapping none of `obstacles`."""
     sight.look(footprint.corners)
-    return battle.table.contains(footprint) and not any(
-        o.overlapped_by(footprint.corners) for o in obstacles)
+    if not battle.table.contains(footprint):
+        return False
+    if isinstance(obstacles, _Near):
+        obstacles = obstacles.around(footprint.corners)
+    return not any(o.overlapped_by(footprint.corners) for o in obstacles)
 
 
 def moving_footprint(battle: Battle, unit_id: str, heading: float,
@@ -165,13 +277,12 @@ def moving_footprint(battle: Battle, unit_id: str, heading: float,
     """
     original = battle.footprint(unit_id)
     turned = original.turned(heading)
-    return turned if _fits(battle, turned, battle.obstacles_for(unit_id, ignore)) else original
+    return turned if _fits(battle, turned, _near(battle, unit_id, ignore)) else original
 
 
 def can_face(battle: Battle, unit_id: str, facing: float) -> bool:
     """Whether the unit can turn about its centre to `facing` where it stands."""
-    return _fits(battle, battle.footprint(unit_id).turned(facing),
-                 battle.obstacles_for(unit_id))
+    return _fits(battle, battle.footprint(unit_id).turned(facing), _near(battle, unit_id))
 
 
 def straight_move(
@@ -195,7 +306,7 @@ def straight_move(
     the move ends at the table edge instead of leaving it.
     """
     original = battle.footprint(unit_id)
-    obstacles = battle.obstacles_for(unit_id, ignore)
+    obstacles = _near(battle, unit_id, ignore)
     footprint = moving_footprint(battle, unit_id, heading, ignore)
     direction = heading_vector(heading)
     # Look a little past the roll; if it is pushed beyond friends further than that, look
@@ -203,7 +314,7 @@ def straight_move(
     reach = length + _diagonal(footprint.corners) + beyond_gap + 1.0
     swept = _sweep(footprint, direction, reach, battle, obstacles)
     if through_friends and any(c.kind == ObstacleKind.FRIEND for c in swept.crossings):
-        reach += sum(_diagonal(o.points) + beyond_gap for o in obstacles)
+        reach += sum(_diagonal(o.points) + beyond_gap for o in obstacles.every)
         swept = _sweep(footprint, direction, reach, battle, obstacles)
     # Something it overlaps by a hair at the start (hand-placed contact) and leaves at once
     # is behind it; anything else counts from where it is met, even at distance 0.
@@ -270,10 +381,13 @@ def _diagonal(points: Sequence[Point]) -> float:
 
 
 def _sweep(footprint: Footprint, direction: Point, length: float, battle: Battle,
-           obstacles: Sequence[Obstacle]) -> Sweep:
+           obstacles: Sequence[Obstacle] | _Near) -> Sweep:
     """`sweep`, reporting the ground it covers: nothing outside it can be crossed."""
-    sight.look(footprint.corners
+    covered = (footprint.corners
                + footprint.moved(direction[0] * length, direction[1] * length).corners)
+    sight.look(covered)
+    if isinstance(obstacles, _Near):
+        obstacles = obstacles.around(covered)
     return sweep(footprint, direction, length, battle.table, obstacles)
 
 
@@ -282,7 +396,7 @@ _SETTLE_STEP = 0.25
 
 
 def _settle(battle: Battle, footprint: Footprint, direction: Point, travelled: float,
-            heading: float, obstacles: Sequence[Obstacle], original_facing: float
+            heading: float, obstacles: _Near, original_facing: float
             ) -> tuple[float, float, str]:
     """Where the move really ends, which way the unit faces there, and what pulled it back.
 
@@ -303,12 +417,12 @@ def _settle(battle: Battle, footprint: Footprint, direction: Point, travelled: f
         travelled = max(travelled - _SETTLE_STEP, 0.0)
 
 
-def _what_is_in_the_way(battle: Battle, footprint: Footprint,
-                        obstacles: Sequence[Obstacle]) -> str:
+def _what_is_in_the_way(battle: Battle, footprint: Footprint, obstacles: _Near) -> str:
     if not battle.table.contains(footprint):
         return TABLE_EDGE
     sight.look(footprint.corners)
-    return next((o.id for o in obstacles if o.overlapped_by(footprint.corners)), "")
+    return next((o.id for o in obstacles.around(footprint.corners)
+                 if o.overlapped_by(footprint.corners)), "")
 
 
 def end_footprint(battle: Battle, unit_id: str, plan: MovePlan) -> Footprint:
@@ -394,12 +508,12 @@ def bend_round(battle: Battle, unit_id: str, heading: float, length: float, *,
     """
     original = battle.footprint(unit_id)
     shape = moving_footprint(battle, unit_id, heading, ignore)
-    obstacles = battle.obstacles_for(unit_id, ignore)
     start = original.center
     direction = heading_vector(heading)
     # Nothing further than this from the start can touch the walked part of the path.
     reach = length + _diagonal(shape.corners) + keep_away + 2 * pathing.MARGIN
     sight.look_around((start,), reach)  # everything below uses only what is near
+    obstacles = _near(battle, unit_id, ignore).around((start,), reach)
     near = [obstacles[i] for i in pathing.nearby([o.polygon for o in obstacles], start,
                                                  reach)]
     # What it touches where it stands (the enemy it flees) is left out of the plan; the
@@ -498,7 +612,7 @@ def gap_length(battle: Battle, unit_id: str, source: str, roll: float) -> Callab
         length = _gap_travel(turned, (dx, dy), enemy, target, roll)
         moving = moving_footprint(battle, unit_id, heading)
         if moving.facing == turned.facing or _fits(
-                battle, turned.moved(dx * length, dy * length), battle.obstacles_for(unit_id)):
+                battle, turned.moved(dx * length, dy * length), _near(battle, unit_id)):
             return length
         return _gap_travel(moving, (dx, dy), enemy, target, roll)
 
@@ -583,17 +697,23 @@ def _first_clear(
 ) -> MovePlan | None:
     """The first heading of `deflections` whose whole path is clear, or None."""
     footprint = battle.footprint(unit_id)
-    enemies: list[tuple[Polygon, float]] = []
+    near = _near(battle, unit_id, ignore)
+    # How near each enemy may come: `keep_away`, or as near as it is already.
+    required: dict[str, float] = {}
+
+    def kept_away(plan: MovePlan) -> bool:
+        for uid in near.enemies(plan.outline, keep_away):
+            if uid not in required:
+                required[uid] = min(keep_away, distance(footprint, battle.footprint(uid)))
+            if float(plan.area.distance(battle.footprint(uid).polygon)) < required[uid] - 1e-9:
+                return False
+        return True
+
     if keep_away:  # only then are enemies kept away from (no shapely work otherwise)
         sight.look_around(footprint.corners, keep_away)
-        enemies = [(battle.footprint(uid).polygon,
-                    min(keep_away, distance(footprint, battle.footprint(uid))))
-                   for uid in battle.enemies_of(unit_id) if uid not in ignore]
-    obstacles = battle.obstacles_for(unit_id, ignore)
     # What it already touches (the enemy it runs from) does not make a path unclear: the
     # move itself refuses to go into it.
-    touching = _touching(footprint, obstacles)  # once: not once per obstacle
-    others = [o for o in obstacles if o.id not in touching]
+    touching = _touching(footprint, near.around(footprint.corners, CONTACT_TOLERANCE))
     for deflection in deflections:
         wanted = _length(length, heading + deflection)
         plan = straight_move(battle, unit_id, heading + deflection, wanted,
@@ -605,12 +725,12 @@ def _first_clear(
                 plan.travelled < wanted - 1e-6 and not stay_on_table):
             continue  # pulled back short of its roll
         sight.look(plan.outline)
-        if any(other.overlapped_by(plan.outline) for other in others):
+        if any(other.overlapped_by(plan.outline) for other in near.around(plan.outline)
+               if other.id not in touching):
             continue
         if keep_away:
             sight.look_around(plan.outline, keep_away)
-        if keep_away and not all(float(plan.area.distance(enemy)) >= required - 1e-9
-                                 for enemy, required in enemies):
+        if keep_away and not kept_away(plan):
             continue
         return plan
     return None
