@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import itertools
 import math
-import sys
 import time
 import timeit
 from fractions import Fraction
+
+from report import Report, slowdown
 
 from desktop.engine import movement
 from desktop.engine.geometry import Table
@@ -89,34 +90,29 @@ def timed(roll: float) -> tuple[float, MovePlan]:
 
 
 def main() -> int:
+    report = Report("flee_terrain")
     baseline = min(timeit.repeat(baseline_enumerate_2d6, number=2000, repeat=5)) / 2000
-    slowdown = max(1.0, baseline / IDLE_BASELINE)
-    print(f"bench baseline_enumerate_2d6: {baseline * 1e6:.1f} µs (reference, no budget; "
-          f"this machine runs {slowdown:.2f}x slower than idle)")
-    worst = 0.0
+    stretch = slowdown(baseline, IDLE_BASELINE)
+    reference = report.time("baseline_enumerate_2d6", baseline,
+                            details=f"this machine runs {stretch:.2f}x slower than idle")
     plans = {}
     for roll in ROLLS:
         took, plan = min((timed(roll) for _ in range(SAMPLES)), key=lambda found: found[0])
         plans[roll] = plan
-        worst = max(worst, took)
-        print(f"bench flee_{PIECES}_terrain_pieces_roll_{roll:g}: {took * 1e3:.1f} ms (budget "
-              f"{BUDGET * 1e3:g} ms; travelled {plan.travelled:.2f}, bends {len(plan.bends)}, "
-              f"blocked by {plan.blocked_by or 'nothing'}) ratio {took / baseline:,.0f}x "
-              f"baseline, {took / BUDGET:.0%} of budget")
+        report.time(f"flee_{PIECES}_terrain_pieces_roll_{roll:g}", took, budget=BUDGET,
+                    stretch=stretch, baseline=reference,
+                    details=f"travelled {plan.travelled:.2f}, bends {len(plan.bends)}, "
+                            f"blocked by {plan.blocked_by or 'nothing'}")
     movement.INDEXED = False  # the old way, for comparison: every obstacle, every pose
     try:
         roll = ROLLS[-1]
         took, plan = timed(roll)
         assert plan == plans[roll], "the indexed flee must be the flee against every obstacle"
-        print(f"bench flee_{PIECES}_terrain_pieces_no_index_roll_{roll:g}: {took * 1e3:.0f} ms "
-              f"(reference, no budget: every obstacle for every pose) ratio "
-              f"{took / baseline:,.0f}x baseline")
+        report.time(f"flee_{PIECES}_terrain_pieces_no_index_roll_{roll:g}", took,
+                    baseline=reference, details="every obstacle for every pose")
     finally:
         movement.INDEXED = True
-    if worst > BUDGET * slowdown:
-        print(f"over budget: flee_{PIECES}_terrain_pieces", file=sys.stderr)
-        return 1
-    return 0
+    return report.finish()
 
 
 if __name__ == "__main__":
