@@ -16,15 +16,12 @@ slower than the idle development machine's.
 
 from __future__ import annotations
 
-import itertools
 import json
 import time
-import timeit
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from report import Report, slowdown
+from report import Report
 
 from desktop.engine.dice import ScriptedRoller, SeededRoller
 from desktop.engine.events import fold
@@ -34,15 +31,8 @@ from desktop.engine.scenario import load_scenario
 SCENARIO = Path(__file__).resolve().parents[2] / "resources" / "scenarios" / "w6-four-units.json"
 UNITS = 1000
 BUDGET = 1.0
-IDLE_BASELINE = 3.5e-6  # bench_engine.py's baseline on the idle development machine
 STATS = {"M": 4, "WS": 3, "BS": 3, "S": 3, "T": 3, "W": 1, "I": 3, "A": 1, "Ld": 7}
 COLUMNS = 40
-
-
-def baseline_enumerate_2d6() -> Fraction:
-    """Plain Python: the chance of 2D6 > 5 by listing all 36 rolls with Fractions."""
-    hits = sum(1 for a, b in itertools.product(range(1, 7), repeat=2) if a + b > 5)
-    return Fraction(hits, 36)
 
 
 def one_combat_among(units: int) -> dict[str, Any]:
@@ -103,10 +93,7 @@ def resolve(data: dict[str, Any], seed: int | None = None) -> tuple[float, int]:
 
 def main() -> int:
     report = Report("aftermath")
-    baseline = min(timeit.repeat(baseline_enumerate_2d6, number=2000, repeat=5)) / 2000
-    stretch = slowdown(baseline, IDLE_BASELINE)
-    reference = report.time("baseline_enumerate_2d6", baseline,
-                            details=f"this machine runs {stretch:.2f}x slower than idle")
+    reference, stretch = report.baseline_2d6()
     data = one_combat_among(UNITS)
     assert len(data["units"]) == UNITS
     one, events = min(resolve(data) for _ in range(3))

@@ -14,7 +14,6 @@ machine.
 
 from __future__ import annotations
 
-import itertools
 import os
 import random
 import statistics
@@ -22,14 +21,13 @@ import sys
 import time
 import timeit
 from collections.abc import Callable
-from fractions import Fraction
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QBrush, QColor, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QGraphicsRectItem, QGraphicsScene, QGraphicsView
-from report import Report, slowdown
+from report import Report
 
 from desktop.engine.geometry import Table
 from desktop.engine.model import Battle, Unit, UnitProfile, UnitState
@@ -42,13 +40,8 @@ COLUMNS = 50  # 40 rows of 50 units, 10" apart
 VIEW_SIZE = (1200, 800)
 REPAINT_RATIO_BUDGET = 2.0
 DRAG_BUDGET = 2e-3
-IDLE_BASELINE = 3.5e-6  # bench_engine.py's baseline on the idle development machine
 DRAG_SAMPLES = 2000
 
-
-def baseline_enumerate_2d6() -> Fraction:
-    hits = sum(1 for a, b in itertools.product(range(1, 7), repeat=2) if a + b > 5)
-    return Fraction(hits, 36)
 
 
 def grid_battle() -> Battle:
@@ -138,11 +131,8 @@ def main() -> int:
         refused += tool.last_event is None
     drag = statistics.median(timings)
 
-    baseline = min(timeit.timeit(baseline_enumerate_2d6, number=2000) / 2000 for _ in range(5))
-    stretch = slowdown(baseline, IDLE_BASELINE)
     report = Report("battlefield")
-    reference = report.time("baseline_enumerate_2d6", baseline,
-                            details=f"this machine runs {stretch:.2f}x slower than idle")
+    reference, stretch = report.baseline_2d6()
     report.ratio("repaint_2000_units", ratio, budget=REPAINT_RATIO_BUDGET,
                  details=f"{ours * 1e3:.1f} ms vs {rects * 1e3:.1f} ms for 2,000 plain rects")
     report.time("repaint_2000_units_zoomed_in", zoomed,

@@ -11,14 +11,12 @@ for being busy.
 
 from __future__ import annotations
 
-import itertools
 import json
 import timeit
 from collections.abc import Callable
-from fractions import Fraction
 from pathlib import Path
 
-from report import Report, slowdown
+from report import Report
 
 from desktop.engine import dice, odds
 from desktop.engine.dice import D2D6, D3D6, ScriptedRoller
@@ -27,7 +25,6 @@ from desktop.engine.scenario import load_scenario
 
 SCENARIO = Path(__file__).resolve().parents[2] / "resources" / "scenarios" / "w6-four-units.json"
 # The baseline on the idle 2-core development machine (2026-11), in seconds.
-IDLE_BASELINE = 3.5e-6
 
 
 def best_seconds(work: Callable[[], object], number: int, repeat: int = 7) -> float:
@@ -46,11 +43,6 @@ def cold(work: Callable[[], object]) -> Callable[[], object]:
 
     return run_cold
 
-
-def baseline_enumerate_2d6() -> Fraction:
-    """Plain Python: the chance of 2D6 > 5 by listing all 36 rolls with Fractions."""
-    hits = sum(1 for a, b in itertools.product(range(1, 7), repeat=2) if a + b > 5)
-    return Fraction(hits, 36)
 
 
 def main() -> int:
@@ -78,7 +70,6 @@ def main() -> int:
         return [(s.request.odds if isinstance(s.request, Roll) else
                  [o.odds for o in s.request.options]) for s in session.steps]
 
-    baseline = best_seconds(baseline_enumerate_2d6, 2000)
     cases = [
         ("break_test_odds", cold(lambda: odds.break_test_fails(8, 3, D2D6)), 2000, 50e-6),
         ("caught_odds_four_3d6_pursuers",
@@ -88,9 +79,7 @@ def main() -> int:
         ("w6_four_units_odds_of_every_request", odds_of_every_request, 10, 50e-3),
     ]
     report = Report("engine")
-    stretch = slowdown(baseline, IDLE_BASELINE)
-    reference = report.time("baseline_enumerate_2d6", baseline,
-                            details=f"this machine runs {stretch:.2f}x slower than idle")
+    reference, stretch = report.baseline_2d6()
     for name, work, number, budget in cases:
         report.time(name, best_seconds(work, number), budget=budget, stretch=stretch,
                     baseline=reference)

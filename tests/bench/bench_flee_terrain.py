@@ -15,13 +15,10 @@ development machine's.
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
-import timeit
-from fractions import Fraction
 
-from report import Report, slowdown
+from report import Report
 
 from desktop.engine import movement
 from desktop.engine.geometry import Table
@@ -32,15 +29,8 @@ PIECES = 3000
 COLUMNS = 60  # 50 rows of 60 rocks, 8" apart
 SPACING = 8.0
 BUDGET = 0.1
-IDLE_BASELINE = 3.5e-6  # bench_engine.py's baseline on the idle development machine
 SAMPLES = 5
 ROLLS = (4.0, 7.0, 11.0)  # 2D6 totals: short, middling, long
-
-
-def baseline_enumerate_2d6() -> Fraction:
-    """Plain Python: the chance of 2D6 > 5 by listing all 36 rolls with Fractions."""
-    hits = sum(1 for a, b in itertools.product(range(1, 7), repeat=2) if a + b > 5)
-    return Fraction(hits, 36)
 
 
 def rocks() -> tuple[Terrain, ...]:
@@ -91,10 +81,7 @@ def timed(roll: float) -> tuple[float, MovePlan]:
 
 def main() -> int:
     report = Report("flee_terrain")
-    baseline = min(timeit.repeat(baseline_enumerate_2d6, number=2000, repeat=5)) / 2000
-    stretch = slowdown(baseline, IDLE_BASELINE)
-    reference = report.time("baseline_enumerate_2d6", baseline,
-                            details=f"this machine runs {stretch:.2f}x slower than idle")
+    reference, stretch = report.baseline_2d6()
     plans = {}
     for roll in ROLLS:
         took, plan = min((timed(roll) for _ in range(SAMPLES)), key=lambda found: found[0])

@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import itertools
 import time
-import timeit
 from collections.abc import Callable
 from dataclasses import replace
-from fractions import Fraction
 
-from report import Report, slowdown
+from report import Report
 
 from desktop.engine.events import (
     CasualtiesRemoved,
@@ -45,13 +43,6 @@ COLUMNS = 50
 EVENTS = 100_000
 FLAGS = 50_000
 BUDGET = 2.0
-IDLE_BASELINE = 3.5e-6  # bench_engine.py's baseline on the idle development machine
-
-
-def baseline_enumerate_2d6() -> Fraction:
-    """Plain Python: the chance of 2D6 > 5 by listing all 36 rolls with Fractions."""
-    hits = sum(1 for a, b in itertools.product(range(1, 7), repeat=2) if a + b > 5)
-    return Fraction(hits, 36)
 
 
 def grid_battle() -> Battle:
@@ -121,10 +112,7 @@ def seconds(work: Callable[[], object]) -> float:
 
 def main() -> int:
     report = Report("fold")
-    baseline = min(timeit.repeat(baseline_enumerate_2d6, number=2000, repeat=5)) / 2000
-    stretch = slowdown(baseline, IDLE_BASELINE)
-    reference = report.time("baseline_enumerate_2d6", baseline,
-                            details=f"this machine runs {stretch:.2f}x slower than idle")
+    reference, stretch = report.baseline_2d6()
     battle = grid_battle()
     flagged, flag_events = flagged_unit(battle)
     for name, start, events in (("fold_100000_events_2000_units", battle, long_game(battle)),

@@ -16,17 +16,14 @@ slower than the idle development machine's.
 
 from __future__ import annotations
 
-import itertools
 import json
 import tempfile
 import time
-import timeit
 from collections.abc import Callable
-from fractions import Fraction
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
-from report import Report, slowdown
+from report import Report
 
 from desktop.engine.codec import army_from_json
 from desktop.engine.errors import ScenarioError
@@ -38,14 +35,7 @@ from desktop.store.transfer import read_army_file
 PROFILES = 20_000
 PROFILES_BUDGET = 2.0
 REFUSAL_BUDGET = 10e-3
-IDLE_BASELINE = 3.5e-6  # bench_engine.py's baseline on the idle development machine
 W6_GAME = "Warhammer Fantasy Battles (6th definitive edition)"
-
-
-def baseline_enumerate_2d6() -> Fraction:
-    """Plain Python: the chance of 2D6 > 5 by listing all 36 rolls with Fractions."""
-    hits = sum(1 for a, b in itertools.product(range(1, 7), repeat=2) if a + b > 5)
-    return Fraction(hits, 36)
 
 
 def roster(unit_body: str) -> bytes:
@@ -102,10 +92,7 @@ def seconds(work: Callable[[], object]) -> float:
 
 def main() -> int:
     report = Report("import")
-    baseline = min(timeit.repeat(baseline_enumerate_2d6, number=2000, repeat=5)) / 2000
-    stretch = slowdown(baseline, IDLE_BASELINE)
-    reference = report.time("baseline_enumerate_2d6", baseline,
-                            details=f"this machine runs {stretch:.2f}x slower than idle")
+    reference, stretch = report.baseline_2d6()
 
     data = many_profiles(PROFILES)
     imported = read_ros(data, "profiles.ros")

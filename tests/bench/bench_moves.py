@@ -13,14 +13,12 @@ development machine gets the budget stretched by the same factor (see bench_engi
 from __future__ import annotations
 
 import contextlib
-import itertools
 import random
 import statistics
 import time
 from collections.abc import Callable
-from fractions import Fraction
 
-from report import Report, slowdown
+from report import Report
 
 from desktop.engine import moves, spatial
 from desktop.engine.errors import MoveRefused
@@ -31,14 +29,8 @@ from desktop.engine.model import Battle, Unit, UnitProfile, UnitState
 UNITS = 2000
 COLUMNS = 50  # 40 rows of 50 units, 10" apart
 BUDGET = 1e-3
-IDLE_BASELINE = 3.5e-6  # bench_engine.py's baseline on the idle development machine
 SAMPLES = 2000
 
-
-def baseline_enumerate_2d6() -> Fraction:
-    """Plain Python: the chance of 2D6 > 5 by listing all 36 rolls with Fractions."""
-    hits = sum(1 for a, b in itertools.product(range(1, 7), repeat=2) if a + b > 5)
-    return Fraction(hits, 36)
 
 
 def grid_battle() -> Battle:
@@ -136,13 +128,10 @@ def main() -> int:
             pass
     per_step = (time.perf_counter() - started) / 500
 
-    baseline = min(timeit_baseline() for _ in range(5))
-    stretch = slowdown(baseline, IDLE_BASELINE)
+    report = Report("moves")
+    reference, stretch = report.baseline_2d6()
     median = best_of(lambda: check_all(battle, events))
     naive = best_of(lambda: naive_all(battle, events))
-    report = Report("moves")
-    reference = report.time("baseline_enumerate_2d6", baseline,
-                            details=f"this machine runs {stretch:.2f}x slower than idle")
     report.time("move_check_2000_units_median", median, budget=BUDGET, stretch=stretch,
                 baseline=reference, details=f"{accepted}/{len(events)} accepted")
     report.time("move_check_2000_units_naive_no_index", naive, baseline=reference,
@@ -156,11 +145,6 @@ def main() -> int:
                         f"of moved units, each checked directly until the tree is rebuilt")
     return report.finish()
 
-
-def timeit_baseline() -> float:
-    import timeit
-
-    return timeit.timeit(baseline_enumerate_2d6, number=2000) / 2000
 
 
 if __name__ == "__main__":

@@ -25,12 +25,17 @@ back with `parse_line`.
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
+import timeit
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TextIO
 
 SECONDS, RATIO = "s", "x"
+IDLE_2D6_SECONDS = 3.5e-6
+"""enumerate_2d6 on the idle development machine: how much slower this run's machine is."""
 OVER_BUDGET = "over budget: "
 _NAME = re.compile(r"[A-Za-z0-9_]+")
 _LINE = re.compile(
@@ -122,6 +127,12 @@ def slowdown(baseline: float, idle: float) -> float:
     return max(1.0, baseline / idle)
 
 
+def enumerate_2d6() -> Fraction:
+    """Plain Python: the chance of 2D6 > 5 by listing all 36 rolls with Fractions."""
+    hits = sum(1 for a, b in itertools.product(range(1, 7), repeat=2) if a + b > 5)
+    return Fraction(hits, 36)
+
+
 class Report:
     """A bench's figures: each printed as it is added, and the exit status at the end."""
 
@@ -140,6 +151,15 @@ class Report:
             details = f"{ratio}; {details}" if details else ratio
         return self.add(Figure(self.bench, name, seconds, SECONDS, budget, stretch, failed,
                                details))
+
+    def baseline_2d6(self) -> tuple[Figure, float]:
+        """The same-run baseline most benches compare with, timed and reported, and the
+        stretch its budgets get on a machine slower than the idle development one."""
+        seconds = min(timeit.repeat(enumerate_2d6, number=2000, repeat=5)) / 2000
+        stretch = slowdown(seconds, IDLE_2D6_SECONDS)
+        figure = self.time("baseline_enumerate_2d6", seconds,
+                           details=f"this machine runs {stretch:.2f}x slower than idle")
+        return figure, stretch
 
     def ratio(self, name: str, ratio: float, *, budget: float | None = None,
               details: str = "") -> Figure:
