@@ -1,22 +1,23 @@
 """Where an army's points go: a bar chart by troop type or by army-list slot.
 
-This is the only module that imports pyqtgraph (and so numpy); the application imports it
-lazily, once the main window is on screen, to keep start-up quick.
+Drawn with QPainter: a handful of bars does not need a plotting library, and pyqtgraph
+(with numpy) costs the window about a third of a second before the first army can be
+shown. pyqtgraph stays for the wizard's odds charts, imported when a wizard first needs one.
 """
 
 from __future__ import annotations
 
+import math
 from enum import Enum
 from typing import Final
 
-import pyqtgraph as pg
-from PySide6.QtCore import Slot
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Slot
+from PySide6.QtGui import QColor, QFontMetricsF, QHelpEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QLabel,
     QSizePolicy,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -25,11 +26,15 @@ from desktop.engine.model import Army, TroopType
 
 BACKGROUND: Final = QColor("#fbfbfb")
 AXIS_COLOUR: Final = QColor("#505050")
+GRID_COLOUR: Final = QColor("#e2e2e2")
 BAR_COLOUR: Final = QColor("#4a7ebb")
 BAR_EDGE_COLOUR: Final = QColor("#2f5a8c")
-BAR_WIDTH: Final = 0.6
+BAR_SHARE: Final = 0.6
+"""How much of its row a bar fills; the rest is the gap between bars."""
+TALLEST_BAR: Final = 26.0
 HEADROOM: Final = 1.1
-"""The y axis runs a little past the tallest bar, so its top is never cut by the frame."""
+"""The axis runs a little past the longest bar, so its value label has room."""
+MOST_TICKS: Final = 5
 NO_SLOT: Final = "Units"
 """The bar for units without an army-list slot (as in the text roster)."""
 
@@ -42,7 +47,7 @@ class Grouping(Enum):
 
 
 def troop_type_label(troop_type: TroopType) -> str:
-    """"war_machine" reads as "War machine" under a bar."""
+    """"war_machine" reads as "War machine" beside a bar."""
     return troop_type.value.replace("_", " ").capitalize()
 
 
@@ -64,6 +69,154 @@ def points_by_slot(army: Army) -> list[tuple[str, int]]:
     return list(totals.items())
 
 
+def tick_step(largest: float, most_ticks: int = MOST_TICKS) -> int:
+    """The smallest round step (1, 2 or 5 times a power of ten) that marks 0…`largest`
+    with at most `most_ticks` ticks after zero."""
+    if largest <= 0:
+        return 1
+    raw = largest / most_ticks
+    power = int(10 ** max(0, math.floor(math.log10(raw))))
+    return next(multiple * power for multiple in (1, 2, 5, 10) if multiple * power >= raw)
+
+
+class PointsBars(QWidget):
+    """Horizontal bars, one per (label, points), the first on top, value at each bar's end.
+
+    The axis below is in points, with round ticks and a light grid; hovering a bar tells its
+    points and share of the army.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("rosterChartBars")
+        self._totals: list[tuple[str, int]] = []
+        self.setMinimumSize(200, 120)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMouseTracking(True)
+        self.setAccessibleName("Points chart")
+
+    def set_totals(self, totals: list[tuple[str, int]]) -> None:
+        self._totals = list(totals)
+        self.setAccessibleDescription("; ".join(f"{label}: {points} points"
+                                                for label, points in self._totals))
+        self.update()
+
+    def sizeHint(self) -> QSize:  # Qt override
+        return QSize(240, 170)
+
+    # Layout, in widget coordinates: worked out from the size and font at each call, so
+    # painting, hit tests and tests agree.
+
+    def _axis_end(self) -> int:
+        largest = max((points for _, points in self._totals), default=0)
+        step = tick_step(largest * HEADROOM)
+        return max(step, math.ceil(max(largest, 1) * HEADROOM / step) * step)
+
+    def plot_area(self) -> QRectF:
+        """Where the bars go: right of the labels, above the axis and its title."""
+        metrics = QFontMetricsF(self.font())
+        widest = max((metrics.horizontalAdvance(label) for label, _ in self._totals),
+                     default=0.0)
+        left = min(widest, self.width() * 0.45) + 8
+        # Half the last tick's label hangs past the axis end; the value of the longest bar
+        # sits after it.
+        right = metrics.horizontalAdvance(f"{self._axis_end()}") / 2 + 4
+        bottom = 2 * metrics.height() + 6
+        return QRectF(left, 4, max(1.0, self.width() - left - right),
+                      max(1.0, self.height() - 4 - bottom))
+
+    def bar_rects(self) -> list[QRectF]:
+        """Each bar's rectangle, top to bottom, in the order of the totals."""
+        area = self.plot_area()
+        if not self._totals:
+            return []
+        row = area.height() / len(self._totals)
+        height = min(row * BAR_SHARE, TALLEST_BAR)
+        scale = area.width() / self._axis_end()
+        return [QRectF(area.left(), area.top() + index * row + (row - height) / 2,
+                       points * scale, height)
+                for index, (_, points) in enumerate(self._totals)]
+
+    def ticks(self) -> list[tuple[float, int]]:
+        """(x in the widget, points) of each tick on the axis."""
+        area = self.plot_area()
+        end = self._axis_end()
+        step = tick_step(end)
+        return [(area.left() + value * area.width() / end, value)
+                for value in range(0, end + 1, step)]
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), BACKGROUND)
+        if not self._totals:
+            return
+        metrics = QFontMetricsF(self.font())
+        area = self.plot_area()
+        painter.setPen(QPen(GRID_COLOUR, 1))
+        for x, _ in self.ticks()[1:]:
+            painter.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()))
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(BAR_EDGE_COLOUR, 1))
+        painter.setBrush(BAR_COLOUR)
+        rects = self.bar_rects()
+        for rect in rects:
+            painter.drawRect(rect)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.setPen(AXIS_COLOUR)
+        label_width = area.left() - 8
+        for (label, points), rect in zip(self._totals, rects, strict=True):
+            text = metrics.elidedText(label, Qt.TextElideMode.ElideRight, label_width)
+            painter.drawText(QRectF(0, rect.top() - 20, label_width, rect.height() + 40),
+                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
+            value = f"{points}"
+            room = self.width() - rect.right() - 4
+            inside = metrics.horizontalAdvance(value) + 6 > room
+            value_rect = QRectF(rect.right() + 4, rect.top() - 20, max(room, 0), rect.height() + 40)
+            if inside:  # no room after the bar: in it, in white
+                painter.setPen(Qt.GlobalColor.white)
+                value_rect = QRectF(rect.left(), rect.top() - 20, rect.width() - 4,
+                                    rect.height() + 40)
+            painter.drawText(value_rect, Qt.AlignmentFlag.AlignVCenter | (
+                Qt.AlignmentFlag.AlignRight if inside else Qt.AlignmentFlag.AlignLeft), value)
+            painter.setPen(AXIS_COLOUR)
+        painter.drawLine(QPointF(area.left(), area.top()), QPointF(area.left(), area.bottom()))
+        painter.drawLine(QPointF(area.left(), area.bottom()),
+                         QPointF(area.right(), area.bottom()))
+        tick_top = area.bottom() + 2
+        for x, tick in self.ticks():
+            painter.drawLine(QPointF(x, area.bottom()), QPointF(x, area.bottom() + 3))
+            painter.drawText(QRectF(x - 40, tick_top, 80, metrics.height() + 2),
+                             Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, f"{tick}")
+        painter.drawText(QRectF(area.left(), tick_top + metrics.height() + 2, area.width(),
+                                metrics.height() + 2),
+                         Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, "points")
+
+    def bar_at(self, point: QPointF) -> int | None:
+        """The index of the row under `point` (the whole row, not just the bar), or None."""
+        area = self.plot_area()
+        if not self._totals or not (area.top() <= point.y() < area.bottom()):
+            return None
+        return min(int((point.y() - area.top()) / (area.height() / len(self._totals))),
+                   len(self._totals) - 1)
+
+    def tool_tip(self, index: int) -> str:
+        label, points = self._totals[index]
+        whole = sum(value for _, value in self._totals)
+        share = f" ({points / whole:.0%} of {whole})" if whole else ""
+        return f"{label}: {points} point{'s' if points != 1 else ''}{share}"
+
+    def event(self, event: QEvent) -> bool:  # Qt override
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            index = self.bar_at(QPointF(event.pos()))
+            if index is None:
+                QToolTip.hideText()
+                event.ignore()
+            else:
+                QToolTip.showText(event.globalPos(), self.tool_tip(index), self)
+            return True
+        return super().event(event)
+
+
 class RosterChart(QWidget):
     """A grouping combo box over one bar chart of the shown army's points."""
 
@@ -75,36 +228,12 @@ class RosterChart(QWidget):
 
         self.grouping_combo = QComboBox(self)
         self.grouping_combo.setObjectName("rosterChartGrouping")
+        self.grouping_combo.setAccessibleName("Chart points")
         for grouping in Grouping:
             self.grouping_combo.addItem(grouping.value, grouping)
         self.grouping_combo.setSizePolicy(QSizePolicy.Policy.Maximum,
                                           QSizePolicy.Policy.Fixed)
-
-        windows_before = set(QApplication.topLevelWidgets())
-        self.plot_widget = pg.PlotWidget(self, background=BACKGROUND)
-        self._adopt_stray_windows(windows_before)
-        self.plot_widget.setObjectName("rosterChartPlot")
-        self.plot_widget.setMinimumSize(200, 150)
-        plot = self.plot_widget.getPlotItem()
-        # A summary, not an explorer: no panning, zooming, context menu or "A" button.
-        plot.setMouseEnabled(x=False, y=False)
-        plot.setMenuEnabled(False)
-        plot.hideButtons()
-        plot.showGrid(x=True, y=False, alpha=0.25)
-        plot.setLabel("bottom", "points")
-        plot.invertY(True)  # the first category on top, as it reads
-        # Room on the right for half of the last tick's label, which pyqtgraph centres on it.
-        plot.layout.setContentsMargins(2, 4, 16, 2)
-        for name in ("left", "bottom"):
-            axis = plot.getAxis(name)
-            axis.setPen(pg.mkPen(AXIS_COLOUR))
-            axis.setTextPen(pg.mkPen(AXIS_COLOUR))
-        # One item draws every bar: pyqtgraph is slow with many small items.
-        # Horizontal bars: category names sit on the left axis and never overlap.
-        self.bars = pg.BarGraphItem(x0=0, y=[], width=[], height=BAR_WIDTH,
-                                    brush=pg.mkBrush(BAR_COLOUR),
-                                    pen=pg.mkPen(BAR_EDGE_COLOUR))
-        plot.addItem(self.bars)
+        self.bars = PointsBars(self)
 
         self.empty_label = QLabel("No army", self)
         self.empty_label.setObjectName("rosterChartEmpty")
@@ -112,22 +241,11 @@ class RosterChart(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.grouping_combo)
-        layout.addWidget(self.plot_widget, 1)
+        layout.addWidget(self.bars, 1)
         layout.addWidget(self.empty_label)
 
         self.grouping_combo.currentIndexChanged.connect(self._grouping_changed)
         self._refresh()
-
-    def _adopt_stray_windows(self, windows_before: set[QWidget]) -> None:
-        """Parent the hidden windows pyqtgraph made (its context menus) to this chart.
-
-        pyqtgraph creates them without a parent, so they would outlive the chart as hidden
-        top-level windows; as our children they are deleted with it.
-        """
-        for widget in QApplication.topLevelWidgets():
-            if widget not in windows_before and widget.parentWidget() is None \
-                    and widget is not self:
-                widget.setParent(self, widget.windowFlags())
 
     @property
     def grouping(self) -> Grouping:
@@ -146,7 +264,7 @@ class RosterChart(QWidget):
         self._refresh()
 
     def totals(self) -> list[tuple[str, int]]:
-        """The bars from left to right: (label, points)."""
+        """The bars from top to bottom: (label, points)."""
         return list(self._totals)
 
     @Slot(int)
@@ -163,14 +281,4 @@ class RosterChart(QWidget):
             self._totals = points_by_troop_type(army)
         self.empty_label.setText("No army" if army is None else "No units")
         self.empty_label.setVisible(not self._totals)
-
-        count = len(self._totals)
-        self.bars.setOpts(x0=0, y=list(range(count)), width=[points for _, points in self._totals],
-                          height=BAR_WIDTH)
-        plot = self.plot_widget.getPlotItem()
-        plot.getAxis("left").setTicks([[(index, label) for index, (label, _) in
-                                        enumerate(self._totals)], []])
-        tallest = max((points for _, points in self._totals), default=0)
-        # One call for both axes: each range change makes pyqtgraph repaint and emit signals.
-        plot.setRange(yRange=(-0.5, max(count, 1) - 0.5), xRange=(0, max(tallest, 1) * HEADROOM),
-                      padding=0)
+        self.bars.set_totals(self._totals)

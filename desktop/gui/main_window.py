@@ -113,7 +113,7 @@ def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, Library]]
             if not stored.entries:
                 stored = bundled if store.read_only else store_bundled(store, stored, bundled)
             libraries[bundled.ruleset] = stored
-        armies = {summary.id: store.load_army(summary.id) for summary in store.list_armies()}
+        armies = {army.id: army for army in store.load_armies()}
     except BaseException:
         store.close()
         raise
@@ -691,7 +691,6 @@ class MainWindow(QMainWindow):
         if self.chart is None:
             if army is None:
                 return
-            # pyqtgraph is heavy: only imported once there is an army to chart.
             from desktop.gui.chart import RosterChart
 
             self.chart = RosterChart(self.ui.chartHolder)
