@@ -27,6 +27,7 @@ from desktop.gui.main_window import DATABASE_KEY, MainWindow, database_url_from
 APP_NAME: Final = "Rout"
 SCREENSHOT_SIZE: Final = QSize(1280, 800)
 EXIT_CANNOT_SAVE: Final = 2
+SETTLE_ROUNDS: Final = 5
 EXIT_CANNOT_START: Final = 2
 FIRST_PAINT_ENVIRONMENT: Final = "ROUT_FIRST_PAINT_FILE"
 """For tests/bench/bench_startup.py: save the first painted frame to this file and exit."""
@@ -97,11 +98,10 @@ def _show(window: MainWindow) -> None:
 
 def _grab(app: QApplication, window: MainWindow, path: Path) -> int:
     """Grab the window once it has settled and save it; 2 if it cannot be saved."""
-    # Layouts and charts finish resizing over a few rounds of posted events.
-    loop = QEventLoop()
-    QTimer.singleShot(150, loop.quit)
-    loop.exec()
-    app.processEvents()
+    # Layouts, column fits and the battlefield's fit finish over a few rounds of posted
+    # events and zero-delay timers; nothing the picture shows waits for a clock.
+    for _ in range(SETTLE_ROUNDS):
+        app.processEvents()
     pixmap = window.grab()
     if not pixmap.save(str(path)):
         print(f"rout: cannot save the screenshot to {path} (check that the folder exists and "
