@@ -72,6 +72,20 @@ def test_an_army_without_units_round_trips(store):
     assert store.load_army(empty.id).units == ()
 
 
+def test_load_armies_reads_every_army_whole_in_list_order(store):
+    """What a window reads on opening: the same armies load_army gives, rosters in order,
+    an army without units included."""
+    saved = [store.save_army(replace(army(units=count), name=name))
+             for name, count in (("Zulu", 3), ("alpha", 0), ("Mike", 5))]
+    store.save_army(replace(saved[2], units=saved[2].units[::-1]))
+    loaded = store.load_armies()
+    assert [a.id for a in loaded] == [summary.id for summary in store.list_armies()]
+    assert [a.name for a in loaded] == ["alpha", "Mike", "Zulu"]
+    assert loaded == [store.load_army(a.id) for a in loaded]
+    assert [unit.id for unit in loaded[1].units] == [u.id for u in saved[2].units[::-1]]
+    assert loaded[0].units == ()
+
+
 def test_list_armies_summarises_without_loading_rosters(store):
     first = store.save_army(army("Zulu", units=2))
     second = store.save_army(army("alpha", units=4, ruleset="breaks_pursues"))

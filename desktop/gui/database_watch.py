@@ -49,7 +49,7 @@ class Snapshot:
 
 def read_snapshot(store: Store) -> Snapshot:
     """Runs in a worker thread."""
-    armies = {summary.id: store.load_army(summary.id) for summary in store.list_armies()}
+    armies = {army.id: army for army in store.load_armies()}
     return Snapshot(armies, store.list_battles())
 
 

@@ -354,9 +354,24 @@ class Store:
             entries = connection.execute(
                 select(ROSTER).where(ROSTER.c.army_id == army_id)
                 .order_by(ROSTER.c.position)).all()
-            header = (army.id, army.name, army.player, army.ruleset, army.points_limit,
-                      army.notes, army.army_list, army.version)
-        return _army(self.describe(), header, entries)
+        return _army(self.describe(), _army_header(army), entries)
+
+    @_read_again_if_changed
+    def load_armies(self) -> list[Army]:
+        """Every army with its roster, in list_armies' order: one transaction and two
+        queries, however many armies (what a window shows on opening a database)."""
+        with self._reading() as connection:
+            headers = connection.execute(select(ARMIES)).all()
+            entries = connection.execute(
+                select(ROSTER).order_by(ROSTER.c.army_id, ROSTER.c.position)).all()
+        rosters: dict[str, list[Any]] = {}
+        for entry in entries:
+            rosters.setdefault(entry.army_id, []).append(entry)
+        where = self.describe()
+        armies = [_army(where, _army_header(header), rosters.get(header.id, ()))
+                  for header in headers]
+        armies.sort(key=lambda army: (army.ruleset, army.name.casefold(), army.id))
+        return armies
 
     def find_army(self, name_or_id: str) -> Army:
         """By id, else by name ignoring case (Unicode-aware); a name two armies share is
@@ -753,6 +768,11 @@ def _entry_row(army_id: str, position: int, unit: Unit) -> dict[str, Any]:
             "price_per_model": unit.price.per_model if unit.price else None,
             "price_upgrades": unit.price.upgrades if unit.price else 0,
             "points_typed": unit.points_typed}
+
+
+def _army_header(row: Any) -> tuple[Any, ...]:
+    return (row.id, row.name, row.player, row.ruleset, row.points_limit, row.notes,
+            row.army_list, row.version)
 
 
 def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any]) -> Army:
