@@ -110,3 +110,32 @@ def test_the_rout_command_paints_before_any_heavy_import(real_start):
 def test_the_database_is_read_only_after_the_first_frame(real_start):
     # The worker's imports (SQLAlchemy, shapely) would hold the GIL while the frame is drawn.
     assert real_start["opened_before_first_paint"] is False
+
+
+# `rout --screenshot` on a database with an army: everything the window does to show a
+# returning player's armies (read, roster, tree, points chart), then what it had imported.
+ARMIES_SHOWN = """
+import json, sys
+from desktop.gui.app import save_screenshot
+from pathlib import Path
+
+status = save_screenshot(Path(sys.argv[1]), sys.argv[2])
+print(json.dumps({{"status": status, "loaded": [m for m in ("shapely", "numpy", "pyqtgraph")
+                                              if m in sys.modules]}}))
+"""
+
+
+def test_showing_the_armies_needs_no_geometry_or_plotting(tmp_path):
+    """Reading armies does no geometry and the roster's chart is painted by hand: shapely,
+    numpy and pyqtgraph (about a third of a second) wait for a battle or a wizard."""
+    from desktop.store.store import Store
+
+    from builders import army
+
+    url = f"sqlite:///{tmp_path / 'rout.sqlite'}"
+    with Store.open(url) as store:
+        store.save_army(army(units=5))
+    picture = tmp_path / "armies.png"
+    report = _report(ARMIES_SHOWN, tmp_path, str(picture), url)
+    assert report == {"status": 0, "loaded": []}
+    assert picture.stat().st_size > 0

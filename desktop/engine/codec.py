@@ -19,8 +19,6 @@ import typing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from shapely.geometry import Polygon
-
 from desktop.engine.composition import Bound, Composition, CompositionLimit, Library
 from desktop.engine.errors import RuleError, ScenarioError, quoted
 from desktop.engine.events import (
@@ -32,6 +30,7 @@ from desktop.engine.events import (
     event_from_json,
 )
 from desktop.engine.geometry import Table
+from desktop.engine.lazy import shapely
 from desktop.engine.model import (
     Army,
     ArmyList,
@@ -590,7 +589,7 @@ def _terrain(node: Reader) -> Terrain:
         raise node.fail("a piece of terrain needs at least three corner points", "points")
     # Shapely answers nonsense for an outline that crosses itself; the scenario reader
     # refuses those too.
-    if not Polygon(points).is_valid:
+    if not shapely.Polygon(points).is_valid:
         raise points_node.fail("not a proper outline: it crosses itself or encloses no area")
     return Terrain(node.text("id"), node.text("name", node.text("id")), points,
                    node.flag("impassable"), node.flag("difficult"))

@@ -16,9 +16,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-import shapely
-from shapely.geometry import Polygon
+from desktop.engine.lazy import shapely
+
+if TYPE_CHECKING:
+    from shapely import Polygon
+
+
 
 Point = tuple[float, float]
 
@@ -68,7 +73,7 @@ class Footprint:
 
     @cached_property
     def polygon(self) -> Polygon:
-        return Polygon(self.corners)
+        return shapely.Polygon(self.corners)
 
     def moved(self, dx: float, dy: float) -> Footprint:
         return Footprint((self.center[0] + dx, self.center[1] + dy), self.facing,
@@ -247,7 +252,9 @@ class Obstacle:
 
     @cached_property
     def polygon(self) -> Polygon:
-        return self.known_polygon if self.known_polygon is not None else Polygon(self.points)
+        if self.known_polygon is not None:
+            return self.known_polygon
+        return shapely.Polygon(self.points)
 
     @cached_property
     def bounds(self) -> tuple[float, float, float, float]:
@@ -262,7 +269,7 @@ class Obstacle:
             return False
         if self.convex:
             return convex_overlap(corners, self.points)
-        return overlaps(Polygon(corners), self.polygon)
+        return overlaps(shapely.Polygon(corners), self.polygon)
 
 
 @dataclass(frozen=True)
@@ -297,7 +304,7 @@ class Sweep:
 
 
 def swept_area(start: Footprint, direction: Point, length: float) -> Polygon:
-    return Polygon(swept_outline(start, direction, length))
+    return shapely.Polygon(swept_outline(start, direction, length))
 
 
 def swept_outline(start: Footprint, direction: Point, length: float) -> tuple[Point, ...]:

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shapely.ops import nearest_points
-
 from desktop.engine import spatial
 from desktop.engine.geometry import Footprint, Point, heading_vector, in_contact, overlaps
+from desktop.engine.lazy import shapely
 from desktop.engine.model import Battle
 
 
@@ -58,8 +57,9 @@ def rear_rank_off(battle: Battle, unit_id: str, models: int, files: int) -> Loss
 def _moved_up(battle: Battle, unit_id: str, enemy: str, theirs: Footprint,
               after: Footprint) -> Footprint | None:
     """The enemy moved by the shortest step that touches `after`; None if it has no room."""
-    source, target = nearest_points(theirs.polygon, after.polygon)
-    place = theirs.moved(target.x - source.x, target.y - source.y)
+    (source_x, source_y), (target_x, target_y) = shapely.shortest_line(
+        theirs.polygon, after.polygon).coords
+    place = theirs.moved(target_x - source_x, target_y - source_y)
     if not battle.table.contains(place):
         return None
     others = [battle.footprint(uid).polygon for uid in spatial.candidates(battle, place.polygon)

@@ -14,12 +14,14 @@ from dataclasses import fields as dataclass_fields
 from enum import StrEnum
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Final
-
-import shapely
-from shapely.geometry import Polygon
+from typing import TYPE_CHECKING, Any, Final
 
 from desktop.engine.geometry import Footprint, Obstacle, ObstacleKind, Point, Table
+from desktop.engine.lazy import shapely
+
+if TYPE_CHECKING:
+    from shapely import Polygon
+
 
 
 class TroopType(StrEnum):
@@ -272,7 +274,7 @@ class Terrain:
 
     @cached_property
     def polygon(self) -> Polygon:
-        return Polygon(self.points)
+        return shapely.Polygon(self.points)
 
     @cached_property
     def convex(self) -> bool:

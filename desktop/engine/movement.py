@@ -24,11 +24,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TypedDict
-
-import shapely
-from shapely import STRtree
-from shapely.geometry import Polygon
+from typing import TYPE_CHECKING, TypedDict
 
 from desktop.engine import pathing, sight, spatial
 from desktop.engine.geometry import (
@@ -46,7 +42,12 @@ from desktop.engine.geometry import (
     sweep,
     swept_outline,
 )
+from desktop.engine.lazy import shapely
 from desktop.engine.model import Battle, Terrain, prepare_terrain
+
+if TYPE_CHECKING:
+    from shapely import Polygon, STRtree
+
 
 # Gap left in front of something a unit stops short of: it does not overlap it, and it is
 # far enough not to count as contact (a pursuer that missed is not fighting its quarry).
@@ -91,7 +92,7 @@ def terrain_index(battle: Battle) -> TerrainIndex:
                                    piece.polygon, convex=piece.convex)
                           for piece in battle.terrain if piece.impassable)
         found = TerrainIndex(battle.terrain, obstacles,
-                             STRtree([o.polygon for o in obstacles]))
+                             shapely.STRtree([o.polygon for o in obstacles]))
         battle.__dict__[_TERRAIN_KEY] = found
     return found
 
@@ -214,7 +215,7 @@ class MovePlan:
     @cached_property
     def area(self) -> Polygon:
         """Everything the unit covered on the way."""
-        return Polygon(self.outline)
+        return shapely.Polygon(self.outline)
 
     @cached_property
     def outline(self) -> tuple[Point, ...]:
@@ -581,7 +582,7 @@ def _walk_clear(battle: Battle, shape: Footprint, path: Sequence[Point],
         if any(c.enter < stop and not (c.enter < 0.0 and c.leave <= CONTACT_TOLERANCE)
                for c in swept.crossings):
             return None, 0.0, False
-        area = Polygon(swept_outline(here, direction, stop))
+        area = shapely.Polygon(swept_outline(here, direction, stop))
         if any(float(area.distance(o.polygon)) < kept[o.id] - 1e-9 for o in enemies):
             return None, 0.0, False
         walked.append((a[0] + direction[0] * stop, a[1] + direction[1] * stop))

@@ -24,10 +24,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import TypeVar
-
-import shapely
-from shapely.geometry import LineString, Polygon
+from typing import TYPE_CHECKING, TypeVar
 
 from desktop.engine.errors import MoveRefused
 from desktop.engine.events import (
@@ -57,6 +54,7 @@ from desktop.engine.geometry import (
     overlaps,
     swept_outline,
 )
+from desktop.engine.lazy import shapely
 from desktop.engine.model import Battle, Status, Terrain, UnitState
 from desktop.engine.spatial import (
     Edge,
@@ -66,6 +64,10 @@ from desktop.engine.spatial import (
     front_gap,
     nearest_edges,
 )
+
+if TYPE_CHECKING:
+    from shapely import Polygon
+
 
 PIVOTS = ("left", "right")
 # A wheel is checked on poses this far apart at most (see `_wheel_step`).
@@ -237,7 +239,7 @@ def _check_terrain_placed(battle: Battle, event: Event) -> Event:
         raise MoveRefused(f"terrain '{event.terrain}' needs at least three corner points, "
                           f"not {len(event.points)}")
     points = tuple(_point(point, "a terrain corner") for point in event.points)
-    polygon = Polygon(points)
+    polygon = shapely.Polygon(points)
     if not polygon.is_valid or polygon.area <= 0:
         raise MoveRefused(f"terrain '{event.terrain}' is not a proper outline: it crosses "
                           "itself or encloses no area")
@@ -282,7 +284,7 @@ def _check_terrain_moved(battle: Battle, event: Event) -> Event:
     if math.hypot(dx, dy) <= _SAME_POINT:
         raise MoveRefused(f"terrain '{event.terrain}' does not move: drag it somewhere else")
     points = tuple((x + dx, y + dy) for x, y in piece.points)
-    _check_terrain_fits(battle, event.terrain, points, Polygon(points), piece.impassable,
+    _check_terrain_fits(battle, event.terrain, points, shapely.Polygon(points), piece.impassable,
                         "would then")
     return replace(event, dx=dx, dy=dy)
 
@@ -401,7 +403,7 @@ def _first_blocker(battle: Battle, unit_id: str, shapes: Iterable[Corners],
                     or p_max_y < bounds[1]:
                 continue
             hit = (convex_overlap(shape, piece.points) if piece.convex
-                   else overlaps(Polygon(shape), piece.polygon))
+                   else overlaps(shapely.Polygon(shape), piece.polygon))
             if hit:
                 return ("impassable terrain", piece.id)
     return None
@@ -561,10 +563,10 @@ def contact_pose(battle: Battle, unit_id: str, target: str) -> Footprint:
     mover = battle.footprint(unit_id)
     ranked = nearest_edges(mover, battle.footprint(target))
     ignore = battle.states[unit_id].engaged_with | {target}
-    closest = mover.polygon.distance(LineString([ranked[0].start, ranked[0].end]))
+    closest = mover.polygon.distance(shapely.LineString([ranked[0].start, ranked[0].end]))
     for edge in ranked:
         # Only edges as near as the nearest: a mover off a corner may take either side.
-        if mover.polygon.distance(LineString([edge.start, edge.end])) > closest \
+        if mover.polygon.distance(shapely.LineString([edge.start, edge.end])) > closest \
                 + CONTACT_TOLERANCE:
             break
         pose = _clear_pose_on(battle, unit_id, mover, edge, ignore)

@@ -18,13 +18,15 @@ import heapq
 import itertools
 import math
 from collections.abc import Sequence
-
-import numpy as np
-import shapely
-from shapely import STRtree
-from shapely.geometry import Polygon
+from typing import TYPE_CHECKING
 
 from desktop.engine.geometry import Footprint, Point, convex_hull
+from desktop.engine.lazy import numpy as np
+from desktop.engine.lazy import shapely
+
+if TYPE_CHECKING:
+    from shapely import Polygon
+
 
 # Clearance kept between the path and what it goes round: the planner's corners lie on
 # shapes grown by MARGIN, its edges are tested against shapes grown by half of it, so an
@@ -36,7 +38,7 @@ def nearby(polygons: Sequence[Polygon], centre: Point, reach: float) -> list[int
     """Indexes of the polygons that come within `reach` of `centre`."""
     if not polygons:
         return []
-    tree = STRtree(list(polygons))
+    tree = shapely.STRtree(list(polygons))
     found = tree.query(shapely.Point(centre), predicate="dwithin", distance=reach)
     return sorted(int(index) for index in found)
 
@@ -63,13 +65,13 @@ def shortest_path(
     `obstacles`, or None. Its corners stay inside `region` (min x, min y, max x, max y), the
     centres that keep the unit on the table; the goal itself may lie outside it.
     """
-    outer = [Polygon(grown(points, shape, MARGIN)) for points in obstacles]
-    inner = [Polygon(grown(points, shape, MARGIN / 2)) for points in obstacles]
+    outer = [shapely.Polygon(grown(points, shape, MARGIN)) for points in obstacles]
+    inner = [shapely.Polygon(grown(points, shape, MARGIN / 2)) for points in obstacles]
     min_x, min_y, max_x, max_y = region
     nodes: list[Point] = [start, goal]
     nodes += [(x, y) for polygon in outer for x, y in polygon.exterior.coords[:-1]
               if min_x <= x <= max_x and min_y <= y <= max_y]
-    tree = STRtree(inner)
+    tree = shapely.STRtree(inner)
     if inner and len(nodes) > 2:
         # Corners that lie inside another grown shape are not places to bend at.
         inside = tree.query(shapely.points(nodes[2:]), predicate="intersects")[0] + 2
@@ -126,7 +128,7 @@ def free_goal(goal: Point, direction: Point, shape: Footprint,
                                      goal[1] + direction[1] * beyond)])
     covered: list[tuple[float, float]] = []
     for points in obstacles:
-        polygon = Polygon(grown(points, shape, MARGIN))
+        polygon = shapely.Polygon(grown(points, shape, MARGIN))
         part = ray.intersection(polygon)
         if part.is_empty:
             continue

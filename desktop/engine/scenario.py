@@ -10,12 +10,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from shapely.geometry import Polygon
-
 from desktop.engine import spatial
 from desktop.engine.codec import read_options
 from desktop.engine.errors import RuleError, ScenarioError
 from desktop.engine.geometry import Table, overlaps
+from desktop.engine.lazy import shapely
 from desktop.engine.model import (
     Battle,
     Status,
@@ -191,7 +190,7 @@ def _terrain(node: Reader) -> Terrain:
     if not isinstance(points_node.data, list) or len(points_node.data) < 3:
         raise points_node.fail("a piece of terrain needs at least three corner points")
     points = tuple(_point(points_node, i) for i in range(len(points_node.data)))
-    if not Polygon(points).is_valid:
+    if not shapely.Polygon(points).is_valid:
         raise points_node.fail("not a proper outline: it crosses itself or encloses no area")
     return Terrain(id=node.text("id"), name=node.text("name", node.text("id")),
                    points=points, impassable=node.flag("impassable"),

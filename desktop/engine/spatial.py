@@ -15,12 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-
-import shapely
-from shapely import STRtree
-from shapely.geometry import LineString
-from shapely.geometry import Point as ShapelyPoint
-from shapely.geometry.base import BaseGeometry
+from typing import TYPE_CHECKING
 
 from desktop.engine.geometry import (
     CONTACT_TOLERANCE,
@@ -29,7 +24,13 @@ from desktop.engine.geometry import (
     heading_vector,
     in_contact,
 )
+from desktop.engine.lazy import shapely
 from desktop.engine.model import Battle, UnitState
+
+if TYPE_CHECKING:
+    from shapely import STRtree
+    from shapely.geometry.base import BaseGeometry
+
 
 _KEY = "_unit_index"
 _EPSILON = 1e-9
@@ -70,7 +71,7 @@ def unit_index(battle: Battle) -> UnitIndex:
     found: UnitIndex | None = battle.__dict__.get(_KEY)
     if found is None or found.stale:
         ids = tuple(battle.on_table())
-        found = UnitIndex(STRtree([battle.footprint(uid).polygon for uid in ids]), ids)
+        found = UnitIndex(shapely.STRtree([battle.footprint(uid).polygon for uid in ids]), ids)
         battle.__dict__[_KEY] = found
     return found
 
@@ -174,7 +175,7 @@ def closest_points(battle: Battle, first: str, second: str) -> tuple[Point, Poin
 
 def distance_to_point(battle: Battle, unit_id: str, point: Point) -> float:
     """From the nearest part of a unit to a point; 0 when the point is under the unit."""
-    return float(battle.footprint(unit_id).polygon.distance(ShapelyPoint(point)))
+    return float(battle.footprint(unit_id).polygon.distance(shapely.Point(point)))
 
 
 # --- contact -----------------------------------------------------------------------------
@@ -217,7 +218,7 @@ def nearest_edges(mover: Footprint, target: Footprint) -> list[Edge]:
     mover_polygon = mover.polygon
 
     def rank(edge: Edge) -> tuple[float, float]:
-        gap = float(mover_polygon.distance(LineString([edge.start, edge.end])))
+        gap = float(mover_polygon.distance(shapely.LineString([edge.start, edge.end])))
         ox, oy = heading_vector(edge.outward)
         out = (mover.center[0] - edge.middle[0]) * ox + (mover.center[1] - edge.middle[1]) * oy
         return (round(gap, 6), -out)
