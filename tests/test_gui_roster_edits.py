@@ -41,7 +41,6 @@ from test_gui_session import ini, window_with_settings
 
 from desktop.engine.rulesets import RULESETS
 from desktop.gui.dialogs import NewArmyDialog
-from desktop.gui.roster_table import GROUP_START_ROLE
 from desktop.store.store import Store
 
 ELVES = "Elf Marchwardens"
@@ -335,7 +334,7 @@ def test_grouping_the_roster_by_slot_leaves_the_army_as_it_is(qtbot, url, tmp_pa
     assert unit_ids(stored(url, army.id)) == order
     assert window.undo_stack.count() == 0
     # The first row of each slot starts a group (the delegate draws a line above it).
-    starts = [window.roster_filter.index(row, 0).data(GROUP_START_ROLE)
+    starts = [window.roster_filter.starts_group(row)
               for row in range(window.roster_filter.rowCount())]
     assert starts == [False, True, False, False, True, False, False, True]
 

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.gui.roster_table import EDIT_KIND_ROLE, EDIT_RANGE_ROLE, GROUP_START_ROLE
+from desktop.gui.roster_table import EDIT_KIND_ROLE, EDIT_RANGE_ROLE, RosterFilter
 
 Index = QModelIndex | QPersistentModelIndex
 NUMBER_KINDS = ("stat", "models", "formation", "points")
@@ -96,7 +96,9 @@ class RosterDelegate(QStyledItemDelegate):
     def paint(self, painter: QPainter, option: QStyleOptionViewItem,
               index: Index) -> None:  # Qt override
         super().paint(painter, option, index)
-        if index.data(GROUP_START_ROLE):  # a line above the first unit of each slot
+        model = index.model()
+        if isinstance(model, RosterFilter) and model.starts_group(index.row()):
+            # a line above the first unit of each slot
             painter.save()
             painter.setPen(QPen(option.palette.color(QPalette.ColorRole.Text), 1))
             painter.drawLine(option.rect.topLeft(), option.rect.topRight())

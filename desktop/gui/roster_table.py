@@ -42,7 +42,6 @@ UNIT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 EDIT_KIND_ROLE = Qt.ItemDataRole.UserRole + 2
 EDIT_RANGE_ROLE = Qt.ItemDataRole.UserRole + 3
 # True on the first row of a slot when the roster is grouped by slot (RosterFilter).
-GROUP_START_ROLE = Qt.ItemDataRole.UserRole + 4
 WARNING_TINT = QColor(255, 214, 170)
 NOTE_TINT = QColor(255, 240, 200)
 
@@ -412,14 +411,15 @@ class RosterFilter(QSortFilterProxyModel):
             return left < right
         return (self._slot_key(left), left) < (self._slot_key(right), right)
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
-        if role == GROUP_START_ROLE:
-            if not self.grouped or not index.isValid() or index.row() == 0:
-                return False
-            above = self.mapToSource(self.index(index.row() - 1, 0))
-            return self._slot_key(self.mapToSource(index).row()) != \
-                self._slot_key(above.row())
-        return super().data(index, role)
+    def starts_group(self, row: int) -> bool:
+        """Whether `row` is the first unit of its slot in a grouped roster (the delegate
+        draws a line above it). A method, not a data role: a Python data() here would put
+        every cell's every role through Python on each paint."""
+        if not self.grouped or not 0 < row < self.rowCount():
+            return False
+        here = self.mapToSource(self.index(row, 0)).row()
+        above = self.mapToSource(self.index(row - 1, 0)).row()
+        return self._slot_key(here) != self._slot_key(above)
 
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:  # Qt override
         pattern = self.filterRegularExpression()
