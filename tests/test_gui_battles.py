@@ -7,6 +7,7 @@ what a fresh connection to the file reads afterwards.
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -424,3 +425,25 @@ def test_each_saved_move_is_written_in_the_battle_log(battle_window):
     drag(window, start, (start[0], start[1] + 7.0))
     # In plain words, from the engine's narration: who moved and how far.
     assert f'{battle.roster[uid].name} move 7"' in window.ui.logView.toPlainText()
+
+
+def test_a_turn_is_logged_and_offered_for_undo_as_a_turn_not_a_move(battle_window):
+    window, _ = battle_window
+    battle = window.battles.battle
+    middle = (battle.table.width / 2, battle.table.depth / 2)
+    uid = min(battle.on_table(), key=lambda u: math.dist(battle.states[u].center, middle))
+    view = window.battlefield_view
+    view.set_tool("turn")
+    view.battlefield.select_units([uid])
+    handle = view.tool.handle_point(battle, uid)
+    center = battle.states[uid].center
+    # A quarter turn: the handle dragged round to the unit's side, with the mouse.
+    reach = (handle[0] - center[0], handle[1] - center[1])
+    drag(window, handle, (center[0] - reach[1], center[1] + reach[0]))
+    turned = window.battles.battle.states[uid]
+    assert turned.center == pytest.approx(center)
+    assert turned.facing != pytest.approx(battle.states[uid].facing)
+    name = battle.roster[uid].name
+    assert (f"{name} turn to face {turned.facing % 360:.0f}°"
+            in window.ui.logView.toPlainText())
+    assert window.undo_stack.undoText() == f"Turn {name}"

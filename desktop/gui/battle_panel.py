@@ -7,6 +7,7 @@ battles is wired here so the main window stays wiring for the whole, not for eac
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -583,6 +584,9 @@ def _describe(battle: Battle | None, events: Sequence[Event]) -> str:
             "UnitsDisengaged": "Disengage", "TerrainPlaced": "Place terrain",
             "TerrainRemoved": "Remove terrain", "TerrainMoved": "Move terrain",
             "TerrainRenamed": "Rename terrain"}.get(type(first).__name__, type(first).__name__)
+    path = getattr(first, "path", ())
+    if verb == "Move" and path and math.dist(path[0], path[-1]) < 0.05:
+        verb = "Turn"  # the Turn tool's move stays where it is
     piece = getattr(first, "terrain", "")
     if piece and battle is not None:
         found = next((t for t in battle.terrain if t.id == piece), None)
