@@ -541,3 +541,58 @@ def test_kensei_rings_are_in_centimetres(qtbot, scenario_path):
         assert kensei.scene.unit_symbol() == " cm"
     finally:
         kensei.close()
+
+
+def _grab(table: Table) -> QImage:
+    image = QImage(table.view.viewport().size(), QImage.Format.Format_ARGB32)
+    image.fill(0)
+    painter = QPainter(image)
+    table.view.render(painter)
+    painter.end()
+    return image
+
+
+def _front_middle(footprint, outward: float) -> tuple[float, float]:
+    """The middle of the front edge, `outward` table units ahead of it."""
+    (x1, y1), (x2, y2) = footprint.corners[:2]
+    angle = math.radians(footprint.facing)
+    return ((x1 + x2) / 2 + math.cos(angle) * outward,
+            (y1 + y2) / 2 + math.sin(angle) * outward)
+
+
+def test_a_selected_unit_still_shows_its_front_edge(table):
+    table.view.zoom_by(3.0)
+    table.view.centerOn(QPointF(*table.battle.state("handgunners").center))
+    table.scene.select_units(["handgunners"])
+    footprint = table.battle.footprint("handgunners")
+    pixel = table.pixel(_front_middle(footprint, 0.0))
+    colour = _grab(table).pixelColor(pixel)
+    # The front bar is white; the selection outline (yellow) must not paint over it.
+    assert colour.blue() > 200, colour.name()
+
+
+def test_the_ghost_marks_the_front_of_the_pose_it_shows(table):
+    table.view.zoom_by(2.0)
+    center = table.battle.state("handgunners").center
+    table.view.centerOn(QPointF(center[0], center[1] + 4.0))
+    # Drag the unit up the table onto open grass, and look at the ghost before the release.
+    table.mouse(QEvent.Type.MouseButtonPress, center)
+    for step in range(1, 6):
+        table.mouse(QEvent.Type.MouseMove, (center[0], center[1] + step * 1.6),
+                    button=NO_BUTTON)
+    ghost = table.scene.ghost
+    assert ghost.isVisible() and not ghost.refused
+    pose = table.battle.footprint("handgunners").moved(0.0, 8.0)
+    image = _grab(table)
+
+    def thickness(footprint) -> int:
+        """Light pixels across the middle of `footprint`'s front edge, in and out of it."""
+        pixel = 1.0 / table.view.scale_factor
+        return sum(image.pixelColor(table.pixel(_front_middle(footprint, k * pixel)))
+                   .lightness() > 200 for k in range(-8, 9))
+
+    # The front edge is drawn as a thick bar, the back edge as the thin outline.
+    back = pose.turned(pose.facing + 180.0)
+    assert thickness(pose) >= 4 > thickness(back), (thickness(pose), thickness(back))
+    table.mouse(QEvent.Type.MouseButtonRelease, (center[0], center[1] + 8.0),
+                buttons=NO_BUTTON)

@@ -271,15 +271,16 @@ class DetailItem(QGraphicsItem):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.setPen(cosmetic_pen(QColor("#ffffff"), 1.2, Qt.PenStyle.DashLine))
             painter.drawRect(self.rect)
-        # The front edge: a light bar along +x.
-        painter.setPen(cosmetic_pen(QColor("#ffffff"), 3.0))
-        painter.drawLine(QLineF(self.rect.right(), self.rect.top(),
-                                self.rect.right(), self.rect.bottom()))
         parent = self.parentItem()
         if parent is not None and parent.isSelected():
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.setPen(cosmetic_pen(SELECTED_COLOUR, 2.5))
             painter.drawRect(self.rect)
+        # The front edge: a light bar along +x, over the selection outline so that a
+        # selected unit still shows which way it faces.
+        painter.setPen(cosmetic_pen(QColor("#ffffff"), 3.0))
+        painter.drawLine(QLineF(self.rect.right(), self.rect.top(),
+                                self.rect.right(), self.rect.bottom()))
 
 
 class RingsItem(QGraphicsItem):
@@ -419,6 +420,9 @@ class GhostItem(QGraphicsItem):
         painter.setPen(cosmetic_pen(colour, 2.0))
         painter.setBrush(QBrush(fill))
         painter.drawPolygon(self._polygon)
+        if self._polygon.size() >= 2:  # the front (corners 0 and 1): which way it would face
+            painter.setPen(cosmetic_pen(colour, 5.0))
+            painter.drawLine(QLineF(self._polygon.at(0), self._polygon.at(1)))
 
 
 RULER_COLOUR: Final = QColor("#fff3a0")
