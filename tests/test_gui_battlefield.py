@@ -596,3 +596,40 @@ def test_the_ghost_marks_the_front_of_the_pose_it_shows(table):
     assert thickness(pose) >= 4 > thickness(back), (thickness(pose), thickness(back))
     table.mouse(QEvent.Type.MouseButtonRelease, (center[0], center[1] + 8.0),
                 buttons=NO_BUTTON)
+
+
+def _only(table: Table, *unit_ids: str) -> None:
+    """Leave only `unit_ids` on the table (the rest back in reserve)."""
+    battle = table.battle
+    for uid in battle.on_table():
+        if uid not in unit_ids:
+            battle = battle.update(uid, status=Status.RESERVE)
+    table.battle = battle
+    table.scene.show_battle(battle)
+
+
+def _zoom_to(table: Table, pixels_per_unit: float) -> None:
+    table.view.zoom_by(pixels_per_unit / table.view.scale_factor)
+    assert table.view.scale_factor == pytest.approx(pixels_per_unit)
+
+
+def test_a_five_wide_regiment_is_named_on_a_fitted_1280_wide_window(table):
+    # A 72" table fitted in the 1280 x 800 window is about 9 pixels an inch: five 20 mm
+    # bases (3.9") are 35 pixels across, and the player must still read who they are.
+    _only(table, "handgunners")
+    frontage = table.battle.footprint("handgunners").frontage
+    _zoom_to(table, 32.0 / frontage)
+    assert table.scene.unit_item("handgunners").label.isVisible()
+
+
+def test_a_fleeing_unit_keeps_its_label_where_a_steady_one_of_its_size_loses_it(table):
+    _only(table, "handgunners", "swordsmen")
+    table.battle = table.battle.update("handgunners", status=Status.FLEEING)
+    table.scene.show_battle(table.battle)
+    frontage = table.battle.footprint("handgunners").frontage
+    _zoom_to(table, 24.0 / frontage)
+    fleeing = table.scene.unit_item("handgunners")
+    steady = table.scene.unit_item("swordsmen")
+    assert table.battle.footprint("swordsmen").frontage == pytest.approx(frontage)
+    assert fleeing.label.isVisible() and "fleeing" in fleeing.label.text()
+    assert not steady.label.isVisible()

@@ -165,6 +165,11 @@ class UnitItem(QGraphicsRectItem):
         lines += [(text, BADGE_COLOURS[kind]) for kind, text in self.badges(battle)]
         self.label.set_lines(lines)
 
+    @property
+    def routed(self) -> bool:
+        """Broken or fleeing: its label shows before the others' (scene's declutter)."""
+        return self._status in (Status.BROKEN, Status.FLEEING)
+
     def _restyle(self) -> None:
         selected = self.isSelected()
         self.setPen(cosmetic_pen(SELECTED_COLOUR if selected else self._colour.darker(170),

@@ -48,8 +48,12 @@ MAJOR_GRID_COLOUR: Final = QColor(255, 255, 255, 80)
 # Grid steps (minor, major) per distance unit: 6" and 1 ft; 10 cm and 50 cm.
 GRID_STEPS: Final = {"in": (6.0, 12.0), "cm": (10.0, 50.0)}
 # Labels show only when a unit's front is at least this many pixels wide, so a zoomed-out
-# table of hundreds of units is not a carpet of text.
-LABEL_MIN_PX: Final = 36.0
+# table of hundreds of units is not a carpet of text. 30 names a five-wide regiment of
+# 20 mm bases (35 px) on a 72" table fitted in a 1280 x 800 window.
+LABEL_MIN_PX: Final = 30.0
+# A broken or fleeing unit keeps its label (and its badge) down to this size: a rout is what
+# the player must see first.
+ROUTED_LABEL_MIN_PX: Final = 12.0
 MINOR_GRID_MIN_PX: Final = 16.0
 
 
@@ -397,14 +401,17 @@ class BattlefieldScene(QGraphicsScene):
 
     def _declutter_labels(self, pixels: float) -> None:
         """Show the labels that fit: big enough units, and no label over another one
-        (selected units first, then roster order); a grid of cells keeps this linear."""
-        candidates = sorted(self._units.values(), key=lambda item: not item.isSelected())
+        (selected units first, then routed ones, then roster order); a grid of cells keeps
+        this linear."""
+        candidates = sorted(self._units.values(),
+                            key=lambda item: (not item.isSelected(), not item.routed))
         cell = max((item.label.boundingRect().width() for item in candidates), default=1.0)
         cell = max(cell / pixels, 1e-6)
         kept: dict[tuple[int, int], list[QRectF]] = {}
         for item in candidates:
             footprint = item.footprint
-            if footprint is None or footprint.frontage * pixels < LABEL_MIN_PX:
+            smallest = ROUTED_LABEL_MIN_PX if item.routed else LABEL_MIN_PX
+            if footprint is None or footprint.frontage * pixels < smallest:
                 item.label.hide()
                 continue
             box = item.label.boundingRect()
