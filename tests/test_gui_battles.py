@@ -447,3 +447,31 @@ def test_a_turn_is_logged_and_offered_for_undo_as_a_turn_not_a_move(battle_windo
     assert (f"{name} turn to face {turned.facing % 360:.0f}°"
             in window.ui.logView.toPlainText())
     assert window.undo_stack.undoText() == f"Turn {name}"
+
+
+def test_right_click_on_a_battle_offers_open_rename_duplicate_and_delete(
+        qtbot, battle_window, url, modals, tmp_path):
+    from test_gui_roster_edits import grabbed, right_click, texts
+
+    window, battle_id = battle_window
+    battles = window.ui.battleList
+    assert battles.contextMenuPolicy().name == "CustomContextMenu"
+    row = battles.model().index(0, 0)
+    menu = window.context_menus.battle_menu(right_click(qtbot, battles, row))
+    assert texts(menu) == ["Open", "-", "Rename Battle…", "Duplicate Battle", "Delete Battle",
+                           "-", "New Battle…", "Add Sample Battles"]
+    grabbed(menu, tmp_path / "battle-menu.png")
+    next(a for a in menu.actions() if a.text() == "D&uplicate Battle").trigger()
+    workspace = window.battles.workspace
+    assert len(workspace.summaries) == 2
+    copy = next(s.id for s in workspace.summaries if s.id != battle_id)
+    menu = window.context_menus.battle_menu(right_click(
+        qtbot, battles, battles.model().index(window.battles.list_model.row_of(copy), 0)))
+    next(a for a in menu.actions() if a.text() == "Open").trigger()
+    qtbot.waitUntil(lambda: workspace.current_id == copy, timeout=10_000)
+    window.undo_action.trigger()
+    assert [s.id for s in workspace.summaries] == [battle_id]
+    # Below the battles: only what makes a new one.
+    empty = battles.viewport().rect().bottomLeft() + QPoint(5, -5)
+    menu = window.context_menus.battle_menu(empty)
+    assert texts(menu) == ["New Battle…", "Add Sample Battles"]

@@ -108,7 +108,7 @@ class BattlePanel(QObject):
 
         ui.actionFitTable.triggered.connect(self.view.fit_table)
         ui.actionExportView.triggered.connect(self.choose_export_view)
-        ui.battleList.activated.connect(self._list_activated)
+        ui.battleList.activated.connect(self.activate)
         self.armies: Sequence[Army] = ()
         self.update_actions()
 
@@ -263,7 +263,8 @@ class BattlePanel(QObject):
         QTimer.singleShot(0, self.view.fit_table)
         self.opened.emit(battle_id)
 
-    def _list_activated(self, index: Any) -> None:
+    def activate(self, index: Any) -> None:
+        """Open the battle at `index` of the Battles list (activated, or its menu's Open)."""
         from desktop.gui.battles import BATTLE_ID_ROLE
 
         battle_id = index.data(BATTLE_ID_ROLE)
