@@ -475,3 +475,15 @@ def test_right_click_on_a_battle_offers_open_rename_duplicate_and_delete(
     empty = battles.viewport().rect().bottomLeft() + QPoint(5, -5)
     menu = window.context_menus.battle_menu(empty)
     assert texts(menu) == ["New Battle…", "Add Sample Battles"]
+
+
+def test_a_battle_title_too_long_for_the_dock_is_whole_in_its_tooltip(battle_window):
+    window, battle_id = battle_window
+    window.battles.workspace.rename(battle_id, "Orc Boyz and Wolf Riders (flank) break the "
+                                               "Empire Swordsmen; Handgunners nearby")
+    model = window.ui.battleList.model()
+    row = model.index(window.battles.list_model.row_of(battle_id), 0)
+    tip = row.data(Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith("Orc Boyz and Wolf Riders (flank) break the Empire Swordsmen; "
+                          "Handgunners nearby\n")
+    assert "Warhammer" in tip

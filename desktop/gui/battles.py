@@ -316,7 +316,9 @@ class BattleListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             from desktop.engine.rulesets import get_ruleset
 
-            return (f"{get_ruleset(summary.ruleset).name}, {summary.events} events, "
+            # The whole title first: the dock is narrow and cuts long titles short.
+            return (f"{summary.title or 'Untitled battle'}\n"
+                    f"{get_ruleset(summary.ruleset).name}, {summary.events} events, "
                     f"created {summary.created:%Y-%m-%d %H:%M}")
         if role == BATTLE_ID_ROLE:
             return summary.id
