@@ -633,3 +633,20 @@ def test_a_fleeing_unit_keeps_its_label_where_a_steady_one_of_its_size_loses_it(
     assert table.battle.footprint("swordsmen").frontage == pytest.approx(frontage)
     assert fleeing.label.isVisible() and "fleeing" in fleeing.label.text()
     assert not steady.label.isVisible()
+
+
+@pytest.mark.parametrize("facing", [0.0, 90.0, 180.0, 270.0, 30.0])
+def test_ring_labels_never_cover_each_other_whichever_way_the_unit_faces(table, facing):
+    table.battle = table.battle.update("handgunners", facing=facing)
+    table.scene.show_battle(table.battle)
+    for pixels in (8.0, 15.0, 25.0, 40.0):
+        _zoom_to(table, pixels)
+        table.scene.select_units(["handgunners"])
+        shown = [label for label in table.scene.rings_item.labels if label.isVisible()]
+        assert shown  # the outermost ring at least is named
+        boxes = [label.boundingRect().translated(QPointF(table.view.mapFromScene(label.pos())))
+                 for label in shown]
+        for index, box in enumerate(boxes):
+            for other in boxes[index + 1:]:
+                assert not box.intersects(other), (pixels, [label.text() for label in shown])
+        table.scene.clearSelection()

@@ -330,20 +330,27 @@ class RingsItem(QGraphicsItem):
             self.labels.append(label)
             if scene is not None:
                 scene.addItem(label)
-        # Each ring's label sits where it crosses the line ahead of the unit's front.
+        # Each ring's label sits where it crosses the line ahead of the unit's front; along
+        # that line a label takes its width (facing sideways on screen) or its height (facing
+        # up or down), and the next label out must clear it.
         ahead = (math.cos(math.radians(footprint.facing)), math.sin(math.radians(footprint.facing)))
-        labelled = -math.inf
+        labelled, reach_px = -math.inf, 0.0  # the last labelled ring, and half its label
         for index, label in enumerate(self.labels):
-            radius = rings[index].radius if index < len(rings) else 0.0
+            if index >= len(rings):
+                label.hide()
+                continue
+            radius = rings[index].radius
+            label.set_lines([(rings[index].label, QColor("#fff6c2"))])
+            box = label.boundingRect()
+            half = (abs(ahead[0]) * box.width() + abs(ahead[1]) * box.height()) / 2
             roomy = (pixels_per_unit <= 0
                      or (radius * pixels_per_unit >= RING_LABEL_PX
-                         and (radius - labelled) * pixels_per_unit >= RING_LABEL_PX / 2))
-            if index < len(rings) and roomy:
-                labelled = radius
-                reach = footprint.depth / 2 + rings[index].radius
+                         and (radius - labelled) * pixels_per_unit >= reach_px + half))
+            if roomy:
+                labelled, reach_px = radius, half
+                reach = footprint.depth / 2 + radius
                 label.setPos(QPointF(footprint.center[0] + ahead[0] * reach,
                                      footprint.center[1] + ahead[1] * reach))
-                label.set_lines([(rings[index].label, QColor("#fff6c2"))])
                 label.show()
             else:
                 label.hide()
