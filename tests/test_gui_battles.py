@@ -487,3 +487,19 @@ def test_a_battle_title_too_long_for_the_dock_is_whole_in_its_tooltip(battle_win
     assert tip.startswith("Orc Boyz and Wolf Riders (flank) break the Empire Swordsmen; "
                           "Handgunners nearby\n")
     assert "Warhammer" in tip
+
+
+def test_the_new_battle_dialog_shows_each_army_line_whole(qtbot):
+    from test_gui_roster import sample_armies
+
+    dialog = NewBattleDialog(sample_armies())
+    qtbot.addWidget(dialog)
+    for ruleset in ("warhammer6", "kensei1", "breaks_pursues"):
+        dialog.ui.rulesetCombo.setCurrentIndex(dialog.ui.rulesetCombo.findData(ruleset))
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        armies = dialog.ui.armyList
+        assert armies.count() >= 2
+        # "Elf Marchwardens — Silverwood (952 pts)": no line is cut or scrolled sideways.
+        assert armies.sizeHintForColumn(0) <= armies.viewport().width(), ruleset
+        assert not armies.horizontalScrollBar().isVisible()
