@@ -183,6 +183,11 @@ def test_deployment_zones_are_drawn_when_the_battle_has_them(qapp, scenario_path
     try:
         scene.show_battle(battle)
         assert [rect.getCoords() for rect in scene.zone_rects()] == [(0.0, 36.0, 72.0, 48.0)]
+        # Whose zone it is, written in it, under the units deployed there.
+        [label] = scene.zone_labels()
+        assert label.text() == "Empire deployment zone"
+        assert scene.zone_rects()[0].contains(label.pos())
+        assert label.zValue() < scene.unit_item("handgunners").zValue()
     finally:
         scene.deleteLater()
 

@@ -213,6 +213,12 @@ class BattlefieldScene(QGraphicsScene):
             colour.setAlpha(160)
             item.setPen(cosmetic_pen(colour, 1.5, Qt.PenStyle.DashLine))
             self._fixed.append(item)
+            # Whose zone: written in its middle, under the units deployed on it.
+            label = LabelItem()
+            label.setPos(item.rect().center())
+            label.set_lines([(f"{zone.player} deployment zone",
+                              QColor(colours.get(zone.player, QColor("#cccccc"))).lighter(160))])
+            self._fixed.append(label)
         for z, item in enumerate(self._fixed):
             item.setZValue(-10 + z * 0.01)
             item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
@@ -355,6 +361,10 @@ class BattlefieldScene(QGraphicsScene):
     def zone_rects(self) -> list[QRectF]:
         """The deployment zones drawn (scene rectangles), in the battle's order."""
         return [item.rect() for item in self._fixed[3:] if isinstance(item, QGraphicsRectItem)]
+
+    def zone_labels(self) -> list[LabelItem]:
+        """The names written in the deployment zones, in the battle's order."""
+        return [item for item in self._fixed if isinstance(item, LabelItem)]
 
     def unit_at(self, point: QPointF) -> UnitItem | None:
         """The topmost unit whose footprint contains `point` (scene coordinates)."""
