@@ -503,3 +503,21 @@ def test_the_new_battle_dialog_shows_each_army_line_whole(qtbot):
         # "Elf Marchwardens — Silverwood (952 pts)": no line is cut or scrolled sideways.
         assert armies.sizeHintForColumn(0) <= armies.viewport().width(), ruleset
         assert not armies.horizontalScrollBar().isVisible()
+
+
+def test_the_reserve_side_chooser_shows_each_side_name_whole(battle_window):
+    from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
+
+    window, _ = battle_window
+    window.resize(1280, 800)
+    QApplication.processEvents()
+    combo = window.ui.sideCombo
+    option = QStyleOptionComboBox()
+    combo.initStyleOption(option)
+    field = combo.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                         QStyle.SubControl.SC_ComboBoxEditField, combo)
+    names = [combo.itemText(i) for i in range(combo.count())]
+    assert sorted(names) == ["Hill Tribes", "Silverwood"]
+    widest = max(combo.fontMetrics().horizontalAdvance(name) for name in names)
+    assert widest <= field.width(), (widest, field.width(), combo.width())
+    assert window.ui.deployButton.isVisible() and window.ui.deployButton.text() == "Deploy Army"
