@@ -187,6 +187,7 @@ def test_deployment_zones_are_drawn_when_the_battle_has_them(qapp, scenario_path
         [label] = scene.zone_labels()
         assert label.text() == "Empire deployment zone"
         assert scene.zone_rects()[0].contains(label.pos())
+        assert label.pos().y() > 42.0  # in the back half, clear of units at the zone's front
         assert label.zValue() < scene.unit_item("handgunners").zValue()
     finally:
         scene.deleteLater()

@@ -80,6 +80,17 @@ def grid_path(rect: QRectF, step: float, skip: float = 0.0) -> QPainterPath:
     return path
 
 
+def _back_of(zone: QRectF, table: QRectF) -> QPointF:
+    """A point in the back half of a deployment zone: from its middle, a quarter of its
+    depth towards the table edge it stands on (its depth runs across its shorter side)."""
+    centre = zone.center()
+    if zone.height() <= zone.width():
+        away = 1.0 if centre.y() > table.center().y() else -1.0
+        return QPointF(centre.x(), centre.y() + away * zone.height() / 4)
+    away = 1.0 if centre.x() > table.center().x() else -1.0
+    return QPointF(centre.x() + away * zone.width() / 4, centre.y())
+
+
 class BattlefieldScene(QGraphicsScene):
     """The table, deployment zones, terrain, units and range rings of one battle state."""
 
@@ -213,9 +224,9 @@ class BattlefieldScene(QGraphicsScene):
             colour.setAlpha(160)
             item.setPen(cosmetic_pen(colour, 1.5, Qt.PenStyle.DashLine))
             self._fixed.append(item)
-            # Whose zone: written in its middle, under the units deployed on it.
+            # Whose zone: written in its back half (units line up at its front), under them.
             label = LabelItem()
-            label.setPos(item.rect().center())
+            label.setPos(_back_of(item.rect(), rect))
             label.set_lines([(f"{zone.player} deployment zone",
                               QColor(colours.get(zone.player, QColor("#cccccc"))).lighter(160))])
             self._fixed.append(label)
