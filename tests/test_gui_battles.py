@@ -521,3 +521,23 @@ def test_the_reserve_side_chooser_shows_each_side_name_whole(battle_window):
     widest = max(combo.fontMetrics().horizontalAdvance(name) for name in names)
     assert widest <= field.width(), (widest, field.width(), combo.width())
     assert window.ui.deployButton.isVisible() and window.ui.deployButton.text() == "Deploy Army"
+
+
+def test_the_open_battle_is_the_bold_one_in_the_list(qtbot, battle_window):
+    window, battle_id = battle_window
+    workspace = window.battles.workspace
+    workspace.duplicate(battle_id)
+    copy = next(s.id for s in workspace.summaries if s.id != battle_id)
+    model = window.battles.list_model
+    changed: list[int] = []
+    model.dataChanged.connect(lambda first, last, roles: changed.extend(roles))
+
+    def bold(uid: str) -> bool:
+        font = model.index(model.row_of(uid), 0).data(Qt.ItemDataRole.FontRole)
+        return font is not None and font.bold()
+
+    window.battles.open_battle(copy)
+    qtbot.waitUntil(lambda: workspace.current_id == copy, timeout=10_000)
+    assert bold(copy) and not bold(battle_id)
+    # The view is told: the bold moves on screen too, not only when it next repaints.
+    assert Qt.ItemDataRole.FontRole in changed
