@@ -282,11 +282,14 @@ def test_dragging_onto_another_unit_is_refused_with_the_engines_message(table):
     target = (onto[0] + start[0] - grab.x(), onto[1] + start[1] - grab.y())
     with pytest.raises(MoveRefused) as refused:
         moves.move_to(table.battle, "handgunners", target)
-    assert ghost.label.text() == str(refused.value)
+    # The engine's reason, with the units named as the player knows them (not by id).
+    assert str(refused.value) == "'handgunners' would overlap unit 'swordsmen' where it ends"
+    reason = "Empire Handgunners would overlap unit Empire Swordsmen where it ends"
+    assert table.scene.readable(refused.value) == reason
+    assert ghost.label.text() == reason
     table.mouse(QEvent.Type.MouseButtonRelease, onto, buttons=NO_BUTTON)
     assert table.proposed == []
-    assert table.messages == [str(refused.value)]
-    assert "swordsmen" in table.messages[0].lower() or "Swordsmen" in table.messages[0]
+    assert table.messages == [reason]
     item = table.scene.unit_item("handgunners")
     assert item is not None and item_center(item) == pytest.approx(start)  # snapped back
 

@@ -203,6 +203,9 @@ def test_a_refused_placement_from_the_reserve_stores_nothing(qtbot, url, modals)
     assert not window.battles.deploy_at(uid, QPointF(-5.0, 10.0))  # off the table
     assert steps_stored(url, battle_id) == steps
     assert "off the table" in window.battle_status.text()
+    # Named as in the reserve list, not by the engine's id for it.
+    name = window.battles.battle.roster[uid].name
+    assert window.battle_status.text().startswith(f"{name} would go off the table")
     assert window.battles.deploy_at(uid, QPointF(36.0, 6.0))
     assert stored_state(url, battle_id).states[uid].center == pytest.approx((36.0, 6.0))
     assert window.ui.reserveList.count() == len(

@@ -354,7 +354,7 @@ class BattlePanel(QObject):
         try:
             events = deploy_army(battle, str(player))
         except RuleError as error:
-            self.status.emit(str(error))
+            self.status.emit(self.scene.readable(error))
             return
         if events:
             self.workspace.apply(events, f"Deploy {player}")
@@ -538,7 +538,7 @@ class BattlePanel(QObject):
             event = moves.deploy(battle, unit_id, (where.x(), where.y()),
                                  deploy_facing(battle, battle.player_of(unit_id)))
         except RuleError as error:
-            self.status.emit(str(error))
+            self.status.emit(self.scene.readable(error))
             return False
         self.workspace.apply([event], f"Deploy {battle.roster[unit_id].name}")
         return True

@@ -7,7 +7,8 @@ in the scene changes a battle. Tools propose moves (engine events the engine acc
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from PySide6.QtCore import QPointF, QRectF, Signal
@@ -55,6 +56,8 @@ LABEL_MIN_PX: Final = 30.0
 # the player must see first.
 ROUTED_LABEL_MIN_PX: Final = 12.0
 MINOR_GRID_MIN_PX: Final = 16.0
+# How the engine quotes a unit or terrain id in a refusal: 'handgunners'.
+QUOTED_ID: Final = re.compile(r"'([^'\s]+)'")
 
 
 def grid_path(rect: QRectF, step: float, skip: float = 0.0) -> QPainterPath:
@@ -313,7 +316,7 @@ class BattlefieldScene(QGraphicsScene):
         try:
             self.propose_moves([moves.reform(self._battle, selected[0], files)])
         except MoveRefused as refused:
-            self.message.emit(str(refused))
+            self.message.emit(self.readable(refused))
 
     def disengage_selected(self) -> None:
         """Propose ending every combat the selected units are in, as one step."""
@@ -327,7 +330,7 @@ class BattlefieldScene(QGraphicsScene):
                 try:
                     event = moves.disengage(battle, uid, enemy)
                 except MoveRefused as refused:
-                    self.message.emit(str(refused))
+                    self.message.emit(self.readable(refused))
                     return
                 proposed.append(event)
                 battle = event.apply_to(battle)
@@ -372,6 +375,17 @@ class BattlefieldScene(QGraphicsScene):
     def zone_rects(self) -> list[QRectF]:
         """The deployment zones drawn (scene rectangles), in the battle's order."""
         return [item.rect() for item in self._fixed[3:] if isinstance(item, QGraphicsRectItem)]
+
+    def readable(self, reason: object, names: Mapping[str, str] | None = None) -> str:
+        """The engine's reason in the player's words: a quoted unit or terrain id becomes
+        its name (the engine names things by id, which the window never shows); `names`
+        adds ids not on the table yet (a piece being drawn)."""
+        text = str(reason)
+        known = dict(names or {})
+        if self._battle is not None:
+            known |= {piece.id: piece.name for piece in self._battle.terrain if piece.name}
+            known |= {uid: unit.name for uid, unit in self._battle.roster.items()}
+        return QUOTED_ID.sub(lambda found: known.get(found.group(1), found.group(0)), text)
 
     def zone_labels(self) -> list[LabelItem]:
         """The names written in the deployment zones, in the battle's order."""
