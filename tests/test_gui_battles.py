@@ -544,3 +544,22 @@ def test_the_open_battle_is_the_bold_one_in_the_list(qtbot, battle_window):
     assert bold(copy) and not bold(battle_id)
     # The view is told: the bold moves on screen too, not only when it next repaints.
     assert Qt.ItemDataRole.FontRole in changed
+
+
+def test_the_unit_dock_names_the_units_gone_from_the_table(qtbot, url, scenario_path):
+    from desktop.engine.events import UnitDestroyed
+
+    scenario = load_scenario(json.loads(scenario_path("w6-four-units.json").read_text()))
+    with Store.open(url) as store:
+        battle_id = store.import_battle(scenario.battle, "Four units")
+    window = open_window(qtbot, url)
+    window.battles.open_battle(battle_id)
+    qtbot.waitUntil(lambda: window.battles.battle is not None, timeout=10_000)
+    window.battles.workspace.apply([UnitDestroyed("swordsmen", "caught by pursuers")],
+                                   "Aftermath")
+    window.battlefield_scene.clearSelection()
+    # Removed units are off the table, so not drawn: the dock says who and why.
+    assert window.battlefield_scene.unit_item("swordsmen") is None
+    details = window.ui.unitDetails.text()
+    assert "3 units on the table" in details
+    assert "Gone: Empire Swordsmen (destroyed)" in details

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.engine.model import Status
 from desktop.gui.battlefield.scene import BattlefieldScene
 from desktop.gui.battlefield.view import BattlefieldView
 
@@ -184,10 +185,14 @@ class BattlePanel(QObject):
         if len(chosen) != 1 or chosen[0] not in battle.roster:
             # Nothing (or several) selected: say so rather than keep an old unit's state.
             on_table = sum(1 for state in battle.states.values() if state.status.on_table)
+            # Destroyed and fled units are not drawn: name them here, with why.
+            gone = [f"{_html(battle.roster[uid].name)} ({GONE[state.status]})"
+                    for uid, state in battle.states.items() if state.status in GONE]
             self.inspect.emit(f"<b>Turn {battle.turn}</b>",
                               f"{on_table} unit{'' if on_table == 1 else 's'} on the table. "
                               "Select one to see where it "
-                              "stands, what it touches and whom it fights.")
+                              "stands, what it touches and whom it fights."
+                              + ("<br>Gone: " + ", ".join(gone) if gone else ""))
             return
         uid = chosen[0]
         unit, state = battle.roster[uid], battle.states[uid]
@@ -398,8 +403,6 @@ class BattlePanel(QObject):
         self._fill_reserve()
 
     def _fill_reserve(self) -> None:
-        from desktop.engine.model import Status
-
         reserve = self.ui.reserveList
         reserve.clear()
         battle, player = self.battle, self.ui.sideCombo.currentData()
@@ -544,6 +547,7 @@ class BattlePanel(QObject):
         return True
 
 
+GONE = {Status.DESTROYED: "destroyed", Status.LEFT_TABLE: "left the table"}
 TOOL_LABELS = {
     "select": ("Select / Move", "S", "Click to select, drag to move, arrows to nudge"),
     "turn": ("Turn", "T", "Drag the handle to turn about the centre; Shift snaps to 15°"),
