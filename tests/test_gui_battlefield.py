@@ -183,6 +183,12 @@ def test_deployment_zones_are_drawn_when_the_battle_has_them(qapp, scenario_path
     try:
         scene.show_battle(battle)
         assert [rect.getCoords() for rect in scene.zone_rects()] == [(0.0, 36.0, 72.0, 48.0)]
+        # Whose zone it is, written in it, under the units deployed there.
+        [label] = scene.zone_labels()
+        assert label.text() == "Empire deployment zone"
+        assert scene.zone_rects()[0].contains(label.pos())
+        assert label.pos().y() > 42.0  # in the back half, clear of units at the zone's front
+        assert label.zValue() < scene.unit_item("handgunners").zValue()
     finally:
         scene.deleteLater()
 
@@ -276,11 +282,14 @@ def test_dragging_onto_another_unit_is_refused_with_the_engines_message(table):
     target = (onto[0] + start[0] - grab.x(), onto[1] + start[1] - grab.y())
     with pytest.raises(MoveRefused) as refused:
         moves.move_to(table.battle, "handgunners", target)
-    assert ghost.label.text() == str(refused.value)
+    # The engine's reason, with the units named as the player knows them (not by id).
+    assert str(refused.value) == "'handgunners' would overlap unit 'swordsmen' where it ends"
+    reason = "Empire Handgunners would overlap unit Empire Swordsmen where it ends"
+    assert table.scene.readable(refused.value) == reason
+    assert ghost.label.text() == reason
     table.mouse(QEvent.Type.MouseButtonRelease, onto, buttons=NO_BUTTON)
     assert table.proposed == []
-    assert table.messages == [str(refused.value)]
-    assert "swordsmen" in table.messages[0].lower() or "Swordsmen" in table.messages[0]
+    assert table.messages == [reason]
     item = table.scene.unit_item("handgunners")
     assert item is not None and item_center(item) == pytest.approx(start)  # snapped back
 
@@ -541,3 +550,112 @@ def test_kensei_rings_are_in_centimetres(qtbot, scenario_path):
         assert kensei.scene.unit_symbol() == " cm"
     finally:
         kensei.close()
+
+
+def _grab(table: Table) -> QImage:
+    image = QImage(table.view.viewport().size(), QImage.Format.Format_ARGB32)
+    image.fill(0)
+    painter = QPainter(image)
+    table.view.render(painter)
+    painter.end()
+    return image
+
+
+def _front_middle(footprint, outward: float) -> tuple[float, float]:
+    """The middle of the front edge, `outward` table units ahead of it."""
+    (x1, y1), (x2, y2) = footprint.corners[:2]
+    angle = math.radians(footprint.facing)
+    return ((x1 + x2) / 2 + math.cos(angle) * outward,
+            (y1 + y2) / 2 + math.sin(angle) * outward)
+
+
+def test_a_selected_unit_still_shows_its_front_edge(table):
+    table.view.zoom_by(3.0)
+    table.view.centerOn(QPointF(*table.battle.state("handgunners").center))
+    table.scene.select_units(["handgunners"])
+    footprint = table.battle.footprint("handgunners")
+    pixel = table.pixel(_front_middle(footprint, 0.0))
+    colour = _grab(table).pixelColor(pixel)
+    # The front bar is white; the selection outline (yellow) must not paint over it.
+    assert colour.blue() > 200, colour.name()
+
+
+def test_the_ghost_marks_the_front_of_the_pose_it_shows(table):
+    table.view.zoom_by(2.0)
+    center = table.battle.state("handgunners").center
+    table.view.centerOn(QPointF(center[0], center[1] + 4.0))
+    # Drag the unit up the table onto open grass, and look at the ghost before the release.
+    table.mouse(QEvent.Type.MouseButtonPress, center)
+    for step in range(1, 6):
+        table.mouse(QEvent.Type.MouseMove, (center[0], center[1] + step * 1.6),
+                    button=NO_BUTTON)
+    ghost = table.scene.ghost
+    assert ghost.isVisible() and not ghost.refused
+    pose = table.battle.footprint("handgunners").moved(0.0, 8.0)
+    image = _grab(table)
+
+    def thickness(footprint) -> int:
+        """Light pixels across the middle of `footprint`'s front edge, in and out of it."""
+        pixel = 1.0 / table.view.scale_factor
+        return sum(image.pixelColor(table.pixel(_front_middle(footprint, k * pixel)))
+                   .lightness() > 200 for k in range(-8, 9))
+
+    # The front edge is drawn as a thick bar, the back edge as the thin outline.
+    back = pose.turned(pose.facing + 180.0)
+    assert thickness(pose) >= 4 > thickness(back), (thickness(pose), thickness(back))
+    table.mouse(QEvent.Type.MouseButtonRelease, (center[0], center[1] + 8.0),
+                buttons=NO_BUTTON)
+
+
+def _only(table: Table, *unit_ids: str) -> None:
+    """Leave only `unit_ids` on the table (the rest back in reserve)."""
+    battle = table.battle
+    for uid in battle.on_table():
+        if uid not in unit_ids:
+            battle = battle.update(uid, status=Status.RESERVE)
+    table.battle = battle
+    table.scene.show_battle(battle)
+
+
+def _zoom_to(table: Table, pixels_per_unit: float) -> None:
+    table.view.zoom_by(pixels_per_unit / table.view.scale_factor)
+    assert table.view.scale_factor == pytest.approx(pixels_per_unit)
+
+
+def test_a_five_wide_regiment_is_named_on_a_fitted_1280_wide_window(table):
+    # A 72" table fitted in the 1280 x 800 window is about 9 pixels an inch: five 20 mm
+    # bases (3.9") are 35 pixels across, and the player must still read who they are.
+    _only(table, "handgunners")
+    frontage = table.battle.footprint("handgunners").frontage
+    _zoom_to(table, 32.0 / frontage)
+    assert table.scene.unit_item("handgunners").label.isVisible()
+
+
+def test_a_fleeing_unit_keeps_its_label_where_a_steady_one_of_its_size_loses_it(table):
+    _only(table, "handgunners", "swordsmen")
+    table.battle = table.battle.update("handgunners", status=Status.FLEEING)
+    table.scene.show_battle(table.battle)
+    frontage = table.battle.footprint("handgunners").frontage
+    _zoom_to(table, 24.0 / frontage)
+    fleeing = table.scene.unit_item("handgunners")
+    steady = table.scene.unit_item("swordsmen")
+    assert table.battle.footprint("swordsmen").frontage == pytest.approx(frontage)
+    assert fleeing.label.isVisible() and "fleeing" in fleeing.label.text()
+    assert not steady.label.isVisible()
+
+
+@pytest.mark.parametrize("facing", [0.0, 90.0, 180.0, 270.0, 30.0])
+def test_ring_labels_never_cover_each_other_whichever_way_the_unit_faces(table, facing):
+    table.battle = table.battle.update("handgunners", facing=facing)
+    table.scene.show_battle(table.battle)
+    for pixels in (8.0, 15.0, 25.0, 40.0):
+        _zoom_to(table, pixels)
+        table.scene.select_units(["handgunners"])
+        shown = [label for label in table.scene.rings_item.labels if label.isVisible()]
+        assert shown  # the outermost ring at least is named
+        boxes = [label.boundingRect().translated(QPointF(table.view.mapFromScene(label.pos())))
+                 for label in shown]
+        for index, box in enumerate(boxes):
+            for other in boxes[index + 1:]:
+                assert not box.intersects(other), (pixels, [label.text() for label in shown])
+        table.scene.clearSelection()

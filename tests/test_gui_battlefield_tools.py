@@ -72,8 +72,9 @@ def test_a_refused_charge_shows_the_engines_reason_and_proposes_nothing(table):
     try:
         moves.charge(table.battle, "wolf_riders", "handgunners")
     except moves.MoveRefused as refused:
-        reason = str(refused)
+        reason = table.scene.readable(refused)
     assert reason  # the engine refuses this one (boyz are in the way)
+    assert "'" not in reason and "Goblin Wolf Riders" in reason  # names, not ids
     table.mouse(QEvent.Type.MouseButtonPress, start)
     table.mouse(QEvent.Type.MouseMove, target, button=NO_BUTTON)
     assert table.scene.ghost.refused and table.scene.ghost.label.text() == reason
@@ -146,7 +147,7 @@ def test_reform_and_disengage_the_selected_unit_through_the_engine(table):
     table.scene.reform_selected(3)
     assert table.battle.state("handgunners").files == 3
     table.scene.reform_selected(3)
-    assert table.messages[-1] == "'handgunners' already stands 3 files wide"
+    assert table.messages[-1] == "Empire Handgunners already stands 3 files wide"
     table.scene.select_units(["boyz"])
     table.scene.disengage_selected()
     assert table.battle.state("boyz").engaged_with == frozenset()

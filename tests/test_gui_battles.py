@@ -7,6 +7,7 @@ what a fresh connection to the file reads afterwards.
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -202,6 +203,9 @@ def test_a_refused_placement_from_the_reserve_stores_nothing(qtbot, url, modals)
     assert not window.battles.deploy_at(uid, QPointF(-5.0, 10.0))  # off the table
     assert steps_stored(url, battle_id) == steps
     assert "off the table" in window.battle_status.text()
+    # Named as in the reserve list, not by the engine's id for it.
+    name = window.battles.battle.roster[uid].name
+    assert window.battle_status.text().startswith(f"{name} would go off the table")
     assert window.battles.deploy_at(uid, QPointF(36.0, 6.0))
     assert stored_state(url, battle_id).states[uid].center == pytest.approx((36.0, 6.0))
     assert window.ui.reserveList.count() == len(
@@ -424,3 +428,138 @@ def test_each_saved_move_is_written_in_the_battle_log(battle_window):
     drag(window, start, (start[0], start[1] + 7.0))
     # In plain words, from the engine's narration: who moved and how far.
     assert f'{battle.roster[uid].name} move 7"' in window.ui.logView.toPlainText()
+
+
+def test_a_turn_is_logged_and_offered_for_undo_as_a_turn_not_a_move(battle_window):
+    window, _ = battle_window
+    battle = window.battles.battle
+    middle = (battle.table.width / 2, battle.table.depth / 2)
+    uid = min(battle.on_table(), key=lambda u: math.dist(battle.states[u].center, middle))
+    view = window.battlefield_view
+    view.set_tool("turn")
+    view.battlefield.select_units([uid])
+    handle = view.tool.handle_point(battle, uid)
+    center = battle.states[uid].center
+    # A quarter turn: the handle dragged round to the unit's side, with the mouse.
+    reach = (handle[0] - center[0], handle[1] - center[1])
+    drag(window, handle, (center[0] - reach[1], center[1] + reach[0]))
+    turned = window.battles.battle.states[uid]
+    assert turned.center == pytest.approx(center)
+    assert turned.facing != pytest.approx(battle.states[uid].facing)
+    name = battle.roster[uid].name
+    assert (f"{name} turn to face {turned.facing % 360:.0f}°"
+            in window.ui.logView.toPlainText())
+    assert window.undo_stack.undoText() == f"Turn {name}"
+
+
+def test_right_click_on_a_battle_offers_open_rename_duplicate_and_delete(
+        qtbot, battle_window, url, modals, tmp_path):
+    from test_gui_roster_edits import grabbed, right_click, texts
+
+    window, battle_id = battle_window
+    battles = window.ui.battleList
+    assert battles.contextMenuPolicy().name == "CustomContextMenu"
+    row = battles.model().index(0, 0)
+    menu = window.context_menus.battle_menu(right_click(qtbot, battles, row))
+    assert texts(menu) == ["Open", "-", "Rename Battle…", "Duplicate Battle", "Delete Battle",
+                           "-", "New Battle…", "Add Sample Battles"]
+    grabbed(menu, tmp_path / "battle-menu.png")
+    next(a for a in menu.actions() if a.text() == "D&uplicate Battle").trigger()
+    workspace = window.battles.workspace
+    assert len(workspace.summaries) == 2
+    copy = next(s.id for s in workspace.summaries if s.id != battle_id)
+    menu = window.context_menus.battle_menu(right_click(
+        qtbot, battles, battles.model().index(window.battles.list_model.row_of(copy), 0)))
+    next(a for a in menu.actions() if a.text() == "Open").trigger()
+    qtbot.waitUntil(lambda: workspace.current_id == copy, timeout=10_000)
+    window.undo_action.trigger()
+    assert [s.id for s in workspace.summaries] == [battle_id]
+    # Below the battles: only what makes a new one.
+    empty = battles.viewport().rect().bottomLeft() + QPoint(5, -5)
+    menu = window.context_menus.battle_menu(empty)
+    assert texts(menu) == ["New Battle…", "Add Sample Battles"]
+
+
+def test_a_battle_title_too_long_for_the_dock_is_whole_in_its_tooltip(battle_window):
+    window, battle_id = battle_window
+    window.battles.workspace.rename(battle_id, "Orc Boyz and Wolf Riders (flank) break the "
+                                               "Empire Swordsmen; Handgunners nearby")
+    model = window.ui.battleList.model()
+    row = model.index(window.battles.list_model.row_of(battle_id), 0)
+    tip = row.data(Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith("Orc Boyz and Wolf Riders (flank) break the Empire Swordsmen; "
+                          "Handgunners nearby\n")
+    assert "Warhammer" in tip
+
+
+def test_the_new_battle_dialog_shows_each_army_line_whole(qtbot):
+    from test_gui_roster import sample_armies
+
+    dialog = NewBattleDialog(sample_armies())
+    qtbot.addWidget(dialog)
+    for ruleset in ("warhammer6", "kensei1", "breaks_pursues"):
+        dialog.ui.rulesetCombo.setCurrentIndex(dialog.ui.rulesetCombo.findData(ruleset))
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        armies = dialog.ui.armyList
+        assert armies.count() >= 2
+        # "Elf Marchwardens — Silverwood (952 pts)": no line is cut or scrolled sideways.
+        assert armies.sizeHintForColumn(0) <= armies.viewport().width(), ruleset
+        assert not armies.horizontalScrollBar().isVisible()
+
+
+def test_the_reserve_side_chooser_shows_each_side_name_whole(battle_window):
+    from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
+
+    window, _ = battle_window
+    window.resize(1280, 800)
+    QApplication.processEvents()
+    combo = window.ui.sideCombo
+    option = QStyleOptionComboBox()
+    combo.initStyleOption(option)
+    field = combo.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                         QStyle.SubControl.SC_ComboBoxEditField, combo)
+    names = [combo.itemText(i) for i in range(combo.count())]
+    assert sorted(names) == ["Hill Tribes", "Silverwood"]
+    widest = max(combo.fontMetrics().horizontalAdvance(name) for name in names)
+    assert widest <= field.width(), (widest, field.width(), combo.width())
+    assert window.ui.deployButton.isVisible() and window.ui.deployButton.text() == "Deploy Army"
+
+
+def test_the_open_battle_is_the_bold_one_in_the_list(qtbot, battle_window):
+    window, battle_id = battle_window
+    workspace = window.battles.workspace
+    workspace.duplicate(battle_id)
+    copy = next(s.id for s in workspace.summaries if s.id != battle_id)
+    model = window.battles.list_model
+    changed: list[int] = []
+    model.dataChanged.connect(lambda first, last, roles: changed.extend(roles))
+
+    def bold(uid: str) -> bool:
+        font = model.index(model.row_of(uid), 0).data(Qt.ItemDataRole.FontRole)
+        return font is not None and font.bold()
+
+    window.battles.open_battle(copy)
+    qtbot.waitUntil(lambda: workspace.current_id == copy, timeout=10_000)
+    assert bold(copy) and not bold(battle_id)
+    # The view is told: the bold moves on screen too, not only when it next repaints.
+    assert Qt.ItemDataRole.FontRole in changed
+
+
+def test_the_unit_dock_names_the_units_gone_from_the_table(qtbot, url, scenario_path):
+    from desktop.engine.events import UnitDestroyed
+
+    scenario = load_scenario(json.loads(scenario_path("w6-four-units.json").read_text()))
+    with Store.open(url) as store:
+        battle_id = store.import_battle(scenario.battle, "Four units")
+    window = open_window(qtbot, url)
+    window.battles.open_battle(battle_id)
+    qtbot.waitUntil(lambda: window.battles.battle is not None, timeout=10_000)
+    window.battles.workspace.apply([UnitDestroyed("swordsmen", "caught by pursuers")],
+                                   "Aftermath")
+    window.battlefield_scene.clearSelection()
+    # Removed units are off the table, so not drawn: the dock says who and why.
+    assert window.battlefield_scene.unit_item("swordsmen") is None
+    details = window.ui.unitDetails.text()
+    assert "3 units on the table" in details
+    assert "Gone: Empire Swordsmen (destroyed)" in details

@@ -155,7 +155,7 @@ def test_impassable_terrain_cannot_be_drawn_under_a_unit(table):
     tool.kind = "impassable"
     draw(table, [(40.0, 20.0), (47.0, 20.0), (47.0, 28.0), (40.0, 28.0)])
     assert table.proposed == []
-    assert table.messages[-1] == "impassable terrain 'rocks-1' would cover unit 'handgunners'"
+    assert table.messages[-1] == "impassable terrain Rocks 1 would cover unit Empire Handgunners"
 
 
 def test_an_unknown_kind_is_refused(table):
@@ -194,10 +194,10 @@ def test_the_drag_ghost_shows_the_engines_refusal_and_nothing_is_proposed(table)
         hover_to = (12.0 + 31.0 * step / 8, 11.0 + 13.0 * step / 8)
         table.mouse(QEvent.Type.MouseMove, hover_to, button=NO_BUTTON)
     assert tool.outline.isVisible() and tool.outline.refused
-    assert "would then cover unit 'handgunners'" in tool.outline.label.text()
+    assert "would then cover unit Empire Handgunners" in tool.outline.label.text()
     table.mouse(QEvent.Type.MouseButtonRelease, (43.0, 24.0), buttons=NO_BUTTON)
     assert table.proposed == []
-    assert table.messages[-1] == "impassable terrain 'rocks' would then cover unit 'handgunners'"
+    assert table.messages[-1] == "impassable terrain Rocks would then cover unit Empire Handgunners"
 
 
 def test_delete_removes_the_selected_piece(table, qtbot):
@@ -219,7 +219,7 @@ def test_a_piece_can_be_renamed(table):
     tool.rename_terrain("wood", "Dark Wood")
     assert table.scene.terrain_item("wood").label.text() == "Dark Wood\ndifficult ground"
     tool.rename_terrain("wood", " ")
-    assert table.messages[-1] == "terrain 'wood' needs a name"
+    assert table.messages[-1] == "terrain Dark Wood needs a name"
 
 
 def test_terrain_is_selectable_only_with_the_terrain_tool(table):

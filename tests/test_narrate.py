@@ -10,6 +10,7 @@ import pytest
 from conftest import SCENARIOS
 from test_events import ROCKS, SAMPLES, all_event_classes, load_four_units
 
+from desktop.engine import moves
 from desktop.engine.dice import ScriptedRoller, SeededRoller
 from desktop.engine.events import (
     BreakTest,
@@ -90,8 +91,26 @@ def test_hand_checked_sentences(four_units):
         "Goblin Wolf Riders roll 3D6 to pursue: 6+5+1 = 12\" [W6-PU-1]")
     moved = UnitMoved(unit="handgunners", roll=0, path=((0.0, 0.0), (3.0, 4.0), (3.0, 5.25)),
                       facing=90.0, clause="player")
-    assert describe(moved, four_units) == "Empire Handgunners move 6.2\""
+    assert describe(moved, four_units) == ("Empire Handgunners move 6.2\" and turn to face "
+                                           "90°")
     assert describe(TurnBegan(turn=3), four_units) == "Turn 3 begins"
+
+
+def test_a_player_turn_in_place_says_turn_not_move_0(four_units):
+    # The Turn tool proposes a UnitMoved that stays where it is: the log must say "turn".
+    center = four_units.state("handgunners").center
+    facing = four_units.state("handgunners").facing
+    turned = moves.move_to(four_units, "handgunners", center, facing=facing + 38.4)
+    assert describe(turned, four_units) == (
+        f"Empire Handgunners turn to face {(facing + 38.4) % 360:.0f}°")
+    moved = moves.move_to(four_units, "handgunners", (center[0], center[1] + 2.0))
+    assert describe(moved, four_units) == "Empire Handgunners move 2\""
+
+
+def test_a_wheel_reads_in_whole_degrees_as_the_ghost_showed(four_units):
+    wheel = moves.wheel(four_units, "handgunners", 21.332)
+    assert describe(wheel, four_units).startswith(
+        "Empire Handgunners wheel 21° clockwise about their right front corner")
 
 
 def test_kensei_distances_are_in_centimetres(scenario_path):

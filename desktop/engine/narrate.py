@@ -216,9 +216,23 @@ def _charged(event: UnitCharged, words: _Words) -> str:
     return f"{name} charge {target} but fall short after {_moved(event, words)}"
 
 
+def _player_moved(event: UnitMoved, words: _Words) -> str:
+    """A player's move: how far, and the new facing when it turned (the Turn tool's move
+    stays in place, so it reads as a turn, not as a move of 0")."""
+    state = words.battle.states.get(event.unit)
+    before = state.facing if state is not None else event.facing
+    turned = abs((event.facing - before + 180.0) % 360.0 - 180.0) >= 0.5
+    facing = f"turn to face {event.facing % 360:.0f}°"
+    if turned and _path_length(event) < 0.05:
+        return f"{words.name(event.unit)} {facing}"
+    text = f"{words.name(event.unit)} move {_moved(event, words)}"
+    return f"{text} and {facing}" if turned else text
+
+
 def _wheeled(event: UnitWheeled, words: _Words) -> str:
     way = "clockwise" if event.angle >= 0 else "anticlockwise"
-    return (f"{words.name(event.unit)} wheel {abs(event.angle):g}° {way} about their "
+    # Whole degrees, as the Wheel tool showed them while dragging.
+    return (f"{words.name(event.unit)} wheel {abs(event.angle):.0f}° {way} about their "
             f"{event.pivot} front corner (the outer corner travels "
             f"{words.distance(event.arc)})")
 
@@ -253,7 +267,7 @@ _SENTENCES: dict[type[Event], Callable[[Any, _Words], str]] = {
     UnitPanicked: lambda e, w: (f"{w.name(e.unit)} panic at the fate of {w.name(e.cause)} "
                                 "and will flee"),
     Movement: lambda e, w: f"{w.name(e.unit)} move {_moved(e, w)}",
-    UnitMoved: lambda e, w: f"{w.name(e.unit)} move {_moved(e, w)}",
+    UnitMoved: _player_moved,
     UnitFled: _fled,
     UnitPursued: lambda e, w: (
         (f"{w.name(e.unit)} pursue {w.name(e.target)} {_moved(e, w)}" if e.target

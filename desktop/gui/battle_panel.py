@@ -7,6 +7,7 @@ battles is wired here so the main window stays wiring for the whole, not for eac
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.engine.model import Status
 from desktop.gui.battlefield.scene import BattlefieldScene
 from desktop.gui.battlefield.view import BattlefieldView
 
@@ -107,7 +109,7 @@ class BattlePanel(QObject):
 
         ui.actionFitTable.triggered.connect(self.view.fit_table)
         ui.actionExportView.triggered.connect(self.choose_export_view)
-        ui.battleList.activated.connect(self._list_activated)
+        ui.battleList.activated.connect(self.activate)
         self.armies: Sequence[Army] = ()
         self.update_actions()
 
@@ -183,10 +185,14 @@ class BattlePanel(QObject):
         if len(chosen) != 1 or chosen[0] not in battle.roster:
             # Nothing (or several) selected: say so rather than keep an old unit's state.
             on_table = sum(1 for state in battle.states.values() if state.status.on_table)
+            # Destroyed and fled units are not drawn: name them here, with why.
+            gone = [f"{_html(battle.roster[uid].name)} ({GONE[state.status]})"
+                    for uid, state in battle.states.items() if state.status in GONE]
             self.inspect.emit(f"<b>Turn {battle.turn}</b>",
                               f"{on_table} unit{'' if on_table == 1 else 's'} on the table. "
                               "Select one to see where it "
-                              "stands, what it touches and whom it fights.")
+                              "stands, what it touches and whom it fights."
+                              + ("<br>Gone: " + ", ".join(gone) if gone else ""))
             return
         uid = chosen[0]
         unit, state = battle.roster[uid], battle.states[uid]
@@ -262,7 +268,8 @@ class BattlePanel(QObject):
         QTimer.singleShot(0, self.view.fit_table)
         self.opened.emit(battle_id)
 
-    def _list_activated(self, index: Any) -> None:
+    def activate(self, index: Any) -> None:
+        """Open the battle at `index` of the Battles list (activated, or its menu's Open)."""
         from desktop.gui.battles import BATTLE_ID_ROLE
 
         battle_id = index.data(BATTLE_ID_ROLE)
@@ -352,7 +359,7 @@ class BattlePanel(QObject):
         try:
             events = deploy_army(battle, str(player))
         except RuleError as error:
-            self.status.emit(str(error))
+            self.status.emit(self.scene.readable(error))
             return
         if events:
             self.workspace.apply(events, f"Deploy {player}")
@@ -396,8 +403,6 @@ class BattlePanel(QObject):
         self._fill_reserve()
 
     def _fill_reserve(self) -> None:
-        from desktop.engine.model import Status
-
         reserve = self.ui.reserveList
         reserve.clear()
         battle, player = self.battle, self.ui.sideCombo.currentData()
@@ -536,12 +541,13 @@ class BattlePanel(QObject):
             event = moves.deploy(battle, unit_id, (where.x(), where.y()),
                                  deploy_facing(battle, battle.player_of(unit_id)))
         except RuleError as error:
-            self.status.emit(str(error))
+            self.status.emit(self.scene.readable(error))
             return False
         self.workspace.apply([event], f"Deploy {battle.roster[unit_id].name}")
         return True
 
 
+GONE = {Status.DESTROYED: "destroyed", Status.LEFT_TABLE: "left the table"}
 TOOL_LABELS = {
     "select": ("Select / Move", "S", "Click to select, drag to move, arrows to nudge"),
     "turn": ("Turn", "T", "Drag the handle to turn about the centre; Shift snaps to 15°"),
@@ -583,6 +589,9 @@ def _describe(battle: Battle | None, events: Sequence[Event]) -> str:
             "UnitsDisengaged": "Disengage", "TerrainPlaced": "Place terrain",
             "TerrainRemoved": "Remove terrain", "TerrainMoved": "Move terrain",
             "TerrainRenamed": "Rename terrain"}.get(type(first).__name__, type(first).__name__)
+    path = getattr(first, "path", ())
+    if verb == "Move" and path and math.dist(path[0], path[-1]) < 0.05:
+        verb = "Turn"  # the Turn tool's move stays where it is
     piece = getattr(first, "terrain", "")
     if piece and battle is not None:
         found = next((t for t in battle.terrain if t.id == piece), None)

@@ -295,6 +295,18 @@ class BattleListModel(QAbstractListModel):
         self.workspace = workspace
         self._rows: list[BattleSummary] = list(workspace.summaries)
         workspace.listChanged.connect(self._reload)
+        # The open battle is the bold row: it moves when another opens or the table closes.
+        workspace.opened.connect(self._current_changed)
+        workspace.changed.connect(self._table_changed)
+
+    def _table_changed(self, battle: object, events: object) -> None:
+        if battle is None:  # closed: no row is the open battle now
+            self._current_changed()
+
+    def _current_changed(self, *_: object) -> None:
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, 0),
+                                  [Qt.ItemDataRole.FontRole])
 
     def _reload(self) -> None:
         self.beginResetModel()
@@ -316,7 +328,9 @@ class BattleListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             from desktop.engine.rulesets import get_ruleset
 
-            return (f"{get_ruleset(summary.ruleset).name}, {summary.events} events, "
+            # The whole title first: the dock is narrow and cuts long titles short.
+            return (f"{summary.title or 'Untitled battle'}\n"
+                    f"{get_ruleset(summary.ruleset).name}, {summary.events} events, "
                     f"created {summary.created:%Y-%m-%d %H:%M}")
         if role == BATTLE_ID_ROLE:
             return summary.id

@@ -1,4 +1,4 @@
-"""Right-click menus on the Armies tree and the roster table.
+"""Right-click menus on the Armies tree, the roster table and the Battles list.
 
 They offer the window's own actions (one shortcut, one enabled state, one check mark for
 each) plus Copy to ▸ and Move to ▸ another army of the same ruleset. A right-click first
@@ -28,7 +28,8 @@ class ContextMenus(QObject):
         super().__init__(window)
         self.window = window
         for view, build in ((window.ui.armyTree, self.tree_menu),
-                            (window.ui.rosterTable, self.roster_menu)):
+                            (window.ui.rosterTable, self.roster_menu),
+                            (window.ui.battleList, self.battle_menu)):
             view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
             view.customContextMenuRequested.connect(
                 lambda pos, view=view, build=build: self._popup(view, build(pos), pos))
@@ -80,6 +81,26 @@ class ContextMenus(QObject):
         menu = self._units_menu()
         menu.addSeparator()
         self._add(menu, army_wide)
+        return menu
+
+    # The Battles list
+
+    def battle_menu(self, pos: QPoint) -> QMenu | None:
+        """The menu for a right-click at `pos` in the Battles list's viewport: the battle's
+        own actions on a battle (which it makes current), what makes a new one anywhere."""
+        ui = self.window.ui
+        making = (ui.actionNewBattle, ui.actionSampleBattles)
+        index = ui.battleList.indexAt(pos)
+        if not index.isValid():
+            return self._menu(*making)
+        ui.battleList.setCurrentIndex(index)
+        menu = QMenu(self.window)
+        opening = menu.addAction("Open")
+        panel = self.window.battles
+        opening.triggered.connect(lambda checked=False, row=index: panel.activate(row))
+        menu.addSeparator()
+        self._add(menu, (ui.actionRenameBattle, ui.actionDuplicateBattle,
+                         ui.actionDeleteBattle, None, *making))
         return menu
 
     # Building

@@ -263,6 +263,9 @@ class WelcomeDialog(QDialog):
         self.accept()
 
 
+MAX_ARMY_LIST_WIDTH = 720  # pixels: past this a very long army name is cut after all
+
+
 class NewBattleDialog(QDialog):
     """Title, ruleset, the armies that fight (one side each), table and deployment zones.
 
@@ -305,6 +308,11 @@ class NewBattleDialog(QDialog):
         # Two armies are the usual battle: tick them for the player.
         for row in range(min(2, self.ui.armyList.count())):
             self.ui.armyList.item(row).setCheckState(Qt.CheckState.Checked)
+        # Wide enough to read each line whole (name, player, points), within reason.
+        armies = self.ui.armyList
+        wanted = (armies.sizeHintForColumn(0) + 2 * armies.frameWidth()
+                  + armies.verticalScrollBar().sizeHint().width())
+        armies.setMinimumWidth(min(max(wanted, armies.minimumWidth()), MAX_ARMY_LIST_WIDTH))
         unit = RULESETS[self.ruleset].distance_unit
         suffix = " cm" if unit == "cm" else '"'
         width, depth = default_table(self.ruleset)

@@ -165,6 +165,11 @@ class UnitItem(QGraphicsRectItem):
         lines += [(text, BADGE_COLOURS[kind]) for kind, text in self.badges(battle)]
         self.label.set_lines(lines)
 
+    @property
+    def routed(self) -> bool:
+        """Broken or fleeing: its label shows before the others' (scene's declutter)."""
+        return self._status in (Status.BROKEN, Status.FLEEING)
+
     def _restyle(self) -> None:
         selected = self.isSelected()
         self.setPen(cosmetic_pen(SELECTED_COLOUR if selected else self._colour.darker(170),
@@ -271,15 +276,16 @@ class DetailItem(QGraphicsItem):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.setPen(cosmetic_pen(QColor("#ffffff"), 1.2, Qt.PenStyle.DashLine))
             painter.drawRect(self.rect)
-        # The front edge: a light bar along +x.
-        painter.setPen(cosmetic_pen(QColor("#ffffff"), 3.0))
-        painter.drawLine(QLineF(self.rect.right(), self.rect.top(),
-                                self.rect.right(), self.rect.bottom()))
         parent = self.parentItem()
         if parent is not None and parent.isSelected():
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.setPen(cosmetic_pen(SELECTED_COLOUR, 2.5))
             painter.drawRect(self.rect)
+        # The front edge: a light bar along +x, over the selection outline so that a
+        # selected unit still shows which way it faces.
+        painter.setPen(cosmetic_pen(QColor("#ffffff"), 3.0))
+        painter.drawLine(QLineF(self.rect.right(), self.rect.top(),
+                                self.rect.right(), self.rect.bottom()))
 
 
 class RingsItem(QGraphicsItem):
@@ -324,20 +330,27 @@ class RingsItem(QGraphicsItem):
             self.labels.append(label)
             if scene is not None:
                 scene.addItem(label)
-        # Each ring's label sits where it crosses the line ahead of the unit's front.
+        # Each ring's label sits where it crosses the line ahead of the unit's front; along
+        # that line a label takes its width (facing sideways on screen) or its height (facing
+        # up or down), and the next label out must clear it.
         ahead = (math.cos(math.radians(footprint.facing)), math.sin(math.radians(footprint.facing)))
-        labelled = -math.inf
+        labelled, reach_px = -math.inf, 0.0  # the last labelled ring, and half its label
         for index, label in enumerate(self.labels):
-            radius = rings[index].radius if index < len(rings) else 0.0
+            if index >= len(rings):
+                label.hide()
+                continue
+            radius = rings[index].radius
+            label.set_lines([(rings[index].label, QColor("#fff6c2"))])
+            box = label.boundingRect()
+            half = (abs(ahead[0]) * box.width() + abs(ahead[1]) * box.height()) / 2
             roomy = (pixels_per_unit <= 0
                      or (radius * pixels_per_unit >= RING_LABEL_PX
-                         and (radius - labelled) * pixels_per_unit >= RING_LABEL_PX / 2))
-            if index < len(rings) and roomy:
-                labelled = radius
-                reach = footprint.depth / 2 + rings[index].radius
+                         and (radius - labelled) * pixels_per_unit >= reach_px + half))
+            if roomy:
+                labelled, reach_px = radius, half
+                reach = footprint.depth / 2 + radius
                 label.setPos(QPointF(footprint.center[0] + ahead[0] * reach,
                                      footprint.center[1] + ahead[1] * reach))
-                label.set_lines([(rings[index].label, QColor("#fff6c2"))])
                 label.show()
             else:
                 label.hide()
@@ -419,6 +432,9 @@ class GhostItem(QGraphicsItem):
         painter.setPen(cosmetic_pen(colour, 2.0))
         painter.setBrush(QBrush(fill))
         painter.drawPolygon(self._polygon)
+        if self._polygon.size() >= 2:  # the front (corners 0 and 1): which way it would face
+            painter.setPen(cosmetic_pen(colour, 5.0))
+            painter.drawLine(QLineF(self._polygon.at(0), self._polygon.at(1)))
 
 
 RULER_COLOUR: Final = QColor("#fff3a0")

@@ -109,7 +109,7 @@ def _face(view: BattlefieldView, uid: str, enemy: str) -> None:
         scene.propose_moves([moves.move_to(battle, uid, (x, y),
                                            facing=heading_of((ex - x, ey - y)))])
     except MoveRefused as refused:
-        scene.message.emit(str(refused))
+        scene.message.emit(scene.readable(refused))
 
 
 def _charge(view: BattlefieldView, uid: str, enemy: str) -> None:
@@ -119,4 +119,4 @@ def _charge(view: BattlefieldView, uid: str, enemy: str) -> None:
     try:
         scene.propose_moves(list(moves.charge(battle, uid, enemy)))
     except MoveRefused as refused:
-        scene.message.emit(str(refused))
+        scene.message.emit(scene.readable(refused))

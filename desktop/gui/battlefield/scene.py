@@ -7,7 +7,8 @@ in the scene changes a battle. Tools propose moves (engine events the engine acc
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from PySide6.QtCore import QPointF, QRectF, Signal
@@ -48,9 +49,15 @@ MAJOR_GRID_COLOUR: Final = QColor(255, 255, 255, 80)
 # Grid steps (minor, major) per distance unit: 6" and 1 ft; 10 cm and 50 cm.
 GRID_STEPS: Final = {"in": (6.0, 12.0), "cm": (10.0, 50.0)}
 # Labels show only when a unit's front is at least this many pixels wide, so a zoomed-out
-# table of hundreds of units is not a carpet of text.
-LABEL_MIN_PX: Final = 36.0
+# table of hundreds of units is not a carpet of text. 30 names a five-wide regiment of
+# 20 mm bases (35 px) on a 72" table fitted in a 1280 x 800 window.
+LABEL_MIN_PX: Final = 30.0
+# A broken or fleeing unit keeps its label (and its badge) down to this size: a rout is what
+# the player must see first.
+ROUTED_LABEL_MIN_PX: Final = 12.0
 MINOR_GRID_MIN_PX: Final = 16.0
+# How the engine quotes a unit or terrain id in a refusal: 'handgunners'.
+QUOTED_ID: Final = re.compile(r"'([^'\s]+)'")
 
 
 def grid_path(rect: QRectF, step: float, skip: float = 0.0) -> QPainterPath:
@@ -74,6 +81,17 @@ def grid_path(rect: QRectF, step: float, skip: float = 0.0) -> QPainterPath:
             path.lineTo(QPointF(rect.right(), y))
         y += step
     return path
+
+
+def _back_of(zone: QRectF, table: QRectF) -> QPointF:
+    """A point in the back half of a deployment zone: from its middle, a quarter of its
+    depth towards the table edge it stands on (its depth runs across its shorter side)."""
+    centre = zone.center()
+    if zone.height() <= zone.width():
+        away = 1.0 if centre.y() > table.center().y() else -1.0
+        return QPointF(centre.x(), centre.y() + away * zone.height() / 4)
+    away = 1.0 if centre.x() > table.center().x() else -1.0
+    return QPointF(centre.x() + away * zone.width() / 4, centre.y())
 
 
 class BattlefieldScene(QGraphicsScene):
@@ -209,6 +227,12 @@ class BattlefieldScene(QGraphicsScene):
             colour.setAlpha(160)
             item.setPen(cosmetic_pen(colour, 1.5, Qt.PenStyle.DashLine))
             self._fixed.append(item)
+            # Whose zone: written in its back half (units line up at its front), under them.
+            label = LabelItem()
+            label.setPos(_back_of(item.rect(), rect))
+            label.set_lines([(f"{zone.player} deployment zone",
+                              QColor(colours.get(zone.player, QColor("#cccccc"))).lighter(160))])
+            self._fixed.append(label)
         for z, item in enumerate(self._fixed):
             item.setZValue(-10 + z * 0.01)
             item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
@@ -292,7 +316,7 @@ class BattlefieldScene(QGraphicsScene):
         try:
             self.propose_moves([moves.reform(self._battle, selected[0], files)])
         except MoveRefused as refused:
-            self.message.emit(str(refused))
+            self.message.emit(self.readable(refused))
 
     def disengage_selected(self) -> None:
         """Propose ending every combat the selected units are in, as one step."""
@@ -306,7 +330,7 @@ class BattlefieldScene(QGraphicsScene):
                 try:
                     event = moves.disengage(battle, uid, enemy)
                 except MoveRefused as refused:
-                    self.message.emit(str(refused))
+                    self.message.emit(self.readable(refused))
                     return
                 proposed.append(event)
                 battle = event.apply_to(battle)
@@ -351,6 +375,21 @@ class BattlefieldScene(QGraphicsScene):
     def zone_rects(self) -> list[QRectF]:
         """The deployment zones drawn (scene rectangles), in the battle's order."""
         return [item.rect() for item in self._fixed[3:] if isinstance(item, QGraphicsRectItem)]
+
+    def readable(self, reason: object, names: Mapping[str, str] | None = None) -> str:
+        """The engine's reason in the player's words: a quoted unit or terrain id becomes
+        its name (the engine names things by id, which the window never shows); `names`
+        adds ids not on the table yet (a piece being drawn)."""
+        text = str(reason)
+        known = dict(names or {})
+        if self._battle is not None:
+            known |= {piece.id: piece.name for piece in self._battle.terrain if piece.name}
+            known |= {uid: unit.name for uid, unit in self._battle.roster.items()}
+        return QUOTED_ID.sub(lambda found: known.get(found.group(1), found.group(0)), text)
+
+    def zone_labels(self) -> list[LabelItem]:
+        """The names written in the deployment zones, in the battle's order."""
+        return [item for item in self._fixed if isinstance(item, LabelItem)]
 
     def unit_at(self, point: QPointF) -> UnitItem | None:
         """The topmost unit whose footprint contains `point` (scene coordinates)."""
@@ -397,14 +436,17 @@ class BattlefieldScene(QGraphicsScene):
 
     def _declutter_labels(self, pixels: float) -> None:
         """Show the labels that fit: big enough units, and no label over another one
-        (selected units first, then roster order); a grid of cells keeps this linear."""
-        candidates = sorted(self._units.values(), key=lambda item: not item.isSelected())
+        (selected units first, then routed ones, then roster order); a grid of cells keeps
+        this linear."""
+        candidates = sorted(self._units.values(),
+                            key=lambda item: (not item.isSelected(), not item.routed))
         cell = max((item.label.boundingRect().width() for item in candidates), default=1.0)
         cell = max(cell / pixels, 1e-6)
         kept: dict[tuple[int, int], list[QRectF]] = {}
         for item in candidates:
             footprint = item.footprint
-            if footprint is None or footprint.frontage * pixels < LABEL_MIN_PX:
+            smallest = ROUTED_LABEL_MIN_PX if item.routed else LABEL_MIN_PX
+            if footprint is None or footprint.frontage * pixels < smallest:
                 item.label.hide()
                 continue
             box = item.label.boundingRect()

@@ -230,7 +230,7 @@ class TerrainTool(Tool):
                 terrain_id, name, tuple(corners), impassable=self._kind == "impassable",
                 difficult=self._kind == "difficult")), ""
         except MoveRefused as refused:
-            return None, str(refused)
+            return None, self.scene.readable(refused, {terrain_id: name})
 
     def _show_drawing(self) -> None:
         if not self.corners:
@@ -279,7 +279,7 @@ class TerrainTool(Tool):
             self.last_refusal = ""
             text = f"{math.hypot(dx, dy):.1f}{self.scene.unit_symbol()}"
         except MoveRefused as refused:
-            self.last_event, self.last_refusal = None, str(refused)
+            self.last_event, self.last_refusal = None, self.scene.readable(refused)
             text = self.last_refusal
         self.outline.show_outline([(x + dx, y + dy) for x, y in piece.points], closed=True,
                                   refused=self.last_event is None, text=text)
@@ -293,7 +293,7 @@ class TerrainTool(Tool):
         try:
             accepted: list[Event] = [moves.remove_terrain(battle, tid) for tid in selected]
         except MoveRefused as refused:
-            self.scene.message.emit(str(refused))
+            self.scene.message.emit(self.scene.readable(refused))
             return
         self.scene.propose_moves(accepted)  # refused, with the reason, on a past state
 
@@ -306,5 +306,5 @@ class TerrainTool(Tool):
             accepted: Event | None = moves.rename_terrain(battle, terrain_id, name)
             refusal = ""
         except MoveRefused as refused:
-            accepted, refusal = None, str(refused)
+            accepted, refusal = None, self.scene.readable(refused)
         self.propose(accepted, refusal)

@@ -152,7 +152,7 @@ class SelectMoveTool(Tool):
             text = f"{length:.1f}{self.scene.unit_symbol()}"
         except MoveRefused as refused:
             self.last_event = None
-            self.last_refusal = str(refused)
+            self.last_refusal = self.scene.readable(refused)
             text = self.last_refusal
         self.scene.ghost.show_pose(ghost, refused=self.last_event is None, text=text,
                                    trail=(start.center, target))
@@ -211,7 +211,7 @@ class SelectMoveTool(Tool):
                 battle, selected[0], (x + direction[0] * step, y + direction[1] * step))
             refusal = ""
         except MoveRefused as refused:
-            accepted, refusal = None, str(refused)
+            accepted, refusal = None, self.scene.readable(refused)
         self.propose(accepted, refusal)
         return True
 
@@ -352,7 +352,7 @@ class TurnTool(_PoseTool):
             self.last_event = moves.move_to(battle, self._unit, footprint.center, facing=facing)
             self.last_refusal = ""
         except MoveRefused as refused:
-            self.last_event, self.last_refusal = None, str(refused)
+            self.last_event, self.last_refusal = None, self.scene.readable(refused)
         turn = (facing - footprint.facing + 180.0) % 360.0 - 180.0
         self._show(battle, footprint.turned(facing), f"facing {facing:.0f}° (turn {turn:+.0f}°)")
         return True
@@ -421,7 +421,7 @@ class WheelTool(_PoseTool):
             self.last_event = moves.wheel(battle, self._unit, angle)
             self.last_refusal = ""
         except MoveRefused as refused:
-            self.last_event, self.last_refusal = None, str(refused)
+            self.last_event, self.last_refusal = None, self.scene.readable(refused)
         centre, facing = wheeled_pose(battle, self._unit, self._pivot, angle)
         pose = Footprint(centre, facing, footprint.frontage, footprint.depth)
         arc = QPainterPath()
@@ -497,7 +497,7 @@ class ChargeTool(Tool):
             self.shown_text = (f"charge {battle.unit(target).name}: "
                                f"{length:.1f}{self.scene.unit_symbol()}")
         except MoveRefused as refused:
-            self.last_events, self.last_refusal = None, str(refused)
+            self.last_events, self.last_refusal = None, self.scene.readable(refused)
             self.shown_text = self.last_refusal
             pose = moves.contact_pose(battle, self._unit, target)
         self.scene.ghost.show_pose(pose, refused=self.last_events is None, text=self.shown_text,

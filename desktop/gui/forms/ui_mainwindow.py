@@ -308,12 +308,6 @@ class Ui_MainWindow(object):
 
         self.reserveHeader.addWidget(self.sideCombo)
 
-        self.deployButton = QToolButton(self.battleDockContents)
-        self.deployButton.setObjectName(u"deployButton")
-        self.deployButton.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-
-        self.reserveHeader.addWidget(self.deployButton)
-
 
         self.battleDockLayout.addLayout(self.reserveHeader)
 
@@ -324,6 +318,17 @@ class Ui_MainWindow(object):
         self.reserveList.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
 
         self.battleDockLayout.addWidget(self.reserveList)
+
+        self.deployButton = QToolButton(self.battleDockContents)
+        self.deployButton.setObjectName(u"deployButton")
+        sizePolicy1 = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        sizePolicy1.setHorizontalStretch(0)
+        sizePolicy1.setVerticalStretch(0)
+        sizePolicy1.setHeightForWidth(self.deployButton.sizePolicy().hasHeightForWidth())
+        self.deployButton.setSizePolicy(sizePolicy1)
+        self.deployButton.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+
+        self.battleDockLayout.addWidget(self.deployButton)
 
         self.battleDock.setWidget(self.battleDockContents)
         MainWindow.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.battleDock)
