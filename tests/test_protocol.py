@@ -18,7 +18,7 @@ import pytest
 from conftest import SCENARIOS
 from hypothesis import given
 from hypothesis import strategies as st
-from test_kensei_rules import CRANE, fight, k_unit
+from test_kensei_rules import CRANE, REACT, defeat, fight, k_unit
 from test_properties import (
     PROPERTY_SETTINGS,
     as_breaks_pursues,
@@ -28,6 +28,7 @@ from test_properties import (
     choice_picker,
     load_placed,
 )
+from test_w6_rules import charge_on_fleeing, two_elf_units
 
 from desktop.engine.dice import D2D6, Dice, SeededRoller
 from desktop.engine.errors import AnswerError
@@ -43,14 +44,17 @@ from desktop.engine.procedure import (
 )
 from desktop.engine.scenario import Scenario, load_scenario
 
-from builders import play, scenario, side, w6_unit
+from builders import aftermath, play, scenario, side, w6_unit
 
 BUNDLED = sorted(SCENARIOS.glob("*.json"))
 # Choices whose options lead to dice, by the first part of their key: each must say what
 # the dice would do for at least one option.
 LEADS_TO_DICE = {"pursue", "pursue_target", "flee_from", "overrun", "react", "regroup",
-                 "chase"}
+                 "chase", "free_attack"}
 TESTS = {"break test", "panic test", "rally test", "restraint test", "honor test"}
+# Every kind of roll, by the first part of its key.
+ROLLS = {"break", "panic", "rally", "restraint", "flee", "pursue_roll", "honor_cv",
+         "honor_honor", "honor_passed", "honor_shot", "honor_regroup", "run", "chase_roll"}
 
 
 def request_problems(request: Request) -> list[str]:
@@ -122,14 +126,24 @@ def test_every_request_of_every_bundled_scenario_has_odds_summing_to_one(path, s
 
 
 def property_variants(data: dict[str, Any], difference: int) -> list[dict[str, Any]]:
-    """One drawn battle resolved by every procedure a window can start on it."""
+    """One drawn battle resolved by every procedure a window can start on it (Kensei's
+    new_turn asks nothing)."""
     w6 = json.loads(json.dumps(data))
     later = as_later_turn(json.loads(json.dumps(data)))
+    charge = json.loads(json.dumps(data))  # W6-FL-8: the winner charges the loser as it flees
+    charge["units"][0]["status"] = "fleeing"
+    charge["resolve"] = {"procedure": "charge_fleeing", "charger": "winner", "target": "loser"}
     bp = as_breaks_pursues(json.loads(json.dumps(data)))
     kensei = as_kensei(json.loads(json.dumps(data)), difference, 0)
     react = json.loads(json.dumps(kensei))
     react["resolve"] = {"procedure": "charge_reaction", "unit": "loser", "charger": "winner"}
-    return [w6, later, bp, kensei, react]
+    shot = json.loads(json.dumps(kensei))
+    shot["resolve"] = {"procedure": "shooting", "unit": "loser", "wounds": difference + 1}
+    regroup = json.loads(json.dumps(kensei))
+    regroup["units"][0].update(status="fleeing", engaged_with=[])
+    regroup["units"][1]["engaged_with"] = []
+    regroup["resolve"] = {"procedure": "regroup", "unit": "loser"}
+    return [w6, later, charge, bp, kensei, react, shot, regroup]
 
 
 @PROPERTY_SETTINGS
@@ -142,6 +156,38 @@ def test_every_request_of_the_property_battles_has_odds_summing_to_one(data, see
         seen: list[str] = []
         run(loaded.start(), checking(seeded(seed, pick), seen))
         assert not seen, (variant["resolve"]["procedure"], seen)
+
+
+def hand_built() -> list[dict[str, Any]]:
+    """Battles that ask what the bundled ones may not: a choice of fleeing units to pursue
+    (W6-PU-2), a charge on a fleeing unit (W6-FL-8), a rally (W6-RA-1), Kensei shooting,
+    charge reactions and regroups (K-RA-3, K-RA-4, K-RG-1)."""
+    return [
+        scenario(two_elf_units(), aftermath((side({"unit": "orcs", "wounds_caused": 6}),
+                                             side("elves", "archers")))),
+        charge_on_fleeing(2.0),
+        scenario([w6_unit("elves", "Elves", 36, 30, status="fleeing"),
+                  w6_unit("orcs", "Orcs", 10, 10)],
+                 {"procedure": "start_of_turn", "player": "Elves"}),
+        fight(defeat(3, 0)),
+        fight(REACT),
+        fight({"procedure": "shooting", "unit": "samurai", "wounds": 5}),
+        regroup_battle(),
+    ]
+
+
+def test_the_odds_checks_meet_every_kind_of_request():
+    """The checks above are not vacuous: across the bundled scenarios and these battles
+    every kind of roll and every choice that leads to dice is asked, and passes them."""
+    seen: list[str] = []
+    kinds: set[str] = set()
+    for data in [json.loads(path.read_text()) for path in BUNDLED] + hand_built():
+        for seed in range(12):
+            asked: list[Request] = []
+            run(load_scenario(data).start(), checking(seeded(seed, pick=seed % 3), seen, asked))
+            kinds |= {request.key.split(":")[0] for request in asked}
+    assert not seen, seen
+    assert not (LEADS_TO_DICE | ROLLS) - kinds, sorted((LEADS_TO_DICE | ROLLS) - kinds)
 
 
 @pytest.mark.parametrize("faces", [(a, b) for a in range(1, 7) for b in range(1, 7)])

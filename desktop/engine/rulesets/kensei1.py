@@ -313,8 +313,10 @@ def _chase(rec: Recorder, runner: str, chasers: Sequence[str], runs: _Runs
             outcome = yield Choice(
                 key=runs.key("free_attack", runner), player=battle.player_of(chaser),
                 unit=runner, default="survived", clause="K-RA-8",
+                # Survivors run again (K-RA-9) from where they stand now.
                 options=(Option("destroyed", f"{target} were destroyed"),
-                         Option("survived", f"{target} survived")),
+                         Option("survived", f"{target} survived",
+                                odds_of=_run_odds(rec.battle, runner))),
                 why=(f"{name} make a free attack on {target}. Fight it out, then say "
                      f"whether {target} survived: survivors run again, with no second "
                      f"Chase."))
