@@ -177,7 +177,7 @@ def _build_parser() -> _Parser:
     move_parser.add_argument("--facing", type=_finite, metavar="DEGREES",
                              help="with --to: the facing it ends with (default: as before)")
 
-    database = argparse.ArgumentParser(add_help=False)
+    database = _Parser(add_help=False)
     database.add_argument("--database", metavar="URL", default=argparse.SUPPRESS,
                           help="SQLAlchemy database URL (default: the user's rout.sqlite)")
     import_parser = commands.add_parser(
