@@ -355,6 +355,28 @@ def test_k_rg_1_a_kensei_regroup_to_30_degrees(answer):
     turned = [e for e in session.events if isinstance(e, UnitTurned)]
     assert turned and turned[-1].facing == 30.0 and turned[-1].clause == "K-RG-1"
     assert session.battle.states["samurai"].facing == 30.0
+    # A turn in place is drawable like a move: where it stood, the facing before, and the
+    # footprint it ends on (12.5 x 5 cm about (60, 80), now facing 30°).
+    assert turned[-1].center == (60.0, 80.0)
+    assert turned[-1].start_facing == 270.0
+    assert [c for xy in turned[-1].footprint for c in xy] == pytest.approx(
+        [c for xy in session.battle.footprint("samurai").corners for c in xy])
+
+
+def test_k_rg_1_the_regroup_keeps_its_quick_options():
+    """K-RG-1: besides any angle, the nearest enemy, keeping its facing and the eight compass
+    points are offered (the Samurai have room to turn every way)."""
+    session = load_scenario(regroup_battle()).resolution().session()
+    while not (isinstance(session.pending, Choice)
+               and session.pending.key.startswith("regroup_facing")):
+        assert session.pending is not None
+        session.answer((4,) if isinstance(session.pending, Roll) else session.pending.default)
+    choice = session.pending
+    assert choice.free == "angle"
+    ids = [option.id for option in choice.options]
+    assert ids[:2] == ["keep", "face_enemy"]
+    assert sorted(ids[2:], key=int) == [str(d) for d in range(0, 360, 45)]
+    assert choice.default == "face_enemy"
 
 
 @pytest.mark.parametrize("answer", ["north-ish", "", float("nan"), float("inf"), True, None])

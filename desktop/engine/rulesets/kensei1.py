@@ -506,10 +506,12 @@ def regroup(rec: Recorder, unit_id: str) -> Procedure:
                      f"compass direction, any angle in degrees (counter-clockwise from the "
                      f"right-hand table edge), or as they are."))
             if facing == "face_enemy" and enemy is not None:
-                rec.emit(UnitTurned(unit_id, _heading_to(rec.battle, unit_id, enemy),
-                                    clause="K-RG-1"))
+                rec.emit(UnitTurned.build(rec.battle, unit_id,
+                                          _heading_to(rec.battle, unit_id, enemy),
+                                          clause="K-RG-1"))
             elif facing != "keep":
-                rec.emit(UnitTurned(unit_id, float(str(facing)), clause="K-RG-1"))
+                rec.emit(UnitTurned.build(rec.battle, unit_id, float(str(facing)),
+                                          clause="K-RG-1"))
             return
     yield from run_away(rec, unit_id, clause="K-RG-1",
                         why=f"{unit.name} spend their Action Points running.")
