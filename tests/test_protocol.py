@@ -22,7 +22,10 @@ from test_kensei_rules import CRANE, REACT, defeat, fight, k_unit
 from test_properties import (
     PROPERTY_SETTINGS,
     as_breaks_pursues,
+    as_charge_on_fleeing,
     as_kensei,
+    as_kensei_reaction,
+    as_kensei_regroup,
     as_later_turn,
     battles,
     choice_picker,
@@ -128,22 +131,15 @@ def test_every_request_of_every_bundled_scenario_has_odds_summing_to_one(path, s
 def property_variants(data: dict[str, Any], difference: int) -> list[dict[str, Any]]:
     """One drawn battle resolved by every procedure a window can start on it (Kensei's
     new_turn asks nothing)."""
-    w6 = json.loads(json.dumps(data))
-    later = as_later_turn(json.loads(json.dumps(data)))
-    charge = json.loads(json.dumps(data))  # W6-FL-8: the winner charges the loser as it flees
-    charge["units"][0]["status"] = "fleeing"
-    charge["resolve"] = {"procedure": "charge_fleeing", "charger": "winner", "target": "loser"}
-    bp = as_breaks_pursues(json.loads(json.dumps(data)))
-    kensei = as_kensei(json.loads(json.dumps(data)), difference, 0)
-    react = json.loads(json.dumps(kensei))
-    react["resolve"] = {"procedure": "charge_reaction", "unit": "loser", "charger": "winner"}
+    def copy() -> dict[str, Any]:
+        return json.loads(json.dumps(data))
+
+    kensei = as_kensei(copy(), difference, 0)
     shot = json.loads(json.dumps(kensei))
     shot["resolve"] = {"procedure": "shooting", "unit": "loser", "wounds": difference + 1}
-    regroup = json.loads(json.dumps(kensei))
-    regroup["units"][0].update(status="fleeing", engaged_with=[])
-    regroup["units"][1]["engaged_with"] = []
-    regroup["resolve"] = {"procedure": "regroup", "unit": "loser"}
-    return [w6, later, charge, bp, kensei, react, shot, regroup]
+    return [copy(), as_later_turn(copy()), as_charge_on_fleeing(copy()),
+            as_breaks_pursues(copy()), kensei, as_kensei_reaction(json.loads(json.dumps(kensei))),
+            shot, as_kensei_regroup(json.loads(json.dumps(kensei)))]
 
 
 @PROPERTY_SETTINGS
