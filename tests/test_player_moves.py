@@ -417,6 +417,19 @@ def test_units_within_a_radius_nearest_first(battle):
         spatial.units_within(battle, "a", -1)
 
 
+def test_contact_pose_brings_the_front_flush_with_the_targets_nearest_edge(battle):
+    """a faces b across 8": its front goes onto b's front (y 29), centred, facing up. c, 5"
+    wide at (35, 33) and facing away, is nearest b's right flank (x 22.5, y 29 to 31): it
+    turns to face it (180) and stands centred on that edge's middle, 2" deep behind it."""
+    pose = moves.contact_pose(battle, "a", "b")
+    assert (pose.center, pose.facing) == ((20.0, 28.0), 90.0)
+    crowded = table(w6_unit("c", "Red", 35, 33, facing=0))
+    pose = moves.contact_pose(crowded, "c", "b")
+    assert (pose.center, pose.facing) == (pytest.approx((23.5, 30.0)), 180.0)
+    assert [x for x, _ in pose.corners[:2]] == pytest.approx([22.5, 22.5])  # the front line
+    assert not overlaps(pose.polygon, crowded.footprint("b").polygon)
+
+
 def test_the_index_of_an_ancestor_battle_follows_moves(battle):
     spatial.unit_index(battle)  # built here, then carried through the events
     moved = fold(battle, [moves.move_to(battle, "f", (60, 20))])
