@@ -34,7 +34,7 @@ from desktop.engine.events import (
     event_from_json,
     fold,
 )
-from desktop.engine.geometry import CONTACT_TOLERANCE, overlaps
+from desktop.engine.geometry import CONTACT_TOLERANCE, in_contact, overlaps
 from desktop.engine.model import Battle, Status
 from desktop.engine.scenario import load_scenario
 
@@ -479,6 +479,8 @@ def sound(battle: Battle) -> list[str]:
         for enemy in battle.states[uid].engaged_with:
             if uid not in battle.states[enemy].engaged_with:
                 found.append(f"{uid} fights {enemy} alone")
+            if not in_contact(footprint, battle.footprint(enemy)):
+                found.append(f"{uid} fights {enemy} out of contact")
     return found
 
 
@@ -493,6 +495,9 @@ coordinates = st.tuples(st.floats(0, 72), st.floats(0, 48))
 steps = st.one_of(
     st.tuples(st.just("deploy"), st.just("wolf_riders"), coordinates, st.floats(0, 359)),
     st.tuples(st.just("move"), st.sampled_from(UNITS), coordinates,
+              st.one_of(st.none(), st.floats(0, 359))),
+    # A step of a few inches, as players mostly move: far moves are mostly refused.
+    st.tuples(st.just("step"), st.sampled_from(UNITS), st.floats(-6, 6), st.floats(-6, 6),
               st.one_of(st.none(), st.floats(0, 359))),
     st.tuples(st.just("wheel"), st.sampled_from(UNITS), st.floats(-180, 180)),
     st.tuples(st.just("reform"), st.sampled_from(UNITS), st.integers(1, 20)),
@@ -511,6 +516,9 @@ def proposed(battle: Battle, step: tuple, made: int) -> list[Event]:
         return [moves.deploy(battle, step[1], step[2], step[3])]
     if kind == "move":
         return [moves.move_to(battle, step[1], step[2], step[3])]
+    if kind == "step":
+        x, y = battle.states[step[1]].center
+        return [moves.move_to(battle, step[1], (x + step[2], y + step[3]), step[4])]
     if kind == "wheel":
         return [moves.wheel(battle, step[1], step[2])]
     if kind == "reform":
@@ -553,6 +561,8 @@ def test_random_player_moves_keep_the_battle_sound_and_replayable(sequence):
             for event in events:
                 battle = event.apply_to(battle)
             kept.append(events)
+            if step[0] == "charge":
+                assert front_on_edge(battle, *step[1])
         flat = [e for group in kept for e in group]
         assert sound(battle) == []
         assert battle == fold(start, flat)
