@@ -186,6 +186,41 @@ def test_the_odds_checks_meet_every_kind_of_request():
     assert not (LEADS_TO_DICE | ROLLS) - kinds, sorted((LEADS_TO_DICE | ROLLS) - kinds)
 
 
+def _flee_near_the_top_edge(procedure: str) -> dict[str, Any]:
+    """A unit 10 wide, 1 deep at (36, 44.5), 3" from the top edge, about to flee up it with
+    nobody pursuing yet: broken by Elves below it (BP-2), or fleeing at the start of its
+    turn (W6-FL-5: the top edge is its nearest)."""
+    if procedure == "breaks_pursues":
+        return scenario(
+            [{**w6_unit("elves", "Elves", 36, 43.5, models=10, files=10),
+              "profile": {"M": 5, "Ld": 7}},
+             {**w6_unit("goblins", "Goblins", 36, 44.5, facing=270, models=10, files=10),
+              "profile": {"M": 5, "Ld": 7}}],
+            {"procedure": "breaks_pursues", "combats": [{"id": "c", "sides": [
+                side({"unit": "elves", "wounds_caused": 3}),
+                side({"unit": "goblins", "wounds_caused": 1})]}]},
+            ruleset="breaks_pursues")
+    return scenario([w6_unit("goblins", "Goblins", 36, 44.5, models=10, files=10,
+                             status="fleeing"),
+                     w6_unit("elves", "Elves", 10, 10)],
+                    {"procedure": "start_of_turn", "player": "Goblins"})
+
+
+@pytest.mark.parametrize("procedure", ["breaks_pursues", "start_of_turn"])
+def test_a_flee_roll_with_no_pursuer_gives_the_chance_of_leaving_the_table(procedure):
+    """BP-2 / W6-FL-5, by hand: 3" from the edge, 2D6 of 4 or more leaves the table
+    (33/36); 2 or 3 stays on it."""
+    _, session, _ = play(_flee_near_the_top_edge(procedure), [6, 6, 2, 2],
+                         {"pursue:elves": "hold"})
+    roll = next(step.request for step in session.steps
+                if step.request.key == "flee:goblins")
+    assert isinstance(roll, Roll)
+    assert {o.label: o.chance for o in roll.odds} == {
+        "moves the full distance": Fraction(3, 36), "leaves the table": Fraction(33, 36)}
+    assert [(b.low, b.high, b.outcome) for b in roll.bands] == [
+        (2, 3, "moves the full distance"), (4, 12, "leaves the table")]
+
+
 @pytest.mark.parametrize("faces", [(a, b) for a in range(1, 7) for b in range(1, 7)])
 def test_a_typed_roll_is_judged_by_the_threshold_as_the_engine_judges_it(faces):
     """W6-BT-2 with Ld 7, lost by 2: the line sits at a dice total of 5."""
