@@ -156,6 +156,26 @@ def test_bp_3a_a_charger_left_with_no_enemy_overruns_straight_forward():
     assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(8.0)
 
 
+def test_bp_3a_overrun_odds_say_when_it_would_stop_at_the_table_edge():
+    """The Elves' front is 8" from the top edge: an Overrun of 7 or less goes the full
+    distance (21/36 on 2D6); 8 or more stops at the edge (15/36), 0.1" short of it."""
+    data = line_fight()
+    data["units"][0]["position"] = [36, 39.5]
+    data["units"][1]["position"] = [36, 40.5]
+    data["resolve"]["combats"][0]["sides"][0]["units"][0]["charged"] = True
+    data["resolve"]["combats"][0]["sides"][1]["units"][0]["casualties"] = 10
+    _, session, _ = play(data, [4, 4])
+    expected = {"moves the full distance": Fraction(21, 36),
+                "stops at the table edge": Fraction(15, 36)}
+    choice = next(s.request for s in session.steps if s.request.key == "overrun:elves")
+    assert {o.label: o.chance for o in choice.option("overrun").odds} == expected
+    roll = next(s.request for s in session.steps if s.request.key == "pursue_roll:elves")
+    assert {o.label: o.chance for o in roll.odds} == expected
+    assert [(b.low, b.high) for b in roll.bands] == [(2, 7), (8, 12)]
+    moved = events_of(session, UnitPursued)[0]
+    assert moved.path[-1] == pytest.approx((36.0, 47.4))
+
+
 def test_bp_3a_no_overrun_for_a_unit_that_did_not_charge():
     data = line_fight()
     data["resolve"]["combats"][0]["sides"][1]["units"][0]["casualties"] = 10

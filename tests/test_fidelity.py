@@ -14,6 +14,7 @@ from desktop.engine.events import (
     CasualtiesRemoved,
     Event,
     PursuitDeclared,
+    UnitBroke,
     UnitCaught,
     UnitDestroyed,
     UnitFled,
@@ -121,8 +122,11 @@ def _bp_fight(goblins: dict, elves: dict, casualties: str) -> dict:
 _BP_DICE = [6, 6, 3, 3, 4, 4]
 
 
-def _assert_pursuit_offered_and_made(data: dict) -> None:
+def _assert_pursuit_offered_and_made(data: dict, center: tuple[float, float]) -> None:
     _, session, battle = play(data, _BP_DICE, {"pursue:elves": "goblins"})
+    # The front stayed put: still touching, with nobody moved up to keep the contact.
+    removed = events_of(session, CasualtiesRemoved)[0]
+    assert (removed.center, removed.moved_up) == (center, ())
     offered = [s.request for s in session.steps if isinstance(s.request, Choice)]
     assert [c.key for c in offered] == ["pursue:elves"]
     assert events_of(session, PursuitDeclared)[0].target == "goblins"
@@ -135,14 +139,14 @@ def test_bp_winner_is_offered_pursuit_after_the_loser_lost_a_rank() -> None:
     lose 10: one rank, centre (36, 30), front still at 29.5 and touching, so the elves may
     pursue (about the centre the front would have gone back to 30, half an inch off)."""
     _assert_pursuit_offered_and_made(
-        _bp_fight({"models": 20, "position": [36, 30.5]}, {}, "goblins"))
+        _bp_fight({"models": 20, "position": [36, 30.5]}, {}, "goblins"), (36.0, 30.0))
 
 
 def test_bp_winner_is_offered_pursuit_after_it_lost_a_rank_itself() -> None:
     """BP-0, BP-3: elves 20 models 2 deep at (36, 28.5), front at 29.5, lose 10: centre
     (36, 29), front still at 29.5, still touching the broken goblins."""
     _assert_pursuit_offered_and_made(
-        _bp_fight({}, {"models": 20, "position": [36, 28.5]}, "elves"))
+        _bp_fight({}, {"models": 20, "position": [36, 28.5]}, "elves"), (36.0, 29.0))
 
 
 def test_w6_fl_3_loser_flees_from_its_unchanged_front() -> None:
@@ -165,6 +169,28 @@ def test_w6_fl_3_loser_flees_from_its_unchanged_front() -> None:
     assert fled.path[0] == (36.0, 25.0)
     assert fled.path[-1] == pytest.approx((36.0, 32.0))
     assert distance(battle.footprint("elves"), battle.footprint("orcs")) == pytest.approx(7.0)
+
+
+@pytest.mark.parametrize(("casualties", "tests"), [(0, True), (10, False)])
+def test_w6_pt_1_panic_radius_is_measured_from_where_the_broken_unit_stands(
+        casualties: int, tests: bool) -> None:
+    """W6-CR-1, W6-PT-1: elves 10 wide, 2 deep at (36, 30.5) facing down span y 29.5 to
+    31.5, their front touching the orcs below. Spearmen behind them (5 x 2 at (36, 38)) start
+    at y 37: 5.5" from the elves' rear, so they test when the elves break (orcs 6 wounds
+    against 1 + rank + outnumbering, or 1 alone after the losses). Losing 10 models
+    (a rank) takes the rear to y 30.5, 6.5" away: no Panic test. (Shrunk about the centre,
+    the rear would be at 31, exactly 6" away, and they would test.)"""
+    data = scenario(
+        [w6_unit("orcs", "Orcs", 36, 29, models=10, files=10),
+         w6_unit("elves", "Elves", 36, 30.5, facing=270, models=20, files=10),
+         w6_unit("spearmen", "Elves", 36, 38, facing=270, models=10, files=5)],
+        aftermath((side({"unit": "orcs", "wounds_caused": 6}),
+                   side({"unit": "elves", "wounds_caused": 1,
+                         **({"casualties": casualties} if casualties else {})}))))
+    _, session, _ = play(data, [6, 6, 1, 1, 1, 1, 3, 3, 3, 3], {"pursue:orcs": "hold"})
+    assert events_of(session, UnitBroke)[0].unit == "elves"
+    asked = [step.request.key for step in session.steps]
+    assert ("panic:spearmen" in asked) is tests
 
 
 def test_unit_engaged_in_its_rear_keeps_contact_when_it_loses_a_rank() -> None:

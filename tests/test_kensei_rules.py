@@ -263,6 +263,9 @@ def test_k_ra_9_a_survivor_runs_again_without_a_second_chase():
     keys = request_keys(session)
     assert "run:samurai#2" in keys
     assert "chase:oni#2" not in keys
+    # "survived" leads to that second run: the choice shows the run roll's own odds.
+    assert chances(request(session, "free_attack:samurai"), "survived") == chances(
+        request(session, "run:samurai#2"))
     assert events_of(session, UnitFled)[-1].clause == "K-RA-9"
     assert battle.states["samurai"].status == Status.FLEEING
 

@@ -5,7 +5,10 @@ scenario, every crowded battle of the movement corpus): the first pose is the po
 had before the event; sampled every 0.25" along each leg of its path, with the shape it had
 on that leg, the unit stays on the table (only a UnitLeftTable's last leg may leave it) and
 never overlaps an enemy (contact where it stood and where it stops is allowed) or impassable
-terrain; it ends on the footprint the event names.
+terrain; it ends on the footprint the event names. Each friend it passes through is named
+with the points of the path where it enters and leaves it, and wherever it overlaps a friend
+it is between those points. A turn in place (UnitTurned) names where it stood, its facing
+before and the footprint it ends on.
 """
 
 from __future__ import annotations
@@ -19,17 +22,22 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from shapely.geometry import LineString
+from shapely.geometry import Point as ShapelyPoint
 from test_properties import (
     PROPERTY_SETTINGS,
     as_breaks_pursues,
+    as_charge_on_fleeing,
     as_kensei,
+    as_kensei_reaction,
+    as_kensei_regroup,
     as_later_turn,
     battles,
     run_events,
 )
 
 from desktop.engine.dice import ScriptedRoller, SeededRoller
-from desktop.engine.events import Event, Movement, UnitLeftTable
+from desktop.engine.events import Event, Movement, UnitFled, UnitLeftTable, UnitTurned
 from desktop.engine.geometry import CONTACT_TOLERANCE, Footprint, convex_overlap, overlaps
 from desktop.engine.model import Battle
 from desktop.engine.procedure import ScriptedAnswers, run
@@ -83,6 +91,70 @@ def move_problems(before: Battle, event: Movement) -> list[str]:
     if len(event.footprint) != 4 or any(math.dist(p, q) > 1e-9 for p, q in
                                         zip(event.footprint, end.corners, strict=False)):
         found.append(f"names footprint {event.footprint}, ends on {end.corners}")
+    return found + through_problems(before, event, shape)
+
+
+def through_problems(before: Battle, event: Movement, shape: Footprint) -> list[str]:
+    """Each friend passed through is named with where on the path the unit entered and left
+    it, and the unit overlaps a friend only between those points."""
+    found = []
+    line = LineString(event.path) if len(event.path) > 1 else None
+    own = before.player_of(event.unit)
+    friends = [uid for uid in before.on_table()
+               if uid != event.unit and before.player_of(uid) == own]
+    spans: dict[str, list[tuple[float, float]]] = {}
+    for friend, enter, leave in event.through:
+        if friend not in friends:
+            found.append(f"passes through {friend}, not a friend on the table")
+        if line is None:
+            found.append(f"passes through {friend} without moving")
+            continue
+        for point in (enter, leave):
+            if line.distance(ShapelyPoint(point)) > 1e-6:
+                found.append(f"passes through {friend}: {point} is not on its path")
+        start, stop = line.project(ShapelyPoint(enter)), line.project(ShapelyPoint(leave))
+        if start > stop + 1e-9:
+            found.append(f"leaves {friend} before it enters it")
+        spans.setdefault(friend, []).append((start, stop))
+    if isinstance(event, UnitFled) and tuple(f for f, _, _ in event.through) != \
+            event.passed_through:
+        found.append(f"through {event.through} but passed_through {event.passed_through}")
+    if line is None:
+        return found
+    for a, b in itertools.pairwise(event.path):
+        for point in _samples(a, b):
+            at = shape.moved(point[0] - shape.center[0], point[1] - shape.center[1])
+            body = Footprint(at.center, at.facing, at.frontage - 2 * CONTACT_TOLERANCE,
+                             at.depth - 2 * CONTACT_TOLERANCE)
+            along = line.project(ShapelyPoint(point))
+            for friend in friends:
+                if convex_overlap(body.corners, before.footprint(friend).corners) and not any(
+                        low - 1e-6 <= along <= high + 1e-6
+                        for low, high in spans.get(friend, [])):
+                    found.append(f"at {point} overlaps {friend}, not named as passed through "
+                                 f"there")
+    return found
+
+
+def turn_problems(before: Battle, event: UnitTurned) -> list[str]:
+    """A turn in place names where the unit stood, its facing before, the footprint after;
+    it ends on the table, clear of every other unit and of impassable terrain."""
+    found = []
+    standing = before.footprint(event.unit)
+    if event.center != standing.center:
+        found.append(f"turns at {event.center}, not where it stood ({standing.center})")
+    if event.start_facing != standing.facing:
+        found.append(f"starts facing {event.start_facing}, not {standing.facing}")
+    end = standing.turned(event.facing)
+    if len(event.footprint) != 4 or any(math.dist(p, q) > 1e-9 for p, q in
+                                        zip(event.footprint, end.corners, strict=False)):
+        found.append(f"names footprint {event.footprint}, ends on {end.corners}")
+    if not before.table.contains(end):
+        found.append("turns off the table")
+    found += [f"turns into {uid}" for uid in before.on_table() if uid != event.unit
+              and convex_overlap(end.corners, before.footprint(uid).corners)]
+    found += [f"turns into {piece.id}" for piece in before.terrain
+              if piece.impassable and overlaps(end.polygon, piece.polygon)]
     return found
 
 
@@ -93,21 +165,32 @@ def assert_drawable_moves(start: Battle, events: list[Event]) -> int:
         if isinstance(event, Movement):
             moves += 1
             assert move_problems(battle, event) == [], f"event {number}: {event}"
+        elif isinstance(event, UnitTurned):
+            moves += 1
+            assert turn_problems(battle, event) == [], f"event {number}: {event}"
         battle = event.apply_to(battle)
     return moves
 
 
+PROCEDURES = {
+    "warhammer6": lambda data, difference, value: data,
+    "breaks_pursues": lambda data, difference, value: as_breaks_pursues(data),
+    "kensei1": lambda data, difference, value: as_kensei(data, difference, value),
+    "charge_fleeing": lambda data, difference, value: as_charge_on_fleeing(data),
+    "charge_reaction": lambda data, difference, value: as_kensei_reaction(
+        as_kensei(data, difference, value)),
+    "regroup": lambda data, difference, value: as_kensei_regroup(
+        as_kensei(data, difference, value)),
+}
+
+
 @PROPERTY_SETTINGS
 @given(data=battles(), seed=st.integers(0, 2**32 - 1), pick=st.integers(0, 3),
-       ruleset=st.sampled_from(["warhammer6", "breaks_pursues", "kensei1"]),
+       procedure=st.sampled_from(sorted(PROCEDURES)),
        difference=st.integers(0, 8), value=st.integers(0, 5))
-def test_every_move_starts_where_the_unit_stood_and_stays_legal(data, seed, pick, ruleset,
+def test_every_move_starts_where_the_unit_stood_and_stays_legal(data, seed, pick, procedure,
                                                                   difference, value):
-    if ruleset == "breaks_pursues":
-        data = as_breaks_pursues(data)
-    elif ruleset == "kensei1":
-        data = as_kensei(data, difference, value)
-    start, events = run_events(data, seed, pick)
+    start, events = run_events(PROCEDURES[procedure](data, difference, value), seed, pick)
     assert_drawable_moves(start, events)
 
 
@@ -152,3 +235,53 @@ def test_the_check_catches_a_move_through_an_enemy_and_a_wrong_start():
                 return
             battle = event.apply_to(battle)
     pytest.fail("no move with an enemy on the table in any bundled battle")
+
+
+def _run_through_ashigaru() -> tuple[Battle, UnitFled]:
+    scenario = load_scenario(json.loads(
+        (REPO / "resources" / "scenarios" / "k1-ronin-run-through-ashigaru.json").read_text(
+            encoding="utf-8")))
+    session = run(scenario.start(), ScriptedAnswers(ScriptedRoller(list(scenario.dice)),
+                                                    scenario.choices))
+    battle = scenario.battle
+    for event in session.events:
+        if isinstance(event, UnitFled):
+            return battle, event
+        battle = event.apply_to(battle)
+    raise AssertionError("the Samurai did not run")
+
+
+def test_a_run_through_a_friend_names_where_it_entered_and_left():
+    """K-RA-10, by hand: the Samurai (12.5 x 5 cm, y 57.5..62.5) run 9 cm up through the
+    Ashigaru (y 67.5..72.5). Their front meets the Ashigaru with the centre at y 65, their
+    rear clears it at y 75, and they stop 3 cm beyond it, centred at y 78."""
+    before, fled = _run_through_ashigaru()
+    assert fled.path == ((60.0, 60.0), (60.0, 78.0))
+    assert fled.through == (("ashigaru", (60.0, 65.0), (60.0, 75.0)),)
+    assert move_problems(before, fled) == []
+
+
+def test_the_check_catches_a_friend_passed_through_unnamed_or_out_of_place():
+    before, fled = _run_through_ashigaru()
+    unnamed = type(fled)(**{**fled.__dict__, "through": ()})
+    assert any("overlaps ashigaru, not named" in p for p in move_problems(before, unnamed))
+    late = type(fled)(**{**fled.__dict__,
+                         "through": (("ashigaru", (60.0, 66.0), (60.0, 75.0)),)})
+    assert any("overlaps ashigaru, not named" in p for p in move_problems(before, late))
+    aside = type(fled)(**{**fled.__dict__,
+                          "through": (("ashigaru", (61.0, 65.0), (60.0, 75.0)),)})
+    assert any("not on its path" in p for p in move_problems(before, aside))
+
+
+def test_the_check_catches_a_turn_that_misstates_its_pose():
+    data = json.loads((REPO / "resources" / "scenarios" / "k1-ronin-run-through-ashigaru.json"
+                       ).read_text(encoding="utf-8"))
+    battle = load_scenario(data).battle
+    good = UnitTurned.build(battle, "samurai", 90.0, clause="K-RG-1")  # a half turn
+    assert turn_problems(battle, good) == []
+    assert good.start_facing == 270.0 and good.center == (60.0, 60.0)
+    for wrong, says in ((UnitTurned("samurai", 90.0), "not where it stood"),
+                        (type(good)(**{**good.__dict__, "start_facing": 90.0}), "starts facing"),
+                        (type(good)(**{**good.__dict__, "facing": 0.0}), "names footprint"),
+                        (UnitTurned.build(battle, "samurai", 0.0, clause=""), "turns into oni")):
+        assert any(says in p for p in turn_problems(battle, wrong)), (wrong, says)

@@ -34,7 +34,7 @@ from desktop.engine.events import (
     event_from_json,
     fold,
 )
-from desktop.engine.geometry import CONTACT_TOLERANCE, overlaps
+from desktop.engine.geometry import CONTACT_TOLERANCE, in_contact, overlaps
 from desktop.engine.model import Battle, Status
 from desktop.engine.scenario import load_scenario
 
@@ -417,6 +417,19 @@ def test_units_within_a_radius_nearest_first(battle):
         spatial.units_within(battle, "a", -1)
 
 
+def test_contact_pose_brings_the_front_flush_with_the_targets_nearest_edge(battle):
+    """a faces b across 8": its front goes onto b's front (y 29), centred, facing up. c, 5"
+    wide at (35, 33) and facing away, is nearest b's right flank (x 22.5, y 29 to 31): it
+    turns to face it (180) and stands centred on that edge's middle, 2" deep behind it."""
+    pose = moves.contact_pose(battle, "a", "b")
+    assert (pose.center, pose.facing) == ((20.0, 28.0), 90.0)
+    crowded = table(w6_unit("c", "Red", 35, 33, facing=0))
+    pose = moves.contact_pose(crowded, "c", "b")
+    assert (pose.center, pose.facing) == (pytest.approx((23.5, 30.0)), 180.0)
+    assert [x for x, _ in pose.corners[:2]] == pytest.approx([22.5, 22.5])  # the front line
+    assert not overlaps(pose.polygon, crowded.footprint("b").polygon)
+
+
 def test_the_index_of_an_ancestor_battle_follows_moves(battle):
     spatial.unit_index(battle)  # built here, then carried through the events
     moved = fold(battle, [moves.move_to(battle, "f", (60, 20))])
@@ -466,6 +479,8 @@ def sound(battle: Battle) -> list[str]:
         for enemy in battle.states[uid].engaged_with:
             if uid not in battle.states[enemy].engaged_with:
                 found.append(f"{uid} fights {enemy} alone")
+            if not in_contact(footprint, battle.footprint(enemy)):
+                found.append(f"{uid} fights {enemy} out of contact")
     return found
 
 
@@ -480,6 +495,9 @@ coordinates = st.tuples(st.floats(0, 72), st.floats(0, 48))
 steps = st.one_of(
     st.tuples(st.just("deploy"), st.just("wolf_riders"), coordinates, st.floats(0, 359)),
     st.tuples(st.just("move"), st.sampled_from(UNITS), coordinates,
+              st.one_of(st.none(), st.floats(0, 359))),
+    # A step of a few inches, as players mostly move: far moves are mostly refused.
+    st.tuples(st.just("step"), st.sampled_from(UNITS), st.floats(-6, 6), st.floats(-6, 6),
               st.one_of(st.none(), st.floats(0, 359))),
     st.tuples(st.just("wheel"), st.sampled_from(UNITS), st.floats(-180, 180)),
     st.tuples(st.just("reform"), st.sampled_from(UNITS), st.integers(1, 20)),
@@ -498,6 +516,9 @@ def proposed(battle: Battle, step: tuple, made: int) -> list[Event]:
         return [moves.deploy(battle, step[1], step[2], step[3])]
     if kind == "move":
         return [moves.move_to(battle, step[1], step[2], step[3])]
+    if kind == "step":
+        x, y = battle.states[step[1]].center
+        return [moves.move_to(battle, step[1], (x + step[2], y + step[3]), step[4])]
     if kind == "wheel":
         return [moves.wheel(battle, step[1], step[2])]
     if kind == "reform":
@@ -540,6 +561,8 @@ def test_random_player_moves_keep_the_battle_sound_and_replayable(sequence):
             for event in events:
                 battle = event.apply_to(battle)
             kept.append(events)
+            if step[0] == "charge":
+                assert front_on_edge(battle, *step[1])
         flat = [e for group in kept for e in group]
         assert sound(battle) == []
         assert battle == fold(start, flat)

@@ -227,6 +227,27 @@ def as_kensei(data: dict[str, Any], difference: int, value: int) -> dict[str, An
     return data
 
 
+def as_charge_on_fleeing(data: dict[str, Any]) -> dict[str, Any]:
+    """W6-FL-8: the loser is already fleeing and the winner charges it."""
+    data["units"][0]["status"] = "fleeing"
+    data["resolve"] = {"procedure": "charge_fleeing", "charger": "winner", "target": "loser"}
+    return data
+
+
+def as_kensei_reaction(data: dict[str, Any]) -> dict[str, Any]:
+    """K-RA-3 on a battle made by `as_kensei`: the loser may run from the winner's charge."""
+    data["resolve"] = {"procedure": "charge_reaction", "unit": "loser", "charger": "winner"}
+    return data
+
+
+def as_kensei_regroup(data: dict[str, Any]) -> dict[str, Any]:
+    """K-RG-1 on a battle made by `as_kensei`: the loser is running and may try to stop."""
+    data["units"][0].update(status="fleeing", engaged_with=[])
+    data["units"][1]["engaged_with"] = []
+    data["resolve"] = {"procedure": "regroup", "unit": "loser"}
+    return data
+
+
 @PROPERTY_SETTINGS
 @given(data=battles(), seed=st.integers(0, 2**32 - 1), pick=st.integers(0, 3))
 def test_bp_same_answers_same_events_and_sound_end_positions(data, seed, pick):

@@ -18,16 +18,20 @@ import pytest
 from conftest import SCENARIOS
 from hypothesis import given
 from hypothesis import strategies as st
-from test_kensei_rules import CRANE, fight, k_unit
+from test_kensei_rules import CRANE, REACT, defeat, fight, k_unit
 from test_properties import (
     PROPERTY_SETTINGS,
     as_breaks_pursues,
+    as_charge_on_fleeing,
     as_kensei,
+    as_kensei_reaction,
+    as_kensei_regroup,
     as_later_turn,
     battles,
     choice_picker,
     load_placed,
 )
+from test_w6_rules import charge_on_fleeing, two_elf_units
 
 from desktop.engine.dice import D2D6, Dice, SeededRoller
 from desktop.engine.errors import AnswerError
@@ -43,14 +47,17 @@ from desktop.engine.procedure import (
 )
 from desktop.engine.scenario import Scenario, load_scenario
 
-from builders import play, scenario, side, w6_unit
+from builders import aftermath, play, scenario, side, w6_unit
 
 BUNDLED = sorted(SCENARIOS.glob("*.json"))
 # Choices whose options lead to dice, by the first part of their key: each must say what
 # the dice would do for at least one option.
 LEADS_TO_DICE = {"pursue", "pursue_target", "flee_from", "overrun", "react", "regroup",
-                 "chase"}
+                 "chase", "free_attack"}
 TESTS = {"break test", "panic test", "rally test", "restraint test", "honor test"}
+# Every kind of roll, by the first part of its key.
+ROLLS = {"break", "panic", "rally", "restraint", "flee", "pursue_roll", "honor_cv",
+         "honor_honor", "honor_passed", "honor_shot", "honor_regroup", "run", "chase_roll"}
 
 
 def request_problems(request: Request) -> list[str]:
@@ -122,14 +129,17 @@ def test_every_request_of_every_bundled_scenario_has_odds_summing_to_one(path, s
 
 
 def property_variants(data: dict[str, Any], difference: int) -> list[dict[str, Any]]:
-    """One drawn battle resolved by every procedure a window can start on it."""
-    w6 = json.loads(json.dumps(data))
-    later = as_later_turn(json.loads(json.dumps(data)))
-    bp = as_breaks_pursues(json.loads(json.dumps(data)))
-    kensei = as_kensei(json.loads(json.dumps(data)), difference, 0)
-    react = json.loads(json.dumps(kensei))
-    react["resolve"] = {"procedure": "charge_reaction", "unit": "loser", "charger": "winner"}
-    return [w6, later, bp, kensei, react]
+    """One drawn battle resolved by every procedure a window can start on it (Kensei's
+    new_turn asks nothing)."""
+    def copy() -> dict[str, Any]:
+        return json.loads(json.dumps(data))
+
+    kensei = as_kensei(copy(), difference, 0)
+    shot = json.loads(json.dumps(kensei))
+    shot["resolve"] = {"procedure": "shooting", "unit": "loser", "wounds": difference + 1}
+    return [copy(), as_later_turn(copy()), as_charge_on_fleeing(copy()),
+            as_breaks_pursues(copy()), kensei, as_kensei_reaction(json.loads(json.dumps(kensei))),
+            shot, as_kensei_regroup(json.loads(json.dumps(kensei)))]
 
 
 @PROPERTY_SETTINGS
@@ -142,6 +152,73 @@ def test_every_request_of_the_property_battles_has_odds_summing_to_one(data, see
         seen: list[str] = []
         run(loaded.start(), checking(seeded(seed, pick), seen))
         assert not seen, (variant["resolve"]["procedure"], seen)
+
+
+def hand_built() -> list[dict[str, Any]]:
+    """Battles that ask what the bundled ones may not: a choice of fleeing units to pursue
+    (W6-PU-2), a charge on a fleeing unit (W6-FL-8), a rally (W6-RA-1), Kensei shooting,
+    charge reactions and regroups (K-RA-3, K-RA-4, K-RG-1)."""
+    return [
+        scenario(two_elf_units(), aftermath((side({"unit": "orcs", "wounds_caused": 6}),
+                                             side("elves", "archers")))),
+        charge_on_fleeing(2.0),
+        scenario([w6_unit("elves", "Elves", 36, 30, status="fleeing"),
+                  w6_unit("orcs", "Orcs", 10, 10)],
+                 {"procedure": "start_of_turn", "player": "Elves"}),
+        fight(defeat(3, 0)),
+        fight(REACT),
+        fight({"procedure": "shooting", "unit": "samurai", "wounds": 5}),
+        regroup_battle(),
+    ]
+
+
+def test_the_odds_checks_meet_every_kind_of_request():
+    """The checks above are not vacuous: across the bundled scenarios and these battles
+    every kind of roll and every choice that leads to dice is asked, and passes them."""
+    seen: list[str] = []
+    kinds: set[str] = set()
+    for data in [json.loads(path.read_text()) for path in BUNDLED] + hand_built():
+        for seed in range(12):
+            asked: list[Request] = []
+            run(load_scenario(data).start(), checking(seeded(seed, pick=seed % 3), seen, asked))
+            kinds |= {request.key.split(":")[0] for request in asked}
+    assert not seen, seen
+    assert not (LEADS_TO_DICE | ROLLS) - kinds, sorted((LEADS_TO_DICE | ROLLS) - kinds)
+
+
+def _flee_near_the_top_edge(procedure: str) -> dict[str, Any]:
+    """A unit 10 wide, 1 deep at (36, 44.5), 3" from the top edge, about to flee up it with
+    nobody pursuing yet: broken by Elves below it (BP-2), or fleeing at the start of its
+    turn (W6-FL-5: the top edge is its nearest)."""
+    if procedure == "breaks_pursues":
+        return scenario(
+            [{**w6_unit("elves", "Elves", 36, 43.5, models=10, files=10),
+              "profile": {"M": 5, "Ld": 7}},
+             {**w6_unit("goblins", "Goblins", 36, 44.5, facing=270, models=10, files=10),
+              "profile": {"M": 5, "Ld": 7}}],
+            {"procedure": "breaks_pursues", "combats": [{"id": "c", "sides": [
+                side({"unit": "elves", "wounds_caused": 3}),
+                side({"unit": "goblins", "wounds_caused": 1})]}]},
+            ruleset="breaks_pursues")
+    return scenario([w6_unit("goblins", "Goblins", 36, 44.5, models=10, files=10,
+                             status="fleeing"),
+                     w6_unit("elves", "Elves", 10, 10)],
+                    {"procedure": "start_of_turn", "player": "Goblins"})
+
+
+@pytest.mark.parametrize("procedure", ["breaks_pursues", "start_of_turn"])
+def test_a_flee_roll_with_no_pursuer_gives_the_chance_of_leaving_the_table(procedure):
+    """BP-2 / W6-FL-5, by hand: 3" from the edge, 2D6 of 4 or more leaves the table
+    (33/36); 2 or 3 stays on it."""
+    _, session, _ = play(_flee_near_the_top_edge(procedure), [6, 6, 2, 2],
+                         {"pursue:elves": "hold"})
+    roll = next(step.request for step in session.steps
+                if step.request.key == "flee:goblins")
+    assert isinstance(roll, Roll)
+    assert {o.label: o.chance for o in roll.odds} == {
+        "moves the full distance": Fraction(3, 36), "leaves the table": Fraction(33, 36)}
+    assert [(b.low, b.high, b.outcome) for b in roll.bands] == [
+        (2, 3, "moves the full distance"), (4, 12, "leaves the table")]
 
 
 @pytest.mark.parametrize("faces", [(a, b) for a in range(1, 7) for b in range(1, 7)])
@@ -309,6 +386,28 @@ def test_k_rg_1_a_kensei_regroup_to_30_degrees(answer):
     turned = [e for e in session.events if isinstance(e, UnitTurned)]
     assert turned and turned[-1].facing == 30.0 and turned[-1].clause == "K-RG-1"
     assert session.battle.states["samurai"].facing == 30.0
+    # A turn in place is drawable like a move: where it stood, the facing before, and the
+    # footprint it ends on (12.5 x 5 cm about (60, 80), now facing 30°).
+    assert turned[-1].center == (60.0, 80.0)
+    assert turned[-1].start_facing == 270.0
+    assert [c for xy in turned[-1].footprint for c in xy] == pytest.approx(
+        [c for xy in session.battle.footprint("samurai").corners for c in xy])
+
+
+def test_k_rg_1_the_regroup_keeps_its_quick_options():
+    """K-RG-1: besides any angle, the nearest enemy, keeping its facing and the eight compass
+    points are offered (the Samurai have room to turn every way)."""
+    session = load_scenario(regroup_battle()).resolution().session()
+    while not (isinstance(session.pending, Choice)
+               and session.pending.key.startswith("regroup_facing")):
+        assert session.pending is not None
+        session.answer((4,) if isinstance(session.pending, Roll) else session.pending.default)
+    choice = session.pending
+    assert choice.free == "angle"
+    ids = [option.id for option in choice.options]
+    assert ids[:2] == ["keep", "face_enemy"]
+    assert sorted(ids[2:], key=int) == [str(d) for d in range(0, 360, 45)]
+    assert choice.default == "face_enemy"
 
 
 @pytest.mark.parametrize("answer", ["north-ish", "", float("nan"), float("inf"), True, None])

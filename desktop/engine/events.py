@@ -567,8 +567,24 @@ class CommandPointSpent(Event):
 
 @dataclass(frozen=True)
 class UnitTurned(Event):
+    """A turn about the centre where the unit stands (K-RG-1).
+
+    Drawable like a move: `center` is where it turns, `start_facing` its facing before and
+    `footprint` the corners it ends on (None / empty in older saves).
+    """
+
     unit: str
     facing: float
+    start_facing: float | None = field(default=None, kw_only=True)
+    center: Point | None = field(default=None, kw_only=True)
+    footprint: tuple[Point, ...] = field(default=(), kw_only=True)
+
+    @classmethod
+    def build(cls, battle: Battle, unit: str, facing: float, *, clause: str) -> Self:
+        """The event with the pose before and the footprint after filled in."""
+        standing = battle.footprint(unit)
+        return cls(unit, facing, start_facing=standing.facing, center=standing.center,
+                   footprint=standing.turned(facing).corners, clause=clause)
 
     def apply_to(self, battle: Battle) -> Battle:
         return battle.update(self.unit, facing=self.facing % 360.0)

@@ -186,6 +186,8 @@ class MovePlan:
     bends: tuple[Point, ...] = ()
     # (friend, where on the path the unit starts to overlap it, where it stops overlapping).
     through: tuple[tuple[str, Point, Point], ...] = ()
+    # A move told to stay on the table (a pursuit, an Overrun) that the edge cut short.
+    stopped_at_edge: bool = False
 
     @property
     def path(self) -> tuple[Point, ...]:
@@ -325,8 +327,9 @@ def straight_move(
     blocker = next((c for c in ahead if c.kind != ObstacleKind.FRIEND or not through_friends),
                    None)
     edge = swept.leaves_table_at
-    if stay_on_table and edge is not None:
-        length = min(length, max(edge - STOP_GAP, 0.0))
+    cut_at = math.inf  # where the edge stops a roll longer than that
+    if stay_on_table and edge is not None and length > max(edge - STOP_GAP, 0.0):
+        cut_at = length = max(edge - STOP_GAP, 0.0)
     stop_at = math.inf if blocker is None else _stop_before(blocker)
     if stay_on_table and edge is not None:
         stop_at = min(stop_at, max(edge - STOP_GAP, 0.0))
@@ -372,6 +375,7 @@ def straight_move(
         start_facing=original.facing,
         through=tuple((c.id, at(max(c.enter, 0.0)), at(min(c.leave, travelled)))
                       for c in crossed),
+        stopped_at_edge=travelled >= cut_at - 1e-9,
     )
 
 

@@ -227,6 +227,8 @@ def move_outcome(battle: Battle, plan: MovePlan) -> str:
         return "passes through friends"
     if plan.blocked_by:
         return "stops short"
+    if plan.stopped_at_edge:
+        return "stops at the table edge"
     return "moves the full distance"
 
 

@@ -313,8 +313,10 @@ def _chase(rec: Recorder, runner: str, chasers: Sequence[str], runs: _Runs
             outcome = yield Choice(
                 key=runs.key("free_attack", runner), player=battle.player_of(chaser),
                 unit=runner, default="survived", clause="K-RA-8",
+                # Survivors run again (K-RA-9) from where they stand now.
                 options=(Option("destroyed", f"{target} were destroyed"),
-                         Option("survived", f"{target} survived")),
+                         Option("survived", f"{target} survived",
+                                odds_of=_run_odds(rec.battle, runner))),
                 why=(f"{name} make a free attack on {target}. Fight it out, then say "
                      f"whether {target} survived: survivors run again, with no second "
                      f"Chase."))
@@ -504,10 +506,12 @@ def regroup(rec: Recorder, unit_id: str) -> Procedure:
                      f"compass direction, any angle in degrees (counter-clockwise from the "
                      f"right-hand table edge), or as they are."))
             if facing == "face_enemy" and enemy is not None:
-                rec.emit(UnitTurned(unit_id, _heading_to(rec.battle, unit_id, enemy),
-                                    clause="K-RG-1"))
+                rec.emit(UnitTurned.build(rec.battle, unit_id,
+                                          _heading_to(rec.battle, unit_id, enemy),
+                                          clause="K-RG-1"))
             elif facing != "keep":
-                rec.emit(UnitTurned(unit_id, float(str(facing)), clause="K-RG-1"))
+                rec.emit(UnitTurned.build(rec.battle, unit_id, float(str(facing)),
+                                          clause="K-RG-1"))
             return
     yield from run_away(rec, unit_id, clause="K-RG-1",
                         why=f"{unit.name} spend their Action Points running.")
