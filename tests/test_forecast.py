@@ -232,7 +232,8 @@ def test_each_bundled_scenario_after_its_own_answers_equals_the_brute_force(
 
 
 def test_four_units_forecast_is_exact_and_counted_from_the_faces() -> None:
-    result = forecast(resolution_of(FOUR_UNITS))
+    # Exact whatever the machine: how fast it is exact is bench_forecast's business.
+    result = forecast(resolution_of(FOUR_UNITS), budget_seconds=120)
     assert result.exact
     assert_sums_to_one(result)
     # Lost by 7 with Ld 8, the Swordsmen always break; the Handgunners within 6" keep their
