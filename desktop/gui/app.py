@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from desktop import __version__
 from desktop.bundled import resource_path
 from desktop.gui.main_window import DATABASE_KEY, MainWindow, database_url_from
+from desktop.gui.pictures import save_picture
 
 APP_NAME: Final = "Rout"
 SCREENSHOT_SIZE: Final = QSize(1280, 800)
@@ -102,8 +103,7 @@ def _grab(app: QApplication, window: MainWindow, path: Path) -> int:
     # events and zero-delay timers; nothing the picture shows waits for a clock.
     for _ in range(SETTLE_ROUNDS):
         app.processEvents()
-    pixmap = window.grab()
-    if not pixmap.save(str(path)):
+    if not save_picture(window.grab(), path):
         print(f"rout: cannot save the screenshot to {path} (check that the folder exists and "
               "is writable, and that the name ends in .png or .jpg)", file=sys.stderr)
         return EXIT_CANNOT_SAVE
@@ -145,7 +145,7 @@ def _save_first_frame_and_exit(window: QWidget, path: Path) -> None:
     The exit skips teardown on purpose: nothing that comes after the first frame (the
     database read, closing the window) is waited for or timed.
     """
-    saved = window.grab().save(str(path))
+    saved = save_picture(window.grab(), path)
     if not saved:
         print(f"rout: cannot save the first frame to {path}", file=sys.stderr)
     sys.stdout.flush()

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from desktop.gui.battlefield.menus import context_menu
 from desktop.gui.battlefield.scene import BattlefieldScene
 from desktop.gui.battlefield.tools import TOOLS, Tool
+from desktop.gui.pictures import save_picture
 
 FLOOR_COLOUR: Final = QColor("#34383d")
 ZOOM_STEP: Final = 1.25  # one wheel notch or one Ctrl++
@@ -136,8 +137,7 @@ class BattlefieldView(QGraphicsView):
         self.battlefield.render(painter, source, source)
         painter.end()
         self.battlefield.set_pixels_per_unit(self.scale_factor)
-        # PySide6 takes the format as str at run time; its stubs say bytes.
-        return bool(image.save(path, "PNG"))  # type: ignore[call-overload]
+        return save_picture(image, path, "PNG")
 
     def set_tool(self, name: str) -> None:
         """Switch to the tool called `name` ("select", "turn", "wheel", "charge", "ruler",
