@@ -6,14 +6,18 @@ Process start to the first painted frame of Rout's main window, with 50 armies o
 in the database, against a bare PySide6 script that builds a window of the same size and
 shape (menu bar, toolbar, three docks, a central widget), waits for its first paint, grabs
 it and saves a PNG. Every run is a new process (QT_QPA_PLATFORM=offscreen) timed with
-`time.perf_counter` around `subprocess.run`; the kinds of run are interleaved so that all
-see the same machine, and the median of each is compared: the ratio must stay <= 1.5.
+`time.perf_counter` from its start until its picture is in place (every picture is written
+whole and then renamed, so it appears complete); the process must then exit with status 0.
+The kinds of run are interleaved so that all see the same machine, and the median of each
+is compared: the first-paint ratio must stay <= 1.5.
 
 Rout is started as `python -m desktop --database URL` with ROUT_FIRST_PAINT_FILE set:
 desktop/gui/app.py then saves the first painted frame to that file and ends the process at
 once (os._exit), so nothing after the first frame, such as the database read, is timed. The
 bare script ends the same way. Both frames must be 1280x800. `--screenshot` (which waits
-until the armies are shown) is timed too, against the same baseline, without a budget.
+until the armies are shown) is timed too, against the same baseline, until its picture is
+there: what a player waits for, not the interpreter's tidying up after it (the issue's
+target is 4x; see README for why it is not met, so the figure has no budget here).
 Prints report.py's lines; exits 1 when the first-paint ratio is over budget or a run fails.
 """
 
@@ -41,6 +45,7 @@ RATIO_BUDGET = 1.5
 ARMIES = 50
 UNITS_PER_ARMY = 20
 TIMEOUT = 60.0
+POLL_SECONDS = 0.002
 FIRST_PAINT_ENVIRONMENT = "ROUT_FIRST_PAINT_FILE"
 WINDOW_SIZE = (1280, 800)
 
@@ -49,7 +54,7 @@ BARE_WINDOW = '''\
 import os
 import sys
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QIODevice, QObject, QSaveFile, Qt, QTimer
 from PySide6.QtWidgets import (
     QApplication, QDockWidget, QLabel, QMainWindow, QPlainTextEdit, QTableView, QTabWidget,
     QTreeView,
@@ -83,7 +88,10 @@ window.statusBar().showMessage("Ready")
 
 
 def save_and_exit():
-    saved = window.grab().save(path)
+    # Written whole, then put in place, as Rout saves its pictures (the timer waits for it).
+    file = QSaveFile(path)
+    saved = file.open(QIODevice.OpenModeFlag.WriteOnly) and window.grab().save(file, "PNG") \
+        and file.commit()
     sys.stdout.flush()
     os._exit(0 if saved else 2)
 
@@ -142,23 +150,38 @@ def child_environment(folder: Path) -> dict[str, str]:
 
 def timed_run(command: Sequence[str], picture: Path, environment: dict[str, str],
               cwd: Path) -> float:
-    """Seconds from process start to exit; the run must save `picture`."""
+    """Seconds from process start until `picture` is in place; the run must then exit with
+    status 0."""
     picture.unlink(missing_ok=True)
     start = time.perf_counter()
-    try:
-        completed = subprocess.run(command, env=environment, cwd=cwd, capture_output=True,
-                                   text=True, timeout=TIMEOUT, check=False)
-    except subprocess.TimeoutExpired:
-        hint = ""
-        if environment.get(FIRST_PAINT_ENVIRONMENT):
-            hint = (f" (does desktop/gui/app.py honour {FIRST_PAINT_ENVIRONMENT}? Without it "
-                    "the app never exits on its own)")
-        raise RunFailed(f"{' '.join(command)} did not exit in {TIMEOUT:.0f} s{hint}") from None
-    seconds = time.perf_counter() - start
-    if completed.returncode != 0 or not picture.is_file() or picture.stat().st_size == 0:
-        raise RunFailed(f"{' '.join(command)} exited with {completed.returncode} and "
+    seconds = None
+    with tempfile.TemporaryFile("w+") as errors:
+        process = subprocess.Popen(command, env=environment, cwd=cwd, stdout=subprocess.DEVNULL,
+                                   stderr=errors, text=True)
+        try:
+            while process.poll() is None or seconds is None:
+                if seconds is None and picture.exists():
+                    seconds = time.perf_counter() - start
+                elif process.poll() is not None:
+                    break  # ended without a picture
+                if time.perf_counter() - start > TIMEOUT:
+                    raise subprocess.TimeoutExpired(command, TIMEOUT)
+                time.sleep(POLL_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            hint = ""
+            if environment.get(FIRST_PAINT_ENVIRONMENT):
+                hint = (f" (does desktop/gui/app.py honour {FIRST_PAINT_ENVIRONMENT}? Without "
+                        "it the app never exits on its own)")
+            raise RunFailed(f"{' '.join(command)} did not exit in {TIMEOUT:.0f} s{hint}"
+                            ) from None
+        errors.seek(0)
+        stderr = errors.read()
+    if process.returncode != 0 or seconds is None or picture.stat().st_size == 0:
+        raise RunFailed(f"{' '.join(command)} exited with {process.returncode} and "
                         f"{'saved' if picture.is_file() else 'did not save'} {picture}:\n"
-                        f"{completed.stderr.strip()}")
+                        f"{stderr.strip()}")
     return seconds
 
 
