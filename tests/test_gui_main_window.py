@@ -207,3 +207,25 @@ def test_a_first_start_fits_a_small_screen(qtbot):
     assert window.width() == 1280 and window.height() <= 768 - 40
     window.fit_screen(QRect(0, 0, 1920, 1080))  # never grows
     assert window.width() == 1280 and window.height() <= 768 - 40
+
+
+def test_the_toolbars_undo_stays_short_and_names_the_step_in_its_tool_tip(qtbot, window):
+    from PySide6.QtGui import QUndoCommand
+    from PySide6.QtWidgets import QToolButton
+
+    window.resize(1280, 800)
+    show(qtbot, window)
+    toolbar = window.ui.mainToolBar
+    overflow = toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
+    assert not window.undo_button.isEnabled()
+    long_step = "Resolve combat: Orc Boyz and Wolf Riders (flank) break Empire Swordsmen"
+    window.undo_stack.push(QUndoCommand(long_step))
+    assert window.undo_button.text() == "Undo"
+    assert window.undo_button.isEnabled()
+    assert window.undo_button.toolTip() == f"Undo {long_step}"
+    assert window.undo_action.text() == f"&Undo {long_step}"  # the Edit menu says it all
+    assert overflow is None or not overflow.isVisible()  # every button still in sight
+    window.undo_button.trigger()
+    assert window.undo_stack.index() == 0
+    assert window.redo_button.isEnabled() and window.redo_button.toolTip() == f"Redo {long_step}"
+    assert not window.undo_button.isEnabled()

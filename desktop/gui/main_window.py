@@ -26,6 +26,7 @@ from PySide6.QtCore import (
     Signal,
 )
 from PySide6.QtGui import (
+    QAction,
     QCloseEvent,
     QGuiApplication,
     QIcon,
@@ -92,6 +93,28 @@ def install_icon_theme() -> None:
     if folder not in QIcon.themeSearchPaths():
         QIcon.setThemeSearchPaths([folder, *QIcon.themeSearchPaths()])
     QIcon.setThemeName(ICON_THEME)
+
+
+class _ToolbarButton(QAction):
+    """The toolbar's Undo or Redo: a short fixed label, the step's whole name ("Undo Resolve
+    combat: …") in its tool tip. The Edit menu's actions carry the step's name in their text,
+    which on the toolbar pushed the last buttons into its overflow menu."""
+
+    def __init__(self, stack: QUndoStack, redo: bool, parent: QObject) -> None:
+        self._label = "Redo" if redo else "Undo"
+        super().__init__(QIcon.fromTheme(f"edit-{self._label.lower()}"), self._label, parent)
+        self.setObjectName(f"action{self._label}Button")
+        self._enable(stack.canRedo() if redo else stack.canUndo())
+        self._name(stack.redoText() if redo else stack.undoText())
+        (stack.canRedoChanged if redo else stack.canUndoChanged).connect(self._enable)
+        (stack.redoTextChanged if redo else stack.undoTextChanged).connect(self._name)
+        self.triggered.connect(stack.redo if redo else stack.undo)
+
+    def _enable(self, can: bool) -> None:
+        self.setEnabled(can)
+
+    def _name(self, step: str) -> None:
+        self.setToolTip(f"{self._label} {step}" if step else self._label)
 
 
 def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, Library]]:
@@ -297,7 +320,10 @@ class MainWindow(QMainWindow):
         first = self.ui.menuEdit.actions()[0]
         self.ui.menuEdit.insertActions(first, [undo, redo])
         self.ui.menuEdit.insertSeparator(first)
-        self.ui.mainToolBar.insertActions(self.ui.actionAddUnits, [undo, redo])
+        self.undo_button = _ToolbarButton(self.undo_stack, False, self)
+        self.redo_button = _ToolbarButton(self.undo_stack, True, self)
+        self.ui.mainToolBar.insertActions(self.ui.actionAddUnits,
+                                          [self.undo_button, self.redo_button])
         self.ui.mainToolBar.insertSeparator(self.ui.actionAddUnits)
         self.undo_action, self.redo_action = undo, redo
 
