@@ -490,6 +490,11 @@ def test_a_battle_title_too_long_for_the_dock_is_whole_in_its_tooltip(battle_win
     assert tip.startswith("Orc Boyz and Wolf Riders (flank) break the Empire Swordsmen; "
                           "Handgunners nearby\n")
     assert "Warhammer" in tip
+    # In the list itself it ends in "…" within the dock: no row runs off under a scroll bar.
+    view = window.ui.battleList
+    view.doItemsLayout()
+    assert view.visualRect(row).width() <= view.viewport().width()
+    assert view.horizontalScrollBar().maximum() == 0
 
 
 def test_the_new_battle_dialog_shows_each_army_line_whole(qtbot):

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, QPointF, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QPointF, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
@@ -26,8 +26,11 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QInputDialog,
     QLabel,
+    QListView,
     QListWidgetItem,
     QMessageBox,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QToolBar,
     QWidget,
 )
@@ -110,6 +113,11 @@ class BattlePanel(QObject):
         ui.actionFitTable.triggered.connect(self.view.fit_table)
         ui.actionExportView.triggered.connect(self.choose_export_view)
         ui.battleList.activated.connect(self.activate)
+        # Long titles end in "…" within the dock (the tool tip has them whole) rather than
+        # running off under a horizontal scroll bar.
+        ui.battleList.setItemDelegate(_WithinWidth(ui.battleList))
+        ui.battleList.setResizeMode(QListView.ResizeMode.Adjust)
+        ui.battleList.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.armies: Sequence[Army] = ()
         self.update_actions()
 
@@ -597,3 +605,16 @@ def _describe(battle: Battle | None, events: Sequence[Event]) -> str:
         found = next((t for t in battle.terrain if t.id == piece), None)
         name = found.name if found is not None else getattr(first, "name", "") or piece
     return f"{verb} {name}".strip()
+
+
+class _WithinWidth(QStyledItemDelegate):
+    """Items no wider than the list's viewport, so the style elides what does not fit."""
+
+    def __init__(self, view: QListView) -> None:
+        super().__init__(view)
+        self._view = view
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Any) -> QSize:  # Qt override
+        size = super().sizeHint(option, index)
+        size.setWidth(min(size.width(), self._view.viewport().width()))
+        return size
