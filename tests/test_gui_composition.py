@@ -18,8 +18,8 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QDialog, QDialogButtonBox
-from sqlalchemy import create_engine
 from test_gui_roster import modals, open_window, seed, stored, url  # noqa: F401
+from test_store_database import database_at
 
 from desktop.bundled import resource_path
 from desktop.engine.codec import army_from_json, library_from_json
@@ -28,7 +28,6 @@ from desktop.gui.army_tree import WARNINGS_ROLE
 from desktop.gui.dialogs import NO_LIST, LibraryDialog, NewArmyDialog
 from desktop.gui.main_window import MainWindow
 from desktop.gui.roster_table import WARNING_TINT
-from desktop.store import database
 from desktop.store.store import Store
 
 GOBLINS = resource_path("armies", "warhammer6-hill-goblins.json")
@@ -262,20 +261,11 @@ def test_long_warnings_wrap_in_the_unit_dock(qtbot, url, tmp_path):
 
 
 def test_a_database_from_before_army_lists_gets_the_bundled_library(qtbot, tmp_path):
-    from alembic import command
-
     path = tmp_path / "old.sqlite"
     url = f"sqlite:///{path}"
     with Store.open(url) as store:
         kept = store.save_army(replace(read_army(GOBLINS), army_list=""))
-    engine = create_engine(url)
-    try:
-        _, config = database._alembic(())
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.downgrade(config, "0003")
-    finally:
-        engine.dispose()
+    database_at(url, "0003", down=True)
     window = open_window(qtbot, url)
     library = window.workspace.full_library("warhammer6")
     assert [found.name for found in library.army_lists] == ["Orcs & Goblins", "High Elves"]
