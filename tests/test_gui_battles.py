@@ -4,20 +4,20 @@ Moves are made with real mouse events sent to the battlefield's viewport; what c
 what a fresh connection to the file reads afterwards.
 """
 
+# ruff: noqa: F811  (the fixtures url and modals come from test_gui_roster)
 from __future__ import annotations
 
 import json
 import math
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QImage, QMouseEvent
 from PySide6.QtWidgets import QApplication
-from test_gui_roster import Modals, open_window, sample, seed
+from test_gui_roster import Modals, modals, open_window, sample, seed, url  # noqa: F401
 
 from desktop.engine import moves
 from desktop.engine.dice import ScriptedRoller
@@ -33,19 +33,6 @@ REPO = Path(__file__).resolve().parents[1]
 LEFT = Qt.MouseButton.LeftButton
 NO_BUTTON = Qt.MouseButton.NoButton
 GOBLINS, ELVES = "Hill Goblin Warband", "Elf Marchwardens"
-
-
-@pytest.fixture(autouse=True)
-def modals(qapp) -> Iterator[Modals]:
-    answers = Modals()
-    yield answers
-    answers.stop()
-    assert not answers.unexpected, f"unexpected dialogs: {answers.unexpected}"
-
-
-@pytest.fixture
-def url(tmp_path) -> str:
-    return f"sqlite:///{tmp_path / 'rout.sqlite'}"
 
 
 def new_battle_in(qtbot, window: MainWindow, modals: Modals, title: str = "Ford") -> str:

@@ -6,21 +6,20 @@ warnings, and a database from before army lists gets the bundled library again. 
 are the engine's (tests/test_composition.py); here the widgets show what it says.
 """
 
+# ruff: noqa: F811  (the fixtures url and modals come from test_gui_roster)
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import pytest
-from PySide6.QtCore import QModelIndex, Qt, QTimer
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush
-from PySide6.QtTest import QAbstractItemModelTester
-from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QWidget
-from sqlalchemy import create_engine
+from PySide6.QtWidgets import QDialog, QDialogButtonBox
+from test_gui_roster import modals, open_window, seed, stored, url  # noqa: F401
+from test_store_database import database_at
 
 from desktop.bundled import resource_path
 from desktop.engine.codec import army_from_json, library_from_json
@@ -29,7 +28,6 @@ from desktop.gui.army_tree import WARNINGS_ROLE
 from desktop.gui.dialogs import NO_LIST, LibraryDialog, NewArmyDialog
 from desktop.gui.main_window import MainWindow
 from desktop.gui.roster_table import WARNING_TINT
-from desktop.store import database
 from desktop.store.store import Store
 
 GOBLINS = resource_path("armies", "warhammer6-hill-goblins.json")
@@ -39,73 +37,8 @@ LONG = ("Aelwen, Warden of the Silver March and Keeper of the Old Ways (Elf Nobl
         "the High Elves list, not Orcs & Goblins")
 
 
-class Answers:
-    """Answers the modal dialogs a test expects, in order, while exec() blocks the test;
-    any other dialog is rejected and noted, so a surprise fails rather than hangs."""
-
-    def __init__(self) -> None:
-        self.expected: list[tuple[type[QWidget], Callable[[Any], object]]] = []
-        self.unexpected: list[str] = []
-        self.timer = QTimer()
-        self.timer.setInterval(5)
-        self.timer.timeout.connect(self._poll)
-        self.timer.start()
-
-    def answer(self, kind: type[QWidget], act: Callable[[Any], object]) -> None:
-        self.expected.append((kind, act))
-
-    def _poll(self) -> None:
-        dialog = QApplication.activeModalWidget()
-        if dialog is None or not dialog.isVisible():
-            return
-        if self.expected and isinstance(dialog, self.expected[0][0]):
-            self.expected.pop(0)[1](dialog)
-            return
-        self.unexpected.append(f"{type(dialog).__name__} {dialog.windowTitle()!r}")
-        if isinstance(dialog, QDialog):
-            dialog.reject()
-
-
-@pytest.fixture
-def answers(qapp) -> Iterator[Answers]:
-    found = Answers()
-    yield found
-    found.timer.stop()
-    assert not found.unexpected, found.unexpected
-    assert not found.expected, "a dialog the test expected never came"
-
-
-@pytest.fixture
-def url(tmp_path) -> str:
-    return f"sqlite:///{tmp_path / 'rout.sqlite'}"
-
-
-def open_window(qtbot, url: str, size: tuple[int, int] = (1280, 800)) -> MainWindow:
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.resize(*size)
-    window.show()
-    qtbot.waitExposed(window)
-    with qtbot.waitSignal(window.ready, timeout=20_000):
-        window.open_database(url)
-    QAbstractItemModelTester(window.tree_model,
-                             QAbstractItemModelTester.FailureReportingMode.Warning,
-                             window.tree_model)
-    return window
-
-
 def read_army(path: Path) -> Army:
     return army_from_json(json.loads(path.read_text(encoding="utf-8")))
-
-
-def seed(url: str, *armies: Army) -> list[Army]:
-    with Store.open(url) as store:
-        return [store.save_army(army) for army in armies]
-
-
-def stored(url: str, army_id: str) -> Army:
-    with Store.open(url) as store:
-        return store.load_army(army_id)
 
 
 def combo_items(dialog: NewArmyDialog) -> list[tuple[str, str]]:
@@ -120,7 +53,7 @@ def press_ok(dialog: QDialog) -> None:
 # The New Army dialog: a new army picks its list
 
 
-def test_a_new_army_picks_its_list_from_its_rulesets_library(qtbot, url, answers):
+def test_a_new_army_picks_its_list_from_its_rulesets_library(qtbot, url, modals):
     window = open_window(qtbot, url)
     seen: list[list[tuple[str, str]]] = []
 
@@ -136,7 +69,7 @@ def test_a_new_army_picks_its_list_from_its_rulesets_library(qtbot, url, answers
         dialog.ui.limitSpin.setValue(2_000)
         press_ok(dialog)
 
-    answers.answer(NewArmyDialog, fill)
+    modals.answer(NewArmyDialog, fill)
     window.new_army()
     assert seen == [
         [("Samurai Clan", "samurai-clan"), ("Ronin & Bandits", "ronin-bandits"), (NO_LIST, "")],
@@ -147,7 +80,7 @@ def test_a_new_army_picks_its_list_from_its_rulesets_library(qtbot, url, answers
     assert stored(url, army.id).army_list == "high-elves"
 
 
-def test_army_settings_show_and_change_the_list(qtbot, url, answers):
+def test_army_settings_show_and_change_the_list(qtbot, url, modals):
     army, = seed(url, replace(read_army(GOBLINS), army_list="dwarfs"))
     window = open_window(qtbot, url)
     seen: list[Any] = []
@@ -158,7 +91,7 @@ def test_army_settings_show_and_change_the_list(qtbot, url, answers):
         dialog.ui.listCombo.setCurrentIndex(dialog.ui.listCombo.findData("orcs-goblins"))
         press_ok(dialog)
 
-    answers.answer(NewArmyDialog, change)
+    modals.answer(NewArmyDialog, change)
     window.edit_army_settings()
     assert seen == [("dwarfs (not in the library)", "dwarfs", [
         ("Orcs & Goblins", "orcs-goblins"), ("High Elves", "high-elves"),
@@ -171,7 +104,7 @@ def test_army_settings_show_and_change_the_list(qtbot, url, answers):
 # Add Units offers the army's list first
 
 
-def test_add_units_offers_the_armys_list_first(qtbot, url, answers):
+def test_add_units_offers_the_armys_list_first(qtbot, url, modals):
     army, = seed(url, Army("Warband", "Ann", "warhammer6", (), points_limit=2_000,
                            army_list="orcs-goblins"))
     window = open_window(qtbot, url)
@@ -184,7 +117,7 @@ def test_add_units_offers_the_armys_list_first(qtbot, url, answers):
         dialog.choose(["River Troll", "Elf Noble", "Other army lists"])
         press_ok(dialog)
 
-    answers.answer(LibraryDialog, choose)
+    modals.answer(LibraryDialog, choose)
     window.add_units_from_library()
     assert seen == [[
         "Orcs & Goblins",
@@ -219,13 +152,13 @@ def test_add_units_offers_the_armys_list_first(qtbot, url, answers):
         "Elf Noble is from the High Elves list, not Orcs & Goblins")
 
 
-def test_without_a_list_add_units_shows_the_library_in_order(qtbot, url, answers):
+def test_without_a_list_add_units_shows_the_library_in_order(qtbot, url, modals):
     seed(url, Army("Anything", "Ann", "warhammer6", ()))
     window = open_window(qtbot, url)
     library = library_from_json(json.loads(resource_path("libraries", "warhammer6.json")
                                            .read_text(encoding="utf-8")))
     seen: list[list[str]] = []
-    answers.answer(LibraryDialog, lambda dialog: (seen.append(dialog.shown()),
+    modals.answer(LibraryDialog, lambda dialog: (seen.append(dialog.shown()),
                                                   dialog.reject()))
     window.add_units_from_library()
     assert [text.split(" — ")[0] for text in seen[0]] == [
@@ -328,20 +261,11 @@ def test_long_warnings_wrap_in_the_unit_dock(qtbot, url, tmp_path):
 
 
 def test_a_database_from_before_army_lists_gets_the_bundled_library(qtbot, tmp_path):
-    from alembic import command
-
     path = tmp_path / "old.sqlite"
     url = f"sqlite:///{path}"
     with Store.open(url) as store:
         kept = store.save_army(replace(read_army(GOBLINS), army_list=""))
-    engine = create_engine(url)
-    try:
-        _, config = database._alembic(())
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.downgrade(config, "0003")
-    finally:
-        engine.dispose()
+    database_at(url, "0003", down=True)
     window = open_window(qtbot, url)
     library = window.workspace.full_library("warhammer6")
     assert [found.name for found in library.army_lists] == ["Orcs & Goblins", "High Elves"]

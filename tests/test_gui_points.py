@@ -6,21 +6,19 @@ Edits go through the roster table's own editors (helpers from test_gui_roster), 
 result is checked on screen and in what a fresh Store reads back from the file.
 """
 
+# ruff: noqa: F811  (the fixtures url and modals come from test_gui_roster)
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QFont
-from test_gui_roster import (  # the roster panes' helpers, not their tests
+from test_gui_roster import (  # noqa: F401  (the roster panes' helpers, not their tests)
     BATTLESCRIBE_ROSTER,
     GOBLINS,
-    Modals,
     cell,
     commit,
     entry,
     import_and_wait,
+    modals,  # autouse: no dialog is expected here, a surprise one (an error box) fails
     open_editor,
     open_window,
     sample,
@@ -29,26 +27,13 @@ from test_gui_roster import (  # the roster panes' helpers, not their tests
     stored,
     type_number,
     unit_of,
+    url,
 )
 
 from desktop.engine.model import RosterPrice
 from desktop.engine.roster import price
 from desktop.gui.roster_table import NOTE_TINT
 from desktop.store.transfer import read_army_file
-
-
-@pytest.fixture(autouse=True)
-def modals(qapp) -> Iterator[Modals]:
-    """No dialog is expected here: a surprise one (an error box) fails the test."""
-    answers = Modals()
-    yield answers
-    answers.stop()
-    assert not answers.unexpected, f"unexpected dialogs: {answers.unexpected}"
-
-
-@pytest.fixture
-def url(tmp_path) -> str:
-    return f"sqlite:///{tmp_path / 'rout.sqlite'}"
 
 HUNTERS = "hunters-of-bordeleaux"  # Peasant Bowmen, 12 models at 6 + Skirmish 12 = 84
 

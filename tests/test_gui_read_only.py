@@ -6,14 +6,21 @@ army and battle with editing off, says why in the status bar, and changes nothin
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
 from read_only import read_only
 from test_gui_battles import drag, steps_stored
-from test_gui_roster import GOBLINS, Modals, cell, open_window, sample, seed, select_rows
+from test_gui_roster import (  # noqa: F401
+    GOBLINS,
+    cell,
+    modals,  # autouse: no dialog may appear (not the welcome, not "Unfinished resolution")
+    open_window,
+    sample,
+    seed,
+    select_rows,
+)
 
 from desktop.engine.moves import deploy
 from desktop.engine.setup import deploy_facing, new_battle
@@ -21,15 +28,6 @@ from desktop.store.store import Store
 from desktop.store.transfer import read_army_file
 
 ELVES = "Elf Marchwardens"
-
-
-@pytest.fixture(autouse=True)
-def modals(qapp) -> Iterator[Modals]:
-    """No dialog may appear: not the welcome, not "Unfinished resolution", no error box."""
-    answers = Modals()
-    yield answers
-    answers.stop()
-    assert not answers.unexpected, f"unexpected dialogs: {answers.unexpected}"
 
 
 def digest(path: Path) -> str:

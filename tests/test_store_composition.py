@@ -13,7 +13,7 @@ import sqlite3
 from dataclasses import replace
 
 import pytest
-from sqlalchemy import create_engine
+from test_store_database import database_at
 
 from desktop.bundled import resource_path
 from desktop.engine.codec import library_from_json
@@ -65,22 +65,13 @@ def test_a_damaged_composition_row_is_reported(tmp_path):
 
 def test_a_revision_0003_database_opens_with_its_armies_and_without_its_stale_library(
         tmp_path):
-    from alembic import command
-
     path = tmp_path / "old.sqlite"
     url = f"sqlite:///{path}"
     with Store.open(url) as store:
         kept = store.save_army(army("Old army", units=5))
         store.save_library(bundled("warhammer6"))
     # Back to 0003, as a Rout before army lists left it (0005's downgrade is tested too).
-    engine = create_engine(url)
-    try:
-        _, config = database._alembic(())
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.downgrade(config, "0003")
-    finally:
-        engine.dispose()
+    database_at(url, "0003", down=True)
     with sqlite3.connect(path) as connection:
         tables = {name for name, in connection.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}

@@ -282,8 +282,9 @@ def test_an_unreachable_postgresql_server_is_named():
         Store.open("postgresql+psycopg://rout@127.0.0.1:1/rout", busy_timeout=1)
 
 
-def database_at(url: str, revision: str) -> None:
-    """A new database migrated only as far as `revision`, as an older Rout left it."""
+def database_at(url: str, revision: str, *, down: bool = False) -> None:
+    """A new database migrated only as far as `revision`, as an older Rout left it; with
+    `down`, an existing one taken back down to `revision` by the migrations' downgrades."""
     from alembic import command
 
     engine = create_engine(url)
@@ -291,7 +292,7 @@ def database_at(url: str, revision: str) -> None:
         _, config = database._alembic(())
         with engine.begin() as connection:
             config.attributes["connection"] = connection
-            command.upgrade(config, revision)
+            (command.downgrade if down else command.upgrade)(config, revision)
     finally:
         engine.dispose()
 
