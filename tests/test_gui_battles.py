@@ -12,6 +12,7 @@ import math
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
@@ -230,13 +231,19 @@ def QMessageBox_Yes():
     return QMessageBox.StandardButton.Yes
 
 
-def test_an_engine_flee_leaves_the_item_at_the_events_last_pose(qtbot, url, scenario_path):
+def four_units_on_the_table(qtbot, url: str, scenario_path) -> tuple[Any, MainWindow, str]:
+    """The four-unit Warhammer scenario stored as a battle and open in a window."""
     scenario = load_scenario(json.loads(scenario_path("w6-four-units.json").read_text()))
     with Store.open(url) as store:
         battle_id = store.import_battle(scenario.battle, "Four units")
     window = open_window(qtbot, url)
     window.battles.open_battle(battle_id)
     qtbot.waitUntil(lambda: window.battles.battle is not None, timeout=10_000)
+    return scenario, window, battle_id
+
+
+def test_an_engine_flee_leaves_the_item_at_the_events_last_pose(qtbot, url, scenario_path):
+    scenario, window, battle_id = four_units_on_the_table(qtbot, url, scenario_path)
     resolution = scenario.resolution()
     session = run(resolution, ScriptedAnswers(ScriptedRoller(scenario.dice)))
     window.battles.workspace.apply(session.events, "Combat aftermath", animate=True)
@@ -541,12 +548,7 @@ def test_the_open_battle_is_the_bold_one_in_the_list(qtbot, battle_window):
 def test_the_unit_dock_names_the_units_gone_from_the_table(qtbot, url, scenario_path):
     from desktop.engine.events import UnitDestroyed
 
-    scenario = load_scenario(json.loads(scenario_path("w6-four-units.json").read_text()))
-    with Store.open(url) as store:
-        battle_id = store.import_battle(scenario.battle, "Four units")
-    window = open_window(qtbot, url)
-    window.battles.open_battle(battle_id)
-    qtbot.waitUntil(lambda: window.battles.battle is not None, timeout=10_000)
+    _, window, _ = four_units_on_the_table(qtbot, url, scenario_path)
     window.battles.workspace.apply([UnitDestroyed("swordsmen", "caught by pursuers")],
                                    "Aftermath")
     window.battlefield_scene.clearSelection()
