@@ -1355,7 +1355,7 @@ def test_undo_shows_the_army_it_changed(qtbot, url):
 
 
 def test_a_database_password_is_never_written_to_the_settings(tmp_path):
-    from desktop.gui.main_window import _without_password
+    from desktop.gui.database_open import _without_password
 
     url = "postgresql+psycopg://rout:s3cret@club.example/rout"
     assert "s3cret" not in _without_password(url)
