@@ -2,8 +2,9 @@
 
 The form (docks, menus, toolbar, status bar) is compiled into
 `desktop.gui.forms.ui_mainwindow`; this class wires it up. The window paints before any
-database work: `open_database` reads the store in a worker thread, and the roster panes
-(which import the engine and the store) are built when it answers. The battlefield is a
+database work: `open_database` reads the store in a worker thread (desktop.gui.database_open),
+and the roster panes (which import the engine and the store) are built when it answers.
+Import, export and the sample armies are desktop.gui.army_files'. The battlefield is a
 QGraphicsScene in table units (inches), with y growing up the table: the view flips the y
 axis, so scene code never has to.
 """
@@ -43,6 +44,7 @@ from PySide6.QtWidgets import (
 
 from desktop import __version__
 from desktop.bundled import resource_path, resources_dir
+from desktop.gui.army_files import ArmyFiles
 from desktop.gui.context_menus import ContextMenus
 from desktop.gui.database_check import DatabaseChecker
 from desktop.gui.database_open import DatabaseOpener
@@ -113,14 +115,6 @@ class _ToolbarButton(QAction):
         self.setToolTip(f"{self._label} {step}" if step else self._label)
 
 
-def sample_armies() -> list[Army]:
-    from desktop.engine.codec import army_from_json
-    from desktop.store.files import read_json
-
-    return [army_from_json(read_json(path))
-            for path in sorted((resources_dir() / "armies").glob("*.json"))]
-
-
 class MainWindow(QMainWindow):
     """Rout's main window. With `settings`, layout, database and recent files are kept."""
 
@@ -143,6 +137,7 @@ class MainWindow(QMainWindow):
         self._army_actions: ArmyActions | None = None
         self._drop_hints: DropHints | None = None
         self.database_opener = DatabaseOpener(self, settings)
+        self.army_files = ArmyFiles(self)
         self.context_menus = ContextMenus(self)
         self.database_reload = DatabaseReload(self)
         self.database_checker = DatabaseChecker(self)
@@ -210,9 +205,6 @@ class MainWindow(QMainWindow):
         self.ui.actionDeleteUnit.triggered.connect(self.delete_units)
         self.ui.actionUseListedPrice.triggered.connect(self.use_listed_prices)
         self.ui.actionFind.triggered.connect(self._find)
-        self.ui.actionOpenSamples.triggered.connect(self.add_sample_armies)
-        self.ui.actionImport.triggered.connect(self.choose_import)
-        self.ui.actionExport.triggered.connect(self.choose_export)
         self.ui.actionExportPdf.triggered.connect(self.choose_pdf)
         self.ui.actionPrint.triggered.connect(self.print_roster)
         self.ui.actionPrintPreview.triggered.connect(self.preview_roster)
@@ -672,7 +664,8 @@ class MainWindow(QMainWindow):
 
     # Edits: each one undo command
 
-    def _push(self, before: Army | None, after: Army | None, text: str) -> None:
+    def push_army(self, before: Army | None, after: Army | None, text: str) -> None:
+        """One undo step replacing `before` with `after` (None: the army is new or gone)."""
         from desktop.gui.commands import ReplaceArmy, push_edit
 
         if self.workspace is not None:
@@ -688,7 +681,8 @@ class MainWindow(QMainWindow):
         self.log(message)
         QMessageBox.critical(self, "Could not save", message)
 
-    def _report(self, title: str, error: BaseException) -> None:
+    def report_error(self, title: str, error: BaseException) -> None:
+        """Say in the log and a message box why something the player asked for failed."""
         self.log(f"{title}: {error}")
         QMessageBox.critical(self, title, str(error) or type(error).__name__)
 
@@ -703,7 +697,7 @@ class MainWindow(QMainWindow):
         army = Army(name=dialog.name, player=dialog.player, ruleset=dialog.ruleset, units=(),
                     points_limit=dialog.points_limit, army_list=dialog.army_list,
                     notes=dialog.notes)
-        self._push(None, army, f"New army {army.name}")
+        self.push_army(None, army, f"New army {army.name}")
 
     def edit_army_settings(self) -> None:
         from dataclasses import replace
@@ -722,7 +716,7 @@ class MainWindow(QMainWindow):
                           points_limit=dialog.points_limit, army_list=dialog.army_list,
                           notes=dialog.notes)
         if changed != army:
-            self._push(army, changed, f"Change settings of {army.name}")
+            self.push_army(army, changed, f"Change settings of {army.name}")
 
     def delete_army(self) -> None:
         army = self.current_army
@@ -732,7 +726,7 @@ class MainWindow(QMainWindow):
                                       f"Delete {army.name} and its {len(army.units)} units? "
                                       "Edit ▸ Undo brings it back.")
         if answer == QMessageBox.StandardButton.Yes:
-            self._push(army, None, f"Delete army {army.name}")
+            self.push_army(army, None, f"Delete army {army.name}")
 
     def add_units_from_library(self) -> None:
         from desktop.engine.rulesets import get_ruleset
@@ -762,7 +756,7 @@ class MainWindow(QMainWindow):
             grown = replace(grown, units=(*grown.units, unit))
             added.append(unit.id)
         names = ", ".join(entry.profile.name for entry in entries)
-        self._push(army, grown, f"Add {names}")
+        self.push_army(army, grown, f"Add {names}")
         self.select_units(added)
 
     def duplicate_units(self) -> None:
@@ -782,7 +776,7 @@ class MainWindow(QMainWindow):
             copy = replace(unit, id=unique_unit_id(grown, stem), name=name)
             grown = replace(grown, units=(*grown.units, copy))
             copies.append(copy.id)
-        self._push(army, grown, f"Duplicate {', '.join(u.name for u in chosen)}")
+        self.push_army(army, grown, f"Duplicate {', '.join(u.name for u in chosen)}")
         self.select_units(copies)
 
     def delete_units(self) -> None:
@@ -794,7 +788,7 @@ class MainWindow(QMainWindow):
             return
         kept = tuple(unit for unit in army.units if unit.id not in chosen)
         names = ", ".join(u.name for u in army.units if u.id in chosen)
-        self._push(army, replace(army, units=kept), f"Delete {names}")
+        self.push_army(army, replace(army, units=kept), f"Delete {names}")
 
     def use_listed_prices(self) -> None:
         """Edit ▸ Use the Library Price: typed points of the selected units give way."""
@@ -802,16 +796,7 @@ class MainWindow(QMainWindow):
             self.roster_model.use_listed_prices([unit.id for unit in self.selected_units()])
 
     def add_sample_armies(self) -> None:
-        try:
-            armies = sample_armies()
-        except Exception as error:
-            self._report("Cannot read the sample armies", error)
-            return
-        self.undo_stack.beginMacro("Add sample armies")
-        for army in armies:
-            self._push(None, army, f"Add {army.name}")
-        self.undo_stack.endMacro()
-        self.log(f"Added {len(armies)} sample armies")
+        self.army_files.add_sample_armies()
 
     def show_welcome(self) -> None:
         from desktop.gui.dialogs import WelcomeDialog
@@ -833,59 +818,12 @@ class MainWindow(QMainWindow):
 
     # Files
 
-    def choose_import(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Import Army", "", "Armies (*.json *.ros *.rosz);;All files (*)")
-        if path:
-            self.import_army(Path(path))
-
     def import_army(self, path: Path, on_finished: Callable[[], None] | None = None) -> None:
         """Read the file in a worker; the army then arrives as one undoable step."""
-        from desktop.store.transfer import read_army_file, with_army_list
-
-        def done(imported: Any) -> None:
-            if self.workspace is not None:  # a BattleScribe catalogue names its army list
-                imported = with_army_list(imported,
-                                          self.workspace.full_library(imported.army.ruleset))
-            for warning in imported.warnings:
-                self.log(f"{path.name}: {warning}")
-            self._push(None, imported.army, f"Import {imported.army.name}")
-            self.log(f"Imported {imported.army.name} from {path.name}")
-            if on_finished:
-                on_finished()
-
-        def failed(error: BaseException) -> None:
-            self._report("Cannot import", error)
-            if on_finished:
-                on_finished()
-
-        self.runner.run(lambda: read_army_file(path), done, failed, progress_parent=self,
-                        label=f"Importing {path.name}…")
-
-    def choose_export(self) -> None:
-        army = self.current_army
-        if army is None:
-            return
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export Army", f"{army.name}.json",
-            "Rout JSON (*.json);;Text for forums (*.txt);;Markdown (*.md)")
-        if path:
-            self.export_army(Path(path))
+        self.army_files.import_army(path, on_finished)
 
     def export_army(self, path: Path) -> bool:
-        from desktop.store.errors import StoreError
-        from desktop.store.transfer import write_army_file
-
-        army = self.current_army
-        if army is None:
-            return False
-        try:
-            chosen = write_army_file(army, path)
-        except StoreError as error:
-            self._report("Cannot export", error)
-            return False
-        self.log(f"Exported {army.name} to {path} ({chosen})")
-        return True
+        return self.army_files.export_army(path)
 
     def choose_pdf(self) -> None:
         army = self.current_army
@@ -899,7 +837,7 @@ class MainWindow(QMainWindow):
             try:
                 write_pdf(army, Path(path), self._printed_problems(army))
             except OSError as error:
-                self._report("Cannot write the PDF", error)
+                self.report_error("Cannot write the PDF", error)
                 return
             self.log(f"Wrote {path}")
 
