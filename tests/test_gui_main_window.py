@@ -135,7 +135,7 @@ def test_screenshot(tmp_path, capsys):
 
 
 def test_screenshot_of_a_named_army_at_a_size(tmp_path, capsys):
-    from desktop.gui.main_window import sample_armies
+    from desktop.gui.army_files import sample_armies
     from desktop.store.store import Store
 
     url = f"sqlite:///{tmp_path / 'armies.sqlite'}"

@@ -44,11 +44,12 @@ from desktop.engine.codec import library_from_json
 from desktop.engine.model import Army, LibraryEntry, TroopType, Unit
 from desktop.engine.roster import library_entry_for, price, unit_from_library
 from desktop.engine.rulesets import RULESETS, get_ruleset
+from desktop.gui.army_files import sample_armies
 from desktop.gui.army_tree import UNIT_ID_ROLE as TREE_UNIT_ID_ROLE
 from desktop.gui.army_tree import UNIT_MIME
 from desktop.gui.delegates import UpgradeEditor
 from desktop.gui.dialogs import LibraryDialog, NewArmyDialog, WelcomeDialog
-from desktop.gui.main_window import MainWindow, sample_armies
+from desktop.gui.main_window import MainWindow
 from desktop.gui.roster_table import EDIT_KIND_ROLE, EDIT_RANGE_ROLE, NOTE_TINT, WARNING_TINT
 from desktop.gui.roster_table import UNIT_ID_ROLE as ROSTER_UNIT_ID_ROLE
 from desktop.store.files import read_json
@@ -1355,7 +1356,7 @@ def test_undo_shows_the_army_it_changed(qtbot, url):
 
 
 def test_a_database_password_is_never_written_to_the_settings(tmp_path):
-    from desktop.gui.main_window import _without_password
+    from desktop.gui.database_open import _without_password
 
     url = "postgresql+psycopg://rout:s3cret@club.example/rout"
     assert "s3cret" not in _without_password(url)

@@ -133,7 +133,7 @@ def test_upgrade_boxes_are_labelled_in_full(qtbot, url, which):
 
 
 def _sample_names() -> list[str]:
-    from desktop.gui.main_window import sample_armies
+    from desktop.gui.army_files import sample_armies
 
     return [army.name for army in sample_armies()]
 

@@ -22,7 +22,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from desktop import __version__
 from desktop.bundled import resource_path
-from desktop.gui.main_window import DATABASE_KEY, MainWindow, database_url_from
+from desktop.gui.database_open import DATABASE_KEY, database_url_from
+from desktop.gui.main_window import MainWindow
 from desktop.gui.pictures import save_picture
 
 APP_NAME: Final = "Rout"

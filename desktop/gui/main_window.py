@@ -2,8 +2,9 @@
 
 The form (docks, menus, toolbar, status bar) is compiled into
 `desktop.gui.forms.ui_mainwindow`; this class wires it up. The window paints before any
-database work: `open_database` reads the store in a worker thread, and the roster panes
-(which import the engine and the store) are built when it answers. The battlefield is a
+database work: `open_database` reads the store in a worker thread (desktop.gui.database_open),
+and the roster panes (which import the engine and the store) are built when it answers.
+Import, export and the sample armies are desktop.gui.army_files'. The battlefield is a
 QGraphicsScene in table units (inches), with y growing up the table: the view flips the y
 axis, so scene code never has to.
 """
@@ -13,16 +14,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final
 
 from PySide6.QtCore import (
     QByteArray,
-    QLockFile,
     QObject,
     QRect,
     QSettings,
     Qt,
-    QTimer,
     Signal,
 )
 from PySide6.QtGui import (
@@ -45,8 +44,10 @@ from PySide6.QtWidgets import (
 
 from desktop import __version__
 from desktop.bundled import resource_path, resources_dir
+from desktop.gui.army_files import ArmyFiles
 from desktop.gui.context_menus import ContextMenus
 from desktop.gui.database_check import DatabaseChecker
+from desktop.gui.database_open import DatabaseOpener
 from desktop.gui.database_watch import DatabaseReload
 from desktop.gui.forms.ui_mainwindow import Ui_MainWindow
 
@@ -70,12 +71,9 @@ FRAME_ALLOWANCE: Final = (8, 40)  # (width, height) a window manager's frame may
 """Bump when the docks change so that an old saved layout is ignored, not half-applied."""
 GEOMETRY_KEY: Final = "mainWindow/geometry"
 STATE_KEY: Final = "mainWindow/state"
-DATABASE_KEY: Final = "database/url"
-RECENT_KEY: Final = "database/recent"
 WELCOMED_KEY: Final = "welcome/shown"
 LAST_ARMY_KEY: Final = "roster/lastArmy"  # an army id: ids are unique across databases
 GROUP_BY_SLOT_KEY: Final = "roster/groupBySlot"
-RECENT_COUNT: Final = 8
 
 ABOUT_TEXT: Final = (
     "<p><b>Rout {version}</b></p>"
@@ -117,40 +115,6 @@ class _ToolbarButton(QAction):
         self.setToolTip(f"{self._label} {step}" if step else self._label)
 
 
-def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, Library]]:
-    """Open the store and read everything the panes show (runs in a worker thread).
-
-    A ruleset whose library is empty gets the bundled one, so a first start has units to add.
-    """
-    from desktop.engine.codec import library_from_json
-    from desktop.store.files import read_json
-    from desktop.store.libraries import store_bundled
-    from desktop.store.store import Store
-
-    store = Store.open(url)
-    try:
-        libraries = {}
-        for path in sorted((resources_dir() / "libraries").glob("*.json")):
-            bundled = library_from_json(read_json(path))
-            stored = store.load_library(bundled.ruleset)
-            if not stored.entries:
-                stored = bundled if store.read_only else store_bundled(store, stored, bundled)
-            libraries[bundled.ruleset] = stored
-        armies = {army.id: army for army in store.load_armies()}
-    except BaseException:
-        store.close()
-        raise
-    return store, armies, libraries
-
-
-def sample_armies() -> list[Army]:
-    from desktop.engine.codec import army_from_json
-    from desktop.store.files import read_json
-
-    return [army_from_json(read_json(path))
-            for path in sorted((resources_dir() / "armies").glob("*.json"))]
-
-
 class MainWindow(QMainWindow):
     """Rout's main window. With `settings`, layout, database and recent files are kept."""
 
@@ -172,6 +136,8 @@ class MainWindow(QMainWindow):
         self._battles: BattlePanel | None = None
         self._army_actions: ArmyActions | None = None
         self._drop_hints: DropHints | None = None
+        self.database_opener = DatabaseOpener(self, settings)
+        self.army_files = ArmyFiles(self)
         self.context_menus = ContextMenus(self)
         self.database_reload = DatabaseReload(self)
         self.database_checker = DatabaseChecker(self)
@@ -206,7 +172,6 @@ class MainWindow(QMainWindow):
             self.ui.menuView.addAction(dock.toggleViewAction())
         self.ui.menuView.addAction(self.ui.mainToolBar.toggleViewAction())
 
-        self.store: Store | None = None
         self.workspace: Workspace | None = None
         self.tree_model: ArmyTreeModel | None = None
         self.roster_model: RosterTableModel | None = None
@@ -216,9 +181,6 @@ class MainWindow(QMainWindow):
         self.chart: RosterChart | None = None
         self.welcome_enabled = settings is not None
         self._runner: TaskRunner | None = None
-        self._pending_url = ""
-        self._opening = 0  # which open_database call is the latest
-        self._lock: QLockFile | None = None
         # False for a window that only looks (--screenshot): it may share a file.
         self.exclusive = True
         self._closing = False
@@ -243,13 +205,9 @@ class MainWindow(QMainWindow):
         self.ui.actionDeleteUnit.triggered.connect(self.delete_units)
         self.ui.actionUseListedPrice.triggered.connect(self.use_listed_prices)
         self.ui.actionFind.triggered.connect(self._find)
-        self.ui.actionOpenSamples.triggered.connect(self.add_sample_armies)
-        self.ui.actionImport.triggered.connect(self.choose_import)
-        self.ui.actionExport.triggered.connect(self.choose_export)
         self.ui.actionExportPdf.triggered.connect(self.choose_pdf)
         self.ui.actionPrint.triggered.connect(self.print_roster)
         self.ui.actionPrintPreview.triggered.connect(self.preview_roster)
-        self.ui.actionOpenDatabase.triggered.connect(self.choose_database)
         self.ui.actionReload.triggered.connect(lambda: self.database_reload.reload())
         self.ui.searchEdit.textChanged.connect(self._filter)
         self.ui.centralTabs.currentChanged.connect(self._tab_shown)
@@ -266,7 +224,6 @@ class MainWindow(QMainWindow):
         # Title and details hug the top; the details take the spare height, not the gaps.
         self.ui.inspectorLayout.setStretchFactor(self.ui.unitDetails, 1)
         self._update_actions()
-        self._fill_recent()
         self._default_layout()
         if settings is not None:
             self.restore_layout(settings)
@@ -420,41 +377,24 @@ class MainWindow(QMainWindow):
         return self._runner
 
     def open_database(self, url: str) -> None:
-        """Read the database in the background; `ready` or `failed` tells how it went.
+        """Read the database in the background; `ready` or `failed` tells how it went."""
+        self.database_opener.open_database(url)
 
-        Only the latest call counts: an earlier read that answers later is dropped.
-        """
-        self._opening += 1
-        generation = self._opening
-        self._pending_url = url
-        self.database_status.setText("Opening the database…")
-        # The status bar says it is opening: a progress dialog popping up at every start
-        # would flash past.
-        self.runner.run(lambda: read_database(url),
-                        lambda result: self._database_read(result, generation),
-                        lambda error: self._database_failed(error, generation))
+    @property
+    def store(self) -> Store | None:
+        """The open database's store (desktop.gui.database_open), None before one opens."""
+        return self.database_opener.store
 
-    def _database_read(self, result: tuple[Store, dict[str, Army], dict[str, Library]],
-                       generation: int = 0) -> None:
+    @property
+    def closing(self) -> bool:
+        """The window is closing: reads that answer now finish into nothing."""
+        return self._closing
+
+    def show_database(self, store: Store, armies: dict[str, Army],
+                      libraries: dict[str, Library]) -> None:
+        """The panes show a database that has just been read (DatabaseOpener)."""
         from desktop.gui.workspace import Workspace
 
-        store, armies, libraries = result
-        if self._closing or (generation and generation != self._opening):
-            store.close()  # a read the player has since replaced, or a window closing
-            return
-        lock = self._lock_database(store)
-        if lock is False:
-            store.close()
-            self._database_failed(DatabaseInUseError(
-                f"{store.describe()} is open in another Rout window; edits in both would "
-                "overwrite each other — switch to that window"), generation)
-            return
-        if self.store is not None:
-            self.store.close()
-        if lock is not self._lock:  # the same file again keeps its lock
-            self._release_lock()
-            self._lock = lock
-        self.store = store
         self.undo_stack.clear()
         workspace = Workspace(store, self)
         workspace.adopt(armies, libraries)
@@ -470,48 +410,7 @@ class MainWindow(QMainWindow):
         self.read_only_status.setToolTip(tip)
         self.read_only_status.setVisible(bool(text))
         self.log(f"Opened {where}: {len(armies)} arm{'y' if len(armies) == 1 else 'ies'}")
-        self._remember_database(self._pending_url)
         self._update_actions()
-        self.ready.emit()
-        if not armies and self.welcome_enabled and not store.read_only:
-            QTimer.singleShot(0, self.show_welcome)
-
-    def _lock_database(self, store: Store) -> QLockFile | Literal[False] | None:
-        """One window per SQLite file: a second Rout's whole-army saves would overwrite the
-        first's edits. None for databases without a file (PostgreSQL), False when taken."""
-        from desktop.store.database import sqlite_path
-
-        path = sqlite_path(store.url)
-        # A window that only reads overwrites nothing (and could not write the lock file).
-        if path is None or not self.exclusive or store.read_only:
-            return None
-        lock = QLockFile(f"{path}.rout-lock")
-        lock.setStaleLockTime(0)  # a lock left by a crashed Rout is taken over
-        if self.store is not None and self.store.url == store.url:
-            return self._lock  # reopening the same file in this window
-        return lock if lock.tryLock(0) else False
-
-    def _release_lock(self) -> None:
-        if self._lock:
-            self._lock.unlock()
-        self._lock = None
-
-    def _database_failed(self, error: BaseException, generation: int = 0) -> None:
-        if self._closing or (generation and generation != self._opening):
-            return
-        message = str(error) or type(error).__name__
-        # A failed switch keeps the database that is open; say which one that is.
-        self.database_status.setText(self.store.describe() if self.store else "No database")
-        self.log(f"Could not open the database: {message}")
-        self.failed.emit(message)
-        turned_away = isinstance(error, DatabaseInUseError) and self.store is None
-        if self.isVisible() and self.welcome_enabled:
-            if turned_away:
-                message += "\n\nThis window closes now."
-            QMessageBox.critical(self, "Cannot open the database", message)
-        if turned_away:
-            # A second window on a file in use could only ever be an empty shell.
-            QTimer.singleShot(0, self.close)
 
     def _show_workspace(self, workspace: Workspace) -> None:
         from desktop.gui.army_tree import ArmyTreeModel, DropHints
@@ -765,7 +664,8 @@ class MainWindow(QMainWindow):
 
     # Edits: each one undo command
 
-    def _push(self, before: Army | None, after: Army | None, text: str) -> None:
+    def push_army(self, before: Army | None, after: Army | None, text: str) -> None:
+        """One undo step replacing `before` with `after` (None: the army is new or gone)."""
         from desktop.gui.commands import ReplaceArmy, push_edit
 
         if self.workspace is not None:
@@ -781,7 +681,8 @@ class MainWindow(QMainWindow):
         self.log(message)
         QMessageBox.critical(self, "Could not save", message)
 
-    def _report(self, title: str, error: BaseException) -> None:
+    def report_error(self, title: str, error: BaseException) -> None:
+        """Say in the log and a message box why something the player asked for failed."""
         self.log(f"{title}: {error}")
         QMessageBox.critical(self, title, str(error) or type(error).__name__)
 
@@ -796,7 +697,7 @@ class MainWindow(QMainWindow):
         army = Army(name=dialog.name, player=dialog.player, ruleset=dialog.ruleset, units=(),
                     points_limit=dialog.points_limit, army_list=dialog.army_list,
                     notes=dialog.notes)
-        self._push(None, army, f"New army {army.name}")
+        self.push_army(None, army, f"New army {army.name}")
 
     def edit_army_settings(self) -> None:
         from dataclasses import replace
@@ -815,7 +716,7 @@ class MainWindow(QMainWindow):
                           points_limit=dialog.points_limit, army_list=dialog.army_list,
                           notes=dialog.notes)
         if changed != army:
-            self._push(army, changed, f"Change settings of {army.name}")
+            self.push_army(army, changed, f"Change settings of {army.name}")
 
     def delete_army(self) -> None:
         army = self.current_army
@@ -825,7 +726,7 @@ class MainWindow(QMainWindow):
                                       f"Delete {army.name} and its {len(army.units)} units? "
                                       "Edit ▸ Undo brings it back.")
         if answer == QMessageBox.StandardButton.Yes:
-            self._push(army, None, f"Delete army {army.name}")
+            self.push_army(army, None, f"Delete army {army.name}")
 
     def add_units_from_library(self) -> None:
         from desktop.engine.rulesets import get_ruleset
@@ -855,7 +756,7 @@ class MainWindow(QMainWindow):
             grown = replace(grown, units=(*grown.units, unit))
             added.append(unit.id)
         names = ", ".join(entry.profile.name for entry in entries)
-        self._push(army, grown, f"Add {names}")
+        self.push_army(army, grown, f"Add {names}")
         self.select_units(added)
 
     def duplicate_units(self) -> None:
@@ -875,7 +776,7 @@ class MainWindow(QMainWindow):
             copy = replace(unit, id=unique_unit_id(grown, stem), name=name)
             grown = replace(grown, units=(*grown.units, copy))
             copies.append(copy.id)
-        self._push(army, grown, f"Duplicate {', '.join(u.name for u in chosen)}")
+        self.push_army(army, grown, f"Duplicate {', '.join(u.name for u in chosen)}")
         self.select_units(copies)
 
     def delete_units(self) -> None:
@@ -887,7 +788,7 @@ class MainWindow(QMainWindow):
             return
         kept = tuple(unit for unit in army.units if unit.id not in chosen)
         names = ", ".join(u.name for u in army.units if u.id in chosen)
-        self._push(army, replace(army, units=kept), f"Delete {names}")
+        self.push_army(army, replace(army, units=kept), f"Delete {names}")
 
     def use_listed_prices(self) -> None:
         """Edit ▸ Use the Library Price: typed points of the selected units give way."""
@@ -895,16 +796,7 @@ class MainWindow(QMainWindow):
             self.roster_model.use_listed_prices([unit.id for unit in self.selected_units()])
 
     def add_sample_armies(self) -> None:
-        try:
-            armies = sample_armies()
-        except Exception as error:
-            self._report("Cannot read the sample armies", error)
-            return
-        self.undo_stack.beginMacro("Add sample armies")
-        for army in armies:
-            self._push(None, army, f"Add {army.name}")
-        self.undo_stack.endMacro()
-        self.log(f"Added {len(armies)} sample armies")
+        self.army_files.add_sample_armies()
 
     def show_welcome(self) -> None:
         from desktop.gui.dialogs import WelcomeDialog
@@ -926,59 +818,12 @@ class MainWindow(QMainWindow):
 
     # Files
 
-    def choose_import(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Import Army", "", "Armies (*.json *.ros *.rosz);;All files (*)")
-        if path:
-            self.import_army(Path(path))
-
     def import_army(self, path: Path, on_finished: Callable[[], None] | None = None) -> None:
         """Read the file in a worker; the army then arrives as one undoable step."""
-        from desktop.store.transfer import read_army_file, with_army_list
-
-        def done(imported: Any) -> None:
-            if self.workspace is not None:  # a BattleScribe catalogue names its army list
-                imported = with_army_list(imported,
-                                          self.workspace.full_library(imported.army.ruleset))
-            for warning in imported.warnings:
-                self.log(f"{path.name}: {warning}")
-            self._push(None, imported.army, f"Import {imported.army.name}")
-            self.log(f"Imported {imported.army.name} from {path.name}")
-            if on_finished:
-                on_finished()
-
-        def failed(error: BaseException) -> None:
-            self._report("Cannot import", error)
-            if on_finished:
-                on_finished()
-
-        self.runner.run(lambda: read_army_file(path), done, failed, progress_parent=self,
-                        label=f"Importing {path.name}…")
-
-    def choose_export(self) -> None:
-        army = self.current_army
-        if army is None:
-            return
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export Army", f"{army.name}.json",
-            "Rout JSON (*.json);;Text for forums (*.txt);;Markdown (*.md)")
-        if path:
-            self.export_army(Path(path))
+        self.army_files.import_army(path, on_finished)
 
     def export_army(self, path: Path) -> bool:
-        from desktop.store.errors import StoreError
-        from desktop.store.transfer import write_army_file
-
-        army = self.current_army
-        if army is None:
-            return False
-        try:
-            chosen = write_army_file(army, path)
-        except StoreError as error:
-            self._report("Cannot export", error)
-            return False
-        self.log(f"Exported {army.name} to {path} ({chosen})")
-        return True
+        return self.army_files.export_army(path)
 
     def choose_pdf(self) -> None:
         army = self.current_army
@@ -992,7 +837,7 @@ class MainWindow(QMainWindow):
             try:
                 write_pdf(army, Path(path), self._printed_problems(army))
             except OSError as error:
-                self._report("Cannot write the PDF", error)
+                self.report_error("Cannot write the PDF", error)
                 return
             self.log(f"Wrote {path}")
 
@@ -1014,33 +859,6 @@ class MainWindow(QMainWindow):
         # The warnings the roster panes show, so the printout says what the window says.
         return self.workspace.problems(army) if self.workspace is not None else None
 
-    def choose_database(self) -> None:
-        from desktop.gui.dialogs import OpenDatabaseDialog
-
-        current = _without_password(self.store.url) if self.store else ""
-        dialog = OpenDatabaseDialog(current, self)
-        if dialog.exec() == OpenDatabaseDialog.DialogCode.Accepted and dialog.location:
-            self.open_database(database_url_from(dialog.location))
-
-    def _remember_database(self, url: str) -> None:
-        # Never write a password into the settings file or show it in a menu.
-        url = _without_password(url)
-        if self._settings is None or not url:
-            return
-        recent = [u for u in _string_list(self._settings.value(RECENT_KEY, [])) if u != url]
-        self._settings.setValue(RECENT_KEY, [url, *recent][:RECENT_COUNT])
-        self._settings.setValue(DATABASE_KEY, url)
-        self._fill_recent()
-
-    def _fill_recent(self) -> None:
-        menu = self.ui.menuRecent
-        menu.clear()
-        recent = _string_list(self._settings.value(RECENT_KEY, [])) if self._settings else []
-        for url in recent:
-            action = menu.addAction(url)
-            action.triggered.connect(lambda checked=False, u=url: self.open_database(u))
-        menu.setEnabled(bool(recent))
-
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
         # Reads still running finish into nothing: no welcome or dialog after the window.
         self._closing = True
@@ -1049,42 +867,8 @@ class MainWindow(QMainWindow):
             self._settings.sync()
         if self._runner is not None:
             self._runner.wait_for_idle()
-        if self.store is not None:
-            self.store.close()
-            self.store = None
-        self._release_lock()
+        self.database_opener.close()
         super().closeEvent(event)
-
-
-class DatabaseInUseError(RuntimeError):
-    """Another Rout window holds the file's lock."""
-
-
-def database_url_from(text: str) -> str:
-    """A database URL from what a player typed: a URL as it is, a file path as SQLite."""
-    if "://" in text:
-        return text
-    return f"sqlite:///{Path(text).expanduser().resolve()}"
-
-
-def _without_password(url: str) -> str:
-    """The URL with any password replaced by ***; the player types it again when needed."""
-    if "@" not in url:
-        return url
-    from sqlalchemy.engine import make_url
-
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:  # not a URL SQLAlchemy reads: keep nothing secret-looking
-        return ""
-
-
-def _string_list(value: object) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [str(v) for v in value]
-    return []
 
 
 def _escape(text: str) -> str:
@@ -1114,4 +898,4 @@ def _unit_html(unit: Unit, ruleset: str) -> str:
     return "<br>".join(lines)
 
 
-__all__ = ["MainWindow", "database_url_from", "sys"]
+__all__ = ["MainWindow", "sys"]

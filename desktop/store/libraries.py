@@ -1,7 +1,7 @@
 """The unit libraries bundled with Rout (resources/libraries, one Rout JSON file per
 ruleset), and the library a headless command should use: the stored one, else the bundled.
 
-The window stores the bundled library in a database that has none (main_window's
+The window stores the bundled library in a database that has none (database_open's
 read_database); a command that only reads must not write, so it falls back instead.
 """
 

@@ -26,7 +26,7 @@ def build_database(url: str) -> str:
     from desktop.engine import moves
     from desktop.engine.events import Event, fold
     from desktop.engine.setup import deploy_army, new_battle
-    from desktop.gui.main_window import sample_armies
+    from desktop.gui.army_files import sample_armies
     from desktop.store.store import Store
 
     armies = sample_armies()

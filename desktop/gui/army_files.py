@@ -1,0 +1,111 @@
+"""File ▸ Import Army, Export Army and Open Sample Armies: armies to and from files.
+
+An import is read in a worker (a BattleScribe roster may be big) and the army arrives as
+one undoable step; sample armies are one step together. What a file holds and how it is
+written is the store's (desktop.store.transfer), imported when a file is read or written:
+not before the first paint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QFileDialog
+
+from desktop.bundled import resources_dir
+
+if TYPE_CHECKING:
+    from desktop.engine.model import Army
+    from desktop.gui.main_window import MainWindow
+
+
+def sample_armies() -> list[Army]:
+    from desktop.engine.codec import army_from_json
+    from desktop.store.files import read_json
+
+    return [army_from_json(read_json(path))
+            for path in sorted((resources_dir() / "armies").glob("*.json"))]
+
+
+class ArmyFiles(QObject):
+    """Import, export and the sample armies, for the window's database."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        window.ui.actionOpenSamples.triggered.connect(self.add_sample_armies)
+        window.ui.actionImport.triggered.connect(self.choose_import)
+        window.ui.actionExport.triggered.connect(self.choose_export)
+
+    def add_sample_armies(self) -> None:
+        window = self.window
+        try:
+            armies = sample_armies()
+        except Exception as error:
+            window.report_error("Cannot read the sample armies", error)
+            return
+        window.undo_stack.beginMacro("Add sample armies")
+        for army in armies:
+            window.push_army(None, army, f"Add {army.name}")
+        window.undo_stack.endMacro()
+        window.log(f"Added {len(armies)} sample armies")
+
+    def choose_import(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, "Import Army", "", "Armies (*.json *.ros *.rosz);;All files (*)")
+        if path:
+            self.import_army(Path(path))
+
+    def import_army(self, path: Path, on_finished: Callable[[], None] | None = None) -> None:
+        """Read the file in a worker; the army then arrives as one undoable step."""
+        from desktop.store.transfer import read_army_file, with_army_list
+
+        window = self.window
+
+        def done(imported: Any) -> None:
+            if window.workspace is not None:  # a BattleScribe catalogue names its army list
+                imported = with_army_list(imported,
+                                          window.workspace.full_library(imported.army.ruleset))
+            for warning in imported.warnings:
+                window.log(f"{path.name}: {warning}")
+            window.push_army(None, imported.army, f"Import {imported.army.name}")
+            window.log(f"Imported {imported.army.name} from {path.name}")
+            if on_finished:
+                on_finished()
+
+        def failed(error: BaseException) -> None:
+            window.report_error("Cannot import", error)
+            if on_finished:
+                on_finished()
+
+        window.runner.run(lambda: read_army_file(path), done, failed, progress_parent=window,
+                          label=f"Importing {path.name}…")
+
+    def choose_export(self) -> None:
+        army = self.window.current_army
+        if army is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, "Export Army", f"{army.name}.json",
+            "Rout JSON (*.json);;Text for forums (*.txt);;Markdown (*.md)")
+        if path:
+            self.export_army(Path(path))
+
+    def export_army(self, path: Path) -> bool:
+        """Write the army on screen to `path`, in the format its suffix names."""
+        from desktop.store.errors import StoreError
+        from desktop.store.transfer import write_army_file
+
+        army = self.window.current_army
+        if army is None:
+            return False
+        try:
+            chosen = write_army_file(army, path)
+        except StoreError as error:
+            self.window.report_error("Cannot export", error)
+            return False
+        self.window.log(f"Exported {army.name} to {path} ({chosen})")
+        return True
