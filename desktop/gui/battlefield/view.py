@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -27,6 +27,7 @@ from PySide6.QtGui import (
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
     QGestureEvent,
     QGraphicsView,
@@ -266,8 +267,25 @@ class BattlefieldView(QGraphicsView):
         box = QRectF(0, 0, self.viewport().width(), painter.fontMetrics().height() * 1.8)
         painter.fillRect(box, BANNER_COLOUR)
         painter.setPen(QColor("#ffffff"))
-        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, banner)
+        painter.drawText(self.banner_text_rect(box), Qt.AlignmentFlag.AlignCenter, banner)
         painter.restore()
+
+    def banner_text_rect(self, box: QRectF) -> QRectF:
+        """Where in the banner `box` its words go: the widest part not under a dialog
+        (the resolution wizard stands beside the table's centre, over one side of it)."""
+        dialog = QApplication.activeModalWidget()
+        if dialog is None or dialog is self.window() or not dialog.isVisible():
+            return box
+        frame = dialog.frameGeometry()
+        covered = QRectF(QPointF(self.viewport().mapFromGlobal(frame.topLeft())),
+                         QSizeF(frame.size()))
+        if not covered.intersects(box):
+            return box
+        left = QRectF(box.left(), box.top(), max(covered.left() - box.left(), 0.0),
+                      box.height())
+        right = QRectF(covered.right(), box.top(), max(box.right() - covered.right(), 0.0),
+                       box.height())
+        return max(left, right, key=QRectF.width)
 
     def keyReleaseEvent(self, event: QKeyEvent) -> None:  # Qt override
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
