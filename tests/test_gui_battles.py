@@ -557,3 +557,27 @@ def test_the_unit_dock_names_the_units_gone_from_the_table(qtbot, url, scenario_
     details = window.ui.unitDetails.text()
     assert "3 units on the table" in details
     assert "Gone: Empire Swordsmen (destroyed)" in details
+
+
+def test_the_unit_dock_describes_a_replayed_unit_as_it_stood_at_that_step(
+        qtbot, url, scenario_path):
+    from desktop.engine.events import CasualtiesRemoved
+
+    _, window, _ = four_units_on_the_table(qtbot, url, scenario_path)
+    battle = window.battles.battle
+    full = battle.states["swordsmen"].models
+    window.battles.workspace.apply([CasualtiesRemoved("swordsmen", 5)], "Shooting")
+    centre = window.battles.battle.states["swordsmen"].center
+    mouse(window, QEvent.Type.MouseButtonPress, centre)
+    mouse(window, QEvent.Type.MouseButtonRelease, centre, buttons=NO_BUTTON)
+    assert window.battlefield_scene.selected_units() == ["swordsmen"]
+    assert f"{full - 5} models" in window.ui.unitDetails.text()
+    slider = window.battles.replay_bar.slider
+    slider.setFocus()
+    qtbot.keyClick(slider, Qt.Key.Key_Left)  # one step back: before the shooting
+    assert window.battlefield_scene.read_only
+    assert f"{full} models" in window.ui.unitDetails.text()
+    assert "step 0 of 1" in window.ui.unitTitle.text()
+    qtbot.keyClick(slider, Qt.Key.Key_End)  # back to now
+    assert f"{full - 5} models" in window.ui.unitDetails.text()
+    assert "on the table" in window.ui.unitTitle.text()

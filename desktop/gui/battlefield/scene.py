@@ -119,6 +119,7 @@ class BattlefieldScene(QGraphicsScene):
         self.ghost.label.hide()
         self.animator = Animator(self)
         self.banner = ""  # "Replay — step 12 of 40" while a past state is shown
+        self.shown_as = "on the table"  # how the state shown stands: now, a step, a preview
         self.locked = ""  # why no battle may change: the database may only be read
         self.selectionChanged.connect(self._selection_changed)
         self.show_battle(None)
@@ -162,6 +163,7 @@ class BattlefieldScene(QGraphicsScene):
         if self.banner:
             self.banner = ""
             self.update()
+        self.shown_as = "on the table"
         for item in self._units.values():
             item.setOpacity(1.0)  # a preview's ghosts become units again
         self._show(battle)
@@ -180,6 +182,7 @@ class BattlefieldScene(QGraphicsScene):
         for uid, item in self._units.items():
             item.setOpacity(PREVIEW_OPACITY if uid in touched else 1.0)
         self.banner = "Preview — Finish applies these moves"
+        self.shown_as = "in the preview"
         self.update()
 
     def show_replay(self, battle: Battle, step: int, steps: int) -> None:
@@ -187,6 +190,7 @@ class BattlefieldScene(QGraphicsScene):
         self.animator.skip()
         self._show(battle)
         self.banner = f"Replay — step {step} of {steps}"
+        self.shown_as = f"at step {step} of {steps}"
         self.update()
 
     def _show(self, battle: Battle | None) -> None:
