@@ -581,3 +581,58 @@ def test_the_unit_dock_describes_a_replayed_unit_as_it_stood_at_that_step(
     qtbot.keyClick(slider, Qt.Key.Key_End)  # back to now
     assert f"{full - 5} models" in window.ui.unitDetails.text()
     assert "on the table" in window.ui.unitTitle.text()
+
+
+def _ctrl_wheel(window: MainWindow, point: tuple[float, float], notches: int) -> None:
+    from PySide6.QtGui import QWheelEvent
+
+    view = window.battlefield_view
+    viewport = view.viewport()
+    pixel = view.mapFromScene(QPointF(*point))
+    QApplication.sendEvent(viewport, QWheelEvent(
+        QPointF(pixel), QPointF(viewport.mapToGlobal(pixel)), QPoint(0, 0),
+        QPoint(0, 120 * notches), NO_BUTTON, Qt.KeyboardModifier.ControlModifier,
+        Qt.ScrollPhase.NoScrollPhase, False))
+
+
+def _in_sight(window: MainWindow) -> Any:
+    view = window.battlefield_view
+    return view.mapToScene(view.viewport().rect()).boundingRect()
+
+
+def test_engine_moves_that_end_out_of_a_zoomed_view_are_brought_into_it(
+        qtbot, url, scenario_path):
+    scenario, window, _ = four_units_on_the_table(qtbot, url, scenario_path)
+    view = window.battlefield_view
+    view.fit_table()
+    _ctrl_wheel(window, (2.0, 2.0), 4)  # the player looks closely at a far corner
+    zoom = view.scale_factor
+    session = run(scenario.resolution(), ScriptedAnswers(ScriptedRoller(scenario.dice)))
+    ends = {event.unit: event.path[-1] for event in session.events
+            if hasattr(event, "path") and session.battle.states[event.unit].status.on_table}
+    assert ends and not any(_in_sight(window).contains(QPointF(*end)) for end in ends.values())
+    window.battles.workspace.apply(session.events, "Combat aftermath", animate=True)
+    seen = _in_sight(window)
+    for unit in ends:
+        footprint = session.battle.footprint(unit)
+        assert all(seen.contains(QPointF(*corner)) for corner in footprint.corners), unit
+    assert view.scale_factor == pytest.approx(zoom)  # it fits: the player's zoom is kept
+    window.battlefield_scene.skip_animations()
+
+
+def test_engine_moves_too_spread_for_the_zoom_zoom_out_only_as_far_as_needed(
+        qtbot, url, scenario_path):
+    scenario, window, _ = four_units_on_the_table(qtbot, url, scenario_path)
+    view = window.battlefield_view
+    view.fit_table()
+    fit = view.scale_factor
+    _ctrl_wheel(window, (6.0, 6.0), 30)  # very close: the moves cannot all fit
+    session = run(scenario.resolution(), ScriptedAnswers(ScriptedRoller(scenario.dice)))
+    window.battles.workspace.apply(session.events, "Combat aftermath", animate=True)
+    seen = _in_sight(window)
+    for event in session.events:
+        if hasattr(event, "path") and session.battle.states[event.unit].status.on_table:
+            assert all(seen.contains(QPointF(*corner))
+                       for corner in session.battle.footprint(event.unit).corners)
+    assert fit < view.scale_factor  # not back to the whole table
+    window.battlefield_scene.skip_animations()

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from desktop.engine import moves
 from desktop.engine.errors import MoveRefused
-from desktop.engine.events import Event
+from desktop.engine.events import Event, Movement
 from desktop.engine.geometry import Table
 from desktop.engine.model import Battle, Terrain
 from desktop.engine.rings import rings
@@ -99,6 +99,7 @@ class BattlefieldScene(QGraphicsScene):
 
     movesProposed = Signal(object)  # list[Event]: moves a tool proposes, accepted by the engine
     message = Signal(str)  # why a proposed move was refused, for the status bar
+    movesPlayed = Signal(QRectF)  # where the units moved by an animation end (scene units)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -294,6 +295,13 @@ class BattlefieldScene(QGraphicsScene):
         to (for the facings units started from)."""
         speed = max(self.table.width, self.table.depth) / TABLE_CROSSING_S
         self.animator.play(before, events, self._units, speed)
+        ends = QRectF()
+        for event in events:
+            item = self._units.get(getattr(event, "unit", ""))
+            if isinstance(event, Movement) and item is not None:
+                ends = ends.united(item.sceneBoundingRect())
+        if not ends.isEmpty():
+            self.movesPlayed.emit(ends)
 
     def skip_animations(self) -> None:
         self.animator.skip()

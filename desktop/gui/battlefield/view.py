@@ -47,6 +47,7 @@ MIN_ZOOM: Final = 0.5  # times the scale that fits the table
 MAX_ZOOM: Final = 40.0
 FIT_MARGIN: Final = 0.03  # of the table, kept around it by fit_table
 BANNER_COLOUR: Final = QColor(150, 40, 40, 220)
+FOLLOW_MARGIN_PX: Final = 24  # room kept around engine moves brought into sight
 
 
 class BattlefieldView(QGraphicsView):
@@ -73,6 +74,7 @@ class BattlefieldView(QGraphicsView):
         self.tool: Tool = TOOLS["select"](self)
         self.last_menu: QMenu | None = None  # the context menu shown last (tests look at it)
         self.setTransform(QTransform.fromScale(1.0, -1.0))
+        scene.movesPlayed.connect(self.bring_into_view)
 
     # --- zoom -----------------------------------------------------------------------------
 
@@ -115,6 +117,46 @@ class BattlefieldView(QGraphicsView):
         drift = self.mapFromScene(held) - anchor
         self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + drift.x())
         self.verticalScrollBar().setValue(self.verticalScrollBar().value() + drift.y())
+        self._fitted = False
+
+    def bring_into_view(self, rect: QRectF) -> None:
+        """Pan so that `rect` (scene units: where the engine's moves end) is in sight, as
+        little as will do; zoom out only if it cannot fit at the player's zoom, and only as
+        far as needed. Never zooms in."""
+        if rect.isEmpty():
+            return
+        viewport = self.viewport().rect()
+        if viewport.isEmpty() or self.scale_factor <= 0:
+            return
+        seen = self.mapToScene(viewport).boundingRect()
+        if seen.contains(rect):
+            return
+        room = QRectF(viewport).adjusted(FOLLOW_MARGIN_PX, FOLLOW_MARGIN_PX,
+                                         -FOLLOW_MARGIN_PX, -FOLLOW_MARGIN_PX)
+        needed = min(room.width() / rect.width() if rect.width() else self.scale_factor,
+                     room.height() / rect.height() if rect.height() else self.scale_factor)
+        if needed < self.scale_factor:
+            self._set_scale(max(needed, self.fit_scale() * MIN_ZOOM))
+            seen = self.mapToScene(viewport).boundingRect()
+        margin = FOLLOW_MARGIN_PX / self.scale_factor
+        wanted = rect.adjusted(-margin, -margin, margin, margin)
+        centre = seen.center()
+        for low, high, seen_low, seen_high, axis in (
+                (wanted.left(), wanted.right(), seen.left(), seen.right(), "x"),
+                (wanted.top(), wanted.bottom(), seen.top(), seen.bottom(), "y")):
+            if high - low >= seen_high - seen_low:
+                shift = (low + high) / 2 - (seen_low + seen_high) / 2
+            elif low < seen_low:
+                shift = low - seen_low
+            elif high > seen_high:
+                shift = high - seen_high
+            else:
+                shift = 0.0
+            if axis == "x":
+                centre.setX(centre.x() + shift)
+            else:
+                centre.setY(centre.y() + shift)
+        self.centerOn(centre)
         self._fitted = False
 
     def _set_scale(self, scale: float) -> None:
