@@ -636,3 +636,19 @@ def test_engine_moves_too_spread_for_the_zoom_zoom_out_only_as_far_as_needed(
                        for corner in session.battle.footprint(event.unit).corners)
     assert fit < view.scale_factor  # not back to the whole table
     window.battlefield_scene.skip_animations()
+
+
+def test_the_battle_log_says_when_a_step_is_undone_and_redone(battle_window):
+    window, _ = battle_window
+    battle = window.battles.battle
+    uid = next(iter(battle.roster))
+    start = battle.states[uid].center
+    drag(window, start, (start[0], start[1] + 7.0))
+    step = window.undo_stack.undoText()
+    assert step
+    window.undo_action.trigger()
+    lines = window.ui.logView.toPlainText().splitlines()
+    assert lines[-1] == f"Undone: {step}"
+    window.redo_action.trigger()
+    lines = window.ui.logView.toPlainText().splitlines()
+    assert f"Redone: {step}" in lines[-3:]

@@ -234,6 +234,9 @@ class BattlePanel(QObject):
         self.workspace.changed.connect(self._battle_changed)
         self.workspace.opened.connect(self._opened)
         self.workspace.stepped.connect(self._narrate)
+        # The log keeps what was said: a step taken back (or made again) is said too.
+        self.workspace.undone.connect(lambda text: self.logged.emit(f"Undone: {text}"))
+        self.workspace.redone.connect(lambda text: self.logged.emit(f"Redone: {text}"))
         self.workspace.failed.connect(self.report_failure)
         self.workspace.listChanged.connect(self.update_actions)
         self.list_model = BattleListModel(self.workspace, self)
