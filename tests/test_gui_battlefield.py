@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QImage, QMouseEvent, QPainter, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
@@ -659,3 +659,37 @@ def test_ring_labels_never_cover_each_other_whichever_way_the_unit_faces(table, 
             for other in boxes[index + 1:]:
                 assert not box.intersects(other), (pixels, [label.text() for label in shown])
         table.scene.clearSelection()
+
+
+def _on_screen(table: Table, item) -> QRectF:
+    """Where an item is drawn in the viewport (pixels)."""
+    return item.deviceTransform(table.view.viewportTransform()).mapRect(item.boundingRect())
+
+
+@pytest.mark.parametrize("edge", ["top", "left", "right"])
+def test_the_ghosts_label_stays_inside_the_view_at_its_edges(table, edge):
+    uid = "handgunners"
+    footprint = table.battle.footprint(uid)
+    viewport = table.view.viewport().rect()
+    # The ghost dragged to touch an edge of the view: its label would stand beyond it.
+    corner = {"top": max(footprint.corners, key=lambda c: c[1]),
+              "left": min(footprint.corners, key=lambda c: c[0]),
+              "right": max(footprint.corners, key=lambda c: c[0])}[edge]
+    offset = (corner[0] - footprint.center[0], corner[1] - footprint.center[1])
+    middle = table.pixel(footprint.center)
+    target_pixel = {"top": QPoint(middle.x(), 3), "left": QPoint(3, middle.y()),
+                    "right": QPoint(viewport.width() - 4, middle.y())}[edge]
+    at = table.view.mapToScene(target_pixel)
+    target = (at.x() - offset[0], at.y() - offset[1])
+    table.mouse(QEvent.Type.MouseButtonPress, footprint.center)
+    for step in range(1, 9):
+        t = step / 8
+        table.mouse(QEvent.Type.MouseMove,
+                    (footprint.center[0] + (target[0] - footprint.center[0]) * t,
+                     footprint.center[1] + (target[1] - footprint.center[1]) * t),
+                    button=NO_BUTTON)
+    label = table.scene.ghost.label
+    assert label.isVisible() and label.text()
+    assert QRectF(viewport).contains(_on_screen(table, label)), (
+        f"{_on_screen(table, label)} is cut off by the {edge} of {viewport}")
+    table.mouse(QEvent.Type.MouseButtonRelease, target, buttons=NO_BUTTON)

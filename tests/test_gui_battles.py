@@ -557,3 +557,98 @@ def test_the_unit_dock_names_the_units_gone_from_the_table(qtbot, url, scenario_
     details = window.ui.unitDetails.text()
     assert "3 units on the table" in details
     assert "Gone: Empire Swordsmen (destroyed)" in details
+
+
+def test_the_unit_dock_describes_a_replayed_unit_as_it_stood_at_that_step(
+        qtbot, url, scenario_path):
+    from desktop.engine.events import CasualtiesRemoved
+
+    _, window, _ = four_units_on_the_table(qtbot, url, scenario_path)
+    battle = window.battles.battle
+    full = battle.states["swordsmen"].models
+    window.battles.workspace.apply([CasualtiesRemoved("swordsmen", 5)], "Shooting")
+    centre = window.battles.battle.states["swordsmen"].center
+    mouse(window, QEvent.Type.MouseButtonPress, centre)
+    mouse(window, QEvent.Type.MouseButtonRelease, centre, buttons=NO_BUTTON)
+    assert window.battlefield_scene.selected_units() == ["swordsmen"]
+    assert f"{full - 5} models" in window.ui.unitDetails.text()
+    slider = window.battles.replay_bar.slider
+    slider.setFocus()
+    qtbot.keyClick(slider, Qt.Key.Key_Left)  # one step back: before the shooting
+    assert window.battlefield_scene.read_only
+    assert f"{full} models" in window.ui.unitDetails.text()
+    assert "step 0 of 1" in window.ui.unitTitle.text()
+    qtbot.keyClick(slider, Qt.Key.Key_End)  # back to now
+    assert f"{full - 5} models" in window.ui.unitDetails.text()
+    assert "on the table" in window.ui.unitTitle.text()
+
+
+def _ctrl_wheel(window: MainWindow, point: tuple[float, float], notches: int) -> None:
+    from PySide6.QtGui import QWheelEvent
+
+    view = window.battlefield_view
+    viewport = view.viewport()
+    pixel = view.mapFromScene(QPointF(*point))
+    QApplication.sendEvent(viewport, QWheelEvent(
+        QPointF(pixel), QPointF(viewport.mapToGlobal(pixel)), QPoint(0, 0),
+        QPoint(0, 120 * notches), NO_BUTTON, Qt.KeyboardModifier.ControlModifier,
+        Qt.ScrollPhase.NoScrollPhase, False))
+
+
+def _in_sight(window: MainWindow) -> Any:
+    view = window.battlefield_view
+    return view.mapToScene(view.viewport().rect()).boundingRect()
+
+
+def test_engine_moves_that_end_out_of_a_zoomed_view_are_brought_into_it(
+        qtbot, url, scenario_path):
+    scenario, window, _ = four_units_on_the_table(qtbot, url, scenario_path)
+    view = window.battlefield_view
+    view.fit_table()
+    _ctrl_wheel(window, (2.0, 2.0), 4)  # the player looks closely at a far corner
+    zoom = view.scale_factor
+    session = run(scenario.resolution(), ScriptedAnswers(ScriptedRoller(scenario.dice)))
+    ends = {event.unit: event.path[-1] for event in session.events
+            if hasattr(event, "path") and session.battle.states[event.unit].status.on_table}
+    assert ends and not any(_in_sight(window).contains(QPointF(*end)) for end in ends.values())
+    window.battles.workspace.apply(session.events, "Combat aftermath", animate=True)
+    seen = _in_sight(window)
+    for unit in ends:
+        footprint = session.battle.footprint(unit)
+        assert all(seen.contains(QPointF(*corner)) for corner in footprint.corners), unit
+    assert view.scale_factor == pytest.approx(zoom)  # it fits: the player's zoom is kept
+    window.battlefield_scene.skip_animations()
+
+
+def test_engine_moves_too_spread_for_the_zoom_zoom_out_only_as_far_as_needed(
+        qtbot, url, scenario_path):
+    scenario, window, _ = four_units_on_the_table(qtbot, url, scenario_path)
+    view = window.battlefield_view
+    view.fit_table()
+    fit = view.scale_factor
+    _ctrl_wheel(window, (6.0, 6.0), 30)  # very close: the moves cannot all fit
+    session = run(scenario.resolution(), ScriptedAnswers(ScriptedRoller(scenario.dice)))
+    window.battles.workspace.apply(session.events, "Combat aftermath", animate=True)
+    seen = _in_sight(window)
+    for event in session.events:
+        if hasattr(event, "path") and session.battle.states[event.unit].status.on_table:
+            assert all(seen.contains(QPointF(*corner))
+                       for corner in session.battle.footprint(event.unit).corners)
+    assert fit < view.scale_factor  # not back to the whole table
+    window.battlefield_scene.skip_animations()
+
+
+def test_the_battle_log_says_when_a_step_is_undone_and_redone(battle_window):
+    window, _ = battle_window
+    battle = window.battles.battle
+    uid = next(iter(battle.roster))
+    start = battle.states[uid].center
+    drag(window, start, (start[0], start[1] + 7.0))
+    step = window.undo_stack.undoText()
+    assert step
+    window.undo_action.trigger()
+    lines = window.ui.logView.toPlainText().splitlines()
+    assert lines[-1] == f"Undone: {step}"
+    window.redo_action.trigger()
+    lines = window.ui.logView.toPlainText().splitlines()
+    assert f"Redone: {step}" in lines[-3:]

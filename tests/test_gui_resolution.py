@@ -13,6 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QPoint, QRect, QRectF, QSize
 from PySide6.QtWidgets import QMessageBox
 from test_gui_roster import Modals, open_window
 from test_gui_wizard import finish, walk
@@ -346,3 +347,64 @@ def test_clicking_a_log_line_selects_its_units_on_the_table(qtbot, url):
     log.setTextCursor(cursor)
     assert set(window.battlefield_scene.selected_units()) <= {"goblins", "elves"}
     assert "goblins" in window.battlefield_scene.selected_units()
+
+
+# The wizard and the table: its preview is drawn on the table, so it must not cover it.
+
+# The main window as it first opens on each screen (frame, battlefield viewport), measured
+# under openbox: the docks keep their widths, the table takes what is left.
+FIRST_WINDOWS = {
+    (1280, 800): (QRect(0, 0, 1280, 790), QRect(225, 147, 820, 460)),
+    (1366, 768): (QRect(0, 0, 1366, 758), QRect(225, 147, 906, 428)),
+}
+
+
+@pytest.mark.parametrize("screen_size", list(FIRST_WINDOWS))
+@pytest.mark.parametrize("units_at", ["none", "centre", "left", "right"])
+def test_the_wizard_opens_beside_the_tables_centre_within_the_screen(screen_size, units_at):
+    from desktop.gui.wizard.placement import FRAME_ALLOWANCE, beside_the_table
+
+    screen = QRect(QPoint(0, 0), QSize(*screen_size))
+    window, table = FIRST_WINDOWS[screen_size]
+    centre = table.center()
+    units = {"none": [], "centre": [centre], "left": [centre - QPoint(150, 0)],
+             "right": [centre + QPoint(150, 20)]}[units_at]
+    wanted, least = QSize(720, 620), QSize(554, 504)
+    place = beside_the_table(window=window, table=table, units=units, screen=screen,
+                             wanted=wanted, least=least)
+    framed = QRect(place.topLeft(), place.size() + FRAME_ALLOWANCE)
+    assert screen.contains(framed), f"{framed} runs off the {screen_size} screen"
+    assert place.width() >= least.width() and place.height() >= least.height()
+    assert not framed.contains(centre), "the table's centre is under the wizard"
+    for unit in units:
+        assert not framed.contains(unit), "the units it resolves are under the wizard"
+
+
+def test_the_wizard_leaves_the_table_and_its_ghosts_in_sight(qtbot, url):
+    from desktop.gui.battlefield.scene import PREVIEW_OPACITY
+
+    battle_id, resolve = stored_battle(url, WORKED)
+    window = opened(qtbot, url, battle_id)
+    view = window.battlefield_view
+    window.battles.resolve(resolve["procedure"],
+                           {k: v for k, v in resolve.items() if k != "procedure"})
+    wizard = window.battles.wizard
+    focus_on(qtbot, wizard)
+    viewport = view.viewport()
+    centre = viewport.mapToGlobal(viewport.rect().center())
+    assert not wizard.frameGeometry().contains(centre)
+    walk(qtbot, wizard, [3, 4, 5, 4, 6, 5], {})
+    qtbot.waitUntil(lambda: window.battlefield_scene.read_only, timeout=2000)
+    ghosts = [item for item in window.battlefield_scene.unit_items().values()
+              if item.opacity() == pytest.approx(PREVIEW_OPACITY)]
+    assert ghosts
+    for ghost in ghosts:
+        pixel = viewport.mapToGlobal(view.mapFromScene(ghost.pos()))
+        assert viewport.rect().contains(viewport.mapFromGlobal(pixel))
+        assert not wizard.frameGeometry().contains(pixel), f"{ghost.unit_id} is hidden"
+    # The banner's words stand in the part of it the wizard leaves in sight.
+    banner = view.banner_text_rect(QRectF(0, 0, viewport.width(), 30)).toRect()
+    words = QRect(viewport.mapToGlobal(banner.topLeft()), banner.size())
+    assert words.width() > 200 and not words.intersects(wizard.frameGeometry())
+    wizard.reject()
+    window.close()

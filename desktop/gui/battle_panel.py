@@ -78,6 +78,8 @@ class BattlePanel(QObject):
         self.replay_bar = ReplayBar(ui.battlefieldTab)
         self.replay = Replay(self.replay_bar, self.scene)
         ui.battlefieldLayout.addWidget(self.replay_bar)
+        # After the replay has put the step on the table: the Unit dock describes that step.
+        self.replay_bar.stepChosen.connect(lambda step: self._selection_changed())
         self.scene.selectionChanged.connect(self._selection_changed)
         self.workspace: BattleWorkspace | None = None
         self.list_model: BattleListModel | None = None
@@ -196,7 +198,9 @@ class BattlePanel(QObject):
             # Destroyed and fled units are not drawn: name them here, with why.
             gone = [f"{_html(battle.roster[uid].name)} ({GONE[state.status]})"
                     for uid, state in battle.states.items() if state.status in GONE]
-            self.inspect.emit(f"<b>Turn {battle.turn}</b>",
+            self.inspect.emit(f"<b>Turn {battle.turn}</b>"
+                              + ("" if self.scene.shown_as == "on the table"
+                                 else f" {self.scene.shown_as}"),
                               f"{on_table} unit{'' if on_table == 1 else 's'} on the table. "
                               "Select one to see where it "
                               "stands, what it touches and whom it fights."
@@ -217,7 +221,7 @@ class BattlePanel(QObject):
                  "Engaged with: " + (_html(", ".join(engaged)) if engaged else "nobody")]
         lines += [f"{_html(m.stat)} {m.delta:+d} until turn {m.expires_after_turn}"
                   for m in state.modifiers]
-        self.inspect.emit(f"<b>{_html(unit.name)}</b> on the table", "<br>".join(lines))
+        self.inspect.emit(f"<b>{_html(unit.name)}</b> {self.scene.shown_as}", "<br>".join(lines))
 
     # The database
 
@@ -230,6 +234,9 @@ class BattlePanel(QObject):
         self.workspace.changed.connect(self._battle_changed)
         self.workspace.opened.connect(self._opened)
         self.workspace.stepped.connect(self._narrate)
+        # The log keeps what was said: a step taken back (or made again) is said too.
+        self.workspace.undone.connect(lambda text: self.logged.emit(f"Undone: {text}"))
+        self.workspace.redone.connect(lambda text: self.logged.emit(f"Redone: {text}"))
         self.workspace.failed.connect(self.report_failure)
         self.workspace.listChanged.connect(self.update_actions)
         self.list_model = BattleListModel(self.workspace, self)

@@ -45,6 +45,8 @@ class BattleWorkspace(QObject):
     loading = Signal(bool)
     opened = Signal(str)  # a battle (by id) is on the table, however it was opened
     stepped = Signal(object, object)  # (battle before, events): a step was just applied
+    undone = Signal(str)  # a step was taken back (its undo text)
+    redone = Signal(str)  # a step taken back was made again (its undo text)
 
     def __init__(self, store: Store, runner: TaskRunner, undo_stack: QUndoStack,
                  parent: QObject | None = None) -> None:
@@ -215,13 +217,18 @@ class BattleStep(QUndoCommand):
         super().__init__(text)
         self.workspace, self.battle_id, self.events = workspace, battle_id, events
         self.animate = animate
+        self.done_before = False
 
     def redo(self) -> None:
+        if self.done_before:  # the log says so before the step's lines come again
+            self.workspace.redone.emit(self.text())
         self.workspace._stepped(self.battle_id, self.events, self.animate)
         self.animate = False  # a redo shows the result, it does not replay the move
+        self.done_before = True
 
     def undo(self) -> None:
         self.workspace._unstepped(self.battle_id)
+        self.workspace.undone.emit(self.text())
 
 
 class CreateBattle(QUndoCommand):

@@ -102,11 +102,34 @@ class Resolutions(QObject):
         self._add_forecast(wizard)
         self.wizard = wizard
         self.panel.update_actions()
+        self._place(wizard)
         wizard.open()
         # The keyboard goes to the wizard at once: digits and Enter alone walk it.
         wizard.activateWindow()
         if answers:
             wizard.resume(answers)
+
+    def _place(self, wizard: Any) -> None:
+        """Beside the table's centre rather than over it: its preview is drawn there."""
+        from PySide6.QtCore import QPointF, QRect
+
+        from desktop.gui.wizard.placement import beside_the_table
+
+        window, view = self.panel.window, self.panel.view
+        screen = window.screen()
+        battle = self.panel.battle
+        if screen is None or battle is None:
+            return
+        viewport = view.viewport()
+        units = [viewport.mapToGlobal(view.mapFromScene(QPointF(*battle.states[uid].center)))
+                 for uid in self.panel.scene.selected_units() if uid in battle.states]
+        place = beside_the_table(
+            window=window.frameGeometry(),
+            table=QRect(viewport.mapToGlobal(viewport.rect().topLeft()), viewport.size()),
+            units=units, screen=screen.availableGeometry(), wanted=wizard.size(),
+            least=wizard.sizeHint())
+        wizard.resize(place.size())
+        wizard.move(place.topLeft())
 
     def _add_forecast(self, wizard: Any) -> None:
         """The forecast on the first page, following the input and then the answers."""

@@ -76,19 +76,50 @@ class LabelItem(QGraphicsItem):
         self._lines: list[tuple[str, QColor]] = []
         self._rect = QRectF()
         self._above = False
+        self._below = False
 
-    def set_lines(self, lines: Sequence[tuple[str, QColor]], *, above: bool = False) -> None:
-        """Show `lines` (text, colour) centred on the anchor, or (`above`) standing on it."""
+    def set_lines(self, lines: Sequence[tuple[str, QColor]], *, above: bool = False,
+                  below: bool = False) -> None:
+        """Show `lines` (text, colour) centred on the anchor, or (`above`) standing on it,
+        or (`below`) hanging under it."""
         lines = list(lines)
-        if lines == self._lines and above == self._above:
+        if lines == self._lines and above == self._above and below == self._below:
             return
         self.prepareGeometryChange()
-        self._lines, self._above = lines, above
+        self._lines, self._above, self._below = lines, above, below
         metrics = QFontMetricsF(self._font)
         width = max((metrics.horizontalAdvance(text) for text, _ in lines), default=0.0)
         height = metrics.height() * len(lines)
-        top = -height - 6.0 if above else -height / 2
+        top = -height - 6.0 if above else 6.0 if below else -height / 2
         self._rect = QRectF(-width / 2 - 3, top - 1, width + 6, height + 2)
+
+    def keep_in_sight(self, under: QPointF | None = None) -> None:
+        """Keep a label that stands above its anchor within the view showing it: cut by
+        the view's top edge it hangs from `under` instead (the lowest point of what it
+        names), and it is slid in from whichever edge still cuts it."""
+        scene = self.scene()
+        views = scene.views() if scene is not None else []
+        if not views:
+            return
+        view = views[0]
+        room = QRectF(view.viewport().rect())
+        to_screen = view.viewportTransform()
+
+        def on_screen() -> QRectF:
+            return self.deviceTransform(to_screen).mapRect(self.boundingRect())
+
+        box = on_screen()
+        if box.top() < room.top() and under is not None and self._above:
+            self.setPos(under)
+            self.set_lines(self._lines, below=True)
+            box = on_screen()
+        dx = (room.left() - box.left() if box.left() < room.left()
+              else room.right() - box.right() if box.right() > room.right() else 0.0)
+        dy = (room.top() - box.top() if box.top() < room.top()
+              else room.bottom() - box.bottom() if box.bottom() > room.bottom() else 0.0)
+        if dx or dy:
+            anchor = to_screen.map(self.pos()) + QPointF(dx, dy)
+            self.setPos(to_screen.inverted()[0].map(anchor))
 
     def text(self) -> str:
         return "\n".join(text for text, _ in self._lines)
@@ -407,6 +438,8 @@ class GhostItem(QGraphicsItem):
         self.label.set_lines([(text, REFUSED_COLOUR if refused else ACCEPTED_COLOUR)],
                              above=True)
         self.label.show()
+        bottom = min(footprint.corners, key=lambda corner: corner[1])
+        self.label.keep_in_sight(under=QPointF(footprint.center[0], bottom[1]))
         self.show()
         self.update()
 
@@ -475,6 +508,7 @@ class RulerItem(QGraphicsItem):
         self.label.setPos(self.line.center())
         self.label.set_lines([(text, RULER_COLOUR)], above=True)
         self.label.show()
+        self.label.keep_in_sight(under=self.line.center())
         self.show()
         self.update()
 

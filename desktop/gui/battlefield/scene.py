@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from desktop.engine import moves
 from desktop.engine.errors import MoveRefused
-from desktop.engine.events import Event
+from desktop.engine.events import Event, Movement
 from desktop.engine.geometry import Table
 from desktop.engine.model import Battle, Terrain
 from desktop.engine.rings import rings
@@ -99,6 +99,7 @@ class BattlefieldScene(QGraphicsScene):
 
     movesProposed = Signal(object)  # list[Event]: moves a tool proposes, accepted by the engine
     message = Signal(str)  # why a proposed move was refused, for the status bar
+    movesPlayed = Signal(QRectF)  # where the units moved by an animation end (scene units)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -119,6 +120,7 @@ class BattlefieldScene(QGraphicsScene):
         self.ghost.label.hide()
         self.animator = Animator(self)
         self.banner = ""  # "Replay — step 12 of 40" while a past state is shown
+        self.shown_as = "on the table"  # how the state shown stands: now, a step, a preview
         self.locked = ""  # why no battle may change: the database may only be read
         self.selectionChanged.connect(self._selection_changed)
         self.show_battle(None)
@@ -162,6 +164,7 @@ class BattlefieldScene(QGraphicsScene):
         if self.banner:
             self.banner = ""
             self.update()
+        self.shown_as = "on the table"
         for item in self._units.values():
             item.setOpacity(1.0)  # a preview's ghosts become units again
         self._show(battle)
@@ -180,6 +183,7 @@ class BattlefieldScene(QGraphicsScene):
         for uid, item in self._units.items():
             item.setOpacity(PREVIEW_OPACITY if uid in touched else 1.0)
         self.banner = "Preview — Finish applies these moves"
+        self.shown_as = "in the preview"
         self.update()
 
     def show_replay(self, battle: Battle, step: int, steps: int) -> None:
@@ -187,6 +191,7 @@ class BattlefieldScene(QGraphicsScene):
         self.animator.skip()
         self._show(battle)
         self.banner = f"Replay — step {step} of {steps}"
+        self.shown_as = f"at step {step} of {steps}"
         self.update()
 
     def _show(self, battle: Battle | None) -> None:
@@ -290,6 +295,13 @@ class BattlefieldScene(QGraphicsScene):
         to (for the facings units started from)."""
         speed = max(self.table.width, self.table.depth) / TABLE_CROSSING_S
         self.animator.play(before, events, self._units, speed)
+        ends = QRectF()
+        for event in events:
+            item = self._units.get(getattr(event, "unit", ""))
+            if isinstance(event, Movement) and item is not None:
+                ends = ends.united(item.sceneBoundingRect())
+        if not ends.isEmpty():
+            self.movesPlayed.emit(ends)
 
     def skip_animations(self) -> None:
         self.animator.skip()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -27,6 +27,7 @@ from PySide6.QtGui import (
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
     QGestureEvent,
     QGraphicsView,
@@ -46,6 +47,7 @@ MIN_ZOOM: Final = 0.5  # times the scale that fits the table
 MAX_ZOOM: Final = 40.0
 FIT_MARGIN: Final = 0.03  # of the table, kept around it by fit_table
 BANNER_COLOUR: Final = QColor(150, 40, 40, 220)
+FOLLOW_MARGIN_PX: Final = 24  # room kept around engine moves brought into sight
 
 
 class BattlefieldView(QGraphicsView):
@@ -72,6 +74,7 @@ class BattlefieldView(QGraphicsView):
         self.tool: Tool = TOOLS["select"](self)
         self.last_menu: QMenu | None = None  # the context menu shown last (tests look at it)
         self.setTransform(QTransform.fromScale(1.0, -1.0))
+        scene.movesPlayed.connect(self.bring_into_view)
 
     # --- zoom -----------------------------------------------------------------------------
 
@@ -114,6 +117,46 @@ class BattlefieldView(QGraphicsView):
         drift = self.mapFromScene(held) - anchor
         self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + drift.x())
         self.verticalScrollBar().setValue(self.verticalScrollBar().value() + drift.y())
+        self._fitted = False
+
+    def bring_into_view(self, rect: QRectF) -> None:
+        """Pan so that `rect` (scene units: where the engine's moves end) is in sight, as
+        little as will do; zoom out only if it cannot fit at the player's zoom, and only as
+        far as needed. Never zooms in."""
+        if rect.isEmpty():
+            return
+        viewport = self.viewport().rect()
+        if viewport.isEmpty() or self.scale_factor <= 0:
+            return
+        seen = self.mapToScene(viewport).boundingRect()
+        if seen.contains(rect):
+            return
+        room = QRectF(viewport).adjusted(FOLLOW_MARGIN_PX, FOLLOW_MARGIN_PX,
+                                         -FOLLOW_MARGIN_PX, -FOLLOW_MARGIN_PX)
+        needed = min(room.width() / rect.width() if rect.width() else self.scale_factor,
+                     room.height() / rect.height() if rect.height() else self.scale_factor)
+        if needed < self.scale_factor:
+            self._set_scale(max(needed, self.fit_scale() * MIN_ZOOM))
+            seen = self.mapToScene(viewport).boundingRect()
+        margin = FOLLOW_MARGIN_PX / self.scale_factor
+        wanted = rect.adjusted(-margin, -margin, margin, margin)
+        centre = seen.center()
+        for low, high, seen_low, seen_high, axis in (
+                (wanted.left(), wanted.right(), seen.left(), seen.right(), "x"),
+                (wanted.top(), wanted.bottom(), seen.top(), seen.bottom(), "y")):
+            if high - low >= seen_high - seen_low:
+                shift = (low + high) / 2 - (seen_low + seen_high) / 2
+            elif low < seen_low:
+                shift = low - seen_low
+            elif high > seen_high:
+                shift = high - seen_high
+            else:
+                shift = 0.0
+            if axis == "x":
+                centre.setX(centre.x() + shift)
+            else:
+                centre.setY(centre.y() + shift)
+        self.centerOn(centre)
         self._fitted = False
 
     def _set_scale(self, scale: float) -> None:
@@ -266,8 +309,25 @@ class BattlefieldView(QGraphicsView):
         box = QRectF(0, 0, self.viewport().width(), painter.fontMetrics().height() * 1.8)
         painter.fillRect(box, BANNER_COLOUR)
         painter.setPen(QColor("#ffffff"))
-        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, banner)
+        painter.drawText(self.banner_text_rect(box), Qt.AlignmentFlag.AlignCenter, banner)
         painter.restore()
+
+    def banner_text_rect(self, box: QRectF) -> QRectF:
+        """Where in the banner `box` its words go: the widest part not under a dialog
+        (the resolution wizard stands beside the table's centre, over one side of it)."""
+        dialog = QApplication.activeModalWidget()
+        if dialog is None or dialog is self.window() or not dialog.isVisible():
+            return box
+        frame = dialog.frameGeometry()
+        covered = QRectF(QPointF(self.viewport().mapFromGlobal(frame.topLeft())),
+                         QSizeF(frame.size()))
+        if not covered.intersects(box):
+            return box
+        left = QRectF(box.left(), box.top(), max(covered.left() - box.left(), 0.0),
+                      box.height())
+        right = QRectF(covered.right(), box.top(), max(box.right() - covered.right(), 0.0),
+                       box.height())
+        return max(left, right, key=QRectF.width)
 
     def keyReleaseEvent(self, event: QKeyEvent) -> None:  # Qt override
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
