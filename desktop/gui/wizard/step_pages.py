@@ -135,7 +135,7 @@ class RollPage(StepPage):
 
     def __init__(self, wizard: ResolutionWizard, step: int) -> None:
         super().__init__(wizard, step)
-        from desktop.gui.wizard.odds_chart import OddsChart  # pyqtgraph only when needed
+        from desktop.gui.wizard.odds_chart import OddsChart
 
         self.roll: Roll | None = None
         self.chart: OddsChart = OddsChart(self)
