@@ -25,7 +25,7 @@ from desktop.engine.lazy import numpy as np
 from desktop.engine.lazy import shapely
 
 if TYPE_CHECKING:
-    from shapely import Polygon
+    from shapely import Polygon, STRtree
 
 
 # Clearance kept between the path and what it goes round: the planner's corners lie on
@@ -65,6 +65,19 @@ def shortest_path(
     `obstacles`, or None. Its corners stay inside `region` (min x, min y, max x, max y), the
     centres that keep the unit on the table; the goal itself may lie outside it.
     """
+    return _search(*visibility_graph(start, goal, shape, obstacles, region))
+
+
+def visibility_graph(
+    start: Point,
+    goal: Point,
+    shape: Footprint,
+    obstacles: Sequence[Sequence[Point]],
+    region: tuple[float, float, float, float],
+) -> tuple[list[Point], STRtree | None]:
+    """The places a path may bend at (start and goal first, then the corners of the grown
+    obstacles inside `region`), and an index of what a straight leg between two of them
+    must not cross (None when nothing is in the way)."""
     outer = [shapely.Polygon(grown(points, shape, MARGIN)) for points in obstacles]
     inner = [shapely.Polygon(grown(points, shape, MARGIN / 2)) for points in obstacles]
     min_x, min_y, max_x, max_y = region
@@ -77,41 +90,47 @@ def shortest_path(
         inside = tree.query(shapely.points(nodes[2:]), predicate="intersects")[0] + 2
         blocked_nodes = set(inside.tolist())
         nodes = [node for index, node in enumerate(nodes) if index not in blocked_nodes]
+    return nodes, tree if inner else None
+
+
+def _search(nodes: Sequence[Point], tree: STRtree | None) -> tuple[Point, ...] | None:
+    """A* from node 0 to node 1 over the visibility graph of `nodes`, the straight line to
+    node 1 as the (consistent) estimate, so the path is as short as Dijkstra's.
+
+    Edges are looked at only from the corners the search reaches, in one vectorised query
+    each: the whole graph (every pair of corners, hundreds of thousands of segments) made a
+    long flee among many rocks spend most of its time proving edges it never used.
+    """
     count = len(nodes)
-    first, second = np.triu_indices(count, k=1)
-    coords = np.array(nodes)
-    lines = shapely.linestrings(np.stack([coords[first], coords[second]], axis=1))
-    blocked = np.zeros(len(lines), dtype=bool)
-    if inner:
-        hits = tree.query(lines, predicate="intersects")[0]
-        blocked[hits] = True
-    lengths = np.hypot(*(coords[second] - coords[first]).T)
-    neighbours: list[list[tuple[int, float]]] = [[] for _ in range(count)]
-    for a, b, length in zip(first[~blocked].tolist(), second[~blocked].tolist(),
-                            lengths[~blocked].tolist(), strict=True):
-        neighbours[a].append((b, length))
-        neighbours[b].append((a, length))
-    return _dijkstra(nodes, neighbours)
-
-
-def _dijkstra(nodes: Sequence[Point], neighbours: Sequence[Sequence[tuple[int, float]]]
-              ) -> tuple[Point, ...] | None:
-    """Shortest path from node 0 to node 1."""
-    best = [math.inf] * len(nodes)
-    previous = [-1] * len(nodes)
+    coords = np.array(nodes, dtype=float)
+    estimate = np.hypot(*(coords - coords[1]).T).tolist()
+    best = [math.inf] * count
+    previous = [-1] * count
+    done = np.zeros(count, dtype=bool)
     best[0] = 0.0
-    queue = [(0.0, 0)]
+    queue = [(estimate[0], 0.0, 0)]
     while queue:
-        cost, node = heapq.heappop(queue)
+        _, cost, node = heapq.heappop(queue)
         if node == 1:
             break
-        if cost > best[node]:
+        if done[node] or cost > best[node]:
             continue
-        for other, length in neighbours[node]:
+        done[node] = True
+        others = np.flatnonzero(~done)
+        if not len(others):
+            continue
+        ends = coords[others]
+        lengths = np.hypot(*(ends - coords[node]).T)
+        seen = np.ones(len(others), dtype=bool)
+        if tree is not None:
+            lines = shapely.linestrings(np.stack(
+                [np.broadcast_to(coords[node], ends.shape), ends], axis=1))
+            seen[tree.query(lines, predicate="intersects")[0]] = False
+        for other, length in zip(others[seen].tolist(), lengths[seen].tolist(), strict=True):
             if cost + length < best[other]:
                 best[other] = cost + length
                 previous[other] = node
-                heapq.heappush(queue, (cost + length, other))
+                heapq.heappush(queue, (cost + length + estimate[other], cost + length, other))
     if math.isinf(best[1]):
         return None
     path = [1]
