@@ -175,3 +175,18 @@ def test_the_roster_panes_do_not_import_pyqtgraph(module):
     # pyqtgraph (and numpy) is for the wizard's charts: the armies must not wait for it.
     code = f"import sys, {module}; assert 'pyqtgraph' not in sys.modules, sys.modules.keys()"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("width", [190, 225, 320, 600])
+def test_tick_labels_keep_apart_in_a_narrow_dock(chart, qtbot, width):
+    from PySide6.QtGui import QFontMetricsF
+
+    chart.show_army(replace(small_army(), units=tuple(
+        replace(unit, points=unit.points * 3) for unit in small_army().units)))
+    shown_chart(chart, qtbot, (width, 240))
+    ticks = chart.bars.ticks()
+    metrics = QFontMetricsF(chart.bars.font())
+    widest = max(metrics.horizontalAdvance(str(value)) for _, value in ticks)
+    assert len(ticks) >= 2
+    assert all(right - left > widest + 4 for (left, _), (right, _) in itertools.pairwise(ticks))
+    assert chart.bars.ticks()[-1][0] <= chart.bars.width()

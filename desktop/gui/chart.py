@@ -107,17 +107,28 @@ class PointsBars(QWidget):
     # Layout, in widget coordinates: worked out from the size and font at each call, so
     # painting, hit tests and tests agree.
 
+    def _labels_width(self, metrics: QFontMetricsF) -> float:
+        widest = max((metrics.horizontalAdvance(label) for label, _ in self._totals),
+                     default=0.0)
+        return min(widest, self.width() * 0.45) + 8
+
+    def _scale(self) -> tuple[int, int]:
+        """The axis's end and its tick step, in points: as many round ticks as fit the
+        width with room between their labels (a narrow dock gets fewer)."""
+        metrics = QFontMetricsF(self.font())
+        reach = max(max((points for _, points in self._totals), default=0), 1) * HEADROOM
+        label = metrics.horizontalAdvance(f"{math.ceil(reach) * 2}")  # the end is below that
+        room = self.width() - self._labels_width(metrics) - label
+        step = tick_step(reach, max(1, min(MOST_TICKS, int(room // (label * 1.6)))))
+        return max(step, math.ceil(reach / step) * step), step
+
     def _axis_end(self) -> int:
-        largest = max((points for _, points in self._totals), default=0)
-        step = tick_step(largest * HEADROOM)
-        return max(step, math.ceil(max(largest, 1) * HEADROOM / step) * step)
+        return self._scale()[0]
 
     def plot_area(self) -> QRectF:
         """Where the bars go: right of the labels, above the axis and its title."""
         metrics = QFontMetricsF(self.font())
-        widest = max((metrics.horizontalAdvance(label) for label, _ in self._totals),
-                     default=0.0)
-        left = min(widest, self.width() * 0.45) + 8
+        left = self._labels_width(metrics)
         # Half the last tick's label hangs past the axis end; the value of the longest bar
         # sits after it.
         right = metrics.horizontalAdvance(f"{self._axis_end()}") / 2 + 4
@@ -140,8 +151,7 @@ class PointsBars(QWidget):
     def ticks(self) -> list[tuple[float, int]]:
         """(x in the widget, points) of each tick on the axis."""
         area = self.plot_area()
-        end = self._axis_end()
-        step = tick_step(end)
+        end, step = self._scale()
         return [(area.left() + value * area.width() / end, value)
                 for value in range(0, end + 1, step)]
 
