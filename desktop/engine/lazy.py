@@ -10,20 +10,29 @@ shapely` and use `shapely.Polygon`, `shapely.STRtree`… as they would the modul
 from __future__ import annotations
 
 import importlib
+import threading
 import types
 from typing import TYPE_CHECKING, Any
 
+# One lock for every lazy module: numpy imported on one thread while shapely (which imports
+# numpy) is imported on another leaves numpy half made for the rest of the process.
+_FIRST_IMPORT = threading.Lock()
+
 
 class _LazyModule(types.ModuleType):
-    """Stands for a module until an attribute is asked for, then imports it and takes its
-    attributes, so later look-ups are plain attribute reads (movement's loops make many)."""
+    """Stands for a module until an attribute is asked for, then imports it, takes its
+    attributes and becomes a plain module, so later look-ups take Python's fast path
+    (movement's loops make many)."""
 
     def __getattr__(self, name: str) -> Any:
-        # import_module holds the module's import lock: two threads asking at once get one
-        # import, and copying the same attributes twice is harmless.
-        module = importlib.import_module(self.__name__)
-        self.__dict__.update({key: value for key, value in vars(module).items()
-                              if not key.startswith("__")})
+        with _FIRST_IMPORT:
+            module = importlib.import_module(self.__name__)
+            if type(self) is _LazyModule:
+                self.__dict__.update({key: value for key, value in vars(module).items()
+                                      if not key.startswith("__")})
+                # What was not there to copy (a submodule imported later) is still found.
+                self.__dict__["__getattr__"] = lambda missing: getattr(module, missing)
+                self.__class__ = types.ModuleType  # type: ignore[assignment]
         return getattr(module, name)
 
 
