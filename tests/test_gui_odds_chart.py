@@ -92,3 +92,41 @@ def test_the_picture_has_the_bars_the_line_and_the_rolled_total(chart):
     column = {image.pixelColor(x, y).name() for y in range(int(area.top()), int(area.bottom()))}
     assert "#202020" in column
     assert "2: 2.8%" in chart.accessibleDescription()
+
+
+def test_a_key_of_many_outcomes_wraps_and_no_two_share_a_colour(chart):
+    names = ["moves the full distance", "passes through friends", "stops short",
+             "runs into the Orcs", "runs into the Trolls", "stops at the table edge",
+             "leaves the table"]
+    chart.show_roll(Roll(key="flee:x", unit="x", player="p", dice=D2D6, purpose="flee",
+                         why="Flee", clause="W6-FL-3",
+                         outcome_of=lambda total: names[min((total - 2) * 7 // 11, 6)]))
+    lines = chart.key_lines()
+    assert len(lines) > 1
+    assert [outcome for line in lines for outcome, _ in line] == names
+    assert len({colour.name() for _, colour in chart.key}) == len(names)
+    # The plot gives the key's lines their room.
+    metrics_bottom = chart.plot_area().bottom()
+    assert metrics_bottom + (2 + len(lines)) * chart.fontMetrics().height() <= chart.height()
+
+
+def test_a_threshold_past_every_total_is_drawn_at_that_edge(chart):
+    chart.show_roll(break_test(needs=-1))  # lost by so much that nothing holds
+    assert chart.line_x() == pytest.approx(chart.plot_area().left())
+    chart.show_roll(break_test(needs=13))  # nothing breaks
+    assert chart.line_x() == pytest.approx(chart.plot_area().right())
+
+
+def test_many_dice_name_only_the_totals_their_labels_have_room_for(chart):
+    from desktop.engine.dice import Dice
+
+    chart.show_roll(Roll(key="r", unit="u", player="p", dice=Dice.parse("12D20"),
+                         purpose="x", why="y", clause="W6-FL-3"))
+    named = chart.labelled_totals()
+    assert named[0] == 12 and 1 < len(named) < len(chart.totals)
+    widest = chart.fontMetrics().horizontalAdvance("240")
+    spacing = (chart.bar_rects()[1].center().x() - chart.bar_rects()[0].center().x()) * (
+        named[1] - named[0])
+    assert spacing > widest
+    chart.show_roll(break_test())
+    assert chart.labelled_totals() == list(range(2, 13))

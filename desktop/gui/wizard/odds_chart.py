@@ -8,6 +8,7 @@ is built on every Next, and a pyqtgraph plot cost it ~25 ms to make and paint.
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Final
 
@@ -28,7 +29,7 @@ LINE_COLOUR: Final = QColor("#202020")
 ROLLED_COLOUR: Final = QColor("#1a1a1a")  # outline of the total just rolled
 # Outcomes without a test (a flee move's "leaves the table") take these in turn.
 PALETTE: Final = (QColor("#4a7ebb"), QColor("#8e6bbf"), QColor("#d08c2f"), QColor("#3f9f9f"),
-                  QColor("#a05a7a"), QColor("#6f8f3a"))
+                  QColor("#a05a7a"), QColor("#6f8f3a"), QColor("#b8a534"), QColor("#5d6b7a"))
 BAR_SHARE: Final = 0.8
 """How much of its slot a bar fills."""
 HEADROOM: Final = 1.18
@@ -41,7 +42,7 @@ def outcome_colours(roll: Roll) -> dict[str, QColor]:
     if roll.threshold is not None:
         colours[roll.threshold.passes] = PASS_COLOUR
         colours[roll.threshold.fails] = FAIL_COLOUR
-    spare = iter(PALETTE * 4)
+    spare = itertools.cycle(PALETTE)
     for band in roll.bands:
         if band.outcome not in colours:
             colours[band.outcome] = next(spare)
@@ -99,11 +100,26 @@ class OddsChart(QWidget):
     def _top_percent(self) -> float:
         return max(self.chances, default=1.0) * HEADROOM
 
+    def key_lines(self) -> list[list[tuple[str, QColor]]]:
+        """The key's entries, wrapped onto as many lines as the width needs."""
+        metrics = QFontMetricsF(self.font())
+        left = metrics.horizontalAdvance("100%") + 10
+        lines: list[list[tuple[str, QColor]]] = [[]]
+        x = left
+        for outcome, colour in self.key:
+            width = metrics.height() * 0.7 + 4 + metrics.horizontalAdvance(outcome) + 14
+            if lines[-1] and x + width > self.width():
+                lines.append([])
+                x = left
+            lines[-1].append((outcome, colour))
+            x += width
+        return lines if self.key else []
+
     def plot_area(self) -> QRectF:
         metrics = QFontMetricsF(self.font())
         left = metrics.horizontalAdvance("100%") + 10
-        # Below the plot: tick labels, the axis title, then the key.
-        bottom = 3 * metrics.height() + 14
+        # Below the plot: tick labels, the axis title, then the key's lines.
+        bottom = (2 + len(self.key_lines())) * metrics.height() + 14
         return QRectF(left, 6, max(1.0, self.width() - left - 8),
                       max(1.0, self.height() - 6 - bottom))
 
@@ -128,10 +144,24 @@ class OddsChart(QWidget):
                        bottom - self._y_of(chance))
                 for total, chance in zip(self.totals, self.chances, strict=True)]
 
+    def labelled_totals(self) -> list[int]:
+        """The totals named under the axis: as many as their labels leave room for (every
+        one for 2D6, every other or fewer for many dice)."""
+        if not self.totals:
+            return []
+        metrics = QFontMetricsF(self.font())
+        slot = max(self._x_of(1) - self._x_of(0), 1.0)
+        label = metrics.horizontalAdvance(str(self.totals[-1])) + 6
+        return self.totals[::max(1, math.ceil(label / slot))]
+
     def line_x(self) -> float | None:
-        """Where the pass/fail line is drawn, or None when the roll is no test."""
+        """Where the pass/fail line is drawn, or None when the roll is no test. A threshold
+        past every total (a test no roll can pass, or none can fail) is drawn at that edge."""
         at = threshold_line(self.roll) if self.roll is not None else None
-        return None if at is None or not self.totals else self._x_of(at)
+        if at is None or not self.totals:
+            return None
+        area = self.plot_area()
+        return min(max(self._x_of(at), area.left()), area.right())
 
     def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
         painter = QPainter(self)
@@ -162,10 +192,8 @@ class OddsChart(QWidget):
                                     metrics.height()),
                              Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                              f"{value}%")
-        # Every total for a short range, every other one for 3D6 and up.
-        every = 1 if len(self.totals) <= 16 else 2
         below = area.bottom() + 3
-        for total in self.totals[::every]:
+        for total in self.labelled_totals():
             x = self._x_of(total)
             painter.drawText(QRectF(x - 20, below, 40, metrics.height()),
                              Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
@@ -177,16 +205,20 @@ class OddsChart(QWidget):
         self._paint_line(painter, metrics)
 
     def _paint_key(self, painter: QPainter, metrics: QFontMetricsF, y: float) -> None:
-        x = self.plot_area().left()
         size = metrics.height() * 0.7
-        for outcome, colour in self.key:
-            painter.fillRect(QRectF(x, y + (metrics.height() - size) / 2, size, size), colour)
-            x += size + 4
-            room = max(0.0, self.width() - x - 4)
-            text = metrics.elidedText(outcome, Qt.TextElideMode.ElideRight, room)
-            painter.drawText(QRectF(x, y, room, metrics.height()),
-                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
-            x += metrics.horizontalAdvance(text) + 14
+        for line in self.key_lines():
+            x = self.plot_area().left()
+            for outcome, colour in line:
+                painter.fillRect(QRectF(x, y + (metrics.height() - size) / 2, size, size),
+                                 colour)
+                x += size + 4
+                room = max(0.0, self.width() - x - 4)  # only a lone, very long entry elides
+                text = metrics.elidedText(outcome, Qt.TextElideMode.ElideRight, room)
+                painter.drawText(QRectF(x, y, room, metrics.height()),
+                                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                                 text)
+                x += metrics.horizontalAdvance(text) + 14
+            y += metrics.height()
 
     def _paint_line(self, painter: QPainter, metrics: QFontMetricsF) -> None:
         x = self.line_x()
