@@ -491,6 +491,25 @@ def test_a_battle_title_too_long_for_the_dock_is_whole_in_its_tooltip(battle_win
     assert view.horizontalScrollBar().maximum() == 0
 
 
+def test_long_titles_still_end_within_the_list_once_it_scrolls(qtbot, battle_window):
+    window, battle_id = battle_window
+    window.battles.workspace.rename(battle_id, "Orc Boyz and Wolf Riders (flank) break the "
+                                               "Empire Swordsmen; Handgunners nearby")
+    view = window.ui.battleList
+    window.ui.battleDock.show()
+    qtbot.waitExposed(view)
+    for _ in range(30):  # more rows than the dock shows: a vertical scroll bar comes
+        window.battles.workspace.duplicate(battle_id)
+    qtbot.waitUntil(lambda: view.verticalScrollBar().isVisible(), timeout=5_000)
+    model = view.model()
+
+    def within() -> bool:
+        return all(view.visualRect(model.index(row, 0)).right() < view.viewport().width()
+                   for row in range(model.rowCount()))
+
+    qtbot.waitUntil(within, timeout=5_000)
+
+
 def test_the_new_battle_dialog_shows_each_army_line_whole(qtbot):
     from test_gui_roster import sample_armies
 

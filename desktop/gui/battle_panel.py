@@ -120,6 +120,9 @@ class BattlePanel(QObject):
         ui.battleList.setItemDelegate(_WithinWidth(ui.battleList))
         ui.battleList.setResizeMode(QListView.ResizeMode.Adjust)
         ui.battleList.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # A vertical scroll bar coming or going narrows the viewport without a relayout.
+        ui.battleList.verticalScrollBar().rangeChanged.connect(
+            lambda *_: ui.battleList.doItemsLayout())
         self.armies: Sequence[Army] = ()
         self.update_actions()
 
