@@ -163,7 +163,9 @@ def timed_run(command: Sequence[str], picture: Path, environment: dict[str, str]
                 if seconds is None and picture.exists():
                     seconds = time.perf_counter() - start
                 elif process.poll() is not None:
-                    break  # ended without a picture
+                    if picture.exists():  # put in place just before it ended
+                        seconds = time.perf_counter() - start
+                    break
                 if time.perf_counter() - start > TIMEOUT:
                     raise subprocess.TimeoutExpired(command, TIMEOUT)
                 time.sleep(POLL_SECONDS)
