@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
+from bench_moves import UNITS
+from bench_moves import grid_battle as moves_grid_battle
 from report import Report
 
 from desktop.engine.events import (
@@ -35,11 +37,8 @@ from desktop.engine.events import (
     UnitWheeled,
     fold,
 )
-from desktop.engine.geometry import Table
-from desktop.engine.model import Battle, Unit, UnitProfile, UnitState
+from desktop.engine.model import Battle
 
-UNITS = 2000
-COLUMNS = 50
 EVENTS = 100_000
 FLAGS = 50_000
 BUDGET = 2.0
@@ -47,17 +46,8 @@ BUDGET = 2.0
 
 def grid_battle() -> Battle:
     """Two armies of 1,000 units facing each other, 10" apart, footprints worked out."""
-    profile = UnitProfile("Spearmen", {"M": 4, "Ld": 7})
-    roster, states = {}, {}
-    for number in range(UNITS):
-        row, column = divmod(number, COLUMNS)
-        uid = f"u{number}"
-        player = "North" if row >= UNITS // COLUMNS // 2 else "South"
-        roster[uid] = Unit(uid, uid, player, profile, models=30, files=5)
-        states[uid] = UnitState(uid, (5.0 + column * 10, 5.0 + row * 10),
-                                270.0 if player == "North" else 90.0, files=5, models=30)
-    battle = Battle("warhammer6", Table(COLUMNS * 10, UNITS // COLUMNS * 10), roster, states)
-    for uid in roster:
+    battle = moves_grid_battle(models=30)
+    for uid in battle.roster:
         battle.footprint(uid)
     return battle
 

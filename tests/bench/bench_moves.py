@@ -33,16 +33,18 @@ SAMPLES = 2000
 
 
 
-def grid_battle() -> Battle:
+def grid_battle(models: int = 10) -> Battle:
+    """Two armies of UNITS // 2 units facing each other in a grid, 10" apart."""
     profile = UnitProfile("Spearmen", {"M": 4, "Ld": 7})
     roster, states = {}, {}
     for number in range(UNITS):
         row, column = divmod(number, COLUMNS)
         uid = f"u{number}"
         player = "North" if row >= UNITS // COLUMNS // 2 else "South"
-        roster[uid] = Unit(uid, uid, player, profile, models=10, files=5)
+        roster[uid] = Unit(uid, uid, player, profile, models=models, files=5)
         states[uid] = UnitState(uid, (5.0 + column * 10, 5.0 + row * 10),
-                                270.0 if player == "North" else 90.0, files=5, models=10)
+                                270.0 if player == "North" else 90.0, files=5,
+                                models=models)
     return Battle("warhammer6", Table(COLUMNS * 10, UNITS // COLUMNS * 10), roster, states)
 
 
