@@ -8,6 +8,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
+from read_only import nobodys_folder  # noqa: F401  (a fixture the store tests share)
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIOS = REPO / "resources" / "scenarios"

@@ -12,6 +12,7 @@ import os
 import shutil
 import stat
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +24,16 @@ NOBODY = 65534  # the unprivileged user root's tests run the CLI as
 
 def is_root() -> bool:
     return os.geteuid() == 0
+
+
+@pytest.fixture
+def nobodys_folder() -> Iterator[Path]:
+    """A folder root owns and may write, which the unprivileged user (NOBODY) may only read:
+    outside pytest's tmp folder, which is root's alone."""
+    folder = Path(tempfile.mkdtemp(prefix="rout-test-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @contextmanager

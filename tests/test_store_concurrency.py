@@ -14,8 +14,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -78,27 +76,17 @@ def test_readers_never_call_a_healthy_sqlite_file_damaged_while_writers_import(t
     connection.close()
 
 
-@pytest.fixture
-def shared_folder() -> Iterator[Path]:
-    """A folder root owns and may write, which the unprivileged user may only read (pytest's
-    tmp folder is root's alone)."""
-    folder = Path(tempfile.mkdtemp(prefix="rout-concurrency-test-"))
-    folder.chmod(0o755)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
-
-
 @pytest.mark.skipif(not is_root(), reason="as root only: the reader runs as an unprivileged "
                     "user, for whom the folder is read-only while root writes in it")
 def test_a_reader_who_may_not_write_never_calls_the_file_damaged_while_its_owner_writes(
-        shared_folder):
+        nobodys_folder):
     """Rout reads such a file without SQLite's locks when nobody has it open (it cannot
     make the -shm they need); the owner may start writing meanwhile."""
     setpriv = shutil.which("setpriv")
     if setpriv is None:
         pytest.skip("no setpriv (util-linux) to run a reader as an unprivileged user")
     nobody = [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
-    path = shared_folder / "rout.sqlite"
+    path = nobodys_folder / "rout.sqlite"
     url = fill(path)
     path.chmod(0o644)
     probe = start("reader", url, 1, user=nobody)

@@ -17,7 +17,6 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -201,15 +200,6 @@ def test_no_database_in_a_read_only_folder_is_named_not_created(tmp_path, capsys
         code, out, _ = run_cli(capsys, "armies", "--database", url_of(missing))
         assert (code, json.loads(out)) == (0, [])  # reading never creates, as before
     assert list(folder.iterdir()) == []
-
-
-@pytest.fixture
-def nobodys_folder() -> Iterator[Path]:
-    """A folder outside pytest's (root-only) tmp folder, which the unprivileged user reaches."""
-    folder = Path(tempfile.mkdtemp(prefix="rout-read-only-test-"))
-    folder.chmod(0o755)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.mark.skipif(not is_root(), reason="as root only: drops to an unprivileged user, for "
