@@ -16,7 +16,7 @@ import math
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString
 
@@ -36,6 +36,7 @@ from desktop.engine.events import (
 )
 from desktop.engine.geometry import CONTACT_TOLERANCE, in_contact, overlaps
 from desktop.engine.model import Battle, Status
+from desktop.engine.narrate import describe
 from desktop.engine.scenario import load_scenario
 
 from builders import aftermath, scenario, side, w6_unit
@@ -220,6 +221,57 @@ def test_a_reform_is_refused_when_it_does_not_fit(battle):
     near = fold(battle, [moves.move_to(battle, "f", (26, 20))])  # x 23.5..28.5
     with pytest.raises(MoveRefused, match="'f' would overlap unit 'a' once reformed"):
         moves.reform(near, "f", 10)  # x 21..31 reaches a at 22.5
+
+
+def flanked() -> Battle:
+    """a (x 17.5..22.5) with Blue e on its right flank (x 22.5..24.5, y 17.5..22.5, facing
+    left) and Red g behind e (x 24.5..26.5), e fighting both."""
+    battle = table(w6_unit("e", "Blue", 23.5, 20, facing=180),
+                   w6_unit("g", "Red", 25.5, 20, facing=180))
+    return fold(battle, [UnitsEngaged("a", "e")])
+
+
+def test_a_narrowing_reform_moves_a_flank_enemy_up_into_contact():
+    battle = flanked()
+    event = moves.reform(battle, "a", 3)  # x 18.5..21.5, y 17..21: e is 1" off
+    assert [uid for uid, _, _ in event.moved_up] == ["e"]
+    after = event.apply_to(battle)
+    assert after.states["e"].center == pytest.approx((22.5, 20))
+    assert after.states["e"].facing == 180
+    assert in_contact(after.footprint("a"), after.footprint("e"))
+    assert "e" in after.states["a"].engaged_with
+    assert event_from_json(json.loads(json.dumps(event.to_json()))) == event
+    assert fold(battle, [event]) == after
+    assert describe(event, battle).endswith("move up to stay in contact")
+
+
+def test_a_flank_enemy_blocked_on_its_way_up_slides_back_along_the_flank():
+    """The four units: swordsmen 5 wide (x 34.03..37.97, y 22.82..25.18, facing down), boyz
+    in front of them, wolf riders on their left flank reaching past their front to y 21.54.
+    Reformed 3 wide, the swordsmen span x 34.82..37.18 and y 22.82..26.76; the straight step
+    right would put the wolf riders into the boyz, so they slide down the flank until they
+    clear the boyz' edge at y 22.82, and touch the swordsmen again."""
+    battle = load_scenario(json.loads(FOUR_UNITS.read_text(encoding="utf-8"))).battle
+    event = moves.reform(battle, "swordsmen", 3)
+    after = event.apply_to(battle)
+    riders = after.footprint("wolf_riders")
+    xs, ys = [x for x, _ in riders.corners], [y for _, y in riders.corners]
+    assert max(xs) == pytest.approx(after.footprint("swordsmen").corners[1][0])
+    assert min(ys) == pytest.approx(battle.footprint("boyz").corners[0][1], abs=0.01)
+    assert after.states["wolf_riders"].facing == battle.states["wolf_riders"].facing
+    assert sound(after) == []
+
+
+def test_a_reform_is_refused_when_an_engaged_enemy_cannot_follow():
+    battle = fold(flanked(), [UnitsEngaged("g", "e")])
+    with pytest.raises(MoveRefused, match="'a' would lose contact with 'e' once reformed, "
+                       "and 'e' cannot follow without losing contact with 'g'"):
+        moves.reform(battle, "a", 3)
+
+
+def test_a_widening_reform_may_not_overlap_an_engaged_enemy():
+    with pytest.raises(MoveRefused, match="'a' would overlap unit 'e' once reformed"):
+        moves.reform(flanked(), "a", 10)  # x 15..25 runs into e at 22.5
 
 
 # --- charges --------------------------------------------------------------------------------
@@ -541,6 +593,8 @@ def proposed(battle: Battle, step: tuple, made: int) -> list[Event]:
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(steps, min_size=1, max_size=30))
+# A reform narrowed the boyz and left the handgunners on their flank engaged out of contact.
+@example([("charge", ("handgunners", "boyz")), ("reform", "boyz", 1)])
 def test_random_player_moves_keep_the_battle_sound_and_replayable(sequence):
     loaded = load_scenario(json.loads(FOUR_UNITS.read_text(encoding="utf-8")))
     # The wolf riders wait in reserve; the handgunners stand free to charge from the start.

@@ -646,14 +646,22 @@ def wheeled_pose(battle: Battle, unit_id: str, pivot: str, angle: float) -> tupl
 
 @dataclass(frozen=True)
 class UnitReformed(Event):
-    """A new number of files; ranks follow from the models. The front's middle stays put."""
+    """A new number of files; ranks follow from the models. The front's middle stays put.
+
+    `moved_up` says which engaged enemies were moved (to these centres) to keep their contact
+    with the narrower unit, as for CasualtiesRemoved; `moves.check` fills it in.
+    """
 
     unit: str
     files: int
+    moved_up: tuple[tuple[str, float, float], ...] = field(default=(), kw_only=True)
 
     def apply_to(self, battle: Battle) -> Battle:
-        return battle.update(self.unit, center=reformed_center(battle, self.unit, self.files),
-                             files=self.files)
+        battle = battle.update(self.unit, files=self.files,
+                               center=reformed_center(battle, self.unit, self.files))
+        for enemy, x, y in self.moved_up:
+            battle = battle.update(enemy, center=(x, y))
+        return battle
 
 
 def reformed_center(battle: Battle, unit_id: str, files: int) -> Point:

@@ -7,19 +7,26 @@ same midpoint). The centre therefore moves forward by half of each rank lost.
 An enemy that touched the unit before the losses and no longer does (one engaged in the
 rear, or on a flank beside the ranks that went) is moved up by the shortest step that brings
 it back into contact, as players do at the table. It keeps its facing. If that step would put
-it into another unit, impassable terrain or off the table it stays where it is and the
+it into another unit, impassable terrain or off the table, it slides along the side it
+touches to the nearest place that is clear; with no such place it stays where it is and the
 contact is lost. Only enemies are moved, one step each, and nothing else is moved on to keep
 their own contacts.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from desktop.engine import spatial
 from desktop.engine.geometry import Footprint, Point, heading_vector, in_contact, overlaps
 from desktop.engine.lazy import shapely
 from desktop.engine.model import Battle
+
+# A blocked enemy slides along the side it touches in steps this long (inches), then the
+# nearest clear place is found to within SLIDE_STEP / 2**REFINE_HALVINGS.
+SLIDE_STEP = 0.05
+REFINE_HALVINGS = 12
 
 
 @dataclass(frozen=True)
@@ -48,23 +55,71 @@ def rear_rank_off(battle: Battle, unit_id: str, models: int, files: int) -> Loss
             theirs = battle.footprint(enemy)
             if in_contact(after, theirs):
                 continue
-            place = _moved_up(battle, unit_id, enemy, theirs, after)
+            place = moved_into_contact(battle, unit_id, enemy, after)
             if place is not None:
                 moved.append((enemy, *place.center))
     return Losses(center, after.corners, tuple(moved))
 
 
-def _moved_up(battle: Battle, unit_id: str, enemy: str, theirs: Footprint,
-              after: Footprint) -> Footprint | None:
-    """The enemy moved by the shortest step that touches `after`; None if it has no room."""
+def moved_into_contact(battle: Battle, unit_id: str, enemy: str,
+                       after: Footprint) -> Footprint | None:
+    """`enemy` moved by the shortest step that touches `unit_id` standing at `after`; if that
+    is blocked, slid along the side it touches to the nearest place that is clear. None when
+    no such place is on the table, clear of other units and of impassable terrain."""
+    theirs = battle.footprint(enemy)
     (source_x, source_y), (target_x, target_y) = shapely.shortest_line(
         theirs.polygon, after.polygon).coords
-    place = theirs.moved(target_x - source_x, target_y - source_y)
+    step = theirs.moved(target_x - source_x, target_y - source_y)
+    if _has_room(battle, unit_id, enemy, step):
+        return step
+    along = _side_direction(after, (target_x, target_y), (target_x - source_x,
+                                                          target_y - source_y))
+    reach = max(after.frontage, after.depth) + max(theirs.frontage, theirs.depth)
+    offsets = [SLIDE_STEP * index for index in range(1, math.ceil(reach / SLIDE_STEP) + 1)]
+    for offset in offsets:
+        for sign in (1.0, -1.0):
+            place = step.moved(along[0] * offset * sign, along[1] * offset * sign)
+            if in_contact(place, after) and _has_room(battle, unit_id, enemy, place):
+                return _nearest_clear(battle, unit_id, enemy, step,
+                                      (along[0] * sign, along[1] * sign), offset)
+    return None
+
+
+def _side_direction(after: Footprint, touched: Point, step: Point) -> Point:
+    """Unit vector along the side of `after` at `touched`: of the sides through that point,
+    the one most square to the step (at a corner, the side the enemy came up against)."""
+    corners = after.corners
+    best: tuple[float, float, Point] | None = None
+    for start, end in zip(corners, corners[1:] + corners[:1], strict=True):
+        side = (end[0] - start[0], end[1] - start[1])
+        length = math.hypot(*side)
+        unit = (side[0] / length, side[1] / length)
+        gap = abs((touched[0] - start[0]) * unit[1] - (touched[1] - start[1]) * unit[0])
+        squareness = abs(unit[0] * step[0] + unit[1] * step[1])
+        if best is None or (round(gap, 9), squareness) < best[:2]:
+            best = (round(gap, 9), squareness, unit)
+    assert best is not None
+    return best[2]
+
+
+def _nearest_clear(battle: Battle, unit_id: str, enemy: str, step: Footprint,
+                   along: Point, clear_at: float) -> Footprint:
+    """The place nearest `step` along `along` that is clear, found between the last blocked
+    offset (one SLIDE_STEP short of `clear_at`) and `clear_at` by halving."""
+    blocked = clear_at - SLIDE_STEP
+    for _ in range(REFINE_HALVINGS):
+        middle = (blocked + clear_at) / 2
+        if _has_room(battle, unit_id, enemy, step.moved(along[0] * middle, along[1] * middle)):
+            clear_at = middle
+        else:
+            blocked = middle
+    return step.moved(along[0] * clear_at, along[1] * clear_at)
+
+
+def _has_room(battle: Battle, unit_id: str, enemy: str, place: Footprint) -> bool:
     if not battle.table.contains(place):
-        return None
+        return False
     others = [battle.footprint(uid).polygon for uid in spatial.candidates(battle, place.polygon)
               if uid not in (unit_id, enemy)]
     others += [piece.polygon for piece in battle.terrain if piece.impassable]
-    if any(overlaps(place.polygon, other) for other in others):
-        return None
-    return place
+    return not any(overlaps(place.polygon, other) for other in others)

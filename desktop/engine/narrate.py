@@ -301,7 +301,8 @@ _SENTENCES: dict[type[Event], Callable[[Any, _Words], str]] = {
     UnitDeployed: lambda e, w: (f"{w.name(e.unit)} deploy at ({e.center[0]:.1f}, "
                                 f"{e.center[1]:.1f}) facing {e.facing % 360:g}°"),
     UnitWheeled: _wheeled,
-    UnitReformed: lambda e, w: f"{w.name(e.unit)} reform {e.files} wide",
+    UnitReformed: lambda e, w: (f"{w.name(e.unit)} reform {e.files} wide"
+                                + _moved_up(e.moved_up, w)),
     UnitsDisengaged: lambda e, w: (f"{w.name(e.unit)} and {w.name(e.enemy)} break off their "
                                    "combat"),
     TerrainPlaced: lambda e, w: (
