@@ -22,7 +22,6 @@ from sqlalchemy import (
     Connection,
     Engine,
     String,
-    Table,
     delete,
     func,
     insert,
@@ -72,26 +71,20 @@ from desktop.store.errors import (
 )
 from desktop.store.files import load_json
 from desktop.store.read_only import open_read_only, read_only_reason
-from desktop.store.sqlite_file import READ_ATTEMPTS, READ_RETRY_PAUSE, ImmutableConnection
-from desktop.store.tables import (
-    ArmyRow,
-    BattleEventRow,
-    BattleRow,
-    LibraryEntryRow,
-    LibraryRow,
-    PendingResolutionRow,
-    RosterEntryRow,
-)
 
-# Queries go through SQLAlchemy Core on the tables the models declare: rows become engine
-# dataclasses at once, so the ORM's identity map and unit of work would add only cost.
-ARMIES: Table = ArmyRow.__table__  # type: ignore[attr-defined]
-ROSTER: Table = RosterEntryRow.__table__  # type: ignore[attr-defined]
-LIBRARY: Table = LibraryEntryRow.__table__  # type: ignore[attr-defined]
-LIBRARY_HEAD: Table = LibraryRow.__table__  # type: ignore[attr-defined]
-BATTLES: Table = BattleRow.__table__  # type: ignore[attr-defined]
-EVENTS: Table = BattleEventRow.__table__  # type: ignore[attr-defined]
-PENDING: Table = PendingResolutionRow.__table__  # type: ignore[attr-defined]
+# Queries go through SQLAlchemy Core on the tables (rows become engine dataclasses at once,
+# so the ORM's identity map and unit of work would add only cost). schema.py is generated
+# from the sqlmodel declarations in tables.py, so reading needs no sqlmodel, pydantic or ORM.
+from desktop.store.schema import (
+    ARMIES,
+    BATTLES,
+    EVENTS,
+    LIBRARY,
+    LIBRARY_HEAD,
+    PENDING,
+    ROSTER,
+)
+from desktop.store.sqlite_file import READ_ATTEMPTS, READ_RETRY_PAUSE, ImmutableConnection
 
 
 @dataclass(frozen=True)
