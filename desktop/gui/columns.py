@@ -43,6 +43,11 @@ class RosterColumns(QObject):
         model.rowsInserted.connect(self._timer.start)
         model.columnsInserted.connect(self._timer.start)
 
+    def fit_now(self) -> None:
+        """Fit at once, dropping a fit still waiting for the event loop."""
+        self._timer.stop()
+        self.fit()
+
     def fit(self) -> None:
         header = self.view.horizontalHeader()
         header.setStretchLastSection(False)

@@ -22,6 +22,7 @@ from PySide6.QtCore import (
     QRect,
     QSettings,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import (
@@ -392,7 +393,20 @@ class MainWindow(QMainWindow):
 
     def show_database(self, store: Store, armies: dict[str, Army],
                       libraries: dict[str, Library]) -> None:
-        """The panes show a database that has just been read (DatabaseOpener)."""
+        """The panes show a database that has just been read (DatabaseOpener).
+
+        The window paints once, when the panes have settled: their column fits, item
+        layouts and the docks' new sizes take a few turns of the event loop, and painting
+        each turn drew the roster up to three times before the armies stood still.
+        """
+        self.setUpdatesEnabled(False)
+        try:
+            self._show_database(store, armies, libraries)
+        finally:
+            QTimer.singleShot(0, self, lambda: self.setUpdatesEnabled(True))
+
+    def _show_database(self, store: Store, armies: dict[str, Army],
+                       libraries: dict[str, Library]) -> None:
         from desktop.gui.workspace import Workspace
 
         self.undo_stack.clear()
@@ -411,6 +425,8 @@ class MainWindow(QMainWindow):
         self.read_only_status.setVisible(bool(text))
         self.log(f"Opened {where}: {len(armies)} arm{'y' if len(armies) == 1 else 'ies'}")
         self._update_actions()
+        if self.roster_columns is not None:
+            self.roster_columns.fit_now()
 
     def _show_workspace(self, workspace: Workspace) -> None:
         from desktop.gui.army_tree import ArmyTreeModel, DropHints
