@@ -27,6 +27,7 @@ from test_gui_roster import (  # noqa: F401
     url,
 )
 
+from desktop.engine.model import Army
 from desktop.engine.rulesets import get_ruleset
 from desktop.gui.delegates import UpgradeEditor
 from desktop.gui.dialogs import LibraryDialog, NewArmyDialog
@@ -90,6 +91,35 @@ def test_columns_fit_when_units_arrive_in_a_new_empty_army(qtbot, url, modals):
         window.roster_model.column_of("models")) >= window.ui.rosterTable.horizontalHeader()
         .fontMetrics().horizontalAdvance("Models"))
     roster_fits(qtbot, window)
+
+
+def narrow_and_wide(army: Army) -> Army:
+    """`army` with units whose longest texts are not their widest ("iiii…" against "WWW"),
+    a typed (italic) points figure that is the widest, and more units than fit in sight."""
+    first, second = army.units[0], army.units[1]
+    extra = [replace(first, id=f"i{n}", name=f"Unit {n}", points=7 + n,
+                     profile=replace(first.profile, name="i" * (12 + n % 3)),
+                     slot="iiiiiiiiiiii" if n % 2 else "Core")
+             for n in range(40)]
+    wide = replace(second, profile=replace(second.profile, name="WWW"), slot="WWWW",
+                   points=8888, points_typed=True)
+    return replace(army, units=(first, wide, *extra))
+
+
+@pytest.mark.parametrize("which", ["imported", "narrow and wide"])
+def test_fitted_widths_are_what_qt_measures_on_every_row(qtbot, url, which):
+    """The column fit measures only each column's widest texts (RosterColumns.content_width);
+    Qt's sizeHintForColumn, which measures every row, must agree on every column."""
+    army = imported_army() if which == "imported" else narrow_and_wide(small_army())
+    seed(url, army)
+    window = open_window(qtbot, url)
+    qtbot.waitUntil(lambda: window.current_army is not None
+                    and len(window.current_army.units) == len(army.units))
+    view, columns = window.ui.rosterTable, window.roster_columns
+    assert columns is not None
+    for section in range(window.roster_model.columnCount()):
+        assert columns.content_width(section) == view.sizeHintForColumn(section), \
+            window.roster_model.headerData(section, Qt.Orientation.Horizontal)
 
 
 def editor_rect_in_view(window: MainWindow, editor) -> QRect:

@@ -71,14 +71,14 @@ def test_declarations_schema_py_cannot_express_are_named():
         schema_build.render(metadata)
     other = MetaData()
     Table("scores", other, Column("id", Integer, primary_key=True))
-    with pytest.raises(schema_build.SchemaError, match="name the table.s. scores"):
+    with pytest.raises(schema_build.SchemaError, match=r"name the table\(s\) scores"):
         schema_build.render(other)
 
 
 def test_reading_the_store_imports_no_sqlmodel_pydantic_or_orm(tmp_path):
-    from builders import army
-
     from desktop.store.store import Store
+
+    from builders import army
 
     url = f"sqlite:///{tmp_path / 'rout.sqlite'}"
     with Store.open(url) as store:

@@ -207,6 +207,18 @@ class RosterTableModel(QAbstractTableModel):
             return self._range(unit, column)
         return None
 
+    def display_text(self, row: int, section: int) -> tuple[str, bool]:
+        """What cell (`row`, `section`) shows as text, and whether in italic (a typed points
+        figure): all that makes one cell of a column wider than another."""
+        unit = self.unit_at(row)
+        if unit is None or not 0 <= section < len(self._columns):
+            return "", False
+        column = self._columns[section]
+        if column.key == "troop_type":
+            return "", False  # shown as an icon
+        value = self._value(unit, column, False)
+        return ("" if value is None else str(value)), column.key == "points" and unit.points_typed
+
     def _value(self, unit: Unit, column: Column, editing: bool) -> Any:
         key = column.key
         if key == "name":
