@@ -22,9 +22,9 @@ from desktop.engine.events import Event, UnitMoved, UnitWheeled
 from desktop.engine.model import Battle, Status, Terrain
 from desktop.engine.rings import rings
 from desktop.engine.scenario import load_scenario
-from desktop.gui.battlefield import BattlefieldScene, BattlefieldView
 from desktop.gui.battlefield.items import DetailItem, UnitItem
-from desktop.gui.battlefield.view import MAX_ZOOM, MIN_ZOOM
+from desktop.gui.battlefield.scene import BattlefieldScene
+from desktop.gui.battlefield.view import MAX_ZOOM, MIN_ZOOM, BattlefieldView
 
 LEFT = Qt.MouseButton.LeftButton
 NO_BUTTON = Qt.MouseButton.NoButton

@@ -396,6 +396,20 @@ def test_the_replay_bar_shows_earlier_steps_read_only(battle_window, url):
     assert not window.battlefield_scene.read_only
 
 
+def test_the_battlefield_is_built_when_its_tab_is_first_shown(qtbot, url):
+    """Showing armies builds no battlefield (issue 14: armies on screen sooner); looking at
+    its tab does, an empty table that can be fitted."""
+    seed(url, sample(GOBLINS))
+    window = open_window(qtbot, url)
+    assert not window.battles.battlefield_built
+    assert window.ui.actionFitTable.isEnabled()
+    window.ui.centralTabs.setCurrentWidget(window.ui.battlefieldTab)
+    assert window.battles.battlefield_built
+    qtbot.waitUntil(window.battlefield_view.isVisible)
+    assert window.battlefield_scene.battle is None
+    window.ui.actionFitTable.trigger()
+
+
 def test_fit_table_and_export_view_work_once_the_battlefield_is_built(battle_window, tmp_path):
     window, _ = battle_window
     assert window.ui.actionFitTable.isEnabled() and window.ui.actionExportView.isEnabled()

@@ -120,14 +120,17 @@ from desktop.gui.app import save_screenshot
 from pathlib import Path
 
 status = save_screenshot(Path(sys.argv[1]), sys.argv[2])
-print(json.dumps({{"status": status, "loaded": [m for m in ("shapely", "numpy", "pyqtgraph")
-                                              if m in sys.modules]}}))
+print(json.dumps({{"status": status, "loaded": [m for m in (
+    "shapely", "numpy", "pyqtgraph", "sqlmodel", "pydantic", "desktop.gui.battlefield.scene")
+    if m in sys.modules]}}))
 """
 
 
 def test_showing_the_armies_needs_no_geometry_or_plotting(tmp_path):
     """Reading armies does no geometry and the roster's chart is painted by hand: shapely,
-    numpy and pyqtgraph (about a third of a second) wait for a battle or a wizard."""
+    numpy and pyqtgraph (about a third of a second) wait for a battle or a wizard. The store
+    reads through Core tables (no sqlmodel, pydantic) and the battlefield is built when a
+    battle needs it."""
     from desktop.store.store import Store
 
     from builders import army

@@ -36,12 +36,12 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.engine.model import Status
-from desktop.gui.battlefield.scene import BattlefieldScene
-from desktop.gui.battlefield.view import BattlefieldView
 
 if TYPE_CHECKING:
     from desktop.engine.events import Event
     from desktop.engine.model import Army, Battle
+    from desktop.gui.battlefield.scene import BattlefieldScene
+    from desktop.gui.battlefield.view import BattlefieldView
     from desktop.gui.battles import BattleListModel, BattleWorkspace
     from desktop.gui.forms.ui_mainwindow import Ui_MainWindow
     from desktop.gui.tasks import TaskRunner
@@ -68,30 +68,17 @@ class BattlePanel(QObject):
         self.window = window
         self.undo_stack = undo_stack
         self.settings = settings
-        self.scene = BattlefieldScene(window)
-        self.view = BattlefieldView(self.scene, ui.battlefieldTab)
-        self.tools = self._tool_bar(ui.battlefieldTab)
-        ui.battlefieldLayout.addWidget(self.tools)
-        ui.battlefieldLayout.addWidget(self.view)
-        from desktop.gui.battlefield.replay import Replay, ReplayBar
-
-        self.replay_bar = ReplayBar(ui.battlefieldTab)
-        self.replay = Replay(self.replay_bar, self.scene)
-        ui.battlefieldLayout.addWidget(self.replay_bar)
-        # After the replay has put the step on the table: the Unit dock describes that step.
-        self.replay_bar.stepChosen.connect(lambda step: self._selection_changed())
-        self.scene.selectionChanged.connect(self._selection_changed)
         self.workspace: BattleWorkspace | None = None
         self.list_model: BattleListModel | None = None
         from desktop.gui.resolutions import Resolutions
 
         self.resolutions = Resolutions(self)
-        self.scene.movesProposed.connect(self._moves_proposed)
-        self.scene.message.connect(self.status)
-        self.view.setAcceptDrops(True)
-        self.view.viewport().setAcceptDrops(True)
-        self._viewport = self.view.viewport()
-        self._viewport.installEventFilter(self)
+        # The battlefield (scene, view, tools, replay bar) is built the first time it is
+        # needed: a battle opens or the player looks at the tab. A database that shows only
+        # armies loads none of it, and its armies are on screen sooner.
+        self._scene: BattlefieldScene | None = None
+        self._view: BattlefieldView | None = None
+        self._locked = ""
         ui.reserveList.setDragEnabled(True)
         ui.sideCombo.currentIndexChanged.connect(self._fill_reserve)
         ui.deployButton.setDefaultAction(ui.actionDeployArmy)
@@ -112,7 +99,7 @@ class BattlePanel(QObject):
         ui.actionNextTurn.triggered.connect(lambda: self.resolutions.next_turn())
         ui.actionExportReport.triggered.connect(self.choose_report)
 
-        ui.actionFitTable.triggered.connect(self.view.fit_table)
+        ui.actionFitTable.triggered.connect(lambda: self.view.fit_table())
         ui.actionExportView.triggered.connect(self.choose_export_view)
         ui.battleList.activated.connect(self.activate)
         # Long titles end in "…" within the dock (the tool tip has them whole) rather than
@@ -125,6 +112,49 @@ class BattlePanel(QObject):
             lambda *_: ui.battleList.doItemsLayout())
         self.armies: Sequence[Army] = ()
         self.update_actions()
+
+    @property
+    def scene(self) -> BattlefieldScene:
+        if self._scene is None:
+            self._build_battlefield()
+        assert self._scene is not None
+        return self._scene
+
+    @property
+    def view(self) -> BattlefieldView:
+        if self._view is None:
+            self._build_battlefield()
+        assert self._view is not None
+        return self._view
+
+    @property
+    def battlefield_built(self) -> bool:
+        return self._scene is not None
+
+    def _build_battlefield(self) -> None:
+        from desktop.gui.battlefield.replay import Replay, ReplayBar
+        from desktop.gui.battlefield.scene import BattlefieldScene
+        from desktop.gui.battlefield.view import BattlefieldView
+
+        ui = self.ui
+        scene = self._scene = BattlefieldScene(self.window)
+        scene.locked = self._locked
+        self._view = BattlefieldView(scene, ui.battlefieldTab)
+        self.tools = self._tool_bar(ui.battlefieldTab)
+        ui.battlefieldLayout.addWidget(self.tools)
+        ui.battlefieldLayout.addWidget(self._view)
+        self.replay_bar = ReplayBar(ui.battlefieldTab)
+        self.replay = Replay(self.replay_bar, scene)
+        ui.battlefieldLayout.addWidget(self.replay_bar)
+        # After the replay has put the step on the table: the Unit dock describes that step.
+        self.replay_bar.stepChosen.connect(lambda step: self._selection_changed())
+        scene.selectionChanged.connect(self._selection_changed)
+        scene.movesProposed.connect(self._moves_proposed)
+        scene.message.connect(self.status)
+        self._view.setAcceptDrops(True)
+        self._view.viewport().setAcceptDrops(True)
+        self._viewport = self._view.viewport()
+        self._viewport.installEventFilter(self)
 
     def _tool_bar(self, parent: QWidget) -> QToolBar:
         """One checkable action per battlefield tool; its letter picks it while the
@@ -249,10 +279,12 @@ class BattlePanel(QObject):
         for leftover in (old_model, old_workspace):
             if leftover is not None:
                 leftover.deleteLater()
-        self.scene.show_battle(None)
         # A database that may only be read: battles open and replay, nothing moves.
-        self.scene.locked = (f"The database can only be read ({store.read_only_reason}): "
-                             "nothing on the table can move" if store.read_only else "")
+        self._locked = (f"The database can only be read ({store.read_only_reason}): "
+                        "nothing on the table can move" if store.read_only else "")
+        if self._scene is not None:
+            self._scene.show_battle(None)
+            self._scene.locked = self._locked
         self.ui.reserveList.setDragEnabled(not store.read_only)
         last = str(self.settings.value(LAST_BATTLE_KEY, "")) if self.settings else ""
         if last and self.workspace.summary(last) is not None:
@@ -396,12 +428,17 @@ class BattlePanel(QObject):
         return self.workspace.state if self.workspace is not None else None
 
     def _battle_changed(self, battle: Battle | None, events: Sequence[Event]) -> None:
-        self.replay.set_history(self.workspace.history if self.workspace else None)
-        self.scene.show_battle(battle, animate=events)
-        self._selection_changed()  # the Unit dock follows the battle, not only the clicks
-        self.turn_label.setText(f" Turn {battle.turn} " if battle is not None else "")
+        if battle is not None or self.battlefield_built:
+            self._show_on_table(battle, events)
         self._fill_sides(battle)
         self.update_actions()
+
+    def _show_on_table(self, battle: Battle | None, events: Sequence[Event]) -> None:
+        scene = self.scene  # built now if this is the first battle
+        self.replay.set_history(self.workspace.history if self.workspace else None)
+        scene.show_battle(battle, animate=events)
+        self._selection_changed()  # the Unit dock follows the battle, not only the clicks
+        self.turn_label.setText(f" Turn {battle.turn} " if battle is not None else "")
 
     def _moves_proposed(self, events: Sequence[Event]) -> None:
         if self.workspace is not None and events:

@@ -59,7 +59,8 @@ if TYPE_CHECKING:  # the panes import the engine and the store: not before the f
     from desktop.gui.army_actions import ArmyActions
     from desktop.gui.army_tree import ArmyTreeModel, DropHints
     from desktop.gui.battle_panel import BattlePanel
-    from desktop.gui.battlefield import BattlefieldScene, BattlefieldView
+    from desktop.gui.battlefield.scene import BattlefieldScene
+    from desktop.gui.battlefield.view import BattlefieldView
     from desktop.gui.chart import RosterChart
     from desktop.gui.columns import NameColumnFollower, RosterColumns
     from desktop.gui.roster_table import RosterFilter, RosterTableModel

@@ -33,12 +33,13 @@ from battle_fixture import build_long_battle
 from report import Report
 
 from desktop.engine.model import Battle
-from desktop.gui.battlefield import BattlefieldScene, BattlefieldView
 from desktop.gui.battlefield.replay import (
     Replay,
     ReplayBar,
     ReplayHistory,
 )
+from desktop.gui.battlefield.scene import BattlefieldScene
+from desktop.gui.battlefield.view import BattlefieldView
 from desktop.gui.battles import BattleWorkspace
 from desktop.gui.tasks import TaskRunner
 from desktop.store.store import Store

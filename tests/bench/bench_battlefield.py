@@ -31,9 +31,10 @@ from report import Report
 
 from desktop.engine.geometry import Table
 from desktop.engine.model import Battle, Unit, UnitProfile, UnitState
-from desktop.gui.battlefield import BattlefieldScene, BattlefieldView
 from desktop.gui.battlefield.items import cosmetic_pen
+from desktop.gui.battlefield.scene import BattlefieldScene
 from desktop.gui.battlefield.tools import SelectMoveTool
+from desktop.gui.battlefield.view import BattlefieldView
 
 UNITS = 2000
 COLUMNS = 50  # 40 rows of 50 units, 10" apart

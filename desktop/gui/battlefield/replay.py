@@ -12,14 +12,16 @@ import bisect
 import contextlib
 import gc
 from collections.abc import Iterator, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QWidget
 
 from desktop.engine.events import Event, fold
 from desktop.engine.model import Battle
-from desktop.gui.battlefield.scene import BattlefieldScene
+
+if TYPE_CHECKING:
+    from desktop.gui.battlefield.scene import BattlefieldScene
 
 CHECKPOINT_STEPS: Final = 64
 
