@@ -11,10 +11,8 @@ package to install. Other platforms (offscreen, Wayland, Windows, macOS) are lef
 
 from __future__ import annotations
 
-import ctypes
 import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 from typing import Final
@@ -65,6 +63,10 @@ def _platform() -> str:
 
 def missing_libraries(plugin: Path) -> list[str]:
     """Libraries `plugin` cannot load with, by file name; empty when it loads."""
+    # Here, not at the top: only a start on X11 needs them (offscreen and tests do not).
+    import ctypes
+    import subprocess
+
     try:
         ctypes.CDLL(str(plugin))
     except OSError as error:
@@ -113,6 +115,8 @@ def platform_problem(plugins: Path) -> str | None:
 
 def display_reachable(display: str) -> bool:
     """Whether an X server answers on `display`, asked the way Qt will (libxcb)."""
+    import ctypes
+
     try:
         xcb = ctypes.CDLL("libxcb.so.1")
     except OSError:

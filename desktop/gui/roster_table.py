@@ -41,6 +41,13 @@ UNIT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 # What an editor needs to know about a cell (delegates read it, never the model's internals).
 EDIT_KIND_ROLE = Qt.ItemDataRole.UserRole + 2
 EDIT_RANGE_ROLE = Qt.ItemDataRole.UserRole + 3
+_Role = Qt.ItemDataRole
+# The roles data() answers; a delegate also asks each cell for others (its foreground, a
+# check box) several times a paint, and those return at once.
+ANSWERED_ROLES = frozenset(int(role) for role in (
+    _Role.DisplayRole, _Role.EditRole, _Role.AccessibleTextRole, _Role.ToolTipRole,
+    _Role.BackgroundRole, _Role.FontRole, _Role.DecorationRole, _Role.TextAlignmentRole,
+    UNIT_ID_ROLE, EDIT_KIND_ROLE, EDIT_RANGE_ROLE))
 # True on the first row of a slot when the roster is grouped by slot (RosterFilter).
 WARNING_TINT = QColor(255, 214, 170)
 NOTE_TINT = QColor(255, 240, 200)
@@ -92,6 +99,9 @@ class RosterTableModel(QAbstractTableModel):
         self._shown: list[str] = []  # unit ids on screen
         self._units: dict[str, Unit] = {}  # by id: data() is called thousands of times
         self._problems: dict[tuple[str, str], RosterProblem] = {}
+        # A valid cell's flags, plain and editable: worked out once, as flags() is asked for
+        # every cell at every paint.
+        self._cell_flags: tuple[Qt.ItemFlag, Qt.ItemFlag] | None = None
         workspace.reset.connect(self._on_reset)
         workspace.army_changed.connect(self._on_changed)
         workspace.army_removed.connect(self._on_removed)
@@ -163,7 +173,7 @@ class RosterTableModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # Qt override
-        if not index.isValid():
+        if role not in ANSWERED_ROLES or not index.isValid():
             return None
         unit = self.unit_at(index.row())
         if unit is None or not 0 <= index.column() < len(self._columns):
@@ -263,12 +273,17 @@ class RosterTableModel(QAbstractTableModel):
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:  # Qt override
-        base = super().flags(index)
-        if index.isValid() and 0 <= index.column() < len(self._columns) and \
-                self._columns[index.column()].kind != "readonly" and \
-                not self.workspace.read_only:
-            return base | Qt.ItemFlag.ItemIsEditable
-        return base
+        if not index.isValid():
+            return super().flags(index)
+        if self._cell_flags is None:
+            base = super().flags(index)
+            self._cell_flags = (base, base | Qt.ItemFlag.ItemIsEditable)
+        plain, editable = self._cell_flags
+        column = index.column()
+        if 0 <= column < len(self._columns) and self._columns[column].kind != "readonly" \
+                and not self.workspace.read_only:
+            return editable
+        return plain
 
     def setData(self, index: Index, value: Any,
                 role: int = Qt.ItemDataRole.EditRole) -> bool:  # Qt override

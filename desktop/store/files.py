@@ -10,7 +10,6 @@ import errno
 import json
 import os
 import re
-import secrets
 import stat
 from pathlib import Path
 from typing import Any
@@ -149,7 +148,7 @@ def _create_temporary(folder: Path, name: str) -> tuple[int, str]:
     """
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     for _ in range(100):
-        temporary = str(folder / f".{name}.{secrets.token_hex(4)}.part")
+        temporary = str(folder / f".{name}.{os.urandom(4).hex()}.part")
         try:
             return os.open(temporary, flags, 0o666), temporary
         except FileExistsError:
