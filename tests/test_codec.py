@@ -37,8 +37,6 @@ from desktop.engine.codec import (
 from desktop.engine.dice import ScriptedRoller
 from desktop.engine.errors import RuleError, ScenarioError, StatError
 from desktop.engine.events import (
-    MAX_FLAGS,
-    MAX_MODIFIERS,
     Event,
     FlagSet,
     ModifierApplied,
@@ -50,6 +48,8 @@ from desktop.engine.events import (
     fold,
 )
 from desktop.engine.model import (
+    MAX_FLAGS,
+    MAX_MODIFIERS,
     Army,
     Battle,
     RosterPrice,

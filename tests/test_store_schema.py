@@ -75,7 +75,9 @@ def test_declarations_schema_py_cannot_express_are_named():
         schema_build.render(other)
 
 
-def test_reading_the_store_imports_no_sqlmodel_pydantic_or_orm(tmp_path):
+def test_reading_the_store_imports_no_sqlmodel_pydantic_orm_or_battle_rules(tmp_path):
+    """Armies read without sqlmodel, pydantic, the ORM or Alembic, and without the engine's
+    events, procedures and movement: the rulesets' declarations are enough (catalogue.py)."""
     from desktop.store.store import Store
 
     from builders import army
@@ -86,8 +88,9 @@ def test_reading_the_store_imports_no_sqlmodel_pydantic_or_orm(tmp_path):
     code = ("import sys; from desktop.store.store import Store\n"
             f"with Store.open({url!r}) as store: armies = store.load_armies()\n"
             "assert len(armies) == 1\n"
-            "print(sorted(m for m in ('sqlmodel', 'pydantic', 'sqlalchemy.orm', 'alembic')"
-            " if m in sys.modules))")
+            "print(sorted(m for m in ('sqlmodel', 'pydantic', 'sqlalchemy.orm', 'alembic',"
+            " 'desktop.engine.events', 'desktop.engine.procedure', 'desktop.engine.movement',"
+            " 'desktop.engine.rulesets.warhammer6') if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
     assert result.stdout.strip() == "[]"

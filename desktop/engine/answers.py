@@ -11,10 +11,12 @@ answers are replayed; here only the shape is checked.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop.engine.errors import AnswerError
-from desktop.engine.procedure import Answer
+
+if TYPE_CHECKING:
+    from desktop.engine.procedure import Answer
 
 # More answers than any resolution asks for is a damaged or hostile document.
 MAX_ANSWERS = 10_000

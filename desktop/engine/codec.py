@@ -17,21 +17,15 @@ import math
 import types
 import typing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop.engine.composition import Bound, Composition, CompositionLimit, Library
 from desktop.engine.errors import RuleError, ScenarioError, quoted
-from desktop.engine.events import (
-    MAX_FLAGS,
-    MAX_MODIFIERS,
-    Event,
-    FlagSet,
-    ModifierApplied,
-    event_from_json,
-)
 from desktop.engine.geometry import Table
 from desktop.engine.lazy import shapely
 from desktop.engine.model import (
+    MAX_FLAGS,
+    MAX_MODIFIERS,
     Army,
     ArmyList,
     Battle,
@@ -59,6 +53,9 @@ from desktop.engine.reading import (
 )
 from desktop.engine.roster import MAX_POINTS
 from desktop.engine.rulesets import Ruleset, get_ruleset
+
+if TYPE_CHECKING:
+    from desktop.engine.events import Event
 
 ARMY_FORMAT = "rout-army"
 BATTLE_FORMAT = "rout-battle"
@@ -645,6 +642,8 @@ def _kind_of(value: object) -> str:
 
 
 def _event(node: Reader) -> Event:
+    from desktop.engine.events import event_from_json
+
     data = node.mapping()  # names its own place when the entry is not an object
     try:
         event = event_from_json(data)
@@ -730,6 +729,8 @@ def _check_events_apply(battle: Battle, events: Sequence[Event],
     Otherwise the document reads but the battle cannot be replayed: an event naming a unit
     that is not in it would fail much later, far from the file that caused it.
     """
+    from desktop.engine.events import FlagSet, ModifierApplied
+
     for event, node in zip(events, nodes, strict=True):
         try:
             battle = event.apply_to(battle)

@@ -87,11 +87,6 @@ def fold(battle: Battle, events: Iterable[Event]) -> Battle:
 LOCKED_RUNNER = "locked_runner"
 # Flags starting with this last until the next TurnBegan; others until their cause ends.
 TURN_FLAG = "turn:"
-# What one unit carries at most, as files give them: each FlagSet or ModifierApplied copies
-# them all, so without a bound a long file's replay grew with the square of its events. The
-# rulesets set two kinds of flag and a few modifiers a turn.
-MAX_FLAGS = 100
-MAX_MODIFIERS = 100
 
 
 def _disengage(battle: Battle, unit_id: str) -> Battle:

@@ -22,6 +22,11 @@ from desktop.engine.lazy import shapely
 if TYPE_CHECKING:
     from shapely import Polygon
 
+# What one unit carries at most, as files give them: each FlagSet or ModifierApplied copies
+# them all, so without a bound a long file's replay grew with the square of its events. The
+# rulesets set two kinds of flag and a few modifiers a turn.
+MAX_FLAGS = 100
+MAX_MODIFIERS = 100
 
 
 class TroopType(StrEnum):

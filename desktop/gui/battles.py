@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
@@ -22,12 +22,14 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from desktop.engine.events import Event, fold
 from desktop.engine.model import Battle
-from desktop.gui.battlefield.replay import ReplayHistory, no_full_collections
 from desktop.gui.tasks import TaskRunner
 from desktop.store.errors import StoreError
 from desktop.store.store import BattleSummary, SavedBattle, Store
+
+if TYPE_CHECKING:
+    from desktop.engine.events import Event
+    from desktop.gui.battlefield.replay import ReplayHistory
 
 BATTLE_ID_ROLE = Qt.ItemDataRole.UserRole
 KEPT_STATES = 100  # undo this many steps without refolding the whole battle
@@ -78,6 +80,9 @@ class BattleWorkspace(QObject):
 
     def open(self, battle_id: str, done: Callable[[], None] | None = None) -> None:
         """Load and fold the battle in a worker; the window keeps answering meanwhile."""
+        # Here, not at the top: a database that only shows armies needs no battle's events.
+        from desktop.gui.battlefield.replay import ReplayHistory, no_full_collections
+
         self._opening += 1
         generation = self._opening
         self.loading.emit(True)
@@ -163,6 +168,8 @@ class BattleWorkspace(QObject):
         self._write(lambda: self.store.append_step(battle_id, events))
         if self.current is not None and self.current.id == battle_id and self.state is not None:
             self.current = replace(self.current, steps=(*self.current.steps, events))
+            from desktop.engine.events import fold
+
             before = self.state
             self._before = [*self._before[-(KEPT_STATES - 1):], before]
             self.state = fold(before, events)
@@ -175,6 +182,8 @@ class BattleWorkspace(QObject):
     def _unstepped(self, battle_id: str) -> None:
         self._write(lambda: self.store.remove_last_step(battle_id))
         if self.current is not None and self.current.id == battle_id:
+            from desktop.engine.events import fold
+
             self.current = replace(self.current, steps=self.current.steps[:-1])
             self.state = (self._before.pop() if self._before
                           else fold(self.current.start, self.current.events))

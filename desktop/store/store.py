@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import (
     Connection,
@@ -48,9 +48,7 @@ from desktop.engine.codec import (
 )
 from desktop.engine.composition import Library
 from desktop.engine.errors import RuleError, ScenarioError, quoted
-from desktop.engine.events import Event, event_from_json, fold
 from desktop.engine.model import Army, Battle, LibraryEntry, RosterPrice, Unit
-from desktop.engine.procedure import Answer
 from desktop.engine.reading import Reader
 from desktop.engine.rulesets import get_ruleset
 from desktop.store.database import (
@@ -85,6 +83,11 @@ from desktop.store.schema import (
     ROSTER,
 )
 from desktop.store.sqlite_file import READ_ATTEMPTS, READ_RETRY_PAUSE, ImmutableConnection
+
+if TYPE_CHECKING:
+    # Battles' events and answers load with the first battle: reading armies needs neither.
+    from desktop.engine.events import Event
+    from desktop.engine.procedure import Answer
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,8 @@ class SavedBattle:
     @property
     def state(self) -> Battle:
         """The battle now: its start with every event applied (DESIGN: state = fold)."""
+        from desktop.engine.events import fold
+
         return fold(self.start, self.events)
 
 
@@ -549,6 +554,8 @@ class Store:
             select(EVENTS.c.step, EVENTS.c.data)
             .where(EVENTS.c.battle_id == battle_id)
             .order_by(EVENTS.c.sequence)).all()
+        from desktop.engine.events import event_from_json
+
         with self._damage_reported(f"battle {battle_id}"):
             _, start, _ = battle_from_json(found.start)
             steps: dict[int, list[Event]] = {}
@@ -652,6 +659,8 @@ class Store:
                 select(EVENTS.c.data).where(EVENTS.c.battle_id == battle_id,
                                             EVENTS.c.step == last)
                 .order_by(EVENTS.c.sequence)).scalars().all()
+            from desktop.engine.events import event_from_json
+
             with self._damage_reported(f"battle {battle_id}"):
                 events = tuple(event_from_json(data) for data in rows)
             connection.execute(delete(EVENTS).where(EVENTS.c.battle_id == battle_id,

@@ -9,16 +9,15 @@ it and saves a PNG. Every run is a new process (QT_QPA_PLATFORM=offscreen) timed
 `time.perf_counter` from its start until its picture is in place (every picture is written
 whole and then renamed, so it appears complete); the process must then exit with status 0.
 The kinds of run are interleaved so that all see the same machine, and the median of each
-is compared: the first-paint ratio must stay <= 1.5.
+is compared: the first-paint ratio must stay <= 1.5, the armies-shown ratio <= 4.
 
 Rout is started as `python -m desktop --database URL` with ROUT_FIRST_PAINT_FILE set:
 desktop/gui/app.py then saves the first painted frame to that file and ends the process at
 once (os._exit), so nothing after the first frame, such as the database read, is timed. The
 bare script ends the same way. Both frames must be 1280x800. `--screenshot` (which waits
 until the armies are shown) is timed too, against the same baseline, until its picture is
-there: what a player waits for, not the interpreter's tidying up after it (the issue's
-target is 4x; see README for why it is not met, so the figure has no budget here).
-Prints report.py's lines; exits 1 when the first-paint ratio is over budget or a run fails.
+there: what a player waits for, not the interpreter's tidying up after it.
+Prints report.py's lines; exits 1 when a ratio is over budget or a run fails.
 """
 
 from __future__ import annotations
@@ -42,6 +41,7 @@ from desktop.engine.model import Army
 from desktop.store.store import Store
 
 RATIO_BUDGET = 1.5
+ARMIES_SHOWN_BUDGET = 4.0  # issue 14: the screenshot with the armies, against the bare window
 ARMIES = 50
 UNITS_PER_ARMY = 20
 TIMEOUT = 60.0
@@ -263,6 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                  details=f"{first_paint:.2f} s ({spread(timings['first_paint'])}) vs the bare "
                          f"window")
     report.ratio(f"screenshot_{ARMIES}_armies_loaded", screenshot / bare,
+                 budget=ARMIES_SHOWN_BUDGET,
                  details=f"{screenshot:.2f} s ({spread(timings['screenshot'])}) vs the bare "
                          f"window")
     return report.finish()

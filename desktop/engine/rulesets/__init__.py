@@ -1,9 +1,9 @@
-"""The rulesets Rout knows, by id."""
+"""The rulesets Rout knows, by id (their declarations: catalogue; their procedures load
+when first asked for)."""
 
 from __future__ import annotations
 
 from desktop.engine.errors import ScenarioError, quoted
-from desktop.engine.rulesets import breaks_pursues, kensei1, warhammer6
 from desktop.engine.rulesets.base import (
     OptionSpec,
     ProcedureKind,
@@ -13,12 +13,10 @@ from desktop.engine.rulesets.base import (
     rule_label,
     slot_key,
 )
+from desktop.engine.rulesets.catalogue import BREAKS_PURSUES, KENSEI1, WARHAMMER6
 
 RULESETS: dict[str, Ruleset] = {
-    warhammer6.RULESET.id: warhammer6.RULESET,
-    kensei1.RULESET.id: kensei1.RULESET,
-    breaks_pursues.RULESET.id: breaks_pursues.RULESET,
-}
+    ruleset.id: ruleset for ruleset in (WARHAMMER6, KENSEI1, BREAKS_PURSUES)}
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop.engine.dice import Dice
 from desktop.engine.errors import ScenarioError, StatError, quoted
-from desktop.engine.events import Event, fold
-from desktop.engine.model import Battle, UnitProfile
-from desktop.engine.procedure import Procedure, Recorder, Resolution
+
+if TYPE_CHECKING:
+    from desktop.engine.events import Event
+    from desktop.engine.model import Battle, UnitProfile
+    from desktop.engine.procedure import Procedure, Recorder, Resolution
 
 
 @dataclass(frozen=True)
@@ -90,10 +92,37 @@ class ProcedureKind:
 
     def prepared(self, battle: Battle, procedure_input: Any) -> Battle:
         """The battle the resolution starts from: `battle` after its setup events."""
+        from desktop.engine.events import fold
+
         return fold(battle, self.setup_events(battle, procedure_input))
 
     def resolution(self, battle: Battle, procedure_input: Any) -> Resolution:
+        from desktop.engine.procedure import Resolution
+
         return Resolution(battle, lambda recorder: self.start(recorder, procedure_input))
+
+
+class ProcedureTable(Mapping[str, ProcedureKind]):
+    """A ruleset's procedures, from `load` the first time one is asked for: reading and
+    showing armies needs a ruleset's statistics, not its combat rules and their imports."""
+
+    def __init__(self, load: Callable[[], Mapping[str, ProcedureKind]]) -> None:
+        self._load = load
+        self._table: Mapping[str, ProcedureKind] | None = None
+
+    def _procedures(self) -> Mapping[str, ProcedureKind]:
+        if self._table is None:
+            self._table = self._load()
+        return self._table
+
+    def __getitem__(self, name: str) -> ProcedureKind:
+        return self._procedures()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._procedures())
+
+    def __len__(self) -> int:
+        return len(self._procedures())
 
 
 @dataclass(frozen=True)

@@ -31,14 +31,8 @@ from desktop.engine.procedure import (
     Request,
     Threshold,
 )
-from desktop.engine.rulesets.base import (
-    OptionSpec,
-    ProcedureKind,
-    Ruleset,
-    StatSpec,
-    UpgradeSpec,
-    check_dice_option,
-)
+from desktop.engine.rulesets.base import ProcedureKind
+from desktop.engine.rulesets.catalogue import BREAKS_PURSUES as RULESET
 from desktop.engine.rulesets.common import (
     break_test,
     distance_roll,
@@ -249,29 +243,8 @@ def _overrun_odds(battle: Battle, unit_id: str, dice: Dice) -> Callable[[], list
     return lambda: outcomes_by_total(dice, _overrun_outcome(battle, unit_id))
 
 
-RULESET = Ruleset(
-    id="breaks_pursues",
-    name="Breaks or Pursues",
-    distance_unit="in",
-    stats=(
-        StatSpec("M", "Move", 0, 20, 4),
-        StatSpec("Ld", "Discipline", 1, 10, 7),
-    ),
-    options=(
-        OptionSpec("flee_dice", "2D6", "Dice for a flee distance (BP-2 says typically 2D6).",
-                   "BP-2", check_dice_option),
-        OptionSpec("pursue_dice", "2D6", "Dice for a pursue distance (BP-4: typically 2D6).",
-                   "BP-4", check_dice_option),
-    ),
-    slots=("Leaders", "Line", "Elite", "Support"),
-    upgrades=(
-        UpgradeSpec("standard", "Standard", "BP-B"),
-        UpgradeSpec("musician", "Musician"),
-        UpgradeSpec("champion", "Champion"),
-    ),
-    procedures={
-        "breaks_pursues": ProcedureKind(
-            "breaks_pursues", "Break tests, flee and pursue rolls, catches, then moves",
-            ("combats",), parse_combats, breaks_pursues, setup=engagements),
-    },
-)
+PROCEDURES: dict[str, ProcedureKind] = {
+    "breaks_pursues": ProcedureKind(
+        "breaks_pursues", "Break tests, flee and pursue rolls, catches, then moves",
+        ("combats",), parse_combats, breaks_pursues, setup=engagements),
+}

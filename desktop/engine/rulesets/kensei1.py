@@ -24,7 +24,7 @@ from typing import Any
 
 from desktop.engine import odds
 from desktop.engine.dice import D2D10, D3D10, Dice
-from desktop.engine.errors import RuleError, ScenarioError, quoted
+from desktop.engine.errors import ScenarioError
 from desktop.engine.events import (
     LOCKED_RUNNER,
     TURN_FLAG,
@@ -59,14 +59,8 @@ from desktop.engine.procedure import (
     Threshold,
 )
 from desktop.engine.reading import Reader
-from desktop.engine.rulesets.base import (
-    OptionSpec,
-    ProcedureKind,
-    Ruleset,
-    StatSpec,
-    UpgradeSpec,
-    check_dice_option,
-)
+from desktop.engine.rulesets.base import ProcedureKind
+from desktop.engine.rulesets.catalogue import KENSEI1 as RULESET
 from desktop.engine.rulesets.common import (
     distance_roll,
     emit_flee,
@@ -78,10 +72,6 @@ from desktop.engine.rulesets.common import (
 RAN_FROM_CHARGE = TURN_FLAG + "ran_from_charge"  # K-RA-3: once per turn
 BEYOND_FRIEND = 3.0  # K-RA-10: cm past a friend it could not clear
 PENALTY_TURNS = 2  # K-RA-11
-HONOR_RULES = {
-    "roll_at_most_honor": "a roll equal to or below Honor passes",
-    "roll_below_honor": "a roll below Honor passes",
-}
 COMPASS = ((90, "up the table"), (0, "right"), (270, "down the table"), (180, "left"),
            (45, "up and right"), (135, "up and left"), (225, "down and left"),
            (315, "down and right"))
@@ -534,19 +524,6 @@ def _require_units(battle: Battle, *unit_ids: str) -> None:
             raise ScenarioError(f"'{uid}' is no longer on the table")
 
 
-def _check_honor_rule(value: Any) -> object:
-    if value not in HONOR_RULES:
-        raise RuleError(f"{quoted(value)} is not an Honor rule (use {', '.join(HONOR_RULES)})")
-    return value
-
-
-def _check_shooting_total(value: Any) -> object:
-    if value not in ("remaining", "starting"):
-        raise RuleError(f"{quoted(value)} is not a shooting total (use remaining or "
-                        "starting)")
-    return value
-
-
 def _parse_reaction(battle: Battle, data: Mapping[str, Any]) -> ChargeReaction:
     reader = Reader(data, "resolve")
     return ChargeReaction(reader.text("unit"), reader.text("charger"))
@@ -568,48 +545,19 @@ def _parse_unit(battle: Battle, data: Mapping[str, Any]) -> str:
     return Reader(data, "resolve").text("unit")
 
 
-RULESET = Ruleset(
-    id="kensei1",
-    name="Kensei 1st edition",
-    distance_unit="cm",
-    stats=(
-        StatSpec("Mv", "Move (cm)", 0, 60, 10),
-        StatSpec("Init", "Initiative", 0, 10, 3),
-        StatSpec("Honor", "Honor", 1, 10, 5),
-        StatSpec("W", "Wounds", 1, 20, 1),
-        StatSpec("AP", "Action Points", 0, 6, 2),
-    ),
-    options=(
-        OptionSpec("honor_dice", "D10", "Dice rolled for an Honor test (K-HT-1).", "K-HT-1",
-                   check_dice_option),
-        OptionSpec("shooting_total", "remaining",
-                   "Half of which Wounds a round of shooting must take for a test: the unit's "
-                   "remaining Wounds (remaining) or all it started the battle with (starting).",
-                   "K-RA-4", _check_shooting_total),
-        OptionSpec("honor_test", "roll_at_most_honor",
-                   "How the roll compares: roll_at_most_honor or roll_below_honor.", "K-HT-1",
-                   _check_honor_rule),
-    ),
-    slots=("Hero", "Troops", "Support"),
-    upgrades=(
-        UpgradeSpec("bushi", "Bushi hero", "K-RA-11"),
-        UpgradeSpec("standard", "Standard (nobori)"),
-        UpgradeSpec("musician", "Musician (drum)"),
-    ),
-    procedures={
-        "charge_reaction": ProcedureKind(
-            "charge_reaction", "Run away as a reaction to a charge", ("unit", "charger"),
-            _parse_reaction, charge_reaction),
-        "shooting": ProcedureKind(
-            "shooting", "Wounds from one round of shooting", ("unit", "wounds"),
-            _parse_shooting, shooting),
-        "combat": ProcedureKind(
-            "combat", "A defeat in combat: Honor tests, Running Away and Chase",
-            ("unit", "damage_difference", "confrontation_value"), _parse_defeat,
-            combat_defeat),
-        "regroup": ProcedureKind(
-            "regroup", "A running unit tries to regroup", ("unit",), _parse_unit, regroup),
-        "new_turn": ProcedureKind("new_turn", "Start the next turn", (),
-                                  lambda battle, data: None, new_turn),
-    },
-)
+PROCEDURES: dict[str, ProcedureKind] = {
+    "charge_reaction": ProcedureKind(
+        "charge_reaction", "Run away as a reaction to a charge", ("unit", "charger"),
+        _parse_reaction, charge_reaction),
+    "shooting": ProcedureKind(
+        "shooting", "Wounds from one round of shooting", ("unit", "wounds"),
+        _parse_shooting, shooting),
+    "combat": ProcedureKind(
+        "combat", "A defeat in combat: Honor tests, Running Away and Chase",
+        ("unit", "damage_difference", "confrontation_value"), _parse_defeat,
+        combat_defeat),
+    "regroup": ProcedureKind(
+        "regroup", "A running unit tries to regroup", ("unit",), _parse_unit, regroup),
+    "new_turn": ProcedureKind("new_turn", "Start the next turn", (),
+                              lambda battle, data: None, new_turn),
+}

@@ -59,13 +59,8 @@ from desktop.engine.procedure import (
     alike_totals,
 )
 from desktop.engine.reading import Reader
-from desktop.engine.rulesets.base import (
-    OptionSpec,
-    ProcedureKind,
-    Ruleset,
-    StatSpec,
-    UpgradeSpec,
-)
+from desktop.engine.rulesets.base import ProcedureKind
+from desktop.engine.rulesets.catalogue import WARHAMMER6 as RULESET
 from desktop.engine.rulesets.common import (
     audit_move,
     break_test,
@@ -492,43 +487,14 @@ def _parse_charge(battle: Battle, data: Mapping[str, Any]) -> ChargeOnFleeing:
     return ChargeOnFleeing(reader.text("charger"), reader.text("target"))
 
 
-RULESET = Ruleset(
-    id="warhammer6",
-    name="Warhammer Fantasy Battle 6th edition",
-    distance_unit="in",
-    stats=(
-        StatSpec("M", "Movement", 0, 10, 4),
-        StatSpec("WS", "Weapon Skill", 0, 10, 3),
-        StatSpec("BS", "Ballistic Skill", 0, 10, 3),
-        StatSpec("S", "Strength", 0, 10, 3),
-        StatSpec("T", "Toughness", 0, 10, 3),
-        StatSpec("W", "Wounds", 1, 10, 1),
-        StatSpec("I", "Initiative", 0, 10, 3),
-        StatSpec("A", "Attacks", 0, 10, 1),
-        StatSpec("Ld", "Leadership", 1, 10, 7),
-    ),
-    options=(
-        OptionSpec("double_one_holds", False,
-                   "A Break test of double 1 always holds (later editions' Insane Courage).",
-                   "W6-BT-4"),
-    ),
-    slots=("Lords", "Heroes", "Core", "Special", "Rare"),
-    upgrades=(
-        UpgradeSpec("standard", "Standard bearer", "W6-CR-2"),
-        UpgradeSpec("musician", "Musician"),
-        UpgradeSpec("champion", "Champion"),
-        UpgradeSpec("battle_standard", "Battle standard", "W6-CR-2"),
-        UpgradeSpec("general", "General"),
-    ),
-    procedures={
-        "combat_aftermath": ProcedureKind(
-            "combat_aftermath", "Break tests, Panic, fleeing and pursuit after combat",
-            ("combats",), _parse_aftermath, combat_aftermath, setup=engagements),
-        "start_of_turn": ProcedureKind(
-            "start_of_turn", "Rally tests and compulsory flee moves", ("player",),
-            _parse_start_of_turn, start_of_turn),
-        "charge_fleeing": ProcedureKind(
-            "charge_fleeing", "A charge on a unit that is already fleeing",
-            ("charger", "target"), _parse_charge, charge_fleeing),
-    },
-)
+PROCEDURES: dict[str, ProcedureKind] = {
+    "combat_aftermath": ProcedureKind(
+        "combat_aftermath", "Break tests, Panic, fleeing and pursuit after combat",
+        ("combats",), _parse_aftermath, combat_aftermath, setup=engagements),
+    "start_of_turn": ProcedureKind(
+        "start_of_turn", "Rally tests and compulsory flee moves", ("player",),
+        _parse_start_of_turn, start_of_turn),
+    "charge_fleeing": ProcedureKind(
+        "charge_fleeing", "A charge on a unit that is already fleeing",
+        ("charger", "target"), _parse_charge, charge_fleeing),
+}
