@@ -242,7 +242,7 @@ def test_a_narrowing_reform_moves_a_flank_enemy_up_into_contact():
     assert "e" in after.states["a"].engaged_with
     assert event_from_json(json.loads(json.dumps(event.to_json()))) == event
     assert fold(battle, [event]) == after
-    assert describe(event, battle).endswith("move up to stay in contact")
+    assert describe(event, battle).endswith("; E move to stay in contact")
 
 
 def test_a_flank_enemy_blocked_on_its_way_up_slides_back_along_the_flank():
@@ -265,13 +265,37 @@ def test_a_flank_enemy_blocked_on_its_way_up_slides_back_along_the_flank():
 def test_a_reform_is_refused_when_an_engaged_enemy_cannot_follow():
     battle = fold(flanked(), [UnitsEngaged("g", "e")])
     with pytest.raises(MoveRefused, match="'a' would lose contact with 'e' once reformed, "
-                       "and 'e' cannot follow without losing contact with 'g'"):
+                       "and 'e' cannot make way without losing contact with 'g'"):
         moves.reform(battle, "a", 3)
 
 
-def test_a_widening_reform_may_not_overlap_an_engaged_enemy():
-    with pytest.raises(MoveRefused, match="'a' would overlap unit 'e' once reformed"):
-        moves.reform(flanked(), "a", 10)  # x 15..25 runs into e at 22.5
+def test_a_widening_reform_pushes_a_flank_enemy_out_until_they_touch():
+    """a reformed 10 wide spans x 15..25 (front kept at y 21, one rank: y 20..21); e on its
+    flank (x 22.5..24.5) is pushed 2.5" straight out to x 25..27, still facing left."""
+    battle = fold(table(w6_unit("e", "Blue", 23.5, 20, facing=180)), [UnitsEngaged("a", "e")])
+    event = moves.reform(battle, "a", 10)
+    after = event.apply_to(battle)
+    assert after.states["e"].center == pytest.approx((26, 20))
+    assert after.states["e"].facing == 180
+    assert in_contact(after.footprint("a"), after.footprint("e"))
+    assert not overlaps(after.footprint("a").polygon, after.footprint("e").polygon)
+    assert sound(after) == []
+
+
+def test_a_widening_reform_is_refused_when_the_enemy_has_no_room_to_make_way():
+    """As above, but Red g stands at x 25.5..27.5, y 21.5..26.5: e pushed to x 25..27 (y
+    17.5..22.5) would overlap it."""
+    battle = fold(table(w6_unit("e", "Blue", 23.5, 20, facing=180),
+                        w6_unit("g", "Red", 26.5, 24, facing=180)), [UnitsEngaged("a", "e")])
+    with pytest.raises(MoveRefused, match="'a' would overlap 'e' once reformed, and 'e' has "
+                       "no room to make way"):
+        moves.reform(battle, "a", 10)
+
+
+def test_a_reform_may_not_overlap_a_unit_it_is_not_fighting():
+    battle = fold(table(), [moves.move_to(table(), "f", (26, 20))])  # f: x 23.5..28.5
+    with pytest.raises(MoveRefused, match="'a' would overlap unit 'f' once reformed"):
+        moves.reform(battle, "a", 10)
 
 
 # --- charges --------------------------------------------------------------------------------
@@ -595,6 +619,9 @@ def proposed(battle: Battle, step: tuple, made: int) -> list[Event]:
 @given(st.lists(steps, min_size=1, max_size=30))
 # A reform narrowed the boyz and left the handgunners on their flank engaged out of contact.
 @example([("charge", ("handgunners", "boyz")), ("reform", "boyz", 1)])
+# Narrowed, then widened back: the enemies moved up make way again.
+@example([("charge", ("handgunners", "boyz")), ("reform", "swordsmen", 3),
+          ("reform", "boyz", 1), ("reform", "swordsmen", 5), ("reform", "boyz", 10)])
 def test_random_player_moves_keep_the_battle_sound_and_replayable(sequence):
     loaded = load_scenario(json.loads(FOUR_UNITS.read_text(encoding="utf-8")))
     # The wolf riders wait in reserve; the handgunners stand free to charge from the start.

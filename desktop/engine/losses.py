@@ -85,6 +85,29 @@ def moved_into_contact(battle: Battle, unit_id: str, enemy: str,
     return None
 
 
+def pushed_clear(battle: Battle, unit_id: str, enemy: str,
+                 after: Footprint) -> Footprint | None:
+    """`enemy`, which `unit_id` standing at `after` would overlap (a unit widening beside it),
+    pushed straight out from the side of the unit it touched until the two only touch; None
+    when that place is off the table, in another unit or in impassable terrain."""
+    theirs, before = battle.footprint(enemy), battle.footprint(unit_id)
+    fx, fy = heading_vector(after.facing)
+
+    def reach(corners: tuple[Point, ...], axis: Point) -> list[float]:
+        return [x * axis[0] + y * axis[1] for x, y in corners]
+
+    pushes = []
+    for axis in ((fx, fy), (-fx, -fy), (-fy, fx), (fy, -fx)):
+        # How far the enemy stood out past the unit on this side before (0 where it touched)
+        # and how far it must go now; it goes out from the side it touched.
+        apart = min(reach(theirs.corners, axis)) - max(reach(before.corners, axis))
+        length = max(reach(after.corners, axis)) - min(reach(theirs.corners, axis))
+        pushes.append((-apart, length, axis))
+    _, length, (dx, dy) = min(pushes)
+    place = theirs.moved(dx * length, dy * length)
+    return place if _has_room(battle, unit_id, enemy, place) else None
+
+
 def _side_direction(after: Footprint, touched: Point, step: Point) -> Point:
     """Unit vector along the side of `after` at `touched`: of the sides through that point,
     the one most square to the step (at a corner, the side the enemy came up against)."""

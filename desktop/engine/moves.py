@@ -15,7 +15,8 @@ Decisions (rules/README.md "Shared geometry decisions"):
   apart, close enough that the missed sliver is thinner than CONTACT_TOLERANCE.
 - A reform keeps the middle of the front edge where it is; the ranks follow from the models.
   An engaged enemy the narrower unit no longer touches is moved up into contact, as after
-  casualties (`losses`); the reform is refused if it has no room.
+  casualties, and one the wider unit would overlap is pushed straight out until they touch
+  (`losses`); the reform is refused if it has no room.
 - A charge ends with the charger's front flush on the target's nearest edge, centred on it
   if there is room, else slid along the edge to the nearest place that is clear.
 """
@@ -58,7 +59,7 @@ from desktop.engine.geometry import (
     swept_outline,
 )
 from desktop.engine.lazy import shapely
-from desktop.engine.losses import moved_into_contact
+from desktop.engine.losses import moved_into_contact, pushed_clear
 from desktop.engine.model import Battle, Status, Terrain, UnitState
 from desktop.engine.spatial import (
     Edge,
@@ -204,31 +205,42 @@ def _check_reformed(battle: Battle, event: Event) -> Event:
         raise MoveRefused(f"'{event.unit}' already stands {state.files} files wide")
     center = reformed_center(battle, event.unit, event.files)
     placed = _footprint_at(battle, event.unit, center, state.facing, files=event.files)
-    _check_clear(battle, event.unit, [placed.corners], frozenset(), "once reformed")
+    _check_clear(battle, event.unit, [placed.corners], state.engaged_with, "once reformed")
     _check_on_table(battle, event.unit, placed)
     return replace(event, moved_up=_kept_in_contact(battle, event.unit, placed))
 
 
 def _kept_in_contact(battle: Battle, unit_id: str,
                      placed: Footprint) -> tuple[tuple[str, float, float], ...]:
-    """Engaged enemies a reform leaves out of contact, moved up to it as after casualties;
-    refused when one has no room or would lose touch with another unit it fights."""
+    """Engaged enemies a reform leaves out of contact (it narrowed) or would overlap (it
+    widened), moved to touch it again: up, as after casualties, or straight out. Refused
+    when one has no room or would lose touch with another unit it fights."""
     moved: list[tuple[str, Footprint]] = []
     for enemy in sorted(battle.states[unit_id].engaged_with):
-        if not battle.states[enemy].status.on_table or in_contact(
-                placed, battle.footprint(enemy)):
+        if not battle.states[enemy].status.on_table:
             continue
-        place = moved_into_contact(battle, unit_id, enemy, placed)
+        theirs = battle.footprint(enemy)
+        if overlaps(placed.polygon, theirs.polygon):
+            place = pushed_clear(battle, unit_id, enemy, placed)
+        elif not in_contact(placed, theirs):
+            place = moved_into_contact(battle, unit_id, enemy, placed)
+        else:
+            continue
         if place is None or any(overlaps(place.polygon, mine.polygon) for _, mine in moved):
-            raise MoveRefused(f"'{unit_id}' would lose contact with '{enemy}' once reformed, "
-                              f"and '{enemy}' has no room to follow")
+            raise MoveRefused(f"'{unit_id}' would {_lose_or_overlap(placed, theirs)} "
+                              f"'{enemy}' once reformed, and '{enemy}' has no room to "
+                              "make way")
         for other in sorted(battle.states[enemy].engaged_with - {unit_id}):
             if not in_contact(place, battle.footprint(other)):
-                raise MoveRefused(f"'{unit_id}' would lose contact with '{enemy}' once "
-                                  f"reformed, and '{enemy}' cannot follow without losing "
-                                  f"contact with '{other}'")
+                raise MoveRefused(f"'{unit_id}' would {_lose_or_overlap(placed, theirs)} "
+                                  f"'{enemy}' once reformed, and '{enemy}' cannot make way "
+                                  f"without losing contact with '{other}'")
         moved.append((enemy, place))
     return tuple((enemy, *place.center) for enemy, place in moved)
+
+
+def _lose_or_overlap(placed: Footprint, theirs: Footprint) -> str:
+    return "overlap" if overlaps(placed.polygon, theirs.polygon) else "lose contact with"
 
 
 def _check_engaged(battle: Battle, event: Event) -> Event:

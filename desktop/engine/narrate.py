@@ -122,10 +122,11 @@ def _moved(event: Movement, words: _Words) -> str:
     return text
 
 
-def _moved_up(moved_up: Sequence[tuple[str, float, float]], words: _Words) -> str:
+def _moved_up(moved_up: Sequence[tuple[str, float, float]], words: _Words,
+              how: str = "move up") -> str:
     if not moved_up:
         return ""
-    return f"; {words.names([uid for uid, _, _ in moved_up])} move up to stay in contact"
+    return f"; {words.names([uid for uid, _, _ in moved_up])} {how} to stay in contact"
 
 
 def _locked(event: RunnerLocked, words: _Words) -> str:
@@ -301,8 +302,9 @@ _SENTENCES: dict[type[Event], Callable[[Any, _Words], str]] = {
     UnitDeployed: lambda e, w: (f"{w.name(e.unit)} deploy at ({e.center[0]:.1f}, "
                                 f"{e.center[1]:.1f}) facing {e.facing % 360:g}°"),
     UnitWheeled: _wheeled,
+    # A reform moves enemies up (it narrowed) or out of its way (it widened).
     UnitReformed: lambda e, w: (f"{w.name(e.unit)} reform {e.files} wide"
-                                + _moved_up(e.moved_up, w)),
+                                + _moved_up(e.moved_up, w, "move")),
     UnitsDisengaged: lambda e, w: (f"{w.name(e.unit)} and {w.name(e.enemy)} break off their "
                                    "combat"),
     TerrainPlaced: lambda e, w: (
