@@ -199,6 +199,22 @@ def test_right_click_on_a_unit_offers_reform_and_disengage(table):
 
 
 @OFFSCREEN_POPUP
+def test_reform_widths_the_engine_would_refuse_are_greyed_with_the_reason(table):
+    """The swordsmen (15 models on 0.79" bases, centred at x 36) 13 wide would span x 30.9
+    to 41.1, into the handgunners at x 40.97: greyed, saying so by name. 12 wide they clear
+    them, the wolf riders on their flank making way. One file is "1 file"."""
+    menu = right_click(table, table.battle.state("swordsmen").center)
+    reform = menu.findChild(QMenu, "reformMenu")
+    by_width = {action.data(): action for action in reform.actions()}
+    assert not by_width[13].isEnabled()
+    assert by_width[13].toolTip() == ("Empire Swordsmen would overlap unit Empire Handgunners "
+                                      "once reformed")
+    assert by_width[12].isEnabled() and by_width[3].isEnabled()
+    assert by_width[1].text() == "1 file (15 ranks)"
+    menu.close()
+
+
+@OFFSCREEN_POPUP
 def test_right_click_on_the_table_offers_fit_and_the_ruler(table):
     menu = right_click(table, (5.0, 40.0))
     found = actions_of(menu)

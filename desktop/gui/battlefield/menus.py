@@ -1,6 +1,7 @@
 """Right-click menus of the battlefield, built here so the window only has to show them.
 
-On a unit: Select, Reform (a width per action), Disengage, Turn to face (an enemy), Charge
+On a unit: Select, Reform (a width per action, greyed with the engine's reason where it
+would be refused), Disengage, Turn to face (an enemy), Charge
 (an enemy). On the table: Fit table, the ruler and the select tool. Every action goes
 through the scene (`reform_selected`, `disengage_selected`, `propose_moves`), which asks
 the engine; nothing here decides a rule.
@@ -70,9 +71,19 @@ def context_menu(view: BattlefieldView, scene_pos: QPointF) -> QMenu:
     reform.setObjectName("reformMenu")
     for width in reform_widths(state.models, state.files):
         ranks = math.ceil(state.models / width)
-        action = reform.addAction(f"{width} files ({ranks} rank{'s' if ranks != 1 else ''})",
-                                  partial(_reform, view, uid, width))
+        action = reform.addAction(
+            f"{width} file{'s' if width != 1 else ''} ({ranks} rank{'s' if ranks != 1 else ''})",
+            partial(_reform, view, uid, width))
         action.setData(width)
+        # A width the engine would refuse is shown greyed, with why, rather than refused
+        # after the player picks it.
+        try:
+            moves.reform(battle, uid, width)
+        except MoveRefused as refused:
+            action.setEnabled(False)
+            action.setToolTip(scene.readable(refused))
+            action.setStatusTip(scene.readable(refused))
+    reform.setToolTipsVisible(True)
     reform.setEnabled(not reform.isEmpty() and not scene.read_only)
     disengage = menu.addAction("Disengage", lambda: _disengage(view, uid))
     disengage.setEnabled(bool(state.engaged_with) and not scene.read_only)
