@@ -23,9 +23,10 @@ from desktop.engine.geometry import Footprint, Point, heading_vector, in_contact
 from desktop.engine.lazy import shapely
 from desktop.engine.model import Battle
 
-# A blocked enemy slides along the side it touches in steps this long (inches), then the
-# nearest clear place is found to within SLIDE_STEP / 2**REFINE_HALVINGS.
-SLIDE_STEP = 0.05
+# A blocked enemy slides along the side it touches in steps this long (inches; a clear
+# stretch shorter than a step may be passed over), then the nearest clear place is found to
+# within SLIDE_STEP / 2**REFINE_HALVINGS. Coarse steps keep a resolution's casualties cheap.
+SLIDE_STEP = 0.25
 REFINE_HALVINGS = 12
 
 
@@ -77,11 +78,17 @@ def moved_into_contact(battle: Battle, unit_id: str, enemy: str,
     reach = max(after.frontage, after.depth) + max(theirs.frontage, theirs.depth)
     offsets = [SLIDE_STEP * index for index in range(1, math.ceil(reach / SLIDE_STEP) + 1)]
     for offset in offsets:
+        touching = False
         for sign in (1.0, -1.0):
             place = step.moved(along[0] * offset * sign, along[1] * offset * sign)
-            if in_contact(place, after) and _has_room(battle, unit_id, enemy, place):
+            if not in_contact(place, after):
+                continue
+            touching = True
+            if _has_room(battle, unit_id, enemy, place):
                 return _nearest_clear(battle, unit_id, enemy, step,
                                       (along[0] * sign, along[1] * sign), offset)
+        if not touching:
+            break  # slid past the end of the side both ways
     return None
 
 
