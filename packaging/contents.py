@@ -66,6 +66,7 @@ QT_TRANSLATIONS: tuple[str, ...] = ()
 NOT_FROZEN = {
     "desktop.__main__": "`python -m desktop`; packaging/launch.py is the frozen entry point",
     "desktop.gui.forms.build": "a developer tool that runs pyside6-uic on ui/*.ui",
+    "desktop.store.schema_build": "a developer tool that writes store/schema.py from tables.py",
 }
 """Modules of the `desktop` package that the frozen app does not need, and why."""
 
