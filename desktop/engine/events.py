@@ -643,8 +643,9 @@ def wheeled_pose(battle: Battle, unit_id: str, pivot: str, angle: float) -> tupl
 class UnitReformed(Event):
     """A new number of files; ranks follow from the models. The front's middle stays put.
 
-    `moved_up` says which engaged enemies were moved (to these centres) to keep their contact
-    with the narrower unit, as for CasualtiesRemoved; `moves.check` fills it in.
+    `moved_up` says which engaged enemies were moved (to these centres) to stay in contact:
+    up to a narrower unit, as for CasualtiesRemoved, or out of the way of a wider one;
+    `moves.check` fills it in.
     """
 
     unit: str
