@@ -23,6 +23,7 @@ from shapely.geometry import LineString
 from desktop.engine import moves, spatial
 from desktop.engine.errors import MoveRefused, RuleError
 from desktop.engine.events import (
+    CasualtiesRemoved,
     Event,
     TurnBegan,
     UnitCharged,
@@ -296,6 +297,23 @@ def test_a_reform_may_not_overlap_a_unit_it_is_not_fighting():
     battle = fold(table(), [moves.move_to(table(), "f", (26, 20))])  # f: x 23.5..28.5
     with pytest.raises(MoveRefused, match="'a' would overlap unit 'f' once reformed"):
         moves.reform(battle, "a", 10)
+
+
+def test_enemies_moved_up_after_casualties_do_not_end_in_each_other():
+    """a (12 models 4 wide: x 34..38, y 22.5..25.5) has e behind it (x 35.5..37.5, y
+    21.5..22.5) and e2 on its right flank (x 38..39, y 20.5..24.5). Down to 2 models (x
+    35..37, y 24.5..25.5), e moves up to y 23.5..24.5; e2's straight step is blocked by where
+    e stood, and sliding up the flank it must not come to rest where e now stands."""
+    units = [w6_unit("a", "Red", 36, 24, models=12, files=4),
+             w6_unit("e", "Blue", 36.5, 22, models=2, files=2),
+             w6_unit("e2", "Blue", 38.5, 22.5, facing=180, models=4, files=4)]
+    battle = load_scenario(scenario(units, aftermath((side("a"), side("e", "e2"))))).battle
+    assert battle.states["a"].engaged_with == {"e", "e2"}
+    event = CasualtiesRemoved.build(battle, "a", 10, clause="test")
+    after = event.apply_to(battle)
+    assert "e" in [uid for uid, _, _ in event.moved_up]
+    assert not overlaps(after.footprint("e").polygon, after.footprint("e2").polygon)
+    assert fold(battle, [event]) == after
 
 
 # --- charges --------------------------------------------------------------------------------
