@@ -293,6 +293,20 @@ def test_a_widening_reform_is_refused_when_the_enemy_has_no_room_to_make_way():
         moves.reform(battle, "a", 10)
 
 
+def test_a_widening_reform_does_not_push_a_slanted_enemy_out_of_contact():
+    """e stands at 30 degrees to a's right flank (x 38.5), touching it with one corner at y
+    23.8. Reformed 10 wide, a stands in one rank (x 31..41, y 24..25) and overlaps e; pushed
+    straight out until it clears x 41, e's corner would be at y 23.8, below a's flank: the
+    two no longer touch, and a reform that leaves them fighting out of contact is refused."""
+    units = [w6_unit("a", "Red", 36, 24, models=10, files=5),
+             w6_unit("e", "Blue", 39.69, 22.75, facing=210, models=3, files=3)]
+    battle = load_scenario(scenario(units, aftermath((side("a"), side("e"))))).battle
+    assert battle.states["a"].engaged_with == {"e"}
+    assert sound(battle) == []
+    with pytest.raises(MoveRefused, match="'a' would overlap 'e' once reformed"):
+        moves.reform(battle, "a", 10)
+
+
 def test_a_reform_may_not_overlap_a_unit_it_is_not_fighting():
     battle = fold(table(), [moves.move_to(table(), "f", (26, 20))])  # f: x 23.5..28.5
     with pytest.raises(MoveRefused, match="'a' would overlap unit 'f' once reformed"):

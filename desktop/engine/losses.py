@@ -100,7 +100,9 @@ def pushed_clear(battle: Battle, unit_id: str, enemy: str,
                  after: Footprint) -> Footprint | None:
     """`enemy`, which `unit_id` standing at `after` would overlap (a unit widening beside it),
     pushed straight out from the side of the unit it touched until the two only touch; None
-    when that place is off the table, in another unit or in impassable terrain."""
+    when that place is off the table, in another unit or in impassable terrain, or when it
+    no longer touches the unit (an enemy at an angle whose nearest corner is past the
+    unit's side once reformed)."""
     theirs, before = battle.footprint(enemy), battle.footprint(unit_id)
     fx, fy = heading_vector(after.facing)
 
@@ -116,6 +118,8 @@ def pushed_clear(battle: Battle, unit_id: str, enemy: str,
         pushes.append((-apart, length, axis))
     _, length, (dx, dy) = min(pushes)
     place = theirs.moved(dx * length, dy * length)
+    if not in_contact(place, after):
+        return None
     return place if _has_room(battle, unit_id, enemy, place) else None
 
 
