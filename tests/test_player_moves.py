@@ -307,6 +307,25 @@ def test_a_widening_reform_does_not_push_a_slanted_enemy_out_of_contact():
         moves.reform(battle, "a", 10)
 
 
+def test_an_enemy_at_an_angle_slid_along_a_narrowed_unit_does_not_end_inside_it():
+    """a (20 models 14 wide: x 29..43, y 23..25) has e on its right flank at 30 degrees,
+    touching it with a corner. Reformed 1 wide (x 35.5..36.5, y 5..25), a leaves e far off;
+    e's straight step up is blocked by x, and e slides along the side it reaches: not into
+    a, which its other corners would cross (then the reform is refused)."""
+    units = [w6_unit("a", "Red", 36, 24, models=20, files=14),
+             w6_unit("e", "Blue", 43.3, 26.55, facing=210, models=11, files=7),
+             w6_unit("x", "Red", 39.4, 21.5, facing=180, models=1, files=1)]
+    battle = load_scenario(scenario(units, aftermath((side("a"), side("e"))))).battle
+    assert battle.states["a"].engaged_with == {"e"}
+    assert sound(battle) == []
+    try:
+        after = moves.reform(battle, "a", 1).apply_to(battle)
+    except MoveRefused:
+        return  # no clear place along that side: refused, as the rules say
+    assert not overlaps(after.footprint("a").polygon, after.footprint("e").polygon)
+    assert sound(after) == []
+
+
 def test_a_reform_may_not_overlap_a_unit_it_is_not_fighting():
     battle = fold(table(), [moves.move_to(table(), "f", (26, 20))])  # f: x 23.5..28.5
     with pytest.raises(MoveRefused, match="'a' would overlap unit 'f' once reformed"):

@@ -77,6 +77,8 @@ def moved_into_contact(battle: Battle, unit_id: str, enemy: str, after: Footprin
     step = theirs.moved(target_x - source_x, target_y - source_y)
     if _has_room(battle, unit_id, enemy, step, avoid):
         return step
+    # Slid along the side, an enemy at an angle to it could cross into the unit itself.
+    avoid = (*avoid, after)
     along = _side_direction(after, (target_x, target_y), (target_x - source_x,
                                                           target_y - source_y))
     reach = max(after.frontage, after.depth) + max(theirs.frontage, theirs.depth)
