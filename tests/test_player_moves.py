@@ -23,6 +23,7 @@ from shapely.geometry import LineString
 from desktop.engine import moves, spatial
 from desktop.engine.errors import MoveRefused, RuleError
 from desktop.engine.events import (
+    CasualtiesRemoved,
     Event,
     TurnBegan,
     UnitCharged,
@@ -292,10 +293,60 @@ def test_a_widening_reform_is_refused_when_the_enemy_has_no_room_to_make_way():
         moves.reform(battle, "a", 10)
 
 
+def test_a_widening_reform_does_not_push_a_slanted_enemy_out_of_contact():
+    """e stands at 30 degrees to a's right flank (x 38.5), touching it with one corner at y
+    23.8. Reformed 10 wide, a stands in one rank (x 31..41, y 24..25) and overlaps e; pushed
+    straight out until it clears x 41, e's corner would be at y 23.8, below a's flank: the
+    two no longer touch, and a reform that leaves them fighting out of contact is refused."""
+    units = [w6_unit("a", "Red", 36, 24, models=10, files=5),
+             w6_unit("e", "Blue", 39.69, 22.75, facing=210, models=3, files=3)]
+    battle = load_scenario(scenario(units, aftermath((side("a"), side("e"))))).battle
+    assert battle.states["a"].engaged_with == {"e"}
+    assert sound(battle) == []
+    with pytest.raises(MoveRefused, match="'a' would overlap 'e' once reformed"):
+        moves.reform(battle, "a", 10)
+
+
+def test_an_enemy_at_an_angle_slid_along_a_narrowed_unit_does_not_end_inside_it():
+    """a (20 models 14 wide: x 29..43, y 23..25) has e on its right flank at 30 degrees,
+    touching it with a corner. Reformed 1 wide (x 35.5..36.5, y 5..25), a leaves e far off;
+    e's straight step up is blocked by x, and e slides along the side it reaches: not into
+    a, which its other corners would cross (then the reform is refused)."""
+    units = [w6_unit("a", "Red", 36, 24, models=20, files=14),
+             w6_unit("e", "Blue", 43.3, 26.55, facing=210, models=11, files=7),
+             w6_unit("x", "Red", 39.4, 21.5, facing=180, models=1, files=1)]
+    battle = load_scenario(scenario(units, aftermath((side("a"), side("e"))))).battle
+    assert battle.states["a"].engaged_with == {"e"}
+    assert sound(battle) == []
+    try:
+        after = moves.reform(battle, "a", 1).apply_to(battle)
+    except MoveRefused:
+        return  # no clear place along that side: refused, as the rules say
+    assert not overlaps(after.footprint("a").polygon, after.footprint("e").polygon)
+    assert sound(after) == []
+
+
 def test_a_reform_may_not_overlap_a_unit_it_is_not_fighting():
     battle = fold(table(), [moves.move_to(table(), "f", (26, 20))])  # f: x 23.5..28.5
     with pytest.raises(MoveRefused, match="'a' would overlap unit 'f' once reformed"):
         moves.reform(battle, "a", 10)
+
+
+def test_enemies_moved_up_after_casualties_do_not_end_in_each_other():
+    """a (12 models 4 wide: x 34..38, y 22.5..25.5) has e behind it (x 35.5..37.5, y
+    21.5..22.5) and e2 on its right flank (x 38..39, y 20.5..24.5). Down to 2 models (x
+    35..37, y 24.5..25.5), e moves up to y 23.5..24.5; e2's straight step is blocked by where
+    e stood, and sliding up the flank it must not come to rest where e now stands."""
+    units = [w6_unit("a", "Red", 36, 24, models=12, files=4),
+             w6_unit("e", "Blue", 36.5, 22, models=2, files=2),
+             w6_unit("e2", "Blue", 38.5, 22.5, facing=180, models=4, files=4)]
+    battle = load_scenario(scenario(units, aftermath((side("a"), side("e", "e2"))))).battle
+    assert battle.states["a"].engaged_with == {"e", "e2"}
+    event = CasualtiesRemoved.build(battle, "a", 10, clause="test")
+    after = event.apply_to(battle)
+    assert "e" in [uid for uid, _, _ in event.moved_up]
+    assert not overlaps(after.footprint("e").polygon, after.footprint("e2").polygon)
+    assert fold(battle, [event]) == after
 
 
 # --- charges --------------------------------------------------------------------------------

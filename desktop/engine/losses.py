@@ -16,6 +16,7 @@ their own contacts.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from desktop.engine import spatial
@@ -51,28 +52,33 @@ def rear_rank_off(battle: Battle, unit_id: str, models: int, files: int) -> Loss
     center = (front[0] - fx * depth / 2, front[1] - fy * depth / 2)
     after = Footprint(center, before.facing, files * base_w, depth)
     moved: list[tuple[str, float, float]] = []
+    places: list[Footprint] = []  # where the enemies moved so far now stand
     if models:
         for enemy in spatial.touching_enemies(battle, unit_id):
             theirs = battle.footprint(enemy)
             if in_contact(after, theirs):
                 continue
-            place = moved_into_contact(battle, unit_id, enemy, after)
+            place = moved_into_contact(battle, unit_id, enemy, after, avoid=places)
             if place is not None:
                 moved.append((enemy, *place.center))
+                places.append(place)
     return Losses(center, after.corners, tuple(moved))
 
 
-def moved_into_contact(battle: Battle, unit_id: str, enemy: str,
-                       after: Footprint) -> Footprint | None:
+def moved_into_contact(battle: Battle, unit_id: str, enemy: str, after: Footprint,
+                       avoid: Sequence[Footprint] = ()) -> Footprint | None:
     """`enemy` moved by the shortest step that touches `unit_id` standing at `after`; if that
     is blocked, slid along the side it touches to the nearest place that is clear. None when
-    no such place is on the table, clear of other units and of impassable terrain."""
+    no such place is on the table, clear of other units (and of `avoid`: where enemies moved
+    before it now stand) and of impassable terrain."""
     theirs = battle.footprint(enemy)
     (source_x, source_y), (target_x, target_y) = shapely.shortest_line(
         theirs.polygon, after.polygon).coords
     step = theirs.moved(target_x - source_x, target_y - source_y)
-    if _has_room(battle, unit_id, enemy, step):
+    if _has_room(battle, unit_id, enemy, step, avoid):
         return step
+    # Slid along the side, an enemy at an angle to it could cross into the unit itself.
+    avoid = (*avoid, after)
     along = _side_direction(after, (target_x, target_y), (target_x - source_x,
                                                           target_y - source_y))
     reach = max(after.frontage, after.depth) + max(theirs.frontage, theirs.depth)
@@ -84,9 +90,9 @@ def moved_into_contact(battle: Battle, unit_id: str, enemy: str,
             if not in_contact(place, after):
                 continue
             touching = True
-            if _has_room(battle, unit_id, enemy, place):
+            if _has_room(battle, unit_id, enemy, place, avoid):
                 return _nearest_clear(battle, unit_id, enemy, step,
-                                      (along[0] * sign, along[1] * sign), offset)
+                                      (along[0] * sign, along[1] * sign), offset, avoid)
         if not touching:
             break  # slid past the end of the side both ways
     return None
@@ -96,7 +102,9 @@ def pushed_clear(battle: Battle, unit_id: str, enemy: str,
                  after: Footprint) -> Footprint | None:
     """`enemy`, which `unit_id` standing at `after` would overlap (a unit widening beside it),
     pushed straight out from the side of the unit it touched until the two only touch; None
-    when that place is off the table, in another unit or in impassable terrain."""
+    when that place is off the table, in another unit or in impassable terrain, or when it
+    no longer touches the unit (an enemy at an angle whose nearest corner is past the
+    unit's side once reformed)."""
     theirs, before = battle.footprint(enemy), battle.footprint(unit_id)
     fx, fy = heading_vector(after.facing)
 
@@ -112,6 +120,8 @@ def pushed_clear(battle: Battle, unit_id: str, enemy: str,
         pushes.append((-apart, length, axis))
     _, length, (dx, dy) = min(pushes)
     place = theirs.moved(dx * length, dy * length)
+    if not in_contact(place, after):
+        return None
     return place if _has_room(battle, unit_id, enemy, place) else None
 
 
@@ -133,23 +143,26 @@ def _side_direction(after: Footprint, touched: Point, step: Point) -> Point:
 
 
 def _nearest_clear(battle: Battle, unit_id: str, enemy: str, step: Footprint,
-                   along: Point, clear_at: float) -> Footprint:
+                   along: Point, clear_at: float, avoid: Sequence[Footprint]) -> Footprint:
     """The place nearest `step` along `along` that is clear, found between the last blocked
     offset (one SLIDE_STEP short of `clear_at`) and `clear_at` by halving."""
     blocked = clear_at - SLIDE_STEP
     for _ in range(REFINE_HALVINGS):
         middle = (blocked + clear_at) / 2
-        if _has_room(battle, unit_id, enemy, step.moved(along[0] * middle, along[1] * middle)):
+        if _has_room(battle, unit_id, enemy,
+                     step.moved(along[0] * middle, along[1] * middle), avoid):
             clear_at = middle
         else:
             blocked = middle
     return step.moved(along[0] * clear_at, along[1] * clear_at)
 
 
-def _has_room(battle: Battle, unit_id: str, enemy: str, place: Footprint) -> bool:
+def _has_room(battle: Battle, unit_id: str, enemy: str, place: Footprint,
+              avoid: Sequence[Footprint] = ()) -> bool:
     if not battle.table.contains(place):
         return False
     others = [battle.footprint(uid).polygon for uid in spatial.candidates(battle, place.polygon)
               if uid not in (unit_id, enemy)]
     others += [piece.polygon for piece in battle.terrain if piece.impassable]
+    others += [footprint.polygon for footprint in avoid]
     return not any(overlaps(place.polygon, other) for other in others)
