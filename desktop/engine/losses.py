@@ -84,15 +84,17 @@ def moved_into_contact(battle: Battle, unit_id: str, enemy: str, after: Footprin
     reach = max(after.frontage, after.depth) + max(theirs.frontage, theirs.depth)
     offsets = [SLIDE_STEP * index for index in range(1, math.ceil(reach / SLIDE_STEP) + 1)]
     for offset in offsets:
-        touching = False
+        touching, found = False, []
         for sign in (1.0, -1.0):
             place = step.moved(along[0] * offset * sign, along[1] * offset * sign)
             if not in_contact(place, after):
                 continue
             touching = True
             if _has_room(battle, unit_id, enemy, place, avoid):
-                return _nearest_clear(battle, unit_id, enemy, step,
-                                      (along[0] * sign, along[1] * sign), offset, avoid)
+                found.append(_nearest_clear(battle, unit_id, enemy, step,
+                                            (along[0] * sign, along[1] * sign), offset, avoid))
+        if found:  # clear both ways within this step: the nearer one
+            return min(found, key=lambda place: math.dist(place.center, step.center))
         if not touching:
             break  # slid past the end of the side both ways
     return None

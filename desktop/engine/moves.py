@@ -221,26 +221,22 @@ def _kept_in_contact(battle: Battle, unit_id: str,
             continue
         theirs = battle.footprint(enemy)
         if overlaps(placed.polygon, theirs.polygon):
-            place = pushed_clear(battle, unit_id, enemy, placed)
+            verb, place = "overlap", pushed_clear(battle, unit_id, enemy, placed)
         elif not in_contact(placed, theirs):
-            place = moved_into_contact(battle, unit_id, enemy, placed)
+            verb, place = "lose contact with", moved_into_contact(battle, unit_id, enemy,
+                                                                  placed)
         else:
             continue
         if place is None or any(overlaps(place.polygon, mine.polygon) for _, mine in moved):
-            raise MoveRefused(f"'{unit_id}' would {_lose_or_overlap(placed, theirs)} "
-                              f"'{enemy}' once reformed, and '{enemy}' has no room to "
-                              "make way")
+            raise MoveRefused(f"'{unit_id}' would {verb} '{enemy}' once reformed, and "
+                              f"'{enemy}' has no room to make way")
         for other in sorted(battle.states[enemy].engaged_with - {unit_id}):
             if not in_contact(place, battle.footprint(other)):
-                raise MoveRefused(f"'{unit_id}' would {_lose_or_overlap(placed, theirs)} "
-                                  f"'{enemy}' once reformed, and '{enemy}' cannot make way "
-                                  f"without losing contact with '{other}'")
+                raise MoveRefused(f"'{unit_id}' would {verb} '{enemy}' once reformed, and "
+                                  f"'{enemy}' cannot make way without losing contact with "
+                                  f"'{other}'")
         moved.append((enemy, place))
     return tuple((enemy, *place.center) for enemy, place in moved)
-
-
-def _lose_or_overlap(placed: Footprint, theirs: Footprint) -> str:
-    return "overlap" if overlaps(placed.polygon, theirs.polygon) else "lose contact with"
 
 
 def _check_engaged(battle: Battle, event: Event) -> Event:
