@@ -228,7 +228,11 @@ def _check_length(path: Path, connection: sqlite3.Connection) -> None:
     Only when this snapshot reads nothing from a -wal: then no checkpoint can write the
     file while the snapshot lasts, so its length on disk is the length to compare.
     """
-    if wal_path(path).exists() and wal_path(path).stat().st_size > 32:  # 32: a WAL header
+    try:
+        wal_size = wal_path(path).stat().st_size
+    except FileNotFoundError:  # none, or its writer just checkpointed and removed it
+        wal_size = 0
+    if wal_size > 32:  # 32: a WAL header
         return
     pages = connection.execute("PRAGMA page_count").fetchone()[0]
     size = connection.execute("PRAGMA page_size").fetchone()[0]
