@@ -220,10 +220,29 @@ def test_export_battle_report_in_html_and_markdown(qtbot, url, tmp_path):
     assert window.battles.export_report(html)
     text = html.read_text(encoding="utf-8")
     assert "data:image/png;base64," in text and "Elf Archers" in text
+    assert not (tmp_path / "report.png").exists()  # the picture is inside the page
     markdown = tmp_path / "report.md"
     assert window.battles.export_report(markdown)
     assert (tmp_path / "report.png").exists()
     assert "report.png" in markdown.read_text(encoding="utf-8")
+
+
+def test_a_report_writes_only_the_file_the_player_chose(qtbot, url, tmp_path):
+    """Issue 21: exporting report.html deleted report.png beside it; notes.md replaced
+    notes.png. The player's own pictures stay byte for byte."""
+    battle_id, _ = stored_battle(url, WORKED)
+    window = opened(qtbot, url, battle_id)
+    theirs = {name: f"the player's own {name}".encode() for name in ("report.png", "notes.png")}
+    for name, data in theirs.items():
+        (tmp_path / name).write_bytes(data)
+    assert window.battles.export_report(tmp_path / "report.html")
+    assert window.battles.export_report(tmp_path / "notes.md")
+    for name, data in theirs.items():
+        assert (tmp_path / name).read_bytes() == data
+    text = (tmp_path / "notes.md").read_text(encoding="utf-8")
+    assert "notes-2.png" in text and "notes.png" not in text.replace("notes-2.png", "")
+    assert (tmp_path / "notes-2.png").read_bytes().startswith(b"\x89PNG")
+    assert not list(tmp_path.glob(".*.part"))  # every file was written whole, then named
 
 
 def test_the_odds_dialog_opens_from_the_battle_menu(qtbot):

@@ -271,6 +271,7 @@ class BattlePanel(QObject):
         self.workspace.undone.connect(lambda text: self.logged.emit(f"Undone: {text}"))
         self.workspace.redone.connect(lambda text: self.logged.emit(f"Redone: {text}"))
         self.workspace.failed.connect(self.report_failure)
+        self.workspace.stale.connect(self._changed_elsewhere)
         self.workspace.listChanged.connect(self.update_actions)
         self.list_model = BattleListModel(self.workspace, self)
         self.ui.battleList.setModel(self.list_model)
@@ -497,6 +498,15 @@ class BattlePanel(QObject):
         self.ui.actionNextTurn.setEnabled(changeable and self.resolutions.wizard is None)
         self.ui.actionExportReport.setEnabled(self.battle is not None)
 
+    def _changed_elsewhere(self, message: str) -> None:
+        """A step, undo or redo refused: the battle moved on in another window or program.
+        The undo history no longer matches the stored battle, so it is cleared once the
+        command that asked is over (never from inside the undo stack's own call)."""
+        self.status.emit(message)
+        self.logged.emit(f"{message}. The undo history was cleared: its steps were made on "
+                         "the battle as it was before")
+        QTimer.singleShot(0, self.undo_stack.clear)
+
     def report_failure(self, message: str) -> None:
         self.status.emit(message)
         if self.window.isVisible():
@@ -533,33 +543,19 @@ class BattlePanel(QObject):
             self.export_report(Path(path))
 
     def export_report(self, path: Path) -> bool:
-        """The battle in plain words, step by step, with a picture of the table beside it
-        (Markdown links it; HTML carries it inside, so the one file can be sent)."""
-        import base64
-
-        from desktop.engine.narrate import report_html, report_markdown
+        """The battle in plain words, step by step, with a picture of the table
+        (desktop.gui.battle_report): only the chosen file is written, whole."""
+        from desktop.gui.battle_report import ReportError, write_report
 
         current = self.workspace.current if self.workspace else None
         if current is None:
             return False
-        picture = path.with_suffix(".png")
-        if not self.view.export_png(str(picture)):
-            self.report_failure(f"Cannot write {picture}")
-            return False
         try:
-            if path.suffix.lower() == ".md":
-                text = report_markdown(current.title, current.start, current.steps,
-                                       image=picture.name)
-            else:
-                data = base64.b64encode(picture.read_bytes()).decode("ascii")
-                text = report_html(current.title, current.start, current.steps,
-                                   image=f"data:image/png;base64,{data}")
-                picture.unlink()
-            path.write_text(text, encoding="utf-8")
-        except OSError as error:
-            self.report_failure(f"Cannot write the report: {error}")
+            beside = write_report(current, self.view.table_picture(), path)
+        except ReportError as error:
+            self.report_failure(str(error))
             return False
-        self.status.emit(f"Wrote {path}")
+        self.status.emit(f"Wrote {path}" + (f" and its picture {beside.name}" if beside else ""))
         return True
 
     # Dropping a reserve unit on the table deploys it where it lands

@@ -167,6 +167,10 @@ class BattlefieldView(QGraphicsView):
 
     def export_png(self, path: str, pixels_per_unit: float = 20.0) -> bool:
         """Save the whole table, `pixels_per_unit` pixels per inch (or cm), up the table up."""
+        return save_picture(self.table_picture(pixels_per_unit), path, "PNG")
+
+    def table_picture(self, pixels_per_unit: float = 20.0) -> QImage:
+        """The whole table, `pixels_per_unit` pixels per inch (or cm), up the table up."""
         table = self.battlefield.table
         width, height = round(table.width * pixels_per_unit), round(table.depth * pixels_per_unit)
         image = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
@@ -180,7 +184,7 @@ class BattlefieldView(QGraphicsView):
         self.battlefield.render(painter, source, source)
         painter.end()
         self.battlefield.set_pixels_per_unit(self.scale_factor)
-        return save_picture(image, path, "PNG")
+        return image
 
     def set_tool(self, name: str) -> None:
         """Switch to the tool called `name` ("select", "turn", "wheel", "charge", "ruler",

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006_test"
-down_revision = "0006"  # the shipped head
+down_revision = "0007"  # the shipped head
 branch_labels = None
 depends_on = None
 
