@@ -26,7 +26,9 @@ Bad input prints one line on stderr and exits with status 2; never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import logging
 import math
 import os
 import random
@@ -574,5 +576,21 @@ def _store_command(args: argparse.Namespace) -> Any:
         raise UsageError(f"rout {args.command}: {error}") from None
 
 
+def run() -> NoReturn:
+    """The `rout` command: `main`, then the process ends as soon as its work is done.
+
+    Everything that must outlive the process is already on disk when `main` returns
+    (databases closed, pictures and exports renamed into place, the window's settings
+    synced); what is left is the interpreter freeing every Qt object and module one by one,
+    a third of a second after a window closes. Output and logs are flushed first.
+    """
+    status = main()
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed or broken pipe
+            stream.flush()
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run()

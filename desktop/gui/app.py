@@ -309,5 +309,6 @@ def run_app(screenshot: str | os.PathLike[str] | None = None,
     try:
         return app.exec()
     finally:
+        settings.sync()  # the process may end without destroying it (desktop.cli.run)
         if crash_handler is not None:
             crash_handler.uninstall()
