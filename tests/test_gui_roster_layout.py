@@ -1,7 +1,8 @@
 """The roster's editors and layout as a player meets them at 1280x800 (issue: editors and
 layout that fit). Each test reproduces what got in the way: columns behind a scroll bar or
 collapsed after adding units, editors clipped to a two-digit cell, a number past its limit
-cut silently, army names cut at the end, warnings cut, Return in Add Units adding nothing.
+cut silently (tests/test_gui_fields.py has the rest), army names cut at the end, warnings
+cut, Return in Add Units adding nothing.
 """
 
 # ruff: noqa: F811  (the fixtures url and modals come from test_gui_roster)
@@ -177,16 +178,18 @@ def test_a_formation_past_its_limit_says_what_the_limit_is(qtbot, url):
     assert isinstance(spin, QSpinBox) and spin.maximum() == 25
     spin.selectAll()
     qtbot.keyClicks(spin, "30")
-    # The 0 is refused, and the status bar says why rather than leaving a silent 3.
-    assert spin.cleanText() == "3"
+    # Shown as typed (not a silent 3); refused on Enter, and the status bar says why.
+    assert spin.cleanText() == "30"
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.ui.rosterTable.indexWidget(
+        cell(window, "spearmen", "formation")) is None)
     message = window.statusBar().currentMessage()
-    assert "1 to 25" in message and "30" in message, message
-    qtbot.keyClick(spin, Qt.Key.Key_Escape)
+    assert "1 to 25" in message and "30 refused" in message, message
     stat = open_editor(window, cell(window, "spearmen", "stat:Ld"))
     stat.selectAll()
     qtbot.keyClicks(stat, "12")
-    assert "Ld must be 1 to 10" in window.statusBar().currentMessage()
-    qtbot.keyClick(stat, Qt.Key.Key_Escape)
+    qtbot.keyClick(stat, Qt.Key.Key_Return)
+    assert window.statusBar().currentMessage().startswith("Ld takes 1 to 10: 12 refused")
     assert stored(url, army.id) == army
 
 

@@ -22,7 +22,6 @@ from PySide6.QtGui import (
     QKeySequence,
 )
 from PySide6.QtWidgets import (
-    QComboBox,
     QFileDialog,
     QInputDialog,
     QLabel,
@@ -36,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.engine.model import Status
+from desktop.gui.fields import ComboBox
 
 if TYPE_CHECKING:
     from desktop.engine.events import Event
@@ -182,7 +182,7 @@ class BattlePanel(QObject):
             parent.addAction(action)
             self.tool_actions[name] = action
         self.tool_actions["select"].setChecked(True)
-        self.terrain_kind = QComboBox(bar)
+        self.terrain_kind = ComboBox(bar)
         self.terrain_kind.setObjectName("terrainKind")
         self.terrain_kind.setToolTip("What the Terrain tool draws")
         self.terrain_kind.setAccessibleName("Terrain kind")

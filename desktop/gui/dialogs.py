@@ -52,6 +52,9 @@ class NewArmyDialog(QDialog):
         self.ui.rulesetCombo.currentIndexChanged.connect(lambda: self._fill_lists())
         self.ui.nameEdit.selectAll()
         self.ui.nameEdit.textChanged.connect(self._check)
+        self.ui.fieldMessage.hide()
+        self.ui.limitSpin.refused.connect(self._refused)
+        self.ui.limitSpin.valueChanged.connect(self.ui.fieldMessage.hide)
         self.ui.buttonBox.accepted.connect(self.accept)
         self.ui.buttonBox.rejected.connect(self.reject)
         self._check()
@@ -71,6 +74,10 @@ class NewArmyDialog(QDialog):
     def _check(self) -> None:
         ok = self.ui.buttonBox.button(QDialogButtonBox.StandardButton.Ok)
         ok.setEnabled(bool(self.name))
+
+    def _refused(self, message: str) -> None:
+        self.ui.fieldMessage.setText(message)
+        self.ui.fieldMessage.show()
 
     @property
     def name(self) -> str:
@@ -289,6 +296,9 @@ class NewBattleDialog(QDialog):
         self.ui.rulesetCombo.currentIndexChanged.connect(self._ruleset_changed)
         self.ui.armyList.itemChanged.connect(self._check)
         self.ui.titleEdit.textChanged.connect(self._check)
+        for spin in (self.ui.widthSpin, self.ui.depthSpin, self.ui.zoneSpin):
+            spin.refused.connect(self._refused)
+            spin.valueChanged.connect(self._check)
         self.ui.buttonBox.accepted.connect(self.accept)
         self.ui.buttonBox.rejected.connect(self.reject)
         self._ruleset_changed()
@@ -335,6 +345,11 @@ class NewBattleDialog(QDialog):
         self.ui.problemLabel.setVisible(bool(problem))
         ok = self.ui.buttonBox.button(QDialogButtonBox.StandardButton.Ok)
         ok.setEnabled(not problem)
+
+    def _refused(self, message: str) -> None:
+        """A size refused: said where problems are, until the next change puts them back."""
+        self.ui.problemLabel.setText(message)
+        self.ui.problemLabel.show()
 
     def choose(self, army_ids: Sequence[str]) -> None:
         """Tick exactly these armies (keyboard users and tests pick by id)."""
