@@ -182,6 +182,9 @@ class BattlePanel(QObject):
             parent.addAction(action)
             self.tool_actions[name] = action
         self.tool_actions["select"].setChecked(True)
+        # Short words on the bar, so that every button fits beside the docks at 1280 wide;
+        # the tool tips and menus keep the whole names.
+        self.tool_actions["select"].setIconText("Select")
         self.terrain_kind = ComboBox(bar)
         self.terrain_kind.setObjectName("terrainKind")
         self.terrain_kind.setToolTip("What the Terrain tool draws")
@@ -201,6 +204,8 @@ class BattlePanel(QObject):
         bar.addAction(self.ui.actionFitTable)
         skip = QAction("Skip animation", bar)
         skip.setObjectName("actionSkipAnimation")
+        skip.setIconText("Skip")
+        skip.setToolTip("Skip animation")
         skip.setStatusTip("Show the end of the moves being played at once")
         skip.triggered.connect(self.scene.skip_animations)
         bar.addAction(skip)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -60,6 +61,9 @@ class OddsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Odds")
         self.tabs = QTabWidget(self)
+        # Every tab's name whole: the dialog is as wide as its tabs, none cut to "Caugh…".
+        self.tabs.tabBar().setElideMode(Qt.TextElideMode.ElideNone)
+        self.tabs.tabBar().setUsesScrollButtons(False)
         self.field_message = QLabel(self)  # a number refused, and why
         self.field_message.setObjectName("fieldMessage")
         self.field_message.setWordWrap(True)

@@ -592,6 +592,7 @@ class Ui_MainWindow(object):
         self.actionExportView.setStatusTip(QCoreApplication.translate("MainWindow", u"Save a picture of the battlefield as it is shown", None))
 #endif // QT_CONFIG(statustip)
         self.actionResolveCombat.setText(QCoreApplication.translate("MainWindow", u"&Resolve Combat\u2026", None))
+        self.actionResolveCombat.setIconText(QCoreApplication.translate("MainWindow", u"Resolve\u2026", None))
 #if QT_CONFIG(statustip)
         self.actionResolveCombat.setStatusTip(QCoreApplication.translate("MainWindow", u"Step through what follows a combat of the selected engaged units, roll by roll", None))
 #endif // QT_CONFIG(statustip)
