@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.engine.model import Status
+from desktop.gui.army_tree import ARMY_ID_ROLE
 from desktop.gui.fields import ComboBox
 
 if TYPE_CHECKING:
@@ -348,7 +349,8 @@ class BattlePanel(QObject):
 
         if self.workspace is None:
             return
-        dialog = NewBattleDialog(self.armies, self.window)
+        looked_at = self.ui.armyTree.currentIndex().data(ARMY_ID_ROLE)  # the Armies dock's
+        dialog = NewBattleDialog(self.armies, self.window, current=str(looked_at or ""))
         if dialog.exec() != NewBattleDialog.DialogCode.Accepted:
             return
         from desktop.engine.geometry import Table
