@@ -574,8 +574,6 @@ def test_export_with_an_unknown_format_option_is_refused(capsys, stocked, tmp_pa
 
 
 @pytest.mark.parametrize(("url", "says"), [
-    ("not a url", "'not a url' is not a database URL"),
-    ("rout.sqlite", "'rout.sqlite' is not a database URL"),
     ("nosuchdriver://host/rout", "Rout has no driver for 'nosuchdriver' databases"),
     ("sqlite+nosuchdriver:///rout.sqlite", "no driver for 'sqlite+nosuchdriver'"),
 ])
@@ -590,6 +588,35 @@ def test_a_bad_database_url(capsys, stocked, tmp_path, url, says, command):
     bad(capsys, ["--database", url, *argv], f"rout {command}: ", says)
     before.check()
     assert not (tmp_path / "rout.sqlite").exists()
+
+
+@pytest.mark.parametrize("form", ["absolute", "relative", "home"])
+def test_every_command_takes_a_files_path_as_rout_does(capsys, stocked, tmp_path, monkeypatch,
+                                                       form):
+    """`rout --database PATH` opens a SQLite file by its path; so does every command (issue
+    20, item 19: check-database refused one)."""
+    monkeypatch.setenv("HOME", str(stocked.path.parent.parent))
+    monkeypatch.chdir(stocked.path.parent.parent)
+    given = {"absolute": str(stocked.path), "relative": str(stocked.path.relative_to(tmp_path)),
+             "home": f"~/{stocked.path.relative_to(tmp_path)}"}[form]
+    out = tmp_path / "out.json"
+    for argv in (["armies"], ["battles"], ["check", "Crane vanguard"], ["check-database"],
+                 ["export", "Crane vanguard", out]):
+        by_url = ok(capsys, *argv, "--database", stocked.url)
+        by_path = ok(capsys, *argv, "--database", given)
+        assert by_path == by_url, argv
+        assert ok(capsys, "--database", given, *argv) == by_url
+    added = imported_by_path(capsys, tmp_path, given)
+    assert added in [army["name"] for army in ok(capsys, "armies", "--database", stocked.url)]
+    # ROUT_DATABASE takes the same forms.
+    monkeypatch.setenv("ROUT_DATABASE", given)
+    assert ok(capsys, "armies") == ok(capsys, "armies", "--database", stocked.url)
+
+
+def imported_by_path(capsys, folder: Path, given: str) -> str:
+    army = goblin_army("Path Goblins")
+    ok(capsys, "import", write_army(folder, army, "path.json"), "--database", given)
+    return army.name
 
 
 # ---------------------------------------------------------------------------------------------
