@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 DATABASE_ENVIRONMENT = "ROUT_DATABASE"
+# A scheme of two letters or more, then a colon: a URL (left to the store to judge), not a
+# path (C:\ is a drive).
+URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")
 
 
 def default_database_path() -> Path:
@@ -18,7 +22,7 @@ def database_url_from(text: str) -> str:
     """A database URL from what a player gave (`--database`, ROUT_DATABASE, File ▸ Open
     Database): a URL as it is, a file path (relative, or with ~) as that SQLite file. Every
     command and the window read it through here, so they all take the same forms."""
-    if "://" in text:
+    if "://" in text or URL_SCHEME.match(text):  # "postgresql:/x" is a mistyped URL
         return text
     return f"sqlite:///{Path(text).expanduser().resolve()}"
 
