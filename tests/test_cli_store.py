@@ -454,9 +454,20 @@ def _put(value: Any, *path: str):
 
 
 BAD_IMPORTS = [
-    (_json_file(_put("twenty", "units", "0", "models")), "units[0].models: expected a whole "
-     "number, found text \"twenty\""),
-    (_json_file(_put([], "name")), "name: expected non-empty text"),
+    (_json_file(_put("twenty", "units", "0", "models")), "units[0].models: a whole number is "
+     "needed here, the file has the text \"twenty\""),
+    (_json_file(_put(None, "units", "0", "models")), "units[0].models: a whole number is "
+     "needed here, the file has nothing (null)"),
+    (_json_file(_put(4.5, "units", "0", "models")), "units[0].models: a whole number is "
+     "needed here, the file has the number 4.5"),
+    (_json_file(_put([], "name")), "name: text is needed here, the file has a list []"),
+    (_json_file(_put(" ", "name")), "name: text is needed here, the file has empty text"),
+    (_json_file(_put({}, "units")), "units: a list is needed here, the file has a group of "
+     "fields {}"),
+    (_json_file(_put(["boyz"], "units")), "units[0]: a group of fields in { } is needed "
+     "here, the file has the text \"boyz\""),
+    (_json_file(_pop("format")), "this is not a Rout army file (its format should be "
+     "'rout-army', the file has nothing (null))"),
     (_json_file(_put("5", "units", "1", "profile", "stats", "Ld")),
      "units[1].profile.stats.Ld: Leadership (Ld) must be a whole number"),
     (_json_file(_put(11, "units", "1", "profile", "stats", "Ld")),
@@ -475,11 +486,12 @@ BAD_IMPORTS = [
     (_json_file(_put("warhammer9", "ruleset")), "ruleset: unknown ruleset 'warhammer9'"),
     # A battle document is read as a battle, and an army's fields do not belong in one.
     (_json_file(_put("rout-battle", "format")), "name: unknown field 'name'"),
-    (_json_file(_put("rout-library", "format")), "this is not a Rout army file (format "
-     "should be 'rout-army', found 'rout-library')"),
+    (_json_file(_put("rout-library", "format")), "this is not a Rout army file (its format "
+     "should be 'rout-army', the file has the text \"rout-library\")"),
     (_huge_number, "units[0].models: the number is far too large"),
     (_long_number, "points_limit: the number is far too large"),
-    (_raw_file(b"[1, 2, 3]"), "expected a JSON object at the top of the file"),
+    (_raw_file(b"[1, 2, 3]"), "the file should hold a group of fields in { } at the top, and "
+     "has a list [1, 2, 3]"),
     (_raw_file(b'{"format": "rout-army", "version": 1,'), "not valid JSON"),
     (_raw_file(b"not json at all"), "not valid JSON: Expecting value at line 1 column 1"),
     (_raw_file(b""), "not valid JSON"),
