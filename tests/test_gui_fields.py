@@ -252,14 +252,18 @@ def test_the_wheel_over_unfocused_dialog_fields_changes_nothing(qtbot):
 
 
 def test_the_wheel_over_the_unit_docks_chart_list_changes_nothing(qtbot, url):
-    seed(url, *sample_armies())
+    army, *_ = seed(url, *sample_armies())
     window = open_window(qtbot, url)
+    window.select_army(army.id)
     combo = window.chart.grouping_combo
-    assert isinstance(combo, ComboBox)
+    qtbot.waitUntil(combo.isVisible)
     window.ui.searchEdit.setFocus()
+    qtbot.waitUntil(window.ui.searchEdit.hasFocus)
     before = combo.currentIndex()
     wheel_over(combo)
     assert combo.currentIndex() == before
+    assert not combo.hasFocus()
+    assert isinstance(combo, ComboBox)
 
 
 # 3. Every number field and list of the app is one of these
