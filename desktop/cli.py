@@ -17,8 +17,8 @@
     rout check ARMY                       an army's warnings (roster and composition)
     rout battles                          the battles in the database
 
-`--database URL` picks the database (default: $ROUT_DATABASE, else rout.sqlite in the
-user's data folder).
+`--database URL` picks the database, a URL or a SQLite file's path alike for every command
+(default: $ROUT_DATABASE, else rout.sqlite in the user's data folder).
 
 Bad input prints one line on stderr and exits with status 2; never a traceback.
 """
@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 # Only light modules up here: `rout` with no command starts the GUI, and the window should
 # paint before shapely, the rulesets or the database are imported.
 from desktop.engine.errors import RuleError, one_line, quoted
+from desktop.store.location import database_url_from
 
 if TYPE_CHECKING:
     from desktop.engine.dice import Dice, Roller
@@ -104,7 +105,8 @@ def _build_parser() -> _Parser:
                      "miniatures games.")
     parser.add_argument("--screenshot", metavar="FILE.png",
                         help="start the app, save a picture of the main window, exit")
-    parser.add_argument("--database", metavar="URL", help="SQLAlchemy database URL")
+    parser.add_argument("--database", metavar="URL",
+                        help="a database URL, or a SQLite file's path")
     parser.add_argument("--army", metavar="NAME", help="with --screenshot: the army to show")
     parser.add_argument("--battle", metavar="NAME",
                         help="with --screenshot: the stored battle to show on the battlefield")
@@ -181,7 +183,8 @@ def _build_parser() -> _Parser:
 
     database = _Parser(add_help=False)
     database.add_argument("--database", metavar="URL", default=argparse.SUPPRESS,
-                          help="SQLAlchemy database URL (default: the user's rout.sqlite)")
+                          help="a database URL, or a SQLite file's path (default: the user's "
+                          "rout.sqlite)")
     import_parser = commands.add_parser(
         "import", parents=[database],
         help="import an army (Rout JSON or BattleScribe roster) or a battle (Rout JSON "
@@ -535,6 +538,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     try:
         args = _build_parser().parse_args(arguments)
+        if getattr(args, "database", None):  # the same forms for every command: see there
+            args.database = database_url_from(args.database)
         if args.command == "odds":
             result = odds_command(args)
         elif args.command == "resolve":

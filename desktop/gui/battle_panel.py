@@ -22,7 +22,6 @@ from PySide6.QtGui import (
     QKeySequence,
 )
 from PySide6.QtWidgets import (
-    QComboBox,
     QFileDialog,
     QInputDialog,
     QLabel,
@@ -36,6 +35,8 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.engine.model import Status
+from desktop.gui.army_tree import ARMY_ID_ROLE
+from desktop.gui.fields import ComboBox
 
 if TYPE_CHECKING:
     from desktop.engine.events import Event
@@ -182,7 +183,10 @@ class BattlePanel(QObject):
             parent.addAction(action)
             self.tool_actions[name] = action
         self.tool_actions["select"].setChecked(True)
-        self.terrain_kind = QComboBox(bar)
+        # Short words on the bar, so that every button fits beside the docks at 1280 wide;
+        # the tool tips and menus keep the whole names.
+        self.tool_actions["select"].setIconText("Select")
+        self.terrain_kind = ComboBox(bar)
         self.terrain_kind.setObjectName("terrainKind")
         self.terrain_kind.setToolTip("What the Terrain tool draws")
         self.terrain_kind.setAccessibleName("Terrain kind")
@@ -201,6 +205,8 @@ class BattlePanel(QObject):
         bar.addAction(self.ui.actionFitTable)
         skip = QAction("Skip animation", bar)
         skip.setObjectName("actionSkipAnimation")
+        skip.setIconText("Skip")
+        skip.setToolTip("Skip animation")
         skip.setStatusTip("Show the end of the moves being played at once")
         skip.triggered.connect(self.scene.skip_animations)
         bar.addAction(skip)
@@ -344,7 +350,8 @@ class BattlePanel(QObject):
 
         if self.workspace is None:
             return
-        dialog = NewBattleDialog(self.armies, self.window)
+        looked_at = self.ui.armyTree.currentIndex().data(ARMY_ID_ROLE)  # the Armies dock's
+        dialog = NewBattleDialog(self.armies, self.window, current=str(looked_at or ""))
         if dialog.exec() != NewBattleDialog.DialogCode.Accepted:
             return
         from desktop.engine.geometry import Table
