@@ -177,13 +177,14 @@ class BattleWorkspace(QObject):
             self.failed.emit(str(error))
             raise
 
-    def _stepped(self, battle_id: str, events: tuple[Event, ...], animate: bool,
-                 version: int | None) -> tuple[int, int]:
-        """Save the step, made on `version` of the battle (None: the one on the table);
-        returns its number and the battle's version after it."""
-        if version is None:
-            on_table = self.current is not None and self.current.id == battle_id
-            version = self.current.version if on_table and self.current else None
+    def _version_of(self, battle_id: str) -> int | None:
+        """The version of the battle the window shows (None: it shows another)."""
+        current = self.current
+        return current.version if current is not None and current.id == battle_id else None
+
+    def _stepped(self, battle_id: str, events: tuple[Event, ...], animate: bool) -> int:
+        """Save the step, made on the battle as the window shows it; returns its number."""
+        version = self._version_of(battle_id)
         step = self._checked(battle_id, lambda: self.store.append_step(
             battle_id, events, version=version))
         if self.current is not None and self.current.id == battle_id and self.state is not None:
@@ -199,11 +200,12 @@ class BattleWorkspace(QObject):
             self.changed.emit(self.state, events if animate else ())
             self.stepped.emit(before, events)
         self.refresh()
-        return step, (version or 0) + 1
+        return int(step)
 
-    def _unstepped(self, battle_id: str, step: int, version: int) -> int:
-        """Take off step `step`, made by this window, from the battle at `version`; returns
-        the battle's version after it."""
+    def _unstepped(self, battle_id: str, step: int) -> None:
+        """Take off step `step`, made by this window, from the battle as the window shows
+        it (the battle must not have moved on elsewhere, and the step be its last)."""
+        version = self._version_of(battle_id)
         self._checked(battle_id, lambda: self.store.remove_step(battle_id, step,
                                                                 version=version))
         if self.current is not None and self.current.id == battle_id:
@@ -217,7 +219,6 @@ class BattleWorkspace(QObject):
                 self.history = self.history.truncated(len(self.current.steps))
             self.changed.emit(self.state, ())
         self.refresh()
-        return version + 1
 
     def _checked(self, battle_id: str, work: Callable[[], Any]) -> Any:
         """`work` on the store; refused because the battle changed elsewhere, the battle is
@@ -263,10 +264,10 @@ class BattleWorkspace(QObject):
 
 
 class BattleStep(QUndoCommand):
-    """One step of the open battle. It remembers which step it saved and the battle's
-    version after each of its writes: its undo takes off that step only, and its undo or
-    redo is refused if the battle was changed elsewhere in between (the store says so and
-    the history, no longer the battle's, is cleared)."""
+    """One step of the open battle. It remembers which step it saved: its undo takes off that
+    step only. Every write names the version of the battle the window shows, so an undo or a
+    redo made after another window changed the battle is refused (the store says so, the
+    battle is read again and the history, no longer the battle's, is cleared)."""
 
     def __init__(self, workspace: BattleWorkspace, battle_id: str, events: tuple[Event, ...],
                  text: str, animate: bool) -> None:
@@ -274,16 +275,13 @@ class BattleStep(QUndoCommand):
         self.workspace, self.battle_id, self.events = workspace, battle_id, events
         self.animate = animate
         self.done_before = False
-        self.step = 0
-        self.version: int | None = None  # the battle's version after this command's write
+        self.step = 0  # its number in the stored battle, once saved
 
     def redo(self) -> None:  # Qt override
         if self.done_before:  # the log says so before the step's lines come again
             self.workspace.redone.emit(self.text())
         try:
-            self.step, self.version = self.workspace._stepped(
-                self.battle_id, self.events, self.animate,
-                self.version if self.done_before else None)
+            self.step = self.workspace._stepped(self.battle_id, self.events, self.animate)
         except StoreError:
             if not self.done_before:
                 self.setObsolete(True)  # nothing was saved: nothing to undo (QUndoStack.push)
@@ -292,10 +290,10 @@ class BattleStep(QUndoCommand):
         self.done_before = True
 
     def undo(self) -> None:  # Qt override
-        if self.version is None:
+        if not self.step:
             return
         try:
-            self.version = self.workspace._unstepped(self.battle_id, self.step, self.version)
+            self.workspace._unstepped(self.battle_id, self.step)
         except StoreError:
             return
         self.workspace.undone.emit(self.text())

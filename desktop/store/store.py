@@ -687,7 +687,8 @@ class Store:
                 EVENTS.c.battle_id == battle_id)).scalar_one_or_none()
             return () if last is None else self._take_off(connection, battle_id, last)
 
-    def remove_step(self, battle_id: str, step: int, *, version: int) -> tuple[Event, ...]:
+    def remove_step(self, battle_id: str, step: int, *,
+                    version: int | None = None) -> tuple[Event, ...]:
         """Take off step number `step` (undo of the move that made it), from the battle at
         `version`; returns its events.
 
@@ -695,6 +696,7 @@ class Store:
         made after it may build on it — a unit moved again, a charge from where it stood —
         and taking another window's step off unseen would undo their move), or when it is
         no longer there. Nothing is changed then. Done, the battle is at `version + 1`.
+        Without `version`, only its being the last step is checked.
         """
         with self._writing() as connection:
             self._step_battle(connection, battle_id, version, "taken off")
