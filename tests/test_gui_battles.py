@@ -685,3 +685,45 @@ def test_the_battle_log_says_when_a_step_is_undone_and_redone(battle_window):
     window.redo_action.trigger()
     lines = window.ui.logView.toPlainText().splitlines()
     assert f"Redone: {step}" in lines[-3:]
+
+
+def test_every_unit_deploy_army_lines_up_can_wheel_and_turn_with_the_mouse(battle_window, url):
+    """Issue 20, item 10: after Deploy Army, a wheel of 45 degrees either way dragged with
+    the Wheel tool, and a quarter turn dragged with the Turn tool, is accepted for every
+    unit (with 1" between them a regiment's far rear corner swung into its neighbour, and
+    the character at the end of the line stood against the table's side)."""
+    window, battle_id = battle_window
+    battle = window.battles.battle
+    view = window.battlefield_view
+    view.zoom_by(4)  # a character's two front corners far enough apart to grab either
+    refused = []
+    for uid in battle.on_table():
+        footprint = battle.footprint(uid)
+        view.centerOn(QPointF(*footprint.center))
+        # Wheel about the right front corner (clockwise), then about the left.
+        for grabbed, pivot, sign in ((0, 1, -1), (1, 0, 1)):
+            window.battles.tool_actions["wheel"].trigger()
+            corner, centre = footprint.corners[grabbed], footprint.corners[pivot]
+            angle = math.atan2(corner[1] - centre[1], corner[0] - centre[0])
+            turned = angle + sign * math.radians(45)
+            radius = math.dist(corner, centre)
+            end = (centre[0] + math.cos(turned) * radius, centre[1] + math.sin(turned) * radius)
+            steps = steps_stored(url, battle_id)
+            drag(window, corner, end)
+            if steps_stored(url, battle_id) != steps + 1:
+                refused.append(f"{uid} wheel: {window.battle_status.text()}")
+            else:
+                window.undo_action.trigger()
+        window.battles.tool_actions["turn"].trigger()
+        window.battlefield_scene.select_units([uid])
+        handle = window.battlefield_view.tool.handle_point(battle, uid)
+        ahead = math.radians(footprint.facing + 90)
+        side = (footprint.center[0] + math.cos(ahead) * 3, footprint.center[1]
+                + math.sin(ahead) * 3)
+        steps = steps_stored(url, battle_id)
+        drag(window, handle, side)
+        if steps_stored(url, battle_id) != steps + 1:
+            refused.append(f"{uid} turn: {window.battle_status.text()}")
+        else:
+            window.undo_action.trigger()
+    assert refused == []
