@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from PySide6.QtCore import QPointF, QRectF, Signal
-from PySide6.QtGui import QBrush, QColor, QPainterPath, Qt
+from PySide6.QtGui import QBrush, QColor, QPainterPath, Qt, QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPathItem,
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from desktop.engine import moves
 from desktop.engine.errors import MoveRefused
 from desktop.engine.events import Event, Movement
-from desktop.engine.geometry import Table
+from desktop.engine.geometry import Footprint, Table
 from desktop.engine.model import Battle, Terrain
 from desktop.engine.rings import rings
 from desktop.engine.rulesets import get_ruleset
@@ -38,6 +38,7 @@ from desktop.gui.battlefield.items import (
     cosmetic_pen,
     player_colours,
 )
+from desktop.gui.battlefield.labelling import LabelRoom, Rect
 from desktop.gui.battlefield.terrain_items import TerrainItem
 
 DEFAULT_TABLE: Final = Table(72.0, 48.0)
@@ -48,14 +49,17 @@ MINOR_GRID_COLOUR: Final = QColor(255, 255, 255, 34)
 MAJOR_GRID_COLOUR: Final = QColor(255, 255, 255, 80)
 # Grid steps (minor, major) per distance unit: 6" and 1 ft; 10 cm and 50 cm.
 GRID_STEPS: Final = {"in": (6.0, 12.0), "cm": (10.0, 50.0)}
-# Labels show only when a unit's front is at least this many pixels wide, so a zoomed-out
-# table of hundreds of units is not a carpet of text. 30 names a five-wide regiment of
+# On a table of more than LABEL_AROUND_UP_TO units, labels show only when a unit's front is at
+# least this many pixels wide, so a zoomed-out table of hundreds of units is not a carpet of
+# text. 30 names a five-wide regiment of
 # 20 mm bases (35 px) on a 72" table fitted in a 1280 x 800 window.
 LABEL_MIN_PX: Final = 30.0
 # A broken or fleeing unit keeps its label (and its badge) down to this size: a rout is what
 # the player must see first.
 ROUTED_LABEL_MIN_PX: Final = 12.0
 MINOR_GRID_MIN_PX: Final = 16.0
+# On a table of more units than this, labels stand only on their units (no search around).
+LABEL_AROUND_UP_TO: Final = 150
 # How the engine quotes a unit or terrain id in a refusal: 'handgunners'.
 QUOTED_ID: Final = re.compile(r"'([^'\s]+)'")
 
@@ -81,6 +85,13 @@ def grid_path(rect: QRectF, step: float, skip: float = 0.0) -> QPainterPath:
             path.lineTo(QPointF(rect.right(), y))
         y += step
     return path
+
+
+def _bounds(footprint: Footprint) -> Rect:
+    """A footprint's bounding box in scene units (the view neither rotates nor shears)."""
+    xs = [x for x, _ in footprint.corners]
+    ys = [y for _, y in footprint.corners]
+    return (min(xs), min(ys), max(xs), max(ys))
 
 
 def _back_of(zone: QRectF, table: QRectF) -> QPointF:
@@ -403,12 +414,20 @@ class BattlefieldScene(QGraphicsScene):
         """The names written in the deployment zones, in the battle's order."""
         return [item for item in self._fixed if isinstance(item, LabelItem)]
 
-    def unit_at(self, point: QPointF) -> UnitItem | None:
-        """The topmost unit whose footprint contains `point` (scene coordinates)."""
+    def unit_at(self, point: QPointF, view: QTransform | None = None) -> UnitItem | None:
+        """The topmost unit whose footprint contains `point` (scene coordinates); else,
+        given the `view`'s transform (labels are drawn in its pixels), the unit whose
+        label is there. A footprint always wins: a label never takes a click from a unit."""
         for item in self.items(point, Qt.ItemSelectionMode.IntersectsItemShape,
                                Qt.SortOrder.DescendingOrder):
             if isinstance(item, UnitItem):
                 return item
+        if view is None:
+            return None
+        for item in self.items(point, Qt.ItemSelectionMode.IntersectsItemShape,
+                               Qt.SortOrder.DescendingOrder, view):
+            if isinstance(item, LabelItem) and item.owner and item.isVisible():
+                return self._units.get(item.owner)
         return None
 
     def selected_units(self) -> list[str]:
@@ -447,31 +466,47 @@ class BattlefieldScene(QGraphicsScene):
         self._declutter_labels(pixels)
 
     def _declutter_labels(self, pixels: float) -> None:
-        """Show the labels that fit: big enough units, and no label over another one
-        (selected units first, then routed ones, then roster order); a grid of cells keeps
-        this linear."""
+        """Give every unit a label where one fits (`labelling`): on the unit, else as near
+        it as is clear, with a leader line; never over another unit's footprint or another
+        label, so a click on a unit always finds that unit and a label names only its own.
+        Selected units go first, then routed ones, then roster order. On a table of more
+        than LABEL_AROUND_UP_TO units, labels stand only on units big enough to carry one."""
         candidates = sorted(self._units.values(),
                             key=lambda item: (not item.isSelected(), not item.routed))
-        cell = max((item.label.boundingRect().width() for item in candidates), default=1.0)
-        cell = max(cell / pixels, 1e-6)
-        kept: dict[tuple[int, int], list[QRectF]] = {}
+        crowded = len(candidates) > LABEL_AROUND_UP_TO
+        placed = [item for item in candidates if item.footprint is not None]
+        fixed = []
+        for label in self._fixed_labels():
+            box, centre = label.text_rect(), label.pos()
+            fixed.append((centre.x() + box.left() / pixels, centre.y() - box.bottom() / pixels,
+                          centre.x() + box.right() / pixels, centre.y() - box.top() / pixels))
+        room = LabelRoom([_bounds(item.footprint) for item in placed if item.footprint],
+                         fixed, pixels)
         for item in candidates:
-            footprint = item.footprint
+            if item.footprint is None:
+                item.label.hide()
+        for index, item in enumerate(placed):
+            assert item.footprint is not None
             smallest = ROUTED_LABEL_MIN_PX if item.routed else LABEL_MIN_PX
-            if footprint is None or footprint.frontage * pixels < smallest:
+            if crowded and item.footprint.frontage * pixels < smallest:
                 item.label.hide()
                 continue
-            box = item.label.boundingRect()
-            rect = QRectF(footprint.center[0] + box.left() / pixels,
-                          footprint.center[1] - box.bottom() / pixels,
-                          box.width() / pixels, box.height() / pixels)
-            column, row = int(rect.center().x() // cell), int(rect.center().y() // cell)
-            near = [(column + dx, row + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
-            if any(rect.intersects(other) for key in near for other in kept.get(key, ())):
+            box = item.label.text_rect()
+            found = room.place(index, box.width() / pixels, box.height() / pixels,
+                               around=not crowded)
+            if found is None:
                 item.label.hide()
                 continue
-            kept.setdefault((column, row), []).append(rect)
+            (x, y), end = found
+            item.label.setPos(QPointF(x, y))
+            item.label.set_leader(QPointF(end[0], end[1]) if end is not None else None)
             item.label.show()
+
+    def _fixed_labels(self) -> list[LabelItem]:
+        """Labels unit labels keep clear of: the zones' names and the terrain's."""
+        found = [label for label in self.zone_labels() if label.isVisible()]
+        found += [label for _, _, label in self._terrain.values() if label.isVisible()]
+        return found
 
     def _selection_changed(self) -> None:
         self._update_rings()

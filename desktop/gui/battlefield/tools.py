@@ -56,6 +56,10 @@ class Tool:
     def scene_pos(self, event: QMouseEvent) -> QPointF:
         return self.view.mapToScene(event.position().toPoint())
 
+    def unit_under(self, event: QMouseEvent) -> UnitItem | None:
+        """The unit whose footprint is under the mouse, else the one whose label is."""
+        return self.scene.unit_at(self.scene_pos(event), self.view.viewportTransform())
+
     def activate(self) -> None:
         """Called when the view switches to this tool."""
 
@@ -107,7 +111,7 @@ class SelectMoveTool(Tool):
             return False
         self._press = event.position()
         position = self.scene_pos(event)
-        item = self.scene.unit_at(position)
+        item = self.unit_under(event)
         add = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
         if item is None:
             if not add:
@@ -239,7 +243,7 @@ class _PoseTool(Tool):
 
     def _pick(self, event: QMouseEvent) -> UnitItem | None:
         """The unit under the press, selected; or None."""
-        item = self.scene.unit_at(self.scene_pos(event))
+        item = self.unit_under(event)
         if item is not None and not item.isSelected():
             self.scene.clearSelection()
             item.setSelected(True)
@@ -393,8 +397,7 @@ class WheelTool(_PoseTool):
                     self._unit, self._pivot, self._grabbed = item.unit_id, pivot, corner
                     self.angle, self.shown_distance = 0.0, 0.0
                     return True
-        self._pick(event)
-        if self.scene.unit_at(position) is None:
+        if self._pick(event) is None:
             self.scene.clearSelection()
         self.scene.message.emit("To wheel, drag a front corner of a unit forward")
         return True
@@ -455,7 +458,7 @@ class ChargeTool(Tool):
         if event.button() != Qt.MouseButton.LeftButton:
             return False
         position = self.scene_pos(event)
-        item = self.scene.unit_at(position)
+        item = self.unit_under(event)
         self.scene.clearSelection()
         if item is None:
             return True
@@ -468,7 +471,7 @@ class ChargeTool(Tool):
         if not self._unit or battle is None:
             return False
         position = self.scene_pos(event)
-        under = self.scene.unit_at(position)
+        under = self.unit_under(event)
         target = under.unit_id if under is not None and under.unit_id != self._unit else ""
         if not target:
             self.target, self.last_events, self.last_refusal = "", None, ""
