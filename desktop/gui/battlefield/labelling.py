@@ -11,7 +11,6 @@ arrays, a few hundred candidate places against a few hundred rectangles per unit
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
@@ -28,7 +27,7 @@ LABEL_ROWS: Final = 4
 LABEL_GAP_PX: Final = 3.0
 LABEL_SHIFTS: Final = (0.0, -0.2, 0.2, -0.4, 0.4, -0.6, 0.6, -0.8, 0.8)
 # The grid a label on its unit is checked in: cells this many pixels wide.
-CELL_PX: Final = 40.0
+CELL_PX: Final = 120.0
 # A leader line that is not there: a box no other box overlaps.
 _NOWHERE: Final = (float("inf"), float("inf"), float("-inf"), float("-inf"))
 
@@ -52,10 +51,8 @@ class LabelRoom:
 
     def __init__(self, bodies: Sequence[Rect], fixed: Sequence[Rect], pixels: float) -> None:
         self.pixels = pixels
-        self.bodies = np.array(bodies, dtype=float).reshape(-1, 4)
-        # Each label takes its box and its leader line: room for two per unit.
-        self.taken = np.empty((len(fixed) + 2 * len(bodies), 4))
-        self.count = 0
+        self.bodies = list(bodies)
+        self.taken: list[Rect] = []  # labels' boxes and leader lines
         self.cell = CELL_PX / pixels
         self._cells: dict[tuple[int, int], list[tuple[Rect, int]]] = {}
         for index, body in enumerate(bodies):
@@ -65,9 +62,12 @@ class LabelRoom:
 
     def _keys(self, rect: Rect) -> list[tuple[int, int]]:
         cell = self.cell
-        columns = range(math.floor(rect[0] / cell), math.floor(rect[2] / cell) + 1)
-        rows = range(math.floor(rect[1] / cell), math.floor(rect[3] / cell) + 1)
-        return [(column, row) for column in columns for row in rows]
+        left, right = int(rect[0] // cell), int(rect[2] // cell)
+        bottom, top = int(rect[1] // cell), int(rect[3] // cell)
+        if left == right and bottom == top:
+            return [(left, bottom)]
+        return [(column, row) for column in range(left, right + 1)
+                for row in range(bottom, top + 1)]
 
     def _file(self, rect: Rect, owner: int) -> None:
         for key in self._keys(rect):
@@ -75,8 +75,7 @@ class LabelRoom:
 
     def _take(self, rect: Rect) -> None:
         """A label's box or leader line: nothing may overlap it from now on."""
-        self.taken[self.count] = rect
-        self.count += 1
+        self.taken.append(rect)
         self._file(rect, -1)
 
     def _clear(self, rect: Rect, index: int) -> bool:
@@ -93,7 +92,7 @@ class LabelRoom:
         """Where the label (`width` x `height`) of the unit whose box is `bodies[index]`
         stands, and where its leader line ends (pixels about the label, y down; None on the
         unit); None if nowhere is clear. Only its unit's middle unless `around`."""
-        x0, y0, x1, y1 = (float(value) for value in self.bodies[index])
+        x0, y0, x1, y1 = self.bodies[index]
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         box = (cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2)
         if self._clear(box, index):
@@ -109,7 +108,7 @@ class LabelRoom:
                                              tuple[float, float] | None] | None:
         """The first of `places` (label centres) where the label and its leader line are
         clear, taken; or None."""
-        x0, y0, x1, y1 = (float(value) for value in self.bodies[index])
+        x0, y0, x1, y1 = self.bodies[index]
         boxes = np.column_stack([places[:, 0] - width / 2, places[:, 1] - height / 2,
                                  places[:, 0] + width / 2, places[:, 1] + height / 2])
         # The leader: from the nearest point of the unit's box to the label's box.
@@ -126,10 +125,8 @@ class LabelRoom:
                        float(min(boxes[:, 1].min(), drawn[:, 1].min(initial=np.inf))),
                        float(max(boxes[:, 2].max(), drawn[:, 2].max(initial=-np.inf))),
                        float(max(boxes[:, 3].max(), drawn[:, 3].max(initial=-np.inf))))
-        others = np.delete(self.bodies, index, axis=0)
-        others = others[_within(others, reach)]
-        taken = self.taken[:self.count]
-        taken = taken[_within(taken, reach)]
+        others = _near(self.bodies[:index] + self.bodies[index + 1:], reach)
+        taken = _near(self.taken, reach)
         blocked = (_overlapping(boxes, others) | _overlapping(boxes, taken)
                    | _overlapping(lines, others) | _overlapping(lines, taken))
         free = np.flatnonzero(~blocked)
@@ -150,10 +147,11 @@ def _rect(row: NDArray[np.float64]) -> Rect:
     return (float(row[0]), float(row[1]), float(row[2]), float(row[3]))
 
 
-def _within(rects: NDArray[np.float64], reach: Rect) -> NDArray[np.bool_]:
-    """Which rectangles reach into `reach` at all."""
-    return ((rects[:, 0] < reach[2]) & (rects[:, 2] > reach[0])
-            & (rects[:, 1] < reach[3]) & (rects[:, 3] > reach[1]))
+def _near(rects: Sequence[Rect], reach: Rect) -> NDArray[np.float64]:
+    """The rectangles that reach into `reach` at all, as an array."""
+    found = [rect for rect in rects if rect[0] < reach[2] and rect[2] > reach[0]
+             and rect[1] < reach[3] and rect[3] > reach[1]]
+    return np.array(found, dtype=float).reshape(-1, 4)
 
 
 def _around(body: Rect, width: float, height: float, gap: float) -> NDArray[np.float64]:
