@@ -263,8 +263,10 @@ def test_the_ghost_follows_the_drag_with_the_distance(table):
         table.mouse(QEvent.Type.MouseMove, (start[0] + x, start[1] + 4.0), button=NO_BUTTON)
     ghost = table.scene.ghost
     assert ghost.isVisible() and not ghost.refused
-    shown = float(ghost.label.text().rstrip('"'))
-    assert shown == pytest.approx(5.0, abs=0.1)  # 3-4-5 from where it stands
+    # 3-4-5 from where it stands: past the Handgunners' Move of 4", a march (8" at most).
+    shown, allowed = ghost.label.text().split(" / ")
+    assert float(shown.rstrip('"')) == pytest.approx(5.0, abs=0.1)
+    assert allowed == '8" march' and ghost.warned
     assert table.proposed == []  # nothing until the release
     item = table.scene.unit_item("handgunners")
     assert item is not None and item_center(item) == pytest.approx(start)  # the unit stays put
@@ -593,11 +595,11 @@ def test_the_ghost_marks_the_front_of_the_pose_it_shows(table):
     # Drag the unit up the table onto open grass, and look at the ghost before the release.
     table.mouse(QEvent.Type.MouseButtonPress, center)
     for step in range(1, 6):
-        table.mouse(QEvent.Type.MouseMove, (center[0], center[1] + step * 1.6),
+        table.mouse(QEvent.Type.MouseMove, (center[0], center[1] + step * 0.7),
                     button=NO_BUTTON)
     ghost = table.scene.ghost
-    assert ghost.isVisible() and not ghost.refused
-    pose = table.battle.footprint("handgunners").moved(0.0, 8.0)
+    assert ghost.isVisible() and not ghost.refused and not ghost.warned  # within its Move
+    pose = table.battle.footprint("handgunners").moved(0.0, 3.5)
     image = _grab(table)
 
     def thickness(footprint) -> int:

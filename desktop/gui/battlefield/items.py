@@ -42,6 +42,7 @@ BASE_DETAIL_PX: Final = 5.0
 SELECTED_COLOUR: Final = QColor("#ffe45c")
 RING_LABEL_PX: Final = 30.0  # a ring this close to the unit (pixels) goes unlabelled
 REFUSED_COLOUR: Final = QColor("#e8402f")
+MARCH_COLOUR: Final = QColor("#ffb347")
 ACCEPTED_COLOUR: Final = QColor("#f4f4f4")
 LABEL_BACKGROUND: Final = QColor(20, 22, 26, 190)
 LEADER_COLOUR: Final = QColor(240, 240, 240, 170)
@@ -458,14 +459,17 @@ class GhostItem(QGraphicsItem):
         self._trail: QLineF | None = None
         self._arc = QPainterPath()
         self._rect = QRectF()
-        self.refused = False
+        self.refused = False  # drawn red: refused, or past what the ruleset allows
+        self.warned = False  # drawn amber: allowed, past the plain Move (a march)
         self.label = LabelItem()
         self.label.setZValue(60)
         self.hide()
 
     def show_pose(self, footprint: Footprint, *, refused: bool, text: str,
                   trail: tuple[Point, Point] | None = None,
-                  arc: QPainterPath | None = None) -> None:
+                  arc: QPainterPath | None = None, warned: bool = False) -> None:
+        """The pose, red while `refused` (or past what the ruleset allows), amber when
+        `warned` (a march); `text` may run over several lines."""
         self.prepareGeometryChange()
         self._polygon = QPolygonF([QPointF(x, y) for x, y in footprint.corners])
         self._trail = QLineF(QPointF(*trail[0]), QPointF(*trail[1])) if trail else None
@@ -475,11 +479,11 @@ class GhostItem(QGraphicsItem):
             rect = rect.united(QRectF(self._trail.p1(), self._trail.p2()).normalized())
         self._rect = rect.united(self._arc.boundingRect()).adjusted(-0.5, -0.5, 0.5, 0.5)
         self.refused = refused
+        self.warned = warned and not refused
         # Above the ghost on screen (scene y grows up), clear of the units' own labels.
         top = max(footprint.corners, key=lambda corner: corner[1])
         self.label.setPos(QPointF(footprint.center[0], top[1]))
-        self.label.set_lines([(text, REFUSED_COLOUR if refused else ACCEPTED_COLOUR)],
-                             above=True)
+        self.label.set_lines([(line, self.colour()) for line in text.split("\n")], above=True)
         self.label.show()
         bottom = min(footprint.corners, key=lambda corner: corner[1])
         self.label.keep_in_sight(under=QPointF(footprint.center[0], bottom[1]))
@@ -490,12 +494,16 @@ class GhostItem(QGraphicsItem):
         self.hide()
         self.label.hide()
 
+    def colour(self) -> QColor:
+        return REFUSED_COLOUR if self.refused else MARCH_COLOUR if self.warned \
+            else ACCEPTED_COLOUR
+
     def boundingRect(self) -> QRectF:  # Qt override
         return self._rect
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:  # Qt override
-        colour = REFUSED_COLOUR if self.refused else ACCEPTED_COLOUR
+        colour = self.colour()
         fill = QColor(colour)
         fill.setAlpha(70)
         if self._trail is not None:

@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.engine import moves
+from desktop.engine import moves, reach
 from desktop.engine.errors import MoveRefused
-from desktop.engine.events import Event, Movement
+from desktop.engine.events import Event, Movement, UnitCharged, UnitMoved, UnitWheeled
 from desktop.engine.geometry import Footprint, Table
 from desktop.engine.model import Battle, Terrain
 from desktop.engine.rings import rings
@@ -329,6 +329,18 @@ class BattlefieldScene(QGraphicsScene):
             self.message.emit(self.read_only_message)
             return
         self.movesProposed.emit(proposed)
+
+    def said_of(self, before: Battle, events: Sequence[Event], done: str) -> str:
+        """What the status bar says of a player's step just made (`done`, its undo text):
+        for a move, wheel or charge, also how far it went against what the ruleset allows,
+        in the engine's words when it went past that."""
+        first = events[0] if events else None
+        if not isinstance(first, UnitMoved | UnitWheeled | UnitCharged):
+            return done
+        if not isinstance(first, UnitCharged) and reach.distance_of(before, first) < 0.05:
+            return done  # turned in place
+        verdict = reach.judge(before, first)
+        return f"{done}: {verdict.label if verdict.within else verdict.words}"
 
     def reform_selected(self, files: int) -> None:
         """Propose reforming the one selected unit `files` wide (refusals to `message`)."""

@@ -16,7 +16,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainterPath
 from PySide6.QtWidgets import QApplication, QGraphicsEllipseItem, QGraphicsRectItem
 
-from desktop.engine import moves, spatial
+from desktop.engine import moves, reach, spatial
 from desktop.engine.errors import MoveRefused
 from desktop.engine.events import Event, UnitCharged, UnitsEngaged, wheeled_pose
 from desktop.engine.geometry import Footprint, Point, heading_of
@@ -38,6 +38,19 @@ ARROWS: Final = {Qt.Key.Key_Left: (-1.0, 0.0), Qt.Key.Key_Right: (1.0, 0.0),
 
 def _point(point: QPointF) -> Point:
     return (point.x(), point.y())
+
+
+def verdict_text(verdict: reach.Verdict) -> str:
+    """What the ghost says of a move's length: distance / allowance, and the ruleset's
+    words on a second line when the move goes past it."""
+    return verdict.label if verdict.within else f"{verdict.label}\n{verdict.words}"
+
+
+def ghost_colour(accepted: Event | None, verdict: reach.Verdict | None) -> tuple[bool, bool]:
+    """(red, amber): the ghost red when the engine refuses the move or it is past the
+    ruleset's allowance, amber for a march."""
+    past = verdict is not None and not verdict.within
+    return accepted is None or past, verdict is not None and verdict.kind == reach.MARCH
 
 
 class Tool:
@@ -105,6 +118,7 @@ class SelectMoveTool(Tool):
         self._band: QGraphicsRectItem | None = None
         self.last_event: Event | None = None  # the pose under the mouse, if accepted
         self.last_refusal = ""
+        self.verdict: reach.Verdict | None = None  # what the ruleset says of its length
 
     def mouse_press(self, event: QMouseEvent) -> bool:
         if event.button() != Qt.MouseButton.LeftButton:
@@ -149,17 +163,19 @@ class SelectMoveTool(Tool):
         start = battle.footprint(self._unit)
         target = _point(centre)
         ghost = start.moved(target[0] - start.center[0], target[1] - start.center[1])
-        length = math.dist(start.center, target)
+        self.verdict = None
         try:
             self.last_event = moves.move_to(battle, self._unit, target)
             self.last_refusal = ""
-            text = f"{length:.1f}{self.scene.unit_symbol()}"
+            self.verdict = reach.judge(battle, self.last_event)
+            text = verdict_text(self.verdict)
         except MoveRefused as refused:
             self.last_event = None
             self.last_refusal = self.scene.readable(refused)
             text = self.last_refusal
-        self.scene.ghost.show_pose(ghost, refused=self.last_event is None, text=text,
-                                   trail=(start.center, target))
+        red, amber = ghost_colour(self.last_event, self.verdict)
+        self.scene.ghost.show_pose(ghost, text=text, trail=(start.center, target),
+                                   refused=red, warned=amber)
 
     def mouse_release(self, event: QMouseEvent) -> bool:
         if self._press is None or event.button() != Qt.MouseButton.LeftButton:
@@ -229,6 +245,7 @@ class _PoseTool(Tool):
         self.last_event: Event | None = None
         self.last_refusal = ""
         self.shown_text = ""
+        self.verdict: reach.Verdict | None = None  # a wheel's length, as the ruleset sees it
 
     def _selected_battle(self) -> tuple[Battle, str] | None:
         battle = self.scene.battle
@@ -265,8 +282,9 @@ class _PoseTool(Tool):
     def _show(self, battle: Battle, footprint: Footprint, text: str,
               arc: QPainterPath | None = None) -> None:
         self.shown_text = text if self.last_event is not None else self.last_refusal
-        self.scene.ghost.show_pose(footprint, refused=self.last_event is None,
-                                   text=self.shown_text, arc=arc)
+        red, amber = ghost_colour(self.last_event, self.verdict)
+        self.scene.ghost.show_pose(footprint, text=self.shown_text, arc=arc, refused=red,
+                                   warned=amber)
 
 
 class TurnTool(_PoseTool):
@@ -420,9 +438,11 @@ class WheelTool(_PoseTool):
             self.last_event, self.last_refusal = None, ""
             self.scene.ghost.hide_ghost()
             return True
+        self.verdict = None
         try:
             self.last_event = moves.wheel(battle, self._unit, angle)
             self.last_refusal = ""
+            self.verdict = reach.judge(battle, self.last_event)
         except MoveRefused as refused:
             self.last_event, self.last_refusal = None, self.scene.readable(refused)
         centre, facing = wheeled_pose(battle, self._unit, self._pivot, angle)
@@ -433,8 +453,10 @@ class WheelTool(_PoseTool):
         # arcMoveTo/arcTo angles run counter-clockwise in scene (y-up) coordinates.
         arc.arcMoveTo(box, -start)
         arc.arcTo(box, -start, angle)
-        self._show(battle, pose, f"wheel {abs(angle):.0f}°: "
-                                 f"{self.shown_distance:.2f}{self.scene.unit_symbol()}", arc)
+        text = f"wheel {abs(angle):.0f}°: {self.shown_distance:.2f}{self.scene.unit_symbol()}"
+        if self.verdict is not None:
+            text = f"{text}\n{verdict_text(self.verdict)}"
+        self._show(battle, pose, text, arc)
         return True
 
 
@@ -453,6 +475,7 @@ class ChargeTool(Tool):
         self.last_events: tuple[UnitCharged, UnitsEngaged] | None = None
         self.last_refusal = ""
         self.shown_text = ""
+        self.verdict: reach.Verdict | None = None  # whether the enemy is within reach
 
     def mouse_press(self, event: QMouseEvent) -> bool:
         if event.button() != Qt.MouseButton.LeftButton:
@@ -491,20 +514,22 @@ class ChargeTool(Tool):
 
     def _ask(self, battle: Battle, target: str) -> None:
         start = battle.footprint(self._unit)
+        self.verdict = None
         try:
             self.last_events = moves.charge(battle, self._unit, target)
             self.last_refusal = ""
             move = self.last_events[0]
             pose = Footprint(move.path[-1], move.facing, start.frontage, start.depth)
-            length = math.dist(start.center, pose.center)
-            self.shown_text = (f"charge {battle.unit(target).name}: "
-                               f"{length:.1f}{self.scene.unit_symbol()}")
+            self.verdict = reach.judge(battle, move)
+            self.shown_text = verdict_text(self.verdict)
         except MoveRefused as refused:
             self.last_events, self.last_refusal = None, self.scene.readable(refused)
             self.shown_text = self.last_refusal
             pose = moves.contact_pose(battle, self._unit, target)
-        self.scene.ghost.show_pose(pose, refused=self.last_events is None, text=self.shown_text,
-                                   trail=(start.center, pose.center))
+        red, amber = ghost_colour(self.last_events[0] if self.last_events else None,
+                                  self.verdict)
+        self.scene.ghost.show_pose(pose, text=self.shown_text, trail=(start.center, pose.center),
+                                   refused=red, warned=amber)
 
     def mouse_release(self, event: QMouseEvent) -> bool:
         if not self._unit or event.button() != Qt.MouseButton.LeftButton:
