@@ -727,3 +727,84 @@ def test_every_unit_deploy_army_lines_up_can_wheel_and_turn_with_the_mouse(battl
         else:
             window.undo_action.trigger()
     assert refused == []
+
+
+def _press_move_release(window: MainWindow, start: tuple[float, float],
+                        end: tuple[float, float]) -> None:
+    """A drag whose last step stays held: the ghost is looked at, then the release."""
+    mouse(window, QEvent.Type.MouseButtonPress, start)
+    for step in range(1, 9):
+        t = step / 8
+        mouse(window, QEvent.Type.MouseMove,
+              (start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t),
+              button=NO_BUTTON)
+
+
+def test_a_move_past_its_march_is_shown_while_dragging_and_said_once_made(battle_window, url):
+    """Issue 20, item 12: a Silver Rider (M8) moved 24.8" in one drag without a word. The
+    ghost says how far against what the ruleset allows, amber for a march, red with the
+    engine's words past it; the move is still made (README: a move past its allowance is
+    not refused) and the status bar says it went past."""
+    window, battle_id = battle_window
+    battle = window.battles.battle
+    riders = next(uid for uid, unit in battle.roster.items() if unit.name == "Elf Silver Riders")
+    start = battle.states[riders].center
+    ghost = window.battlefield_scene.ghost
+    _press_move_release(window, start, (start[0], start[1] + 12.0))
+    march = ghost.label.text()
+    assert ghost.isVisible() and ghost.warned and not ghost.refused
+    assert march.endswith('" / 16" march') and march.startswith("12.")
+    _press_move_release(window, start, (start[0], start[1] + 20.0))
+    shown = ghost.label.text().splitlines()
+    assert ghost.refused
+    assert shown[0].endswith('" / 16" march') and shown[0].startswith("20.")
+    assert shown[1].endswith('is past the march of Elf Silver Riders (16", W6-MV-1)')
+    steps = steps_stored(url, battle_id)
+    mouse(window, QEvent.Type.MouseButtonRelease, (start[0], start[1] + 20.0),
+          buttons=NO_BUTTON)
+    assert steps_stored(url, battle_id) == steps + 1  # made, not refused
+    assert window.battle_status.text() == f"Move Elf Silver Riders: {shown[1]}"
+
+
+def test_a_charge_past_its_reach_is_shown_red_with_the_engines_words(battle_window):
+    window, _ = battle_window
+    battle = window.battles.battle
+    riders = next(uid for uid, unit in battle.roster.items() if unit.name == "Elf Silver Riders")
+    # The enemy straight across the table from them: nothing in the way, 24" off.
+    trolls = min((uid for uid in battle.on_table()
+                  if battle.player_of(uid) != battle.player_of(riders)),
+                 key=lambda uid: abs(battle.states[uid].center[0]
+                                     - battle.states[riders].center[0]))
+    name = battle.roster[trolls].name
+    window.battles.tool_actions["charge"].trigger()
+    _press_move_release(window, battle.states[riders].center, battle.states[trolls].center)
+    ghost = window.battlefield_scene.ghost
+    gap = battle.footprint(riders).polygon.distance(battle.footprint(trolls).polygon)
+    assert gap > 16
+    assert ghost.refused
+    assert ghost.label.text().splitlines() == [
+        f'charge {name}: {gap:.1f}" / 16"',
+        f'{name} is {gap:.1f}" away, past the charge reach of Elf Silver Riders '
+        '(16", W6-MV-2)']
+    mouse(window, QEvent.Type.MouseButtonRelease, battle.states[trolls].center,
+          buttons=NO_BUTTON)
+
+
+def test_each_action_replaces_the_last_message_and_a_refusal_times_out(qtbot, battle_window):
+    """Issue 20, item 13: a refusal stayed in the status bar after later moves."""
+    window, _ = battle_window
+    battle = window.battles.battle
+    elves = [uid for uid in battle.on_table() if battle.player_of(uid) == "Silverwood"]
+    first, second = elves[1], elves[2]
+    drag(window, battle.states[first].center, battle.states[second].center)
+    assert "would overlap" in window.battle_status.text()
+    start = battle.states[first].center
+    drag(window, start, (start[0], start[1] + 3.0))
+    name = battle.roster[first].name
+    assert window.battle_status.text().startswith(f"Move {name}: 3.")
+    assert "overlap" not in window.battle_status.text()
+    window.battle_line.timeout_ms = 300
+    now = window.battles.battle
+    drag(window, now.states[first].center, now.states[second].center)
+    assert "would overlap" in window.battle_status.text()
+    qtbot.waitUntil(lambda: window.battle_status.text() == "Battle: Ford", timeout=3000)

@@ -48,8 +48,35 @@ if TYPE_CHECKING:
     from desktop.store.store import Store
 
 LAST_BATTLE_KEY = "battle/last"
+MESSAGE_MS = 10_000  # an action's message in the status bar, then which battle is open
 _DRAG_EVENTS = (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop)
 UNIT_ID_ROLE = Qt.ItemDataRole.UserRole
+
+
+class StatusLine(QObject):
+    """The battle's part of the status bar: which battle is open (`rest`), and over it what
+    the last action did or why it was refused (`say`), until the next one or `timeout_ms`."""
+
+    def __init__(self, label: QLabel, parent: QObject | None = None,
+                 timeout_ms: int = MESSAGE_MS) -> None:
+        super().__init__(parent)
+        self.label = label
+        self.resting = label.text()
+        self.timeout_ms = timeout_ms
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(lambda: self.label.setText(self.resting))
+
+    def say(self, text: str) -> None:
+        """An action's message: it replaces the last one and times out."""
+        self.label.setText(text)
+        self._timer.start(self.timeout_ms)
+
+    def rest(self, text: str) -> None:
+        """What the line says between messages; shown at once (the battle changed)."""
+        self.resting = text
+        self._timer.stop()
+        self.label.setText(text)
 
 
 class BattlePanel(QObject):
@@ -441,8 +468,13 @@ class BattlePanel(QObject):
         self.turn_label.setText(f" Turn {battle.turn} " if battle is not None else "")
 
     def _moves_proposed(self, events: Sequence[Event]) -> None:
-        if self.workspace is not None and events:
-            self.workspace.apply(events, _describe(self.battle, events))
+        before = self.battle
+        if self.workspace is None or before is None or not events:
+            return
+        done = _describe(before, events)
+        self.workspace.apply(events, done)
+        if self.battle is not before:  # stored and on the table: say so, over any refusal
+            self.status.emit(self.scene.said_of(before, events, done))
 
     def _fill_sides(self, battle: Battle | None) -> None:
         combo = self.ui.sideCombo

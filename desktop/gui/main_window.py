@@ -58,7 +58,7 @@ if TYPE_CHECKING:  # the panes import the engine and the store: not before the f
     from desktop.engine.roster import RosterProblem
     from desktop.gui.army_actions import ArmyActions
     from desktop.gui.army_tree import ArmyTreeModel, DropHints
-    from desktop.gui.battle_panel import BattlePanel
+    from desktop.gui.battle_panel import BattlePanel, StatusLine
     from desktop.gui.battlefield.scene import BattlefieldScene
     from desktop.gui.battlefield.view import BattlefieldView
     from desktop.gui.chart import RosterChart
@@ -136,6 +136,7 @@ class MainWindow(QMainWindow):
         # The battle half is built on first use: it imports the engine (shapely), which the
         # first frame must not wait for.
         self._battles: BattlePanel | None = None
+        self.battle_line: StatusLine | None = None  # the battle's messages, with the panel
         self._army_actions: ArmyActions | None = None
         self._drop_hints: DropHints | None = None
         self.database_opener = DatabaseOpener(self, settings)
@@ -234,10 +235,11 @@ class MainWindow(QMainWindow):
     def battles(self) -> BattlePanel:
         """The Battles dock, reserve, Battle menu and battlefield (desktop.gui.battle_panel)."""
         if self._battles is None:
-            from desktop.gui.battle_panel import BattlePanel
+            from desktop.gui.battle_panel import BattlePanel, StatusLine
 
             self._battles = BattlePanel(self.ui, self, self.undo_stack, self._settings)
-            self._battles.status.connect(self.battle_status.setText)
+            self.battle_line = StatusLine(self.battle_status, self)
+            self._battles.status.connect(self.battle_line.say)
             self._battles.opened.connect(self._battle_opened)
             self._battles.inspect.connect(self._inspect_table_unit)
             self._battles.logged.connect(self.log)
@@ -365,7 +367,8 @@ class MainWindow(QMainWindow):
     def _battle_opened(self, battle_id: str) -> None:
         summary = self.battles.workspace.summary(battle_id) if self.battles.workspace else None
         if summary is not None:
-            self.battle_status.setText(f"Battle: {summary.title}")
+            if self.battle_line is not None:
+                self.battle_line.rest(f"Battle: {summary.title}")
             self.log(f"Opened the battle {summary.title}")
 
     # The database
