@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QImage, QMouseEvent
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from test_gui_roster import Modals, modals, open_window, sample, seed, url  # noqa: F401
 
@@ -808,3 +809,37 @@ def test_each_action_replaces_the_last_message_and_a_refusal_times_out(qtbot, ba
     drag(window, now.states[first].center, now.states[second].center)
     assert "would overlap" in window.battle_status.text()
     qtbot.waitUntil(lambda: window.battle_status.text() == "Battle: Ford", timeout=3000)
+
+
+def _click_tab(window: MainWindow, widget) -> None:
+    """A real click on the central tab that shows `widget`."""
+    tabs = window.ui.centralTabs
+    bar = tabs.tabBar()
+    QTest.mouseClick(bar, LEFT, Qt.KeyboardModifier.NoModifier,
+                     bar.tabRect(tabs.indexOf(widget)).center())
+    assert tabs.currentWidget() is widget
+
+
+def test_the_unit_dock_describes_the_selection_of_the_pane_in_front(battle_window):
+    """Issue 20, item 14: after switching from Battlefield to Roster the Unit dock still
+    described a battlefield unit."""
+    window, _ = battle_window
+    battle = window.battles.battle
+    on_table = next(uid for uid in battle.on_table()
+                    if battle.roster[uid].name == "Orc Boar Riders")
+    centre = battle.states[on_table].center
+    mouse(window, QEvent.Type.MouseButtonPress, centre)
+    mouse(window, QEvent.Type.MouseButtonRelease, centre, buttons=NO_BUTTON)
+    assert "Orc Boar Riders</b> on the table" in window.ui.unitTitle.text()
+    _click_tab(window, window.ui.rosterTab)
+    roster_units = window.selected_units()
+    army = window.current_army
+    assert "on the table" not in window.ui.unitTitle.text()
+    expected = roster_units[0].name if roster_units else army.name
+    assert expected in window.ui.unitTitle.text()
+    # The table's selection changes while the roster is in front: the dock stays put.
+    window.battlefield_scene.clearSelection()
+    assert expected in window.ui.unitTitle.text()
+    window.battlefield_scene.select_units([on_table])
+    _click_tab(window, window.ui.battlefieldTab)
+    assert "Orc Boar Riders</b> on the table" in window.ui.unitTitle.text()

@@ -173,8 +173,9 @@ class BattlePanel(QObject):
         self.replay_bar = ReplayBar(ui.battlefieldTab)
         self.replay = Replay(self.replay_bar, scene)
         ui.battlefieldLayout.addWidget(self.replay_bar)
-        # After the replay has put the step on the table: the Unit dock describes that step.
-        self.replay_bar.stepChosen.connect(lambda step: self._selection_changed())
+        # Whatever the table shows (now, a replayed step, a preview, the end of a preview),
+        # the Unit dock describes it.
+        scene.shown.connect(self._selection_changed)
         scene.selectionChanged.connect(self._selection_changed)
         scene.movesProposed.connect(self._moves_proposed)
         scene.message.connect(self.status)
@@ -244,6 +245,10 @@ class BattlePanel(QObject):
         if isinstance(self.view.tool, TerrainTool):
             self.view.tool.kind = str(self.terrain_kind.currentData())
 
+    def refresh_inspector(self) -> None:
+        """Describe the table's selection in the Unit dock again (its tab came to the front)."""
+        self._selection_changed()
+
     def _selection_changed(self) -> None:
         from desktop.engine.geometry import CONTACT_TOLERANCE
         from desktop.engine.spatial import units_within
@@ -251,6 +256,9 @@ class BattlePanel(QObject):
         battle = self.scene.battle
         chosen = self.scene.selected_units()
         if battle is None:
+            self.inspect.emit("<b>No battle on the table</b>",
+                              "Open one from the Battles dock, or start one with Battle ▸ "
+                              "New Battle.")
             return
         if len(chosen) != 1 or chosen[0] not in battle.roster:
             # Nothing (or several) selected: say so rather than keep an old unit's state.
@@ -463,8 +471,7 @@ class BattlePanel(QObject):
     def _show_on_table(self, battle: Battle | None, events: Sequence[Event]) -> None:
         scene = self.scene  # built now if this is the first battle
         self.replay.set_history(self.workspace.history if self.workspace else None)
-        scene.show_battle(battle, animate=events)
-        self._selection_changed()  # the Unit dock follows the battle, not only the clicks
+        scene.show_battle(battle, animate=events)  # the Unit dock follows (scene.shown)
         self.turn_label.setText(f" Turn {battle.turn} " if battle is not None else "")
 
     def _moves_proposed(self, events: Sequence[Event]) -> None:

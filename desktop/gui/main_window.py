@@ -354,15 +354,24 @@ class MainWindow(QMainWindow):
         if units and self._battles is not None:
             self._battles.scene.select_units(units)
 
+    def _battlefield_in_front(self) -> bool:
+        return self.ui.centralTabs.currentWidget() is self.ui.battlefieldTab
+
     def _inspect_table_unit(self, title: str, details: str) -> None:
+        if not self._battlefield_in_front():
+            return  # the Unit dock describes the roster's selection while it is in front
         self.ui.unitTitle.setText(title)
         self.ui.unitDetails.setText(details)
         self.ui.problemList.clear()
         self.ui.problemList.setVisible(False)
 
     def _tab_shown(self, index: int) -> None:
+        # The Unit dock describes what is selected in the pane in front.
         if self.ui.centralTabs.widget(index) is self.ui.battlefieldTab:
             self.battles.view.show()  # built now if the database has not opened it yet
+            self.battles.refresh_inspector()
+        else:
+            self._show_inspector()
 
     def _battle_opened(self, battle_id: str) -> None:
         summary = self.battles.workspace.summary(battle_id) if self.battles.workspace else None
@@ -605,6 +614,9 @@ class MainWindow(QMainWindow):
 
     def _show_inspector(self) -> None:
         army = self.current_army
+        if self._battlefield_in_front():
+            self._show_chart(army)  # the rest describes the table's selection
+            return
         units = self.selected_units()
         self.ui.problemList.clear()
         if army is None:

@@ -111,6 +111,7 @@ class BattlefieldScene(QGraphicsScene):
     movesProposed = Signal(object)  # list[Event]: moves a tool proposes, accepted by the engine
     message = Signal(str)  # why a proposed move was refused, for the status bar
     movesPlayed = Signal(QRectF)  # where the units moved by an animation end (scene units)
+    shown = Signal()  # another state is on the table: now, a step replayed, a preview
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -189,20 +190,20 @@ class BattlefieldScene(QGraphicsScene):
 
         self.animator.skip()
         end = fold(start, events)
+        self.banner = "Preview — Finish applies these moves"
+        self.shown_as = "in the preview"
         self._show(end)
         touched = {uid for uid in end.states if end.states[uid] != start.states.get(uid)}
         for uid, item in self._units.items():
             item.setOpacity(PREVIEW_OPACITY if uid in touched else 1.0)
-        self.banner = "Preview — Finish applies these moves"
-        self.shown_as = "in the preview"
         self.update()
 
     def show_replay(self, battle: Battle, step: int, steps: int) -> None:
         """Show a past state read-only, with a banner; `show_battle` ends the replay."""
         self.animator.skip()
-        self._show(battle)
         self.banner = f"Replay — step {step} of {steps}"
         self.shown_as = f"at step {step} of {steps}"
+        self._show(battle)
         self.update()
 
     def _show(self, battle: Battle | None) -> None:
@@ -213,6 +214,7 @@ class BattlefieldScene(QGraphicsScene):
         self._sync_terrain(battle.terrain if battle is not None else ())
         self._sync_units(battle)
         self._update_rings()
+        self.shown.emit()
 
     def _build_table(self, zones: object) -> None:
         for item in self._fixed:
