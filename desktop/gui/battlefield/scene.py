@@ -123,6 +123,7 @@ class BattlefieldScene(QGraphicsScene):
         self._fixed: list[QGraphicsItem] = []  # table, grid, zones: rebuilt when the table does
         self._zones: object = None
         self._pixels_per_unit = 0.0
+        self.label_scale = 1.0  # labels drawn this many times their size (set_label_scale)
         self.rings_item = RingsItem()
         self.addItem(self.rings_item)
         self.rings_item.hide()
@@ -465,6 +466,17 @@ class BattlefieldScene(QGraphicsScene):
         self._apply_detail()
         self._update_rings()
 
+    def set_label_scale(self, scale: float) -> None:
+        """Draw every label `scale` times its size (a picture of the table that will be
+        shown smaller than it is drawn, as in a report), placed anew for that size."""
+        if abs(scale - self.label_scale) < 1e-9:
+            return
+        self.label_scale = scale
+        for item in self.items():
+            if isinstance(item, LabelItem):
+                item.setScale(scale)
+        self._apply_detail()
+
     def _apply_detail(self) -> None:
         pixels = self._pixels_per_unit
         if pixels <= 0:  # not shown in a view yet: every detail
@@ -489,13 +501,18 @@ class BattlefieldScene(QGraphicsScene):
                             key=lambda item: (not item.isSelected(), not item.routed))
         crowded = len(candidates) > LABEL_AROUND_UP_TO
         placed = [item for item in candidates if item.footprint is not None]
+        # Labels are drawn `label_scale` times their size: in their own pixels, the table
+        # is that much smaller.
+        label_pixels = pixels / self.label_scale
         fixed = []
         for label in self._fixed_labels():
             box, centre = label.text_rect(), label.pos()
-            fixed.append((centre.x() + box.left() / pixels, centre.y() - box.bottom() / pixels,
-                          centre.x() + box.right() / pixels, centre.y() - box.top() / pixels))
+            fixed.append((centre.x() + box.left() / label_pixels,
+                          centre.y() - box.bottom() / label_pixels,
+                          centre.x() + box.right() / label_pixels,
+                          centre.y() - box.top() / label_pixels))
         room = LabelRoom([_bounds(item.footprint) for item in placed if item.footprint],
-                         fixed, pixels)
+                         fixed, label_pixels)
         for item in candidates:
             if item.footprint is None:
                 item.label.hide()
@@ -506,7 +523,7 @@ class BattlefieldScene(QGraphicsScene):
                 item.label.hide()
                 continue
             box = item.label.text_rect()
-            found = room.place(index, box.width() / pixels, box.height() / pixels,
+            found = room.place(index, box.width() / label_pixels, box.height() / label_pixels,
                                around=not crowded)
             if found is None:
                 item.label.hide()
