@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
-from PySide6.QtGui import QImage, QMouseEvent
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt
+from PySide6.QtGui import QImage, QMouseEvent, QPainter, QTransform
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from test_gui_roster import Modals, modals, open_window, sample, seed, url  # noqa: F401
@@ -843,3 +843,84 @@ def test_the_unit_dock_describes_the_selection_of_the_pane_in_front(battle_windo
     window.battlefield_scene.select_units([on_table])
     _click_tab(window, window.ui.battlefieldTab)
     assert "Orc Boar Riders</b> on the table" in window.ui.unitTitle.text()
+
+
+def test_the_battle_log_shows_the_battle_on_the_table_alone(qtbot, battle_window, url,
+                                                            modals):
+    """Issue 20, item 16: the log mixed every battle opened since the window started."""
+    window, first = battle_window
+    battle = window.battles.battle
+    uid = next(iter(battle.on_table()))
+    start = battle.states[uid].center
+    drag(window, start, (start[0], start[1] + 3.0))
+    moved = window.ui.logView.toPlainText().splitlines()[-1]
+    assert battle.roster[uid].name in moved
+    new_battle_in(qtbot, window, modals, "Second")
+    qtbot.waitUntil(lambda: window.battles.workspace.current.title == "Second",
+                    timeout=10_000)
+    lines = window.ui.logView.toPlainText().splitlines()
+    assert lines == ["Battle: Second"]  # nothing of Ford's
+    window.battles.open_battle(first)
+    qtbot.waitUntil(lambda: window.battles.workspace.current_id == first, timeout=10_000)
+    qtbot.waitUntil(lambda: window.ui.logView.toPlainText().startswith("Battle: Ford"),
+                    timeout=10_000)
+    lines = window.ui.logView.toPlainText().splitlines()
+    # Ford's story from its start: both deployments, then the move, as stored.
+    assert lines[-1] == moved
+    assert sum(" deploy at " in line for line in lines) == len(battle.roster)
+    # A click on a line of the story still picks its unit out on the table.
+    view = window.ui.logView
+    cursor = view.textCursor()
+    cursor.setPosition(view.document().findBlockByNumber(len(lines) - 1).position())
+    view.setTextCursor(cursor)
+    assert window.battlefield_scene.selected_units() == [uid]
+
+
+def test_the_battle_log_follows_new_lines_unless_scrolled_back(qtbot, battle_window):
+    window, _ = battle_window
+    bar = window.ui.logView.verticalScrollBar()
+    for number in range(60):
+        window.log(f"line {number}")
+    assert bar.maximum() > 0 and bar.value() == bar.maximum()  # following
+    bar.setValue(bar.maximum() // 2)  # the player scrolls back to read
+    kept = bar.value()
+    battle = window.battles.battle
+    uid = next(iter(battle.on_table()))
+    start = battle.states[uid].center
+    drag(window, start, (start[0], start[1] + 2.0))
+    assert bar.value() == kept
+    bar.setValue(bar.maximum())  # back to the newest
+    window.log("one more")
+    assert bar.value() == bar.maximum()
+
+
+def _dark_pixels(image: QImage) -> int:
+    """Pixels as dark as a label's background on the table (the labels' area)."""
+    small = image.scaled(image.width() // 4, image.height() // 4)
+    return sum(1 for y in range(small.height()) for x in range(small.width())
+               if max(small.pixelColor(x, y).getRgb()[:3]) < 60)
+
+
+def test_the_reports_picture_has_labels_that_read_when_shown_page_wide(battle_window,
+                                                                     tmp_path):
+    """Issue 20, item 16: the exported report's picture is seen shrunk to a page (800
+    pixels across): its labels are drawn that much larger, so they read there."""
+    window, _ = battle_window
+    view = window.battlefield_view
+    path = tmp_path / "table.png"
+    assert view.export_png(str(path))
+    picture = QImage(str(path))
+    assert (picture.width(), picture.height()) == (1440, 960)
+    # The same table drawn at that size with labels as on screen (how it was exported).
+    scene = window.battlefield_scene
+    plain = QImage(picture.size(), QImage.Format.Format_ARGB32_Premultiplied)
+    painter = QPainter(plain)
+    painter.setTransform(QTransform(20, 0, 0, -20, 0, 960))
+    scene.set_pixels_per_unit(20.0)
+    source = QRectF(0, 0, 72, 48)
+    scene.render(painter, source, source)
+    painter.end()
+    scene.set_pixels_per_unit(view.scale_factor)
+    # Labels 1.8 times as large take about 3.2 times the area.
+    assert _dark_pixels(picture) > 2.5 * _dark_pixels(plain)
+    assert scene.label_scale == 1.0  # the window's labels are as they were

@@ -87,6 +87,9 @@ class BattlePanel(QObject):
     inspect = Signal(str, str)  # the selected unit on the table: title and details (HTML)
     logged = Signal(str)  # a line for the battle log: each step as it is saved
     loggedEvent = Signal(str, list)  # an event's line and the units it concerns
+    # The battle now on the table, for the battle log: its title and its story so far, a
+    # line per event with the units it names ("" and []: no battle on the table).
+    story = Signal(str, list)
 
     def __init__(self, ui: Ui_MainWindow, window: QWidget, undo_stack: Any,
                  settings: QSettings | None = None) -> None:
@@ -298,6 +301,7 @@ class BattlePanel(QObject):
 
         old_model, old_workspace = self.list_model, self.workspace
         self.armies = armies
+        self.story.emit("", [])  # another database: no battle on the table yet
         self.workspace = BattleWorkspace(store, runner, self.undo_stack, self)
         self.workspace.changed.connect(self._battle_changed)
         self.workspace.opened.connect(self._opened)
@@ -351,6 +355,9 @@ class BattlePanel(QObject):
             self.settings.setValue(LAST_BATTLE_KEY, battle_id)
         self.ui.centralTabs.setCurrentWidget(self.ui.battlefieldTab)
         QTimer.singleShot(0, self.view.fit_table)
+        current = self.workspace.current if self.workspace is not None else None
+        if current is not None and self.workspace is not None:
+            self.story.emit(current.title, self.workspace.story)
         self.opened.emit(battle_id)
 
     def activate(self, index: Any) -> None:
@@ -463,6 +470,8 @@ class BattlePanel(QObject):
         return self.workspace.state if self.workspace is not None else None
 
     def _battle_changed(self, battle: Battle | None, events: Sequence[Event]) -> None:
+        if battle is None:
+            self.story.emit("", [])  # closed (deleted): the log has no battle to tell
         if battle is not None or self.battlefield_built:
             self._show_on_table(battle, events)
         self._fill_sides(battle)
@@ -554,11 +563,11 @@ class BattlePanel(QObject):
     # The battle log: every event of every step in plain words
 
     def _narrate(self, before: Battle, events: Sequence[Event]) -> None:
-        from desktop.engine.narrate import describe
+        from desktop.engine.narrate import describe, units_named
 
         battle = before
         for event in events:
-            self.loggedEvent.emit(describe(event, battle), _units_of(event, battle))
+            self.loggedEvent.emit(describe(event, battle), units_named(event, battle))
             battle = event.apply_to(battle)
 
     def choose_report(self) -> None:
@@ -659,18 +668,6 @@ def _html(text: str) -> str:
     from html import escape
 
     return escape(text)
-
-
-def _units_of(event: Event, battle: Battle) -> list[str]:
-    """The units an event names (its unit, target, enemy, catchers…), for highlighting."""
-    found: list[str] = []
-    for value in vars(event).values():
-        candidates = value if isinstance(value, tuple) else (value,)
-        for candidate in candidates:
-            if isinstance(candidate, str) and candidate in battle.roster \
-                    and candidate not in found:
-                found.append(candidate)
-    return found
 
 
 def _describe(battle: Battle | None, events: Sequence[Event]) -> str:

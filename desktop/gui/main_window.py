@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
 from desktop import __version__
 from desktop.bundled import resource_path, resources_dir
 from desktop.gui.army_files import ArmyFiles
+from desktop.gui.battle_log import BattleLog
 from desktop.gui.context_menus import ContextMenus
 from desktop.gui.database_check import DatabaseChecker
 from desktop.gui.database_open import DatabaseOpener
@@ -191,8 +192,8 @@ class MainWindow(QMainWindow):
         self.ui.actionQuit.triggered.connect(self.close)
         self.ui.actionAbout.triggered.connect(self.show_about)
         self.ui.actionOdds.triggered.connect(self.show_odds)
-        self._logged_units: dict[int, list[str]] = {}  # battle-log line -> its units
-        self.ui.logView.cursorPositionChanged.connect(self._log_clicked)
+        self.battle_log = BattleLog(self.ui.logView, self)
+        self.battle_log.unitsChosen.connect(self._log_clicked)
         self.ui.actionNewArmy.triggered.connect(self.new_army)
         self.ui.actionArmySettings.triggered.connect(self.edit_army_settings)
         self.ui.actionCloneArmy.triggered.connect(lambda: self.army_actions.clone_army())
@@ -244,6 +245,7 @@ class MainWindow(QMainWindow):
             self._battles.inspect.connect(self._inspect_table_unit)
             self._battles.logged.connect(self.log)
             self._battles.loggedEvent.connect(self._log_event)
+            self._battles.story.connect(self._show_story)
         return self._battles
 
     @property
@@ -341,18 +343,22 @@ class MainWindow(QMainWindow):
         QMessageBox.about(self, "About Rout", ABOUT_TEXT.format(version=__version__))
 
     def log(self, text: str) -> None:
-        self.ui.logView.appendPlainText(text)
+        self.battle_log.write(text)
 
     def _log_event(self, text: str, unit_ids: list[str]) -> None:
         """A battle event's line; clicking it later selects its units on the table."""
-        self.log(text)
-        self._logged_units[self.ui.logView.blockCount() - 1] = unit_ids
+        self.battle_log.write(text, unit_ids)
 
-    def _log_clicked(self) -> None:
-        line = self.ui.logView.textCursor().blockNumber()
-        units = self._logged_units.get(line)
-        if units and self._battles is not None:
+    def _log_clicked(self, units: list[str]) -> None:
+        if self._battles is not None:
             self._battles.scene.select_units(units)
+
+    def _show_story(self, title: str, story: list[tuple[str, list[str]]]) -> None:
+        """The battle log shows the battle on the table alone, from its start."""
+        if title:
+            self.battle_log.show_story(title, story)
+        else:
+            self.battle_log.clear(NO_BATTLE_TEXT)
 
     def _battlefield_in_front(self) -> bool:
         return self.ui.centralTabs.currentWidget() is self.ui.battlefieldTab
@@ -375,10 +381,8 @@ class MainWindow(QMainWindow):
 
     def _battle_opened(self, battle_id: str) -> None:
         summary = self.battles.workspace.summary(battle_id) if self.battles.workspace else None
-        if summary is not None:
-            if self.battle_line is not None:
-                self.battle_line.rest(f"Battle: {summary.title}")
-            self.log(f"Opened the battle {summary.title}")
+        if summary is not None and self.battle_line is not None:
+            self.battle_line.rest(f"Battle: {summary.title}")
 
     # The database
 
