@@ -24,6 +24,7 @@ from desktop.engine.events import fold
 from desktop.engine.procedure import ScriptedAnswers, run
 from desktop.engine.scenario import load_scenario
 from desktop.gui.main_window import MainWindow
+from desktop.gui.wizard.wizard import PREVIEW_DELAY_MS
 from desktop.store.store import Store
 
 REPO = Path(__file__).resolve().parents[1]
@@ -440,3 +441,22 @@ def test_the_wizard_leaves_the_table_and_its_ghosts_in_sight(qtbot, url):
     assert words.width() > 200 and not words.intersects(wizard.frameGeometry())
     wizard.reject()
     window.close()
+
+
+def test_a_preview_the_wizard_sends_after_finish_does_not_cover_the_result(qtbot, url):
+    """Seen remaking the README's pictures: the wizard's preview timer fired after Finish
+    and put the preview's ghosts and banner back over the resolved battle."""
+    battle_id, resolve = stored_battle(url, WORKED)
+    window = opened(qtbot, url, battle_id)
+    window.battles.resolve(resolve["procedure"],
+                           {k: v for k, v in resolve.items() if k != "procedure"})
+    wizard = window.battles.wizard
+    focus_on(qtbot, wizard)
+    walk(qtbot, wizard, [3, 4, 5, 4, 6, 5], {})
+    wizard.send_preview()
+    wizard._preview_timer.start()  # a preview still due, as after the last answer
+    finish(qtbot, wizard)
+    qtbot.waitUntil(lambda: window.battles.wizard is None, timeout=5000)
+    qtbot.wait(3 * PREVIEW_DELAY_MS)
+    assert not window.battlefield_scene.read_only
+    assert window.battlefield_scene.banner == ""
