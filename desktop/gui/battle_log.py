@@ -51,9 +51,9 @@ class BattleLog(QObject):
         bar = self.view.verticalScrollBar()
         bar.setValue(bar.maximum())
 
-    def clear(self, text: str) -> None:
-        """No battle on the table: only `text`."""
-        self.view.setPlainText(text)
+    def clear(self) -> None:
+        """No battle on the table (another database, the battle deleted): nothing to tell."""
+        self.view.clear()
         self._units = {}
 
     def units_of_line(self, line: int) -> list[str]:

@@ -358,7 +358,7 @@ class MainWindow(QMainWindow):
         if title:
             self.battle_log.show_story(title, story)
         else:
-            self.battle_log.clear(NO_BATTLE_TEXT)
+            self.battle_log.clear()
 
     def _battlefield_in_front(self) -> bool:
         return self.ui.centralTabs.currentWidget() is self.ui.battlefieldTab

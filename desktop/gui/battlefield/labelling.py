@@ -1,12 +1,12 @@
 """Where the units' labels stand: each as near its unit as it can, clear of every other unit
 and label, so that a label never hides a unit or takes its clicks.
 
-A label tries its unit's middle first; if it would cover another unit or a label already
-placed, the places around the unit, nearest first: rows above and below it (slid along by
-LABEL_SHIFTS of its width), then beside it. A label off its unit gets a leader line to it,
-and that line too must cross no other unit or label. Rectangles are scene units
-(x0, y0, x1, y1), y growing up the table as the view shows it; the tests are done on numpy
-arrays, a few hundred candidate places against a few hundred rectangles per unit.
+A label stands in its unit's middle when it fits within the unit. Else, or if it would
+cover another unit or a label already placed, it takes the nearest clear place around the
+unit: rows above and below it (slid along by LABEL_SHIFTS of its width), or beside it. A
+label off its unit gets a leader line to it, and that line too must cross no other unit or
+label. Rectangles are scene units (x0, y0, x1, y1), y growing up the table as the view
+shows it; the places around a unit are tested at once on numpy arrays.
 """
 
 from __future__ import annotations
@@ -87,24 +87,29 @@ class LabelRoom:
                     return False
         return True
 
-    def place(self, index: int, width: float, height: float, *,
-              around: bool = True) -> tuple[tuple[float, float], tuple[float, float] | None] | None:
+    def place(self, index: int, width: float, height: float, *, around: bool = True,
+              avoid: Sequence[Rect] = ()) -> tuple[tuple[float, float],
+                                                   tuple[float, float] | None] | None:
         """Where the label (`width` x `height`) of the unit whose box is `bodies[index]`
         stands, and where its leader line ends (pixels about the label, y down; None on the
-        unit); None if nowhere is clear. Only its unit's middle unless `around`."""
+        unit); None if nowhere is clear. Only its unit's middle unless `around`; with
+        `around`, on the unit only if it fits within it (it would hide a small unit).
+        `avoid`: more rectangles this label alone keeps clear of."""
         x0, y0, x1, y1 = self.bodies[index]
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         box = (cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2)
-        if self._clear(box, index):
+        fits = width <= x1 - x0 and height <= y1 - y0
+        if (fits or not around) and self._clear(box, index) and not any(
+                _touch(box, other) for other in avoid):
             self._take(box)
             return (cx, cy), None
         if not around:
             return None
         places = _around((x0, y0, x1, y1), width, height, LABEL_GAP_PX / self.pixels)
-        return self._first_clear(index, places, width, height)
+        return self._first_clear(index, places, width, height, avoid)
 
     def _first_clear(self, index: int, places: NDArray[np.float64], width: float,
-                     height: float) -> tuple[tuple[float, float],
+                     height: float, avoid: Sequence[Rect] = ()) -> tuple[tuple[float, float],
                                              tuple[float, float] | None] | None:
         """The first of `places` (label centres) where the label and its leader line are
         clear, taken; or None."""
@@ -126,7 +131,7 @@ class LabelRoom:
                        float(max(boxes[:, 2].max(), drawn[:, 2].max(initial=-np.inf))),
                        float(max(boxes[:, 3].max(), drawn[:, 3].max(initial=-np.inf))))
         others = _near(self.bodies[:index] + self.bodies[index + 1:], reach)
-        taken = _near(self.taken, reach)
+        taken = _near([*self.taken, *avoid], reach)
         blocked = (_overlapping(boxes, others) | _overlapping(boxes, taken)
                    | _overlapping(lines, others) | _overlapping(lines, taken))
         free = np.flatnonzero(~blocked)
@@ -141,6 +146,11 @@ class LabelRoom:
         ex, ey = ends[chosen]
         return (float(px), float(py)), (float((ex - px) * self.pixels),
                                         float((py - ey) * self.pixels))
+
+
+def _touch(a: Rect, b: Rect) -> bool:
+    """Whether two rectangles share area."""
+    return a[0] < b[2] and a[2] > b[0] and a[1] < b[3] and a[3] > b[1]
 
 
 def _rect(row: NDArray[np.float64]) -> Rect:

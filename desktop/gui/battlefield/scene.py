@@ -215,6 +215,7 @@ class BattlefieldScene(QGraphicsScene):
         self._sync_terrain(battle.terrain if battle is not None else ())
         self._sync_units(battle)
         self._update_rings()
+        self._apply_detail()  # after the rings: unit labels keep clear of theirs
         self.shown.emit()
 
     def _build_table(self, zones: object) -> None:
@@ -299,7 +300,6 @@ class BattlefieldScene(QGraphicsScene):
                 self.addItem(item)
                 self.addItem(item.label)
             item.update_from(battle, colours[battle.player_of(uid)])
-        self._apply_detail()
 
     # --- animations ------------------------------------------------------------------------
 
@@ -463,8 +463,8 @@ class BattlefieldScene(QGraphicsScene):
         if abs(pixels - self._pixels_per_unit) < 1e-9:
             return
         self._pixels_per_unit = pixels
-        self._apply_detail()
         self._update_rings()
+        self._apply_detail()
 
     def set_label_scale(self, scale: float) -> None:
         """Draw every label `scale` times its size (a picture of the table that will be
@@ -504,40 +504,84 @@ class BattlefieldScene(QGraphicsScene):
         # Labels are drawn `label_scale` times their size: in their own pixels, the table
         # is that much smaller.
         label_pixels = pixels / self.label_scale
-        fixed = []
-        for label in self._fixed_labels():
+
+        def scene_box(label: LabelItem) -> Rect:
             box, centre = label.text_rect(), label.pos()
-            fixed.append((centre.x() + box.left() / label_pixels,
-                          centre.y() - box.bottom() / label_pixels,
-                          centre.x() + box.right() / label_pixels,
-                          centre.y() - box.top() / label_pixels))
+            return (centre.x() + box.left() / label_pixels,
+                    centre.y() - box.bottom() / label_pixels,
+                    centre.x() + box.right() / label_pixels,
+                    centre.y() - box.top() / label_pixels)
+
+        fixed = [scene_box(label) for label in self._fixed_labels()]
+        # The selected unit's rings' labels: the outermost stays (every label keeps clear
+        # of it); the others a unit's label avoids if it can, else it goes over them.
+        named = self._ring_labels()
+        fixed += [scene_box(label) for label in named[-1:]]
+        rings = [scene_box(label) for label in named[:-1]]
         room = LabelRoom([_bounds(item.footprint) for item in placed if item.footprint],
                          fixed, label_pixels)
         for item in candidates:
             if item.footprint is None:
                 item.label.hide()
+        # First every label clear of the rings' labels too; one that finds no room then
+        # tries again over them (a ring's label gives way to a unit's).
+        left: list[int] = []
         for index, item in enumerate(placed):
             assert item.footprint is not None
             smallest = ROUTED_LABEL_MIN_PX if item.routed else LABEL_MIN_PX
             if crowded and item.footprint.frontage * pixels < smallest:
                 item.label.hide()
-                continue
-            box = item.label.text_rect()
-            found = room.place(index, box.width() / label_pixels, box.height() / label_pixels,
-                               around=not crowded)
-            if found is None:
-                item.label.hide()
-                continue
-            (x, y), end = found
-            item.label.setPos(QPointF(x, y))
-            item.label.set_leader(QPointF(end[0], end[1]) if end is not None else None)
-            item.label.show()
+            elif not self._place_label(room, index, item, label_pixels, crowded, rings):
+                left.append(index)
+        for index in left:
+            if not self._place_label(room, index, placed[index], label_pixels, crowded, ()):
+                placed[index].label.hide()
+        self._give_way_to_unit_labels()
+
+    @staticmethod
+    def _place_label(room: LabelRoom, index: int, item: UnitItem, label_pixels: float,
+                     crowded: bool, avoid: Sequence[Rect]) -> bool:
+        """Put `item`'s label where `room` finds a clear place for it; False if none."""
+        box = item.label.text_rect()
+        found = room.place(index, box.width() / label_pixels, box.height() / label_pixels,
+                           around=not crowded, avoid=avoid)
+        if found is None:
+            return False
+        (x, y), end = found
+        item.label.setPos(QPointF(x, y))
+        item.label.set_leader(QPointF(end[0], end[1]) if end is not None else None)
+        item.label.show()
+        return True
 
     def _fixed_labels(self) -> list[LabelItem]:
         """Labels unit labels keep clear of: the zones' names and the terrain's."""
         found = [label for label in self.zone_labels() if label.isVisible()]
         found += [label for _, _, label in self._terrain.values() if label.isVisible()]
         return found
+
+    def _give_way_to_unit_labels(self) -> None:
+        """Hide a ring's label (but the outermost's) that a unit's label stands over:
+        naming the unit matters more (the ruler measures any distance)."""
+        if not self.rings_item.isVisible():
+            return
+        view = self.views()[0] if self.views() else None
+        if view is None:
+            return
+        to_screen = view.viewportTransform()
+
+        def box(label: LabelItem) -> QRectF:
+            return label.deviceTransform(to_screen).mapRect(label.text_rect())
+
+        names = [box(item.label) for item in self._units.values() if item.label.isVisible()]
+        for label in self._ring_labels()[:-1]:  # the outermost is kept clear
+            if any(box(label).intersects(name) for name in names):
+                label.hide()
+
+    def _ring_labels(self) -> list[LabelItem]:
+        """The selected unit's rings' labels shown, smallest ring first."""
+        if not self.rings_item.isVisible():
+            return []
+        return [label for label in self.rings_item.labels if label.isVisible()]
 
     def _selection_changed(self) -> None:
         self._update_rings()

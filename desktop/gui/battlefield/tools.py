@@ -454,8 +454,11 @@ class WheelTool(_PoseTool):
         arc.arcMoveTo(box, -start)
         arc.arcTo(box, -start, angle)
         text = f"wheel {abs(angle):.0f}°: {self.shown_distance:.2f}{self.scene.unit_symbol()}"
-        if self.verdict is not None:
-            text = f"{text}\n{verdict_text(self.verdict)}"
+        if self.verdict is not None:  # against what the ruleset allows: / 5" Move
+            allowed = self.verdict.label.split(" / ", 1)[-1]
+            text = f"{text} / {allowed}"
+            if not self.verdict.within:
+                text = f"{text}\n{self.verdict.words}"
         self._show(battle, pose, text, arc)
         return True
 
