@@ -804,6 +804,10 @@ def test_each_action_replaces_the_last_message_and_a_refusal_times_out(qtbot, ba
     name = battle.roster[first].name
     assert window.battle_status.text().startswith(f"Move {name}: 3.")
     assert "overlap" not in window.battle_status.text()
+    window.undo_action.trigger()  # an undo is an action too
+    assert window.battle_status.text() == f"Undone: Move {name}"
+    window.redo_action.trigger()
+    assert window.battle_status.text() == f"Redone: Move {name}"
     window.battle_line.timeout_ms = 300
     now = window.battles.battle
     drag(window, now.states[first].center, now.states[second].center)

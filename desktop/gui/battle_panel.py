@@ -307,8 +307,8 @@ class BattlePanel(QObject):
         self.workspace.opened.connect(self._opened)
         self.workspace.stepped.connect(self._narrate)
         # The log keeps what was said: a step taken back (or made again) is said too.
-        self.workspace.undone.connect(lambda text: self.logged.emit(f"Undone: {text}"))
-        self.workspace.redone.connect(lambda text: self.logged.emit(f"Redone: {text}"))
+        self.workspace.undone.connect(lambda text: self._said(f"Undone: {text}"))
+        self.workspace.redone.connect(lambda text: self._said(f"Redone: {text}"))
         self.workspace.failed.connect(self.report_failure)
         self.workspace.listChanged.connect(self.update_actions)
         self.list_model = BattleListModel(self.workspace, self)
@@ -329,6 +329,11 @@ class BattlePanel(QObject):
         if last and self.workspace.summary(last) is not None:
             self.open_battle(last)
         self.update_actions()
+
+    def _said(self, text: str) -> None:
+        """An undo or redo of a battle step: in the log, and over the last message."""
+        self.logged.emit(text)
+        self.status.emit(text)
 
     def armies_changed(self, armies: Sequence[Army]) -> None:
         self.armies = armies
