@@ -64,6 +64,8 @@ class BattleWorkspace(QObject):
         self.current: SavedBattle | None = None
         self.state: Battle | None = None
         self.history: ReplayHistory | None = None  # every step's state, for the replay bar
+        # The open battle's story as it was opened: a line per event and the units it names.
+        self.story: list[tuple[str, list[str]]] = []
         # The states before the latest steps, so an undo need not refold a long battle.
         self._before: list[Battle] = []
         self._opening = 0
@@ -100,20 +102,22 @@ class BattleWorkspace(QObject):
         generation = self._opening
         self.loading.emit(True)
 
-        def load() -> tuple[SavedBattle, ReplayHistory]:
+        def load() -> tuple[SavedBattle, ReplayHistory, list[tuple[str, list[str]]]]:
             # Full garbage collections while thousands of events are built would hold the
             # GIL for 100 ms at a time and freeze the window (tests/bench/bench_battle_open).
             with no_full_collections():
                 saved = self.store.load_battle(battle_id)
                 history = ReplayHistory(saved.start, saved.steps)
                 history.warm()  # every checkpoint folded here, not on the first slider move
-            return saved, history
+                story = history.story()  # the battle log's words, here too
+            return saved, history, story
 
-        def loaded(result: tuple[SavedBattle, ReplayHistory]) -> None:
+        def loaded(result: tuple[SavedBattle, ReplayHistory,
+                                 list[tuple[str, list[str]]]]) -> None:
             if generation != self._opening:
                 return  # the player has since opened another
             self.loading.emit(False)
-            self.current, self.history = result
+            self.current, self.history, self.story = result
             self.state = self.history.state_at(self.history.count)
             self._before.clear()
             self.changed.emit(self.state, ())
@@ -133,6 +137,7 @@ class BattleWorkspace(QObject):
         self.current = None
         self.state = None
         self.history = None
+        self.story = []
         self._before.clear()
         self.changed.emit(None, ())
 

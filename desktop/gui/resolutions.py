@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QDialog, QMessageBox
 
 if TYPE_CHECKING:
     from desktop.engine.events import Event
+    from desktop.engine.model import Battle
     from desktop.gui.battle_panel import BattlePanel
 
 # Which procedure each action runs, per ruleset (the first the ruleset has).
@@ -100,7 +101,8 @@ class Resolutions(QObject):
             return
         wizard = ResolutionWizard(battle, procedure, prepared, parent=self.panel.window)
         wizard.setWindowModality(Qt.WindowModality.WindowModal)
-        wizard.previewChanged.connect(self.panel.scene.show_preview)
+        wizard.previewChanged.connect(
+            lambda start, events: self._preview(wizard, start, events))
         wizard.highlightUnits.connect(lambda ids: self.panel.scene.select_units(list(ids)))
         wizard.finished.connect(lambda result: self._resolved(wizard, result))
         wizard.answersChanged.connect(lambda answers: self._save_pending(wizard, answers))
@@ -113,6 +115,12 @@ class Resolutions(QObject):
         wizard.activateWindow()
         if answers:
             wizard.resume(answers)
+
+    def _preview(self, wizard: Any, start: Battle, events: Sequence[Event]) -> None:
+        """The wizard's preview on the table, while it is open: one its timer sends after
+        Finish or Cancel would cover the result (or the battle as it was) with ghosts."""
+        if self.wizard is wizard:
+            self.panel.scene.show_preview(start, events)
 
     def _place(self, wizard: Any) -> None:
         """Beside the table's centre rather than over it: its preview is drawn there."""
