@@ -41,9 +41,20 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": type(self).__name__}
-        for item in dataclasses.fields(self):
-            data[item.name] = _plain(getattr(self, item.name))
+        for name in _field_names(type(self)):
+            data[name] = _plain(getattr(self, name))
         return data
+
+
+_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
+
+
+def _field_names(kind: type[Event]) -> tuple[str, ...]:
+    """An event class's fields, in order (dataclasses.fields costs, and a log has many)."""
+    found = _FIELD_NAMES.get(kind)
+    if found is None:
+        found = _FIELD_NAMES[kind] = tuple(item.name for item in dataclasses.fields(kind))
+    return found
 
 
 def _plain(value: Any) -> Any:
@@ -65,7 +76,7 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
     cls = _EVENT_TYPES.get(str(kind))
     if cls is None:
         raise ScenarioError(f"unknown event type {quoted(kind)}")
-    names = {item.name for item in dataclasses.fields(cls)}
+    names = _field_names(cls)
     try:
         return cls(**{k: _tupled(v) for k, v in data.items() if k in names})
     except TypeError as error:
@@ -434,7 +445,7 @@ class TurnBegan(Event):
             dropped = self._dropped(state)
             if dropped is not state:
                 changed[uid] = dropped
-        return _keeping_units(battle, replace(battle.with_states(changed), turn=self.turn))
+        return battle.with_states(changed).with_fields(turn=self.turn)
 
     def _dropped(self, state: UnitState) -> UnitState:
         """`state` without its turn flags and the modifiers that ran out before this turn."""
@@ -609,15 +620,6 @@ class UnitTurned(Event):
 # --- player moves (checked by desktop.engine.moves before they are accepted) ----------------
 
 
-def _keeping_units(before: Battle, after: Battle) -> Battle:
-    """`after` with `before`'s spatial index: no unit moved in between (footprints are kept
-    on the units' states)."""
-    for key in ("_unit_index", "_unit_order", "_replay"):
-        if key in before.__dict__:
-            after.__dict__[key] = before.__dict__[key]
-    return after
-
-
 @dataclass(frozen=True)
 class UnitDeployed(Event):
     """A unit in reserve is put on the table at `center`, facing `facing`."""
@@ -716,7 +718,7 @@ class TerrainPlaced(Event):
 
     def apply_to(self, battle: Battle) -> Battle:
         piece = Terrain(self.terrain, self.name, self.points, self.impassable, self.difficult)
-        return _keeping_units(battle, replace(battle, terrain=(*battle.terrain, piece)))
+        return battle.with_fields(terrain=(*battle.terrain, piece))
 
 
 @dataclass(frozen=True)
@@ -728,7 +730,7 @@ class TerrainRemoved(Event):
 
     def apply_to(self, battle: Battle) -> Battle:
         kept = tuple(piece for piece in battle.terrain if piece.id != self.terrain)
-        return _keeping_units(battle, replace(battle, terrain=kept))
+        return battle.with_fields(terrain=kept)
 
 
 @dataclass(frozen=True)
@@ -745,7 +747,7 @@ class TerrainMoved(Event):
     def apply_to(self, battle: Battle) -> Battle:
         moved = tuple(self.moved(piece) if piece.id == self.terrain else piece
                       for piece in battle.terrain)
-        return _keeping_units(battle, replace(battle, terrain=moved))
+        return battle.with_fields(terrain=moved)
 
     def moved(self, piece: Terrain) -> Terrain:
         """`piece` where this event puts it."""
@@ -762,7 +764,7 @@ class TerrainRenamed(Event):
     def apply_to(self, battle: Battle) -> Battle:
         renamed = tuple(replace(piece, name=self.name) if piece.id == self.terrain else piece
                         for piece in battle.terrain)
-        return _keeping_units(battle, replace(battle, terrain=renamed))
+        return battle.with_fields(terrain=renamed)
 
 
 # Battles saved before the player-move events were named say "EngagedInCombat".
