@@ -32,6 +32,7 @@ from desktop.engine.events import UnitDeployed
 from desktop.engine.geometry import Point, Table
 from desktop.engine.model import Army, Battle, Status, Unit, UnitState, Zone
 from desktop.engine.rulesets import get_ruleset
+from desktop.engine.standing import table_problem
 
 # Per distance unit: table (width, depth), zone depth, gap between deployed units, and the
 # step by which a blocked unit is slid along its line to find a clear place.
@@ -73,6 +74,9 @@ def new_battle(ruleset_id: str, armies: Sequence[Army], *, table: Table | None =
                                 f"{ruleset.id}")
     unit = ruleset.distance_unit
     table = table or Table(*DEFAULT_TABLE[unit])
+    problem = table_problem(table.width, table.depth)
+    if problem:
+        raise ScenarioError(problem)
     players = _players(armies)
     if zones is None:
         zones = default_zones(table, players, zone_depth or ZONE_DEPTH[unit])
