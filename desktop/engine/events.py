@@ -718,7 +718,11 @@ class TerrainPlaced(Event):
 
     def apply_to(self, battle: Battle) -> Battle:
         piece = Terrain(self.terrain, self.name, self.points, self.impassable, self.difficult)
-        return battle.with_fields(terrain=(*battle.terrain, piece))
+        pieces = _pieces(battle)
+        if pieces is None or piece.id in pieces:
+            return battle.with_fields(terrain=(*battle.terrain, piece))
+        pieces[piece.id] = piece
+        return _with_pieces(battle)
 
 
 @dataclass(frozen=True)
@@ -729,8 +733,12 @@ class TerrainRemoved(Event):
     terrain: str
 
     def apply_to(self, battle: Battle) -> Battle:
-        kept = tuple(piece for piece in battle.terrain if piece.id != self.terrain)
-        return battle.with_fields(terrain=kept)
+        pieces = _pieces(battle)
+        if pieces is None:
+            kept = tuple(piece for piece in battle.terrain if piece.id != self.terrain)
+            return battle.with_fields(terrain=kept)
+        pieces.pop(self.terrain, None)
+        return _with_pieces(battle)
 
 
 @dataclass(frozen=True)
@@ -745,9 +753,14 @@ class TerrainMoved(Event):
     dy: float
 
     def apply_to(self, battle: Battle) -> Battle:
-        moved = tuple(self.moved(piece) if piece.id == self.terrain else piece
-                      for piece in battle.terrain)
-        return battle.with_fields(terrain=moved)
+        pieces = _pieces(battle)
+        if pieces is None:
+            moved = tuple(self.moved(piece) if piece.id == self.terrain else piece
+                          for piece in battle.terrain)
+            return battle.with_fields(terrain=moved)
+        if self.terrain in pieces:
+            pieces[self.terrain] = self.moved(pieces[self.terrain])
+        return _with_pieces(battle)
 
     def moved(self, piece: Terrain) -> Terrain:
         """`piece` where this event puts it."""
@@ -762,9 +775,27 @@ class TerrainRenamed(Event):
     name: str
 
     def apply_to(self, battle: Battle) -> Battle:
-        renamed = tuple(replace(piece, name=self.name) if piece.id == self.terrain else piece
-                        for piece in battle.terrain)
-        return battle.with_fields(terrain=renamed)
+        pieces = _pieces(battle)
+        if pieces is None:
+            renamed = tuple(replace(piece, name=self.name) if piece.id == self.terrain
+                            else piece for piece in battle.terrain)
+            return battle.with_fields(terrain=renamed)
+        if self.terrain in pieces:
+            pieces[self.terrain] = replace(pieces[self.terrain], name=self.name)
+        return _with_pieces(battle)
+
+
+def _pieces(battle: Battle) -> dict[str, Terrain] | None:
+    """In a replay, the battle's pieces by id for a terrain event to change in place (a
+    dict keeps their order; ReplayStates.terrain_pieces); otherwise None."""
+    replay = battle.replay
+    return None if replay is None else replay.terrain_pieces(battle.terrain)
+
+
+def _with_pieces(battle: Battle) -> Battle:
+    replay = battle.replay
+    assert replay is not None
+    return battle.with_fields(terrain=replay.terrain_after())
 
 
 # Battles saved before the player-move events were named say "EngagedInCombat".

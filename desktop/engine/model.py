@@ -102,6 +102,24 @@ class ReplayStates:
         self.turn_flagged: set[str] = set()
         self.expiring: list[tuple[int, str]] = []
         self._tracking = False
+        self._pieces: dict[str, Terrain] = {}
+        self._terrain: tuple[Terrain, ...] | None = None  # what `_pieces` holds, in order
+
+    def terrain_pieces(self, terrain: tuple[Terrain, ...]) -> dict[str, Terrain] | None:
+        """The pieces of `terrain` by id, in order, for the replay's terrain events to change
+        in place (then `terrain_after`): a rename or a move no longer looks at every piece.
+        None when two pieces share an id (only a battle built by hand has them)."""
+        if self._terrain is not terrain:
+            pieces = {piece.id: piece for piece in terrain}
+            if len(pieces) != len(terrain):
+                return None
+            self._pieces, self._terrain = pieces, terrain
+        return self._pieces
+
+    def terrain_after(self) -> tuple[Terrain, ...]:
+        """The terrain once `terrain_pieces` was changed."""
+        self._terrain = tuple(self._pieces.values())
+        return self._terrain
 
     def for_new_turn(self) -> ReplayStates:
         """Itself, tracking what a new turn drops from now on (every unit looked at once)."""

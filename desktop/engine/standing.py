@@ -45,7 +45,9 @@ if TYPE_CHECKING:
     from shapely import Polygon, STRtree
 
 MAX_TABLE = 1000.0
-MAX_TERRAIN = 10_000
+# Each terrain event makes a new tuple of the pieces (in C, but still all of them), so
+# the pieces times the events a file can hold (a 20 MB file: ~400,000) stay in seconds.
+MAX_TERRAIN = 1_000
 MAX_CORNERS = 100
 MAX_MODELS = 10_000
 _EDGE = 1e-9  # as the table's own contains() and moves.py allow
@@ -99,7 +101,11 @@ def check_battle(battle: Battle) -> None:
     if len(battle.terrain) > MAX_TERRAIN:
         raise ScenarioError(f"{len(battle.terrain)} pieces of terrain is more than a table "
                             f"holds (at most {MAX_TERRAIN})")
+    ids: set[str] = set()
     for piece in battle.terrain:
+        if piece.id in ids:
+            raise ScenarioError(f"two pieces of terrain are called '{piece.id}'")
+        ids.add(piece.id)
         if off_table(battle.table, piece.points):
             raise ScenarioError(f"terrain '{piece.id}' goes off the "
                                 f"{battle.table.width:g}x{battle.table.depth:g} table")
