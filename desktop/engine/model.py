@@ -438,7 +438,10 @@ class Battle:
         if index is not None:
             for state in states.values():
                 index = index.after(self.states.get(state.unit_id), state)
-            battle.__dict__["_unit_index"] = index
+            # A stale index is rebuilt at its next query anyway; carried on, its list of the
+            # units moved since would grow with every event of a replay nobody queries.
+            if not index.stale:
+                battle.__dict__["_unit_index"] = index
         replay: ReplayStates | None = self.__dict__.get(_REPLAY)
         if replay is None:
             battle.__dict__["states"] = _with_items(self.states, states)
