@@ -82,6 +82,26 @@ def corners_problem(points: Sequence[tuple[float, float]]) -> str | None:
     return None
 
 
+def outlines_problem(outlines: Sequence[Sequence[tuple[float, float]]]
+                     ) -> tuple[int, str] | None:
+    """The first of `outlines` that `corners_problem` refuses, and why, or None; the shapes
+    are made and tested in one vectorised call (each of 3 to MAX_CORNERS corners)."""
+    for index, points in enumerate(outlines):
+        if not 3 <= len(points) <= MAX_CORNERS:
+            return index, corners_problem(points) or ""
+    if not outlines:
+        return None
+    rings = shapely.linearrings([point for points in outlines for point in points],
+                                indices=[i for i, points in enumerate(outlines)
+                                         for _ in points])
+    polygons = shapely.polygons(rings)
+    bad = numpy.flatnonzero(~shapely.is_valid(polygons) | (shapely.area(polygons) <= 0))
+    if not len(bad):
+        return None
+    index = int(bad[0])
+    return index, corners_problem(outlines[index]) or "not a proper outline"
+
+
 def off_table(table: Table, points: Sequence[tuple[float, float]]) -> bool:
     return any(not (-_EDGE <= x <= table.width + _EDGE and -_EDGE <= y <= table.depth + _EDGE)
                for x, y in points)
