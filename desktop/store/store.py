@@ -64,6 +64,7 @@ from desktop.store.errors import (
     AlreadyExistsError,
     ConflictError,
     CorruptDatabaseError,
+    DatabaseError,
     LockedDatabaseError,
     NotFoundError,
     ReadOnlyDatabaseError,
@@ -228,6 +229,17 @@ class Store:
             engine.dispose()
             raise
         return cls(engine)
+
+    @classmethod
+    def open_read_only(cls, url: str, reason: str, *, busy_timeout: float = 5.0) -> Store:
+        """A SQLite database Rout could write, opened to be read only, `reason` saying why
+        (another program kept it locked): nothing is ever written through it."""
+        path = sqlite_path(url)
+        if path is None:
+            raise DatabaseError(f"{describe(url)}: only a SQLite file is opened read-only")
+        opened = open_read_only(path, reason, busy_timeout)
+        return cls(opened.engine, url=url, read_only=opened.reason,
+                   copy_folder=opened.copy_folder)
 
     @property
     def read_only(self) -> bool:
