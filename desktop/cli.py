@@ -32,6 +32,7 @@ import logging
 import math
 import os
 import random
+import re
 import sys
 from collections.abc import Sequence
 from fractions import Fraction
@@ -40,7 +41,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 # Only light modules up here: `rout` with no command starts the GUI, and the window should
 # paint before shapely, the rulesets or the database are imported.
-from desktop.engine.errors import RuleError, one_line, quoted
+from desktop.engine.errors import QUOTED_LENGTH, RuleError, one_line, quoted
 from desktop.store.location import database_url_from
 
 if TYPE_CHECKING:
@@ -54,9 +55,20 @@ class UsageError(Exception):
     """Bad command-line input; the message is printed as it is."""
 
 
+# argparse repeats a wrong choice whole, as its repr: "invalid choice: 'x…' (choose from".
+_INVALID_CHOICE = re.compile(r"(invalid choice: )('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")")
+
+
+def _short_choice(found: re.Match[str]) -> str:
+    shown = found.group(2)
+    if len(shown) > QUOTED_LENGTH + 2:
+        shown = f"{shown[:QUOTED_LENGTH]}…{shown[0]}"
+    return found.group(1) + shown
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}")
+        raise UsageError(f"{self.prog}: {_INVALID_CHOICE.sub(_short_choice, message)}")
 
     def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                    namespace: argparse.Namespace | None = None) -> argparse.Namespace:
@@ -93,6 +105,22 @@ def _finite(text: str) -> float:
     return value
 
 
+# The most digits a whole number typed on the command line may have, as in files (a longer
+# one there reads as too large): an error that repeats it stays short (a 5,000-digit --ld
+# was echoed whole, 502 characters).
+MAX_DIGITS = 64
+
+
+def _whole(text: str) -> int:
+    digits = text.strip().removeprefix("-").removeprefix("+")
+    if not digits.isdigit() or not digits.isascii():
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a whole number")
+    if len(digits.lstrip("0")) > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is far too large (at most "
+                                         f"{MAX_DIGITS} digits)")
+    return int(text)
+
+
 def _point(text: str) -> tuple[float, float]:
     parts = text.split(",")
     if len(parts) != 2:
@@ -117,14 +145,14 @@ def _build_parser() -> _Parser:
     odds_parser = commands.add_parser("odds", help="exact odds of a test, printed as JSON")
     tests = odds_parser.add_subparsers(dest="test", required=True, parser_class=_Parser)
     break_parser = tests.add_parser("break", help="Break test (W6-BT-2)")
-    break_parser.add_argument("--ld", type=int, required=True, help="Leadership")
-    break_parser.add_argument("--diff", type=int, default=0, help="combat score difference")
+    break_parser.add_argument("--ld", type=_whole, required=True, help="Leadership")
+    break_parser.add_argument("--diff", type=_whole, default=0, help="combat score difference")
     break_parser.add_argument("--dice", type=_dice, default="2D6")
     break_parser.add_argument("--stubborn", action="store_true")
     break_parser.add_argument("--double-one-holds", action="store_true",
                               help="a double 1 always holds (W6-BT-4 option)")
     panic_parser = tests.add_parser("panic", help="Panic test (W6-PT-2)")
-    panic_parser.add_argument("--ld", type=int, required=True, help="Leadership")
+    panic_parser.add_argument("--ld", type=_whole, required=True, help="Leadership")
     panic_parser.add_argument("--dice", type=_dice, default="2D6")
     catch_parser = tests.add_parser("catch", help="chance that pursuers catch a fleeing unit")
     catch_parser.add_argument("--flee", type=_dice, required=True, help="flee dice, e.g. 2D6")
@@ -134,7 +162,7 @@ def _build_parser() -> _Parser:
                               help="a tie lets the fleeing unit escape (default: caught)")
 
     honor_parser = tests.add_parser("honor", help="Kensei Honor test (K-HT-1)")
-    honor_parser.add_argument("--honor", type=int, required=True, help="Honor")
+    honor_parser.add_argument("--honor", type=_whole, required=True, help="Honor")
     honor_parser.add_argument("--dice", type=_dice, default="1D10")
     honor_parser.add_argument("--below", action="store_true",
                               help="pass only on a roll below Honor (default: at most Honor)")
@@ -146,7 +174,7 @@ def _build_parser() -> _Parser:
     resolve_parser.add_argument("scenario", type=Path)
     resolve_parser.add_argument("--dice", action="append", default=[],
                                 help="faces rolled by hand, in order: 6,1,4")
-    resolve_parser.add_argument("--seed", type=int, help="roll the remaining dice from this "
+    resolve_parser.add_argument("--seed", type=_whole, help="roll the remaining dice from this "
                                 "seed (repeatable)")
     resolve_parser.add_argument("--choose", action="append", default=[], metavar="KEY=OPTION",
                                 help="answer a choice, e.g. pursue:goblins=hold")
@@ -163,9 +191,9 @@ def _build_parser() -> _Parser:
     forecast_parser.add_argument("--choose", action="append", default=[],
                                  metavar="KEY=OPTION",
                                  help="answer a choice, e.g. pursue:goblins=hold")
-    forecast_parser.add_argument("--samples", type=int, metavar="N",
+    forecast_parser.add_argument("--samples", type=_whole, metavar="N",
                                  help="sample N seeded runs instead of the exact walk")
-    forecast_parser.add_argument("--seed", type=int, default=0,
+    forecast_parser.add_argument("--seed", type=_whole, default=0,
                                  help="the seed of a sample (default 0)")
 
     move_parser = commands.add_parser(
@@ -177,7 +205,7 @@ def _build_parser() -> _Parser:
     how.add_argument("--wheel", type=_finite, metavar="ANGLE",
                      help="wheel this many degrees clockwise (negative: counter-clockwise)")
     how.add_argument("--charge", metavar="TARGET", help="charge this enemy unit")
-    how.add_argument("--reform", type=int, metavar="FILES", help="reform this many wide")
+    how.add_argument("--reform", type=_whole, metavar="FILES", help="reform this many wide")
     move_parser.add_argument("--facing", type=_finite, metavar="DEGREES",
                              help="with --to: the facing it ends with (default: as before)")
 

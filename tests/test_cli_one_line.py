@@ -89,6 +89,31 @@ def test_a_megabyte_argument_gives_a_short_line(capsys, tmp_path, monkeypatch, a
     assert_one_clean_line(capsys, argv)
 
 
+DIGITS = "9" * 5000  # issue 21 item 15: --ld with 5,000 digits made a 502-character line
+
+
+@pytest.mark.parametrize("argv", [
+    ["odds", "break", "--ld", DIGITS],
+    ["odds", "break", "--ld", "8", "--diff", DIGITS],
+    ["odds", "break", "--ld", "9" * 70],  # past the 64 digits Rout reads, as in files
+    ["odds", "break", "--ld", "9" * 60],  # read, and refused as above 10
+    ["odds", "panic", "--ld", DIGITS],
+    ["odds", "honor", "--honor", DIGITS],
+    ["resolve", GOBLINS, "--seed", DIGITS],
+    ["forecast", GOBLINS, "--samples", DIGITS],
+    ["forecast", GOBLINS, "--seed", DIGITS],
+    ["move", GOBLINS, "--unit", "goblins", "--reform", DIGITS],
+    ["move", GOBLINS, "--unit", "goblins", "--reform", "9" * 60],
+    ["export", "x", "out.json", "--format", "9" * 5000],
+    ["9" * 5000],
+])
+def test_a_typed_value_is_echoed_to_80_characters_at_most(capsys, tmp_path, monkeypatch,
+                                                        argv):
+    monkeypatch.chdir(tmp_path)
+    line = assert_one_clean_line(capsys, argv)
+    assert "9" * 81 not in line, (len(line), line[:120])
+
+
 def _unknown_field(data: dict[str, Any], key: str) -> None:
     data[key] = 1
 

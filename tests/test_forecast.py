@@ -11,6 +11,8 @@ engine.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections import Counter, defaultdict
 from fractions import Fraction
 from itertools import product
@@ -462,6 +464,43 @@ def test_a_tree_past_the_budget_falls_back_to_a_sample() -> None:
     result = forecast(resolution, max_leaves=20, samples=30, seed=2)
     assert not result.exact and result.leaves == 30 == result.samples
     assert sum(share for _, share in result.outcomes) == 1
+
+
+def test_a_sample_stops_when_its_time_runs_out_and_says_so() -> None:
+    """Issue 21 item 10: a sample had no time bound (38 s on 360 rocks, `--samples 10**30`
+    never returned). It stops after its budget, at least one run made, and says how many of
+    how many asked."""
+    resolution = resolution_of(GOBLINS)
+    cut = sample(resolution, samples=forecast_module.MAX_SAMPLES, seed=3, budget_seconds=0.0)
+    assert (cut.samples, cut.asked, cut.leaves) == (1, forecast_module.MAX_SAMPLES, 1)
+    data = cut.to_json()
+    assert data["samples"] == 1 and data["samples_asked"] == forecast_module.MAX_SAMPLES
+    assert data["method"] == (f"sample of 1 runs (of {forecast_module.MAX_SAMPLES} asked: "
+                              "the time for a sample ran out)")
+    whole = sample(resolution, samples=5, seed=3)
+    assert (whole.samples, whole.to_json()["samples_asked"]) == (5, 5)
+    assert "asked" not in whole.to_json()["method"]
+
+
+def test_a_forecast_past_its_budget_samples_within_the_budget_too() -> None:
+    resolution = resolution_of(FOUR_UNITS)
+    result = forecast(resolution, max_leaves=20, samples=forecast_module.MAX_SAMPLES,
+                      budget_seconds=0.0)
+    assert not result.exact and result.samples == 1
+
+
+def test_more_runs_than_a_sample_takes_are_refused() -> None:
+    with pytest.raises(RuleError, match=r"at most 1000000 runs, not 1000001"):
+        sample(resolution_of(GOBLINS), samples=forecast_module.MAX_SAMPLES + 1)
+
+
+def test_the_command_refuses_a_sample_of_10_to_the_30_at_once(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "desktop", "forecast", str(GOBLINS),
+                           "--samples", str(10**30)], cwd=REPO, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 2 and done.stdout == "", done
+    [line] = done.stderr.splitlines()
+    assert "a sample is of at most 1000000 runs" in line, line
 
 
 def test_branches_group_faces_by_what_the_procedure_reads() -> None:

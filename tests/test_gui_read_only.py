@@ -6,6 +6,7 @@ army and battle with editing off, says why in the status bar, and changes nothin
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -24,8 +25,11 @@ from test_gui_roster import (  # noqa: F401
 
 from desktop.engine.moves import deploy
 from desktop.engine.setup import deploy_facing, new_battle
+from desktop.gui.main_window import MainWindow
 from desktop.store.store import Store
 from desktop.store.transfer import read_army_file
+
+from builders import army
 
 ELVES = "Elf Marchwardens"
 
@@ -161,3 +165,71 @@ def test_a_writable_database_shows_no_read_only_note(qtbot, tmp_path):
     editor = view.indexWidget(points)
     assert editor is not None  # the same key edits a writable database
     qtbot.keyClick(editor, Qt.Key.Key_Escape)
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 21 items 12 and 14: a damaged file is left as it is; a locked one is read
+
+
+def damage_the_roster_index(path: Path) -> None:
+    """Overwrite the header of a leaf page of roster_entry's primary key index: the pages
+    start-up reads are whole, and `rout check-database` calls the file damaged."""
+    with sqlite3.connect(path) as connection:
+        root, = connection.execute("SELECT rootpage FROM sqlite_master WHERE name = "
+                                   "'sqlite_autoindex_roster_entry_1'").fetchone()
+        leaves = [page for (page,) in connection.execute(
+            "SELECT pageno FROM dbstat WHERE name = 'sqlite_autoindex_roster_entry_1' AND "
+            "pagetype = 'leaf' ORDER BY pageno") if page != root]
+        size, = connection.execute("PRAGMA page_size").fetchone()
+    connection.close()
+    assert len(leaves) > 2, "the index should span several pages"
+    with path.open("r+b") as handle:
+        handle.seek((leaves[len(leaves) // 2] - 1) * size)
+        handle.write(b"\xff" * 8)
+
+
+def test_the_window_leaves_a_file_damaged_where_it_first_reads_byte_identical(qtbot,
+                                                                             tmp_path):
+    """It stored the bundled libraries (the file had none, as after `rout import`) before it
+    read the armies and found the damage: "Rout left it as it is" was not true."""
+    path = tmp_path / "rout.sqlite"
+    url = f"sqlite:///{path}"
+    seed(url, *(army(f"Army {number}", units=30) for number in range(40)))
+    damage_the_roster_index(path)
+    before = digest(path)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.failed, timeout=20_000) as failed:
+        window.open_database(url)
+    assert "is damaged" in failed.args[0]
+    window.close()
+    assert digest(path) == before
+    with sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True) as connection:
+        assert connection.execute("SELECT count(*) FROM library_entry").fetchone() == (0,)
+    connection.close()
+
+
+def test_a_database_another_program_keeps_locked_opens_read_only_and_says_why(qtbot,
+                                                                             tmp_path):
+    """The window stores the bundled libraries in a database that has none, and waited for
+    the lock, then refused the file the CLI reads. It shows it read-only now."""
+    path = tmp_path / "rout.sqlite"
+    url = f"sqlite:///{path}"
+    seed(url, sample(GOBLINS))
+    writer = sqlite3.connect(path, isolation_level=None, timeout=0)
+    writer.execute("BEGIN IMMEDIATE")  # another program in the middle of writing
+    try:
+        window = open_window(qtbot, url)
+        store = window.store
+        assert store is not None and store.read_only
+        assert "another program kept it locked" in store.read_only_reason
+        assert window.read_only_status.isVisible()
+        assert window.read_only_status.text() == f"Read-only: {store.read_only_reason}"
+        assert {a.name for a in window.workspace.armies()} == {GOBLINS}
+        assert window.workspace.library("warhammer6")  # the bundled one, not stored
+    finally:
+        writer.rollback()
+        writer.close()
+    with sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True) as connection:
+        assert connection.execute("SELECT count(*) FROM library_entry").fetchone() == (0,)
+    connection.close()

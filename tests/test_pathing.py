@@ -11,7 +11,10 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from desktop.engine.geometry import Footprint
+from desktop.engine import pathing
+from desktop.engine.geometry import Footprint, Point, Table, swept_outline
+from desktop.engine.model import Battle, Terrain, Unit, UnitProfile, UnitState
+from desktop.engine.movement import flee_around
 from desktop.engine.pathing import MARGIN, grown, shortest_path, visibility_graph
 
 REGION = (0.0, 0.0, 40.0, 30.0)
@@ -67,3 +70,71 @@ def test_the_bent_path_is_as_short_as_dijkstra_over_every_edge_and_clear(rocks, 
     for a, b in itertools.pairwise(found):
         leg = shapely.LineString([a, b])
         assert not any(leg.intersects(rock) for rock in grown_rocks)
+
+
+# ---------------------------------------------------------------------------------------------
+# Bounds (issue 21 item 10): a field of small rocks costs what its nearest few cost
+
+
+def rock_field(count: int, spacing: float, size: float = 0.3) -> list[tuple[Point, ...]]:
+    """`count` small triangles in rows `spacing` apart across the region."""
+    columns = int(REGION[2] // spacing)
+    return [((1 + spacing * (i % columns), 4 + spacing * (i // columns)),
+             (1 + spacing * (i % columns) + size, 4 + spacing * (i // columns)),
+             (1 + spacing * (i % columns), 4 + spacing * (i // columns) + size))
+            for i in range(count)]
+
+
+def test_the_plan_bends_at_the_corners_that_add_the_least_detour(monkeypatch):
+    shape = Footprint((20.0, 1.0), 0.0, 0.5, 0.5)
+    start, goal = (20.0, 1.0), (20.0, 28.0)
+    rocks = rock_field(300, 2.0)
+    every, _ = visibility_graph(start, goal, shape, rocks, REGION)
+    monkeypatch.setattr(pathing, "MAX_OBSTACLES", len(rocks))
+    monkeypatch.setattr(pathing, "MAX_CORNERS", 40)
+    kept, _ = visibility_graph(start, goal, shape, rocks, REGION)
+    assert len(every) > 42 and len(kept) == 42 and kept[:2] == [start, goal]
+    detour = {node: math.dist(start, node) + math.dist(node, goal) for node in every[2:]}
+    assert max(detour[node] for node in kept[2:]) <= min(
+        detour[node] for node in set(every[2:]) - set(kept))
+    assert kept[2:] == [node for node in every[2:] if node in set(kept)]  # in their order
+
+
+def test_the_plan_is_made_round_the_obstacles_nearest_the_way(monkeypatch):
+    rocks = rock_field(300, 2.0)
+    start, goal = (20.0, 1.0), (20.0, 28.0)
+    near = pathing.nearest_the_way(rocks, start, goal, 25)
+    way = shapely.LineString([start, goal])
+    gaps = sorted(shapely.Polygon(rock).distance(way) for rock in rocks)
+    assert len(near) == 25 and max(shapely.Polygon(r).distance(way) for r in near) <= gaps[25]
+    assert near == [rock for rock in rocks if rock in near]
+
+
+def test_a_flee_planned_round_fewer_obstacles_never_goes_through_a_rock(monkeypatch):
+    """What the plan leaves out, the walk still meets: a path through a rock it did not
+    plan round is refused, and the unit goes another way or is stopped."""
+    monkeypatch.setattr(pathing, "MAX_OBSTACLES", 4)
+    monkeypatch.setattr(pathing, "MAX_CORNERS", 12)
+    pieces = tuple(Terrain(f"r{i}", "Rock", points, impassable=True)
+                   for i, points in enumerate(rock_field(150, 3.5, size=1.5)))
+    profile = UnitProfile("Spearmen", {"M": 4, "Ld": 7}, base=(0.8, 0.8))
+    unit = Unit("mover", "Mover", "Red", profile, models=4, files=2)
+    bent = 0
+    for x in (5.0, 7.5, 12.2, 16.0, 21.3):
+        battle = Battle("warhammer6", Table(40, 30), {"mover": unit},
+                        {"mover": UnitState("mover", (x, 1.5), 90.0, files=2, models=4)},
+                        pieces)
+        for heading in (60.0, 90.0, 120.0):
+            plan = flee_around(battle, "mover", heading, 11.0)
+            bent += bool(plan.bends)
+            moving = plan.moving or battle.footprint("mover")
+            for a, b in itertools.pairwise(plan.path):
+                length = math.dist(a, b)
+                if length < 1e-9:
+                    continue
+                here = moving.moved(a[0] - plan.start[0], a[1] - plan.start[1])
+                leg = shapely.Polygon(swept_outline(here, ((b[0] - a[0]) / length,
+                                                           (b[1] - a[1]) / length), length))
+                assert not any(leg.intersection(piece.polygon).area > 1e-6
+                               for piece in pieces), (x, heading, plan.path)
+    assert bent, "some flee should bend round the rocks, or this proves nothing"

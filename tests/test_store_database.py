@@ -13,11 +13,13 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine
 
 from desktop.store import database
+from desktop.store.database import create_sqlite
 from desktop.store.errors import (
     CorruptDatabaseError,
     DatabaseError,
@@ -27,7 +29,7 @@ from desktop.store.errors import (
 )
 from desktop.store.store import Store
 
-from builders import army
+from builders import army, assert_bad
 
 EXTRA_MIGRATIONS = Path(__file__).parent / "data" / "migrations"
 
@@ -133,6 +135,41 @@ def test_a_truncated_database_is_refused_and_left_as_it_is(saved_database):
     with pytest.raises(CorruptDatabaseError, match="damaged"):
         Store.open(sqlite_url(saved_database))
     assert files_of(saved_database) == before
+
+
+def test_a_database_cut_to_nothing_is_refused_and_left_as_it_is(saved_database, capsys):
+    """Issue 21 item 13: a file of 0 bytes was silently made a new, empty database."""
+    saved_database.write_bytes(b"")
+    for leftover in (Path(f"{saved_database}-wal"), Path(f"{saved_database}-shm")):
+        leftover.unlink(missing_ok=True)
+    before = files_of(saved_database)
+    with pytest.raises(CorruptDatabaseError, match=r"is empty \(0 bytes\): a database cut "
+                                                   "short"):
+        Store.open(sqlite_url(saved_database))
+    assert files_of(saved_database) == before
+    assert_bad(capsys, ["armies", "--database", sqlite_url(saved_database)], "is empty (0 bytes)")
+    assert files_of(saved_database) == before
+
+
+def test_a_new_database_never_stands_empty_at_its_name(tmp_path, monkeypatch):
+    """Rout makes a new file whole beside its name (another Rout starting then would take an
+    empty file for one cut short); two making it at once end with one database."""
+    path = tmp_path / "rout.sqlite"
+    seen: list[int] = []
+    connect = sqlite3.connect
+
+    def watching(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        if path.exists():
+            seen.append(path.stat().st_size)
+        return connect(*args, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", watching)
+    create_sqlite(path)
+    create_sqlite(path)  # made already: the first one stays
+    Store.open(sqlite_url(path)).close()
+    assert seen and 0 not in seen
+    assert path.read_bytes()[:16] == b"SQLite format 3\x00"
+    assert [p.name for p in path.parent.iterdir() if p.name.startswith(".")] == []
 
 
 def test_damaged_pages_are_refused(saved_database):

@@ -15,13 +15,13 @@ import itertools
 import math
 import types
 import typing
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from desktop.engine.composition import Bound, Composition, CompositionLimit, Library
 from desktop.engine.errors import RuleError, ScenarioError, quoted
 from desktop.engine.geometry import Table
-from desktop.engine.lazy import shapely
+from desktop.engine.lazy import standing
 from desktop.engine.model import (
     MAX_FLAGS,
     MAX_MODIFIERS,
@@ -524,9 +524,7 @@ def battle_from_json(data: object) -> tuple[str, Battle, tuple[Event, ...]]:
     root.expect("format", "version", "title", "ruleset", "table", "turn", "options", "terrain",
                 "units", "events", *(("zones",) if version >= 2 else ()))
     ruleset = _ruleset(root)
-    table_node = root.child("table").expect("width", "depth")
-    table = Table(table_node.number("width", positive=True),
-                  table_node.number("depth", positive=True))
+    table = table_from_json(root.child("table"))
     _check_count(root, "units", MAX_UNITS)
     nodes = root.entries("units")
     roster: dict[str, Unit] = {}
@@ -539,7 +537,7 @@ def battle_from_json(data: object) -> tuple[str, Battle, tuple[Event, ...]]:
         states[unit.id] = state_from_json(unit, node.child("state"), ruleset)
     for node in nodes:
         _check_engaged(node.child("state"), roster, node.text("id"))
-    terrain = [_terrain(node) for node in root.entries("terrain", required=False)]
+    terrain = terrain_from_json(root)
     options = read_options(ruleset, root.child("options", {}))
     if root.count("events") > MAX_EVENTS:
         raise root.fail(f"more than {MAX_EVENTS} events", "events")
@@ -554,7 +552,11 @@ def battle_from_json(data: object) -> tuple[str, Battle, tuple[Event, ...]]:
     battle = Battle(ruleset=ruleset.id, table=table, roster=roster, states=states,
                     terrain=tuple(terrain), turn=root.integer("turn", 1, minimum=1),
                     options=options, zones=zones)
-    _check_events_apply(battle, events, event_nodes)
+    try:
+        standing.check_battle(battle)
+        standing.replay(battle, events)
+    except standing.ReplayError as error:
+        raise event_nodes[error.index].fail(error.message) from None
     return optional_text(root, "title"), battle, events
 
 
@@ -579,16 +581,43 @@ def terrain_to_json(piece: Terrain) -> dict[str, Any]:
     return data
 
 
+def table_from_json(node: Reader) -> Table:
+    """`{"width": w, "depth": d}`, each more than 0 and at most standing.MAX_TABLE."""
+    node.expect("width", "depth")
+    width, depth = node.number("width", positive=True), node.number("depth", positive=True)
+    problem = standing.table_problem(width, depth)
+    if problem:
+        raise node.fail(problem)
+    return Table(width, depth)
+
+
+def terrain_from_json(root: Reader) -> tuple[Terrain, ...]:
+    """The pieces under "terrain", as battle and scenario files hold them (at most
+    standing.MAX_TERRAIN, counted before any is read)."""
+    if root.count("terrain") > standing.MAX_TERRAIN:  # before reading any
+        raise root.fail(f"{root.count('terrain')} pieces of terrain is more than a table "
+                        f"holds (at most {standing.MAX_TERRAIN})", "terrain")
+    nodes = root.entries("terrain", required=False)
+    pieces = tuple(_terrain(node) for node in nodes)
+    # Shapely answers nonsense for an outline that crosses itself: refused, as the moves of
+    # a player are. All at once: one by one, a table of a thousand took a second.
+    found = standing.outlines_problem([piece.points for piece in pieces])
+    if found is not None:
+        index, problem = found
+        raise nodes[index].child("points").fail(problem)
+    return pieces
+
+
 def _terrain(node: Reader) -> Terrain:
+    """A piece as it reads; terrain_from_json checks its outline."""
     node.expect("id", "name", "points", "impassable", "difficult")
     points_node = node.child("points")
+    if isinstance(points_node.data, list) and len(points_node.data) > standing.MAX_CORNERS:
+        raise points_node.fail(f"a piece of terrain has at most {standing.MAX_CORNERS} "
+                               f"corners, not {len(points_node.data)}")  # before reading any
     points = tuple(_point(item) for item in points_node.items())
-    if len(points) < 3:
-        raise node.fail("a piece of terrain needs at least three corner points", "points")
-    # Shapely answers nonsense for an outline that crosses itself; the scenario reader
-    # refuses those too.
-    if not shapely.Polygon(points).is_valid:
-        raise points_node.fail("not a proper outline: it crosses itself or encloses no area")
+    if len(points) < 3:  # before any shape is made of it
+        raise points_node.fail(standing.corners_problem(points) or "")
     return Terrain(node.text("id"), node.text("name", node.text("id")), points,
                    node.flag("impassable"), node.flag("difficult"))
 
@@ -654,12 +683,25 @@ def _event(node: Reader) -> Event:
         raise node.fail(f"not an event Rout can read: {error}") from None
     # event_from_json drops fields its class does not have; here a typo must be refused.
     hints = _event_fields(type(event))
-    node.expect("type", *hints)
+    if not data.keys() <= _event_keys(type(event)):
+        node.expect("type", *hints)
     for name, hint in hints.items():
-        if not _fits(getattr(event, name), hint):
+        value = getattr(event, name)
+        if not _fits(value, hint):
             raise node.fail(needed(_hint_text(hint), data.get(name)), name)
-        _check_event_texts(node.at(name), getattr(event, name))
+        if not _texts_fine(value):
+            _check_event_texts(node.at(name), value)
     return event
+
+
+def _texts_fine(value: object) -> bool:
+    """The quick yes of _check_event_texts, which builds the places only for a refusal (a
+    log of half a million events is read here)."""
+    if isinstance(value, str):
+        return text_problem(value, MAX_NOTE_LENGTH) is None
+    if isinstance(value, tuple):
+        return all(_texts_fine(item) for item in value if isinstance(item, str | tuple))
+    return True
 
 
 def _check_event_texts(node: Reader, value: object) -> None:
@@ -669,6 +711,17 @@ def _check_event_texts(node: Reader, value: object) -> None:
     elif isinstance(value, tuple):
         for index, item in enumerate(value):
             _check_event_texts(node.at(index), item)
+
+
+_EVENT_KEYS: dict[type[Event], frozenset[str]] = {}
+
+
+def _event_keys(kind: type[Event]) -> frozenset[str]:
+    """The keys an event of `kind` may have in a file: "type" and its fields."""
+    found = _EVENT_KEYS.get(kind)
+    if found is None:
+        found = _EVENT_KEYS[kind] = frozenset(("type", *_event_fields(kind)))
+    return found
 
 
 _EVENT_FIELDS: dict[type[Event], dict[str, Any]] = {}
@@ -686,6 +739,9 @@ def _event_fields(kind: type[Event]) -> dict[str, Any]:
 
 def _fits(value: object, hint: Any) -> bool:
     """Whether a value read from JSON (lists already made tuples) has the declared type."""
+    simple = _SIMPLE_FITS.get(hint)
+    if simple is not None:
+        return simple(value)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
         return any(_fits(value, arg) for arg in args)
@@ -711,6 +767,17 @@ def _fits(value: object, hint: Any) -> bool:
     return False  # a field type this reader does not know yet: refuse rather than guess
 
 
+# The declared types most fields have, answered without looking into typing (a hint of
+# one of these types is the type itself, which hashes).
+_SIMPLE_FITS: dict[Any, Callable[[object], bool]] = {
+    str: lambda value: isinstance(value, str),
+    bool: lambda value: isinstance(value, bool),
+    int: lambda value: isinstance(value, int) and not isinstance(value, bool),
+    float: lambda value: (math.isfinite(value) if isinstance(value, float) else
+                          isinstance(value, int) and not isinstance(value, bool)),
+}
+
+
 def _hint_text(hint: Any) -> str:
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
@@ -719,31 +786,6 @@ def _hint_text(hint: Any) -> str:
         return "a list"
     return {bool: "true or false", int: "a whole number", float: "a number", str: "text",
             type(None): "nothing (null)"}.get(hint, str(hint))
-
-
-def _check_events_apply(battle: Battle, events: Sequence[Event],
-                        nodes: Sequence[Reader]) -> None:
-    """Every event must apply to the battle as the ones before it left it.
-
-    Otherwise the document reads but the battle cannot be replayed: an event naming a unit
-    that is not in it would fail much later, far from the file that caused it.
-    """
-    from desktop.engine.events import FlagSet, ModifierApplied
-
-    for event, node in zip(events, nodes, strict=True):
-        try:
-            battle = event.apply_to(battle)
-        except KeyError as error:
-            raise node.fail(f"names {error}, which is not a unit of this battle") from None
-        except (IndexError, TypeError, ValueError) as error:
-            raise node.fail(f"cannot be applied to the battle: {error}") from None
-        # The only events that add to a unit's flags or modifiers: kept within what a state
-        # in a file may hold, so that a replay stays linear in its events.
-        if isinstance(event, FlagSet) and len(battle.states[event.unit].flags) > MAX_FLAGS:
-            raise node.fail(f"'{event.unit}' would carry more than {MAX_FLAGS} flags")
-        if (isinstance(event, ModifierApplied)
-                and len(battle.states[event.unit].modifiers) > MAX_MODIFIERS):
-            raise node.fail(f"'{event.unit}' would carry more than {MAX_MODIFIERS} modifiers")
 
 
 def library_entry_to_json(entry: LibraryEntry) -> dict[str, Any]:

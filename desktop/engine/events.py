@@ -8,6 +8,7 @@ so the log can say why things happened.
 from __future__ import annotations
 
 import dataclasses
+import heapq
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -17,7 +18,7 @@ from desktop.engine import spatial
 from desktop.engine.errors import ScenarioError, quoted
 from desktop.engine.geometry import Point
 from desktop.engine.losses import rear_rank_off
-from desktop.engine.model import Battle, Modifier, Status, Terrain
+from desktop.engine.model import TURN_FLAG, Battle, Modifier, Status, Terrain, UnitState
 
 _EVENT_TYPES: dict[str, type[Event]] = {}
 
@@ -40,9 +41,20 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": type(self).__name__}
-        for item in dataclasses.fields(self):
-            data[item.name] = _plain(getattr(self, item.name))
+        for name in _field_names(type(self)):
+            data[name] = _plain(getattr(self, name))
         return data
+
+
+_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
+
+
+def _field_names(kind: type[Event]) -> tuple[str, ...]:
+    """An event class's fields, in order (dataclasses.fields costs, and a log has many)."""
+    found = _FIELD_NAMES.get(kind)
+    if found is None:
+        found = _FIELD_NAMES[kind] = tuple(item.name for item in dataclasses.fields(kind))
+    return found
 
 
 def _plain(value: Any) -> Any:
@@ -64,7 +76,7 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
     cls = _EVENT_TYPES.get(str(kind))
     if cls is None:
         raise ScenarioError(f"unknown event type {quoted(kind)}")
-    names = {item.name for item in dataclasses.fields(cls)}
+    names = _field_names(cls)
     try:
         return cls(**{k: _tupled(v) for k, v in data.items() if k in names})
     except TypeError as error:
@@ -77,16 +89,18 @@ def apply(battle: Battle, event: Event) -> Battle:
 
 
 def fold(battle: Battle, events: Iterable[Event]) -> Battle:
+    """The battle after every event in turn. Linear in the events, whatever they are: the
+    battles in between are never handed out, so they share one mapping of states that each
+    event changes (Battle.replaying) instead of copying it."""
+    replay: Battle | None = None
     for event in events:
-        battle = event.apply_to(battle)
-    return battle
+        replay = event.apply_to(battle.replaying() if replay is None else replay)
+    return battle if replay is None else replay.settled()
 
 
 # Kensei K-RA-12: a runner that ran into an enemy loses its Initiative and Honor rolls for as
 # long as it stays locked in that combat.
 LOCKED_RUNNER = "locked_runner"
-# Flags starting with this last until the next TurnBegan; others until their cause ends.
-TURN_FLAG = "turn:"
 
 
 def _disengage(battle: Battle, unit_id: str) -> Battle:
@@ -414,19 +428,37 @@ class TurnBegan(Event):
 
     def apply_to(self, battle: Battle) -> Battle:
         # Only the units with something to drop get a new state; the rest keep theirs (and
-        # their footprints), and no unit's flags are copied unless one goes.
+        # their footprints), and no unit's flags are copied unless one goes. A replay knows
+        # which units those may be (ReplayStates); otherwise every unit is looked at.
+        replay = battle.replay
+        if replay is None:
+            looked_at: Iterable[str] = battle.states
+        else:
+            replay = replay.for_new_turn()
+            looked_at = replay.turn_flagged
+            replay.turn_flagged = set()
+            while replay.expiring and replay.expiring[0][0] < self.turn:
+                looked_at.add(heapq.heappop(replay.expiring)[1])
         changed = {}
-        for uid, state in battle.states.items():
-            if not (state.flags or state.modifiers):
-                continue
-            flags, modifiers = state.flags, state.modifiers
-            if any(flag.startswith(TURN_FLAG) for flag in flags):
-                flags = frozenset(f for f in flags if not f.startswith(TURN_FLAG))
-            if any(m.expires_after_turn < self.turn for m in modifiers):
-                modifiers = tuple(m for m in modifiers if m.expires_after_turn >= self.turn)
-            if flags is not state.flags or modifiers is not state.modifiers:
-                changed[uid] = state.changed(flags=flags, modifiers=modifiers)
-        return _keeping_units(battle, replace(battle.with_states(changed), turn=self.turn))
+        for uid in looked_at:
+            state = battle.states[uid]
+            dropped = self._dropped(state)
+            if dropped is not state:
+                changed[uid] = dropped
+        return battle.with_states(changed).with_fields(turn=self.turn)
+
+    def _dropped(self, state: UnitState) -> UnitState:
+        """`state` without its turn flags and the modifiers that ran out before this turn."""
+        if not (state.flags or state.modifiers):
+            return state
+        flags, modifiers = state.flags, state.modifiers
+        if any(flag.startswith(TURN_FLAG) for flag in flags):
+            flags = frozenset(f for f in flags if not f.startswith(TURN_FLAG))
+        if any(m.expires_after_turn < self.turn for m in modifiers):
+            modifiers = tuple(m for m in modifiers if m.expires_after_turn >= self.turn)
+        if flags is state.flags and modifiers is state.modifiers:
+            return state
+        return state.changed(flags=flags, modifiers=modifiers)
 
 
 # Battles saved before the rename still say "TurnStarted".
@@ -588,15 +620,6 @@ class UnitTurned(Event):
 # --- player moves (checked by desktop.engine.moves before they are accepted) ----------------
 
 
-def _keeping_units(before: Battle, after: Battle) -> Battle:
-    """`after` with `before`'s spatial index: no unit moved in between (footprints are kept
-    on the units' states)."""
-    for key in ("_unit_index", "_unit_order"):
-        if key in before.__dict__:
-            after.__dict__[key] = before.__dict__[key]
-    return after
-
-
 @dataclass(frozen=True)
 class UnitDeployed(Event):
     """A unit in reserve is put on the table at `center`, facing `facing`."""
@@ -695,7 +718,11 @@ class TerrainPlaced(Event):
 
     def apply_to(self, battle: Battle) -> Battle:
         piece = Terrain(self.terrain, self.name, self.points, self.impassable, self.difficult)
-        return _keeping_units(battle, replace(battle, terrain=(*battle.terrain, piece)))
+        pieces = _pieces(battle)
+        if pieces is None or piece.id in pieces:
+            return battle.with_fields(terrain=(*battle.terrain, piece))
+        pieces[piece.id] = piece
+        return _with_pieces(battle)
 
 
 @dataclass(frozen=True)
@@ -706,8 +733,12 @@ class TerrainRemoved(Event):
     terrain: str
 
     def apply_to(self, battle: Battle) -> Battle:
-        kept = tuple(piece for piece in battle.terrain if piece.id != self.terrain)
-        return _keeping_units(battle, replace(battle, terrain=kept))
+        pieces = _pieces(battle)
+        if pieces is None:
+            kept = tuple(piece for piece in battle.terrain if piece.id != self.terrain)
+            return battle.with_fields(terrain=kept)
+        pieces.pop(self.terrain, None)
+        return _with_pieces(battle)
 
 
 @dataclass(frozen=True)
@@ -722,10 +753,18 @@ class TerrainMoved(Event):
     dy: float
 
     def apply_to(self, battle: Battle) -> Battle:
-        moved = tuple(replace(piece, points=tuple((x + self.dx, y + self.dy)
-                                                  for x, y in piece.points))
-                      if piece.id == self.terrain else piece for piece in battle.terrain)
-        return _keeping_units(battle, replace(battle, terrain=moved))
+        pieces = _pieces(battle)
+        if pieces is None:
+            moved = tuple(self.moved(piece) if piece.id == self.terrain else piece
+                          for piece in battle.terrain)
+            return battle.with_fields(terrain=moved)
+        if self.terrain in pieces:
+            pieces[self.terrain] = self.moved(pieces[self.terrain])
+        return _with_pieces(battle)
+
+    def moved(self, piece: Terrain) -> Terrain:
+        """`piece` where this event puts it."""
+        return replace(piece, points=tuple((x + self.dx, y + self.dy) for x, y in piece.points))
 
 
 @dataclass(frozen=True)
@@ -736,9 +775,27 @@ class TerrainRenamed(Event):
     name: str
 
     def apply_to(self, battle: Battle) -> Battle:
-        renamed = tuple(replace(piece, name=self.name) if piece.id == self.terrain else piece
-                        for piece in battle.terrain)
-        return _keeping_units(battle, replace(battle, terrain=renamed))
+        pieces = _pieces(battle)
+        if pieces is None:
+            renamed = tuple(replace(piece, name=self.name) if piece.id == self.terrain
+                            else piece for piece in battle.terrain)
+            return battle.with_fields(terrain=renamed)
+        if self.terrain in pieces:
+            pieces[self.terrain] = replace(pieces[self.terrain], name=self.name)
+        return _with_pieces(battle)
+
+
+def _pieces(battle: Battle) -> dict[str, Terrain] | None:
+    """In a replay, the battle's pieces by id for a terrain event to change in place (a
+    dict keeps their order; ReplayStates.terrain_pieces); otherwise None."""
+    replay = battle.replay
+    return None if replay is None else replay.terrain_pieces(battle.terrain)
+
+
+def _with_pieces(battle: Battle) -> Battle:
+    replay = battle.replay
+    assert replay is not None
+    return battle.with_fields(terrain=replay.terrain_after())
 
 
 # Battles saved before the player-move events were named say "EngagedInCombat".

@@ -73,6 +73,10 @@ from desktop.engine.sight import Sight
 DEFAULT_BUDGET_SECONDS = 2.0
 DEFAULT_MAX_LEAVES = 50_000
 DEFAULT_SAMPLES = 1_000
+MAX_SAMPLES = 1_000_000
+# However many runs a sample is asked for, it stops after this long (and says so): one run
+# on a crowded table can take a second, and a million of them would never answer.
+SAMPLE_BUDGET_SECONDS = 10.0
 UNAFFECTED = "unaffected"
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 
@@ -103,6 +107,7 @@ class Forecast:
     seed: int | None = None
     intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
     seconds: float = 0.0
+    asked: int = 0  # the runs a sample was asked for: more than `samples` when time ran out
 
     def chance(self, label: str, unit: str | None = None) -> Fraction:
         """The chance of one whole outcome, or of one unit's label (0 if it never happens)."""
@@ -125,11 +130,15 @@ class Forecast:
             data = row(label, chance, label)
             data["units"] = dict(self.units.get(label, ()))
             outcomes.append(data)
+        method = "exact" if self.exact else f"sample of {self.samples} runs"
+        if self.asked > self.samples:
+            method += f" (of {self.asked} asked: the time for a sample ran out)"
         return {
             "exact": self.exact,
-            "method": "exact" if self.exact else f"sample of {self.samples} runs",
+            "method": method,
             "leaves": self.leaves,
             "samples": self.samples,
+            "samples_asked": self.asked or self.samples,
             "seed": self.seed,
             "outcomes": outcomes,
             "by_unit": {uid: [row(label, chance, f"{uid}: {label}") for label, chance in rows]
@@ -149,7 +158,8 @@ def forecast(
 ) -> Forecast:
     """The outcomes of `resolution` once `answers` are given, choices from `choices` or
     their defaults: exact while the tree stays within `budget_seconds` and `max_leaves`,
-    else a sample of `samples` runs rolled from `seed`."""
+    else a sample of `samples` runs rolled from `seed`, stopped when it has taken
+    `budget_seconds` too (so a forecast answers within about twice the budget)."""
     choices = dict(choices or {})
     answers = tuple(answers)
     started = time.perf_counter()
@@ -162,7 +172,8 @@ def forecast(
             leaves, walked = found
             return replace(_summarise(resolution.battle, leaves, exact=True,
                                       seconds=time.perf_counter() - started), leaves=walked)
-    return sample(resolution, answers, choices, samples=samples, seed=seed, started=started)
+    return sample(resolution, answers, choices, samples=samples, seed=seed, started=started,
+                  budget_seconds=budget_seconds)
 
 
 def sample(
@@ -173,18 +184,29 @@ def sample(
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     started: float | None = None,
+    budget_seconds: float = SAMPLE_BUDGET_SECONDS,
 ) -> Forecast:
-    """`samples` whole runs after `answers`, the dice rolled from `seed` (repeatable)."""
+    """`samples` whole runs after `answers`, the dice rolled from `seed` (repeatable), or
+    as many as `budget_seconds` allows (at least one): the result says how many it made
+    (`samples`) of how many were asked (`asked`)."""
     if samples < 1:
         raise ForecastError(f"a sample needs at least one run, not {samples}")
-    started = time.perf_counter() if started is None else started
+    if samples > MAX_SAMPLES:
+        raise ForecastError(f"a sample is of at most {MAX_SAMPLES} runs, not {samples}")
+    begun = time.perf_counter()
+    started = begun if started is None else started
     answers = tuple(answers)
     _follow(resolution, answers)
     script = ScriptedAnswers(SeededRoller(seed), dict(choices or {}))
     counts: Counter[UnitOutcome] = Counter()
-    for _ in range(samples):
+    asked, made = samples, 0
+    while made < asked:
         session = run(resolution.replay(answers), script)
         counts[summarise(resolution.battle, session.events)] += 1
+        made += 1
+        if time.perf_counter() - begun > budget_seconds:
+            break
+    samples = made
     leaves = [(outcome, Fraction(count, samples)) for outcome, count in counts.items()]
     found = _summarise(resolution.battle, leaves, exact=False,
                        seconds=time.perf_counter() - started)
@@ -193,7 +215,7 @@ def sample(
         intervals.update((f"{uid}: {label}", wilson(chance, samples)) for label, chance in rows)
     return Forecast(exact=False, outcomes=found.outcomes, by_unit=found.by_unit,
                     leaves=samples, units=found.units, samples=samples, seed=seed,
-                    intervals=intervals, seconds=found.seconds)
+                    intervals=intervals, seconds=found.seconds, asked=asked)
 
 
 def wilson(share: Fraction, runs: int, z: float = Z95) -> tuple[float, float]:

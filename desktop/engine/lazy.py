@@ -4,7 +4,9 @@ Reading armies and libraries goes through the engine's model, codec and rulesets
 geometry; importing shapely (and numpy with it) cost a window about a fifth of the time it
 took to show a player's armies. Engine modules write `from desktop.engine.lazy import
 shapely` and use `shapely.Polygon`, `shapely.STRtree`… as they would the module itself
-(numpy likewise); desktop.lazy is how.
+(numpy likewise; desktop.lazy is how). `standing`, the checks of a battle's state, comes
+the same way: the codec reads armies at start-up, and what a battle needs (events, the
+spatial index) waits for the first battle read.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from desktop.lazy import lazy_module
 if TYPE_CHECKING:
     import numpy as numpy
     import shapely as shapely
+
+    from desktop.engine import standing as standing
 else:
     numpy = lazy_module("numpy")
     shapely = lazy_module("shapely")
+    standing = lazy_module("desktop.engine.standing")

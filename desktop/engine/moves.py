@@ -72,6 +72,7 @@ from desktop.engine.spatial import (
     front_gap,
     nearest_edges,
 )
+from desktop.engine.standing import MAX_CORNERS, MAX_TERRAIN
 
 if TYPE_CHECKING:
     from shapely import Polygon
@@ -278,6 +279,12 @@ def _check_terrain_placed(battle: Battle, event: Event) -> Event:
     if len(event.points) < 3:
         raise MoveRefused(f"terrain '{event.terrain}' needs at least three corner points, "
                           f"not {len(event.points)}")
+    if len(event.points) > MAX_CORNERS:
+        raise MoveRefused(f"terrain '{event.terrain}' has {len(event.points)} corners: a "
+                          f"piece has at most {MAX_CORNERS}")
+    if len(battle.terrain) >= MAX_TERRAIN:
+        raise MoveRefused(f"the table already holds {len(battle.terrain)} pieces of terrain, "
+                          "as many as Rout keeps")
     points = tuple(_point(point, "a terrain corner") for point in event.points)
     polygon = shapely.Polygon(points)
     if not polygon.is_valid or polygon.area <= 0:

@@ -10,15 +10,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from desktop.engine import spatial
-from desktop.engine.codec import read_options
+from desktop.engine.codec import read_options, table_from_json, terrain_from_json
 from desktop.engine.errors import RuleError, ScenarioError
-from desktop.engine.geometry import Table, overlaps
-from desktop.engine.lazy import shapely
 from desktop.engine.model import (
     Battle,
     Status,
-    Terrain,
     TroopType,
     Unit,
     UnitProfile,
@@ -28,6 +24,7 @@ from desktop.engine.procedure import Resolution, Session
 from desktop.engine.reading import Reader
 from desktop.engine.rulesets import Ruleset, get_ruleset
 from desktop.engine.rulesets.base import ProcedureKind
+from desktop.engine.standing import check_battle
 
 FORMAT = "rout-scenario"
 VERSION = 1
@@ -66,9 +63,7 @@ def load_scenario(data: object) -> Scenario:
         raise root.fail(f"version {version} was written by a newer Rout; this one reads "
                         f"version {VERSION}", "version")
     ruleset = get_ruleset(root.text("ruleset"))
-    table_node = root.child("table").expect("width", "depth")
-    table = Table(table_node.number("width", positive=True),
-                  table_node.number("depth", positive=True))
+    table = table_from_json(root.child("table"))
     options = read_options(ruleset, root.child("options", {}))
     roster: dict[str, Unit] = {}
     states: dict[str, UnitState] = {}
@@ -82,7 +77,7 @@ def load_scenario(data: object) -> Scenario:
             raise node.fail(f"the id '{unit.id}' is used twice", "id")
         roster[unit.id] = unit
         states[unit.id] = state
-    terrain = tuple(_terrain(node) for node in root.entries("terrain", required=False))
+    terrain = terrain_from_json(root)
     battle = Battle(ruleset=ruleset.id, table=table, roster=roster, states=states,
                     terrain=terrain, turn=root.integer("turn", 1, minimum=1), options=options)
     for node in unit_nodes:
@@ -92,7 +87,7 @@ def load_scenario(data: object) -> Scenario:
             if roster[other].player == roster[node.text("id")].player:
                 raise node.fail(f"'{other}' is a friend, not an enemy to be engaged with",
                                 "engaged_with")
-    _check_placement(battle)
+    check_battle(battle)  # what a battle file's battle is checked for too
 
     resolve = root.child("resolve")
     kind = ruleset.procedure(resolve.text("procedure"))
@@ -184,54 +179,9 @@ def _unit(ruleset: Ruleset, node: Reader) -> tuple[Unit, UnitState]:
     return unit, state
 
 
-def _terrain(node: Reader) -> Terrain:
-    node.expect("id", "name", "points", "impassable", "difficult")
-    points_node = node.child("points")
-    if not isinstance(points_node.data, list) or len(points_node.data) < 3:
-        raise points_node.fail("a piece of terrain needs at least three corner points")
-    points = tuple(_point(points_node, i) for i in range(len(points_node.data)))
-    if not shapely.Polygon(points).is_valid:
-        raise points_node.fail("not a proper outline: it crosses itself or encloses no area")
-    return Terrain(id=node.text("id"), name=node.text("name", node.text("id")),
-                   points=points, impassable=node.flag("impassable"),
-                   difficult=node.flag("difficult"))
-
-
-def _point(node: Reader, index: int) -> tuple[float, float]:
-    item = Reader({"p": node.data[index]} if isinstance(node.data, list) else {},
-                  f"{node.path}[{index}]")
-    return item.point("p")
-
-
 def _faces(answers: Reader) -> list[int]:
     node = answers.child("dice", [])
     if not isinstance(node.data, list) or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in node.data):
         raise node.fail("expected a list of die faces such as [3, 4, 6]")
     return list(node.data)
-
-
-def _check_placement(battle: Battle) -> None:
-    """Every unit on the table fits on it and no two overlap."""
-    placed = list(battle.on_table())
-    for uid in placed:
-        if not battle.table.contains(battle.footprint(uid)):
-            raise ScenarioError(f"unit '{uid}' does not fit on the "
-                                f"{battle.table.width:g}x{battle.table.depth:g} table "
-                                f"at {battle.states[uid].center}")
-    # The index finds the few units each shape might touch; they are checked in roster
-    # order, so the first problem named is the one a look at every pair would name.
-    index = spatial.unit_index(battle)  # its ids are `placed`, in the same order
-    polygons = [battle.footprint(uid).polygon for uid in index.ids]
-    for piece in battle.terrain:
-        if not piece.impassable:
-            continue
-        for i in sorted(index.tree.query(piece.polygon)):
-            if overlaps(polygons[i], piece.polygon):
-                raise ScenarioError(f"unit '{index.ids[i]}' stands on impassable terrain "
-                                    f"'{piece.id}'")
-    for i, polygon in enumerate(polygons):
-        for j in sorted(j for j in index.tree.query(polygon) if j > i):
-            if overlaps(polygon, polygons[j]):
-                raise ScenarioError(f"units '{index.ids[i]}' and '{index.ids[j]}' overlap on "
-                                    "the table")

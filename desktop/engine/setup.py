@@ -39,6 +39,7 @@ from desktop.engine.events import UnitDeployed
 from desktop.engine.geometry import Point, Table
 from desktop.engine.model import Army, Battle, Status, Unit, UnitState, Zone
 from desktop.engine.rulesets import get_ruleset
+from desktop.engine.standing import table_problem
 
 # Per distance unit: table (width, depth), zone depth, the least gap between deployed units
 # (and from a table edge the zone runs to), and the step by which a blocked unit is slid
@@ -81,6 +82,9 @@ def new_battle(ruleset_id: str, armies: Sequence[Army], *, table: Table | None =
                                 f"{ruleset.id}")
     unit = ruleset.distance_unit
     table = table or Table(*DEFAULT_TABLE[unit])
+    problem = table_problem(table.width, table.depth)
+    if problem:
+        raise ScenarioError(problem)
     players = _players(armies)
     if zones is None:
         zones = default_zones(table, players, zone_depth or ZONE_DEPTH[unit])

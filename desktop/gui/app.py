@@ -206,6 +206,7 @@ def save_screenshot(path: Path, database: str | None = None, army: str | None = 
         return EXIT_CANNOT_SAVE
     window = MainWindow()
     window.exclusive = False  # a picture may be taken while Rout is open on the file
+    window.battles.unattended = True  # what goes wrong is printed, not shown in a box
     window.resize(window_size)
     _show(window)
     window.open_database(database_url(database, None))
@@ -238,20 +239,29 @@ def _open_battle(window: MainWindow, battle: str, timeout_ms: int) -> str:
     battle_id = window.battles.find_battle(battle)
     if not battle_id:
         return f"no battle named '{battle}' in {window.database_status.text()}"
-    opened: list[str] = []
+    workspace = window.battles.workspace
+    assert workspace is not None  # the database is open, so its battles are read
+    outcome: list[str] = []
     loop = QEventLoop()
 
     def finish(*args: object) -> None:
-        opened.append("")
+        outcome.append("")
+        loop.quit()
+
+    def fail(message: str) -> None:
+        outcome.append(message or f"the battle '{battle}' cannot be opened")
         loop.quit()
 
     window.battles.opened.connect(finish)
+    workspace.failed.connect(fail)
     window.battles.open_battle(battle_id)
     QTimer.singleShot(timeout_ms, loop.quit)
-    if not opened:
+    if not outcome:
         loop.exec()
-    if not opened:
+    if not outcome:
         return f"the battle '{battle}' did not open in {timeout_ms // 1000} s"
+    if outcome[0]:
+        return outcome[0]
     window.battles.view.fit_table()
     return ""
 

@@ -128,7 +128,7 @@ class BattleWorkspace(QObject):
         def failed(error: BaseException) -> None:
             if generation == self._opening:
                 self.loading.emit(False)
-                self.failed.emit(f"Cannot open the battle: {error}")
+                self.failed.emit(f"Cannot open the battle: {_why(error)}")
 
         self.runner.run(load, loaded, failed)
 
@@ -438,3 +438,16 @@ class BattleListModel(QAbstractListModel):
 
     def row_of(self, battle_id: str) -> int:
         return next((row for row, s in enumerate(self._rows) if s.id == battle_id), -1)
+
+
+def _why(error: BaseException) -> str:
+    """Why a stored battle did not replay, for a player: the store's own errors say it; a
+    replay that fails in the engine means rows no longer hold what Rout wrote."""
+    if isinstance(error, StoreError):
+        return str(error)
+    if isinstance(error, KeyError):
+        found = f"an event names {error}, which is not a unit of this battle"
+    else:
+        found = f"an event cannot be replayed ({error or type(error).__name__})"
+    return (f"{found}: the database may be damaged (File ▸ Check Database names the "
+            "event)")

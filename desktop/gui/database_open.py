@@ -32,27 +32,54 @@ RECENT_COUNT: Final = 8
 def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, Library]]:
     """Open the store and read everything the panes show (runs in a worker thread).
 
-    A ruleset whose library is empty gets the bundled one, so a first start has units to add.
+    A ruleset whose library is empty gets the bundled one, so a first start has units to add;
+    it is stored only once everything has been read, so that a file whose damage that first
+    read finds is left exactly as it was. When another program keeps a SQLite file locked,
+    so that the libraries cannot be stored, it opens read-only and says why (LOCKED_REASON).
     """
-    from desktop.engine.codec import library_from_json
-    from desktop.store.files import read_json
+    from desktop.store.database import sqlite_path
+    from desktop.store.errors import LockedDatabaseError
     from desktop.store.libraries import store_bundled
     from desktop.store.store import Store
 
     store = Store.open(url)
     try:
-        libraries = {}
-        for path in sorted((resources_dir() / "libraries").glob("*.json")):
-            bundled = library_from_json(read_json(path))
-            stored = store.load_library(bundled.ruleset)
-            if not stored.entries:
-                stored = bundled if store.read_only else store_bundled(store, stored, bundled)
-            libraries[bundled.ruleset] = stored
-        armies = {army.id: army for army in store.load_armies()}
+        armies, libraries = _read_panes(store)
+        for ruleset, (stored, bundled) in libraries.items():
+            if not stored.entries and not store.read_only:
+                libraries[ruleset] = (store_bundled(store, stored, bundled), bundled)
+    except LockedDatabaseError:
+        store.close()
+        if sqlite_path(url) is None:
+            raise  # a server's lock: there is no file to read meanwhile
+        store = Store.open_read_only(url, LOCKED_REASON)
+        try:
+            armies, libraries = _read_panes(store)
+        except BaseException:
+            store.close()
+            raise
     except BaseException:
         store.close()
         raise
-    return store, armies, libraries
+    return store, armies, {ruleset: stored if stored.entries else bundled
+                           for ruleset, (stored, bundled) in libraries.items()}
+
+
+LOCKED_REASON: Final = ("another program kept it locked when Rout opened it, so Rout "
+                        "could not store the unit libraries; open it again (File ▸ Open "
+                        "Recent) to edit once that program is done")
+
+
+def _read_panes(store: Store) -> tuple[dict[str, Army], dict[str, tuple[Library, Library]]]:
+    """The armies, and each ruleset's stored library with its bundled one. Reads only."""
+    from desktop.engine.codec import library_from_json
+    from desktop.store.files import read_json
+
+    bundled = [library_from_json(read_json(path))
+               for path in sorted((resources_dir() / "libraries").glob("*.json"))]
+    libraries = {library.ruleset: (store.load_library(library.ruleset), library)
+                 for library in bundled}
+    return {army.id: army for army in store.load_armies()}, libraries
 
 
 class DatabaseOpener(QObject):

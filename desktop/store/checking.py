@@ -3,8 +3,9 @@
 Start-up reads only what it needs (desktop.store.sqlite_file), so that a big database opens
 as fast as a small one. This reads everything: on SQLite every page (`PRAGMA
 integrity_check`, and rows that point at nothing), and on any database every army, library,
-battle and unfinished resolution as Rout reads them. It never writes, and it takes as long
-as the database is big: the window runs it in a worker.
+battle and unfinished resolution as Rout reads them; every battle is replayed, each event
+checked as an imported one is (desktop.engine.standing). It never writes, and it takes as
+long as the database is big: the window runs it in a worker.
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from desktop.engine.errors import quoted
+from desktop.engine.model import Battle
+from desktop.engine.standing import ReplayError, replay
 from desktop.store.database import sqlite_path
-from desktop.store.errors import StoreError
+from desktop.store.errors import CorruptDatabaseError, StoreError
 from desktop.store.sqlite_file import full_check
 from desktop.store.store import Store
 
@@ -74,10 +78,26 @@ def check_database(store: Store, limit: int = LIMIT) -> DatabaseCheck:
                       store.load_army)
     libraries = read_all(listed(store.library_rulesets), store.load_library)
     battles = read_all(listed(lambda: [battle.id for battle in store.list_battles()]),
-                       store.load_battle)
+                       lambda battle_id: replay_battle(store, battle_id))
     unfinished = len(listed(lambda: [pending.battle_id for pending in store.list_pending()]))
     return DatabaseCheck(store.describe(), tuple(problems[:limit]), path is not None, armies,
                          libraries, battles, unfinished)
+
+
+def replay_battle(store: Store, battle_id: str) -> Battle:
+    """The battle now, its every event replayed and checked; CorruptDatabaseError naming
+    the first event that cannot be (a unit it names is not there, it leaves one off the
+    table, ...)."""
+    saved = store.load_battle(battle_id)
+    events = saved.events
+    try:
+        return replay(saved.start, events)
+    except ReplayError as error:
+        kind = type(events[error.index]).__name__
+        raise CorruptDatabaseError(
+            f"{store.describe()}: the battle {quoted(saved.title)} ({battle_id}) cannot be "
+            f"replayed: its event {error.index + 1} of {len(events)} ({kind}): "
+            f"{error.message}") from None
 
 
 def _one_line(problem: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import stat
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -199,13 +200,51 @@ def check_sqlite_file(path: Path, busy_timeout: float = 1.0) -> str | None:
     needs is read (desktop.store.sqlite_file): its cost does not grow with the file.
     """
     try:
-        if not path.exists() or path.stat().st_size == 0:
+        if not path.exists():
             return None
+        found = path.stat()
     except OSError as error:
         raise DatabaseError(f"{short_path(path)} cannot be read: "
                             f"{error.strerror or error}") from None
+    if stat.S_ISDIR(found.st_mode):
+        raise DatabaseError(f"{short_path(path)} is a folder, not a database file")
+    if not stat.S_ISREG(found.st_mode):
+        raise DatabaseError(f"{short_path(path)} is not a regular file (a pipe, a device or a "
+                            "socket), so not a database; Rout left it as it is")
+    if found.st_size == 0:
+        # Rout never leaves an empty file at a database's name (create_sqlite): this is a
+        # file cut short to nothing, or never a database.
+        raise CorruptDatabaseError(
+            f"{short_path(path)} is empty (0 bytes): a database cut short, or a file that "
+            "never was one; Rout left it as it is — restore a copy, or remove the file to "
+            "start a new database there")
     facts = start_facts(path, busy_timeout)
     return revision_of(f"sqlite:///{path}", set(facts.tables), list(facts.versions))
+
+
+def create_sqlite(path: Path) -> None:
+    """A new, empty database at `path`, made beside it and given its name only when it is a
+    whole SQLite file (in WAL mode): no Rout, however killed or raced, leaves a file of 0
+    bytes there (which start-up refuses as a database cut short). When another Rout made it
+    first, theirs is the one."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.new")
+    try:
+        connection = sqlite3.connect(temporary, isolation_level=None)
+        try:
+            connection.execute("PRAGMA journal_mode = WAL")  # writes the header: 1 page
+        finally:
+            connection.close()
+        _sync(temporary)
+        _take_name(temporary, path)
+    except sqlite3.Error as error:
+        raise DatabaseError(f"{short_path(path)}: cannot create it: {error}") from None
+    except OSError as error:
+        raise DatabaseError(f"{short_path(path)}: cannot create it: "
+                            f"{error.strerror or error}") from None
+    finally:
+        temporary.unlink(missing_ok=True)
+        for beside in ("-wal", "-shm", "-journal"):
+            Path(f"{temporary}{beside}").unlink(missing_ok=True)
 
 
 @contextmanager
@@ -263,6 +302,8 @@ def prepare(engine: Engine, version_locations: Sequence[Path] = (),
         except OSError as error:
             raise DatabaseError(f"{short_path(path)}: cannot create its folder: "
                                 f"{error.strerror or error}") from None
+        if revision is None and not path.exists():
+            create_sqlite(path)
     else:
         with translate_errors(url), engine.connect() as connection:
             revision = current_revision(connection)

@@ -37,12 +37,24 @@ def short_path(path: Path | str) -> str:
 
 
 def read_bytes(path: Path, limit: int = MAX_INPUT_BYTES, what: str = "file") -> bytes:
+    """A regular file's bytes, up to `limit`. A named pipe, a device or a socket is refused
+    without waiting: reading one waits for a writer that may never come."""
     try:
         with OPENING:
             refuse_open_database(path, what)
-            with path.open("rb") as handle:
-                # Read one byte past the limit: the size a file claims is not trusted (a pipe
-                # or a growing file has none).
+            # Opened without blocking (a pipe with no writer would wait here), then asked
+            # what it is: the name is not looked up twice, so nothing can be swapped between.
+            descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                                 | getattr(os, "O_BINARY", 0))
+            with os.fdopen(descriptor, "rb") as handle:
+                mode = os.fstat(descriptor).st_mode
+                if stat.S_ISDIR(mode):
+                    raise IsADirectoryError
+                if not stat.S_ISREG(mode):
+                    raise BadFileError(f"{short_path(path)}: not a regular file (a pipe, a "
+                                       f"device or a socket), so not a {what}")
+                # Read one byte past the limit: the size a file claims is not trusted (a
+                # file still growing says less).
                 data = handle.read(limit + 1)
     except FileNotFoundError:
         raise BadFileError(f"{short_path(path)}: no such file") from None

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -81,7 +82,16 @@ def read_header(path: Path) -> bytes | None:
         if held(path):
             return None
         try:
-            with path.open("rb") as handle:
+            # Without blocking, and asked what it is: a named pipe would wait for a writer.
+            descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                                 | getattr(os, "O_BINARY", 0))
+            with os.fdopen(descriptor, "rb") as handle:
+                mode = os.fstat(descriptor).st_mode
+                if stat.S_ISDIR(mode):
+                    raise IsADirectoryError
+                if not stat.S_ISREG(mode):
+                    raise DatabaseError(f"{short_path(path)} is not a regular file (a pipe, a "
+                                        "device or a socket), so not a database")
                 header = handle.read(HEADER_SIZE)
         except IsADirectoryError:
             raise DatabaseError(f"{short_path(path)} is a folder, not a database file"

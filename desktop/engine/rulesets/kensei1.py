@@ -27,7 +27,6 @@ from desktop.engine.dice import D2D10, D3D10, Dice
 from desktop.engine.errors import ScenarioError
 from desktop.engine.events import (
     LOCKED_RUNNER,
-    TURN_FLAG,
     ChaseCharged,
     ChaseReached,
     CommandPointSpent,
@@ -44,7 +43,7 @@ from desktop.engine.events import (
     WoundsSuffered,
 )
 from desktop.engine.geometry import heading_of
-from desktop.engine.model import Battle, Status, TroopType
+from desktop.engine.model import TURN_FLAG, Battle, Status, TroopType
 from desktop.engine.movement import MovePlan, can_face, heading_away, straight_move
 from desktop.engine.procedure import (
     ANY_ANGLE,
