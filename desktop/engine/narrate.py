@@ -203,6 +203,12 @@ def _test(event: TestTaken, words: _Words) -> str:
 
 
 def _combat(event: CombatResolved, words: _Words) -> str:
+    return f"The combat '{event.combat}': {scores(event)}"
+
+
+def scores(event: CombatResolved) -> str:
+    """"Orcs & Goblins 7 (wounds 3, ranks 3, outnumber 1); High Elves 4 (wounds 4) — Orcs &
+    Goblins win by 3": every bonus the engine counted, as the log and the wizard give it."""
     parts = []
     for player, score in event.scores:
         bonuses = ", ".join(f"{bonus} {value}" for who, bonus, value in event.breakdown
@@ -210,7 +216,7 @@ def _combat(event: CombatResolved, words: _Words) -> str:
         parts.append(f"{player} {score}" + (f" ({bonuses})" if bonuses else ""))
     result = (f"{event.winner} win by {event.difference}" if event.winner
               else "a draw, so nobody tests")
-    return f"The combat '{event.combat}': {'; '.join(parts)} — {result}"
+    return f"{'; '.join(parts)} — {result}"
 
 
 def _fled(event: UnitFled, words: _Words) -> str:

@@ -123,13 +123,11 @@ class Threshold:
     def judged(self, faces: Sequence[int], dice_modifier: int = 0) -> tuple[str, bool, str]:
         """(the sum, whether it holds, how it stands to the target): ("4 + 4 + 3 = 11",
         False, "above Ld 8")."""
-        parts = [str(face) for face in faces]
-        parts += [_signed(number) for number in (dice_modifier, self.modifier) if number]
         total = sum(faces) + dice_modifier + self.modifier
         holds = _COMPARISONS[self.comparison](total, self.target)
         relation = _RELATIONS[self.comparison][0 if holds else 1]
-        summed = f"{_joined(parts)} = {total}" if len(parts) > 1 else str(total)
-        return summed, holds, f"{relation} {self.against or self.target}"
+        return (summed(faces, dice_modifier, self.modifier), holds,
+                f"{relation} {self.against or self.target}")
 
     def verdict(self, faces: Sequence[int], dice_modifier: int = 0,
                 passed: bool | None = None) -> str:
@@ -152,6 +150,14 @@ class Threshold:
             data |= {"modifier": self.modifier, "target": self.target,
                      "against": self.against or str(self.target)}
         return data
+
+
+def summed(faces: Sequence[int], *added: int) -> str:
+    """"4 + 4 + 3 = 11": the faces and the numbers added to them (none left out at 0), or
+    the one face alone."""
+    parts = [str(face) for face in faces] + [_signed(number) for number in added if number]
+    total = sum(faces) + sum(added)
+    return f"{_joined(parts)} = {total}" if len(parts) > 1 else str(total)
 
 
 def _signed(number: int) -> str:
