@@ -3,6 +3,11 @@
 Combat procedures (W6 combat_aftermath, BP breaks_pursues) get one box per combat with
 each side's units; every other procedure gets one field per key its ProcedureKind lists.
 Both pages hold `forecast_area`, an empty widget the main window fills with a forecast.
+
+The combats come first: their box asks for the height every unit's row needs (as far as
+the screen allows), and the forecast takes what is left. Under each combat the engine's
+score in the log's words (ranks and outnumbering worked out from the table) and what the
+table told the ticks (desktop.engine.combat.side_facts).
 """
 
 from __future__ import annotations
@@ -11,7 +16,8 @@ import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -27,8 +33,10 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from desktop.engine.combat import side_facts
 from desktop.engine.errors import RuleError
 from desktop.engine.model import Battle
+from desktop.engine.narrate import scores
 
 if TYPE_CHECKING:
     from desktop.gui.wizard.wizard import ResolutionWizard
@@ -37,6 +45,45 @@ SIDE_FLAGS = (("flank", "Flank"), ("rear", "Rear"), ("high_ground", "High ground
               ("battle_standard", "Battle standard"))
 UNIT_FIELDS = ("unit", "charger", "target")
 MAX_COUNT = 1000
+# What the wizard around a page takes of the screen's height (frame, title, buttons) and
+# the least the forecast keeps: the combats may ask for the rest.
+WIZARD_CHROME = 230
+FORECAST_LEAST = 60
+
+
+class InputsScroll(QScrollArea):
+    """The combats' box: it asks for the height its contents need at its width, so no unit
+    row sits behind a scroll bar while the wizard has room; it scrolls only when the screen
+    has none (many combats)."""
+
+    def _needed(self) -> int:
+        widget = self.widget()
+        if widget is None:
+            return 0
+        width = self.viewport().width()
+        height = widget.heightForWidth(width) if widget.hasHeightForWidth() and width > 0 \
+            else -1
+        if height < 0:
+            height = widget.sizeHint().height()
+        if widget.minimumSizeHint().width() > width > 0:
+            height += self.horizontalScrollBar().sizeHint().height()
+        return height + 2 * self.frameWidth()
+
+    def _room(self) -> int:
+        screen = self.screen()
+        tall = screen.availableGeometry().height() if screen is not None else 768
+        return max(tall - WIZARD_CHROME - FORECAST_LEAST, 120)
+
+    def sizeHint(self) -> QSize:  # Qt override
+        return QSize(super().sizeHint().width(), min(self._needed(), self._room()))
+
+    def minimumSizeHint(self) -> QSize:  # Qt override: it may scroll when it must
+        return QSize(super().minimumSizeHint().width(), min(self._needed(), 120))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # wrapped lines need another height at another width
 
 
 class InputPage(QWizardPage):
@@ -85,17 +132,19 @@ class CombatPage(InputPage):
         self.score_labels: list[QLabel] = []
         holder = QWidget()
         column = QVBoxLayout(holder)
+        column.setContentsMargins(0, 0, 0, 0)
         for index, combat in enumerate(self._data["combats"]):
             column.addWidget(self._combat_box(index, combat))
         column.addStretch(1)
-        scroll = QScrollArea(self)
+        scroll = self.inputs = InputsScroll(self)
+        scroll.setObjectName("combatInputs")
         scroll.setWidgetResizable(True)
         scroll.setWidget(holder)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         layout = QVBoxLayout(self)
-        layout.addWidget(scroll, 1)
+        layout.addWidget(scroll)
         layout.addWidget(self.error_label)
-        layout.addWidget(self.forecast_area)
+        layout.addWidget(self.forecast_area, 1)
         self._refresh_scores()
 
     def _combat_box(self, index: int, combat: dict[str, Any]) -> QGroupBox:
@@ -109,9 +158,31 @@ class CombatPage(InputPage):
         score = QLabel(box)
         score.setObjectName(f"combatScore{index}")
         score.setTextFormat(Qt.TextFormat.PlainText)
+        score.setWordWrap(True)
         self.score_labels.append(score)
         layout.addWidget(score)
+        facts = QLabel(box)
+        facts.setObjectName(f"combatFacts{index}")
+        facts.setTextFormat(Qt.TextFormat.PlainText)
+        facts.setWordWrap(True)
+        facts.setStyleSheet("color: #505050")
+        facts.setText(self._facts_text(combat))
+        layout.addWidget(facts)
         return box
+
+    def _facts_text(self, combat: dict[str, Any]) -> str:
+        """What the table says of this combat, so the players see where the ticks came from
+        and that ranks and outnumbering need nothing from them."""
+        sides = [[entry["unit"] for entry in side.get("units", [])
+                  if entry.get("unit") in self.battle.states]
+                 for side in combat.get("sides", [])]
+        notes: list[str] = []
+        if len(sides) == 2 and all(sides):
+            for units, enemies in ((sides[0], sides[1]), (sides[1], sides[0])):
+                notes += side_facts(self.battle, units, enemies).notes(self.battle)
+        told = f"From the table: {'; '.join(notes)}. " if notes else ""
+        return (f"{told}Ranks, standards and outnumbering are counted from the table "
+                "(W6-CR-1).")
 
     def _side_box(self, side: dict[str, Any]) -> QGroupBox:
         units = side.setdefault("units", [])
@@ -134,7 +205,9 @@ class CombatPage(InputPage):
             grid.addWidget(charged, row, 3)
         flags = QHBoxLayout()
         for key, label in SIDE_FLAGS:
-            flags.addWidget(self._check(side, key, label))
+            check = self._check(side, key, label)
+            check.setObjectName(f"{key}:{player}")
+            flags.addWidget(check)
         flags.addWidget(QLabel("Other"))
         flags.addWidget(self._spin(side, "other", -10, 10))
         flags.addStretch(1)
@@ -182,11 +255,8 @@ class CombatPage(InputPage):
             return
         self.error_label.clear()
         for label, result in zip(self.score_labels, results, strict=False):
-            scores = ", ".join(f"{player} {score}" for player, score in result.scores)
-            if result.winner is None:
-                label.setText(f"{scores}: a draw")
-            else:
-                label.setText(f"{scores}: {result.winner} win by {result.difference}")
+            # The log's own sentence: every bonus the engine counted, by name.
+            label.setText(scores(result))
 
 
 class FieldsPage(InputPage):
