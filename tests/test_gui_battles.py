@@ -26,6 +26,7 @@ from desktop.engine.errors import MoveRefused
 from desktop.engine.model import Status
 from desktop.engine.procedure import ScriptedAnswers, run
 from desktop.engine.scenario import load_scenario
+from desktop.engine.wording import many, verb
 from desktop.gui.dialogs import NewBattleDialog
 from desktop.gui.main_window import MainWindow
 from desktop.store.store import Store
@@ -435,7 +436,8 @@ def test_each_saved_move_is_written_in_the_battle_log(battle_window):
     start = battle.states[uid].center
     drag(window, start, (start[0], start[1] + 7.0))
     # In plain words, from the engine's narration: who moved and how far.
-    assert f'{battle.roster[uid].name} move 7"' in window.ui.logView.toPlainText()
+    moves_word = verb("move", many(battle.roster[uid]))  # "moves" for a lone model
+    assert f'{battle.roster[uid].name} {moves_word} 7"' in window.ui.logView.toPlainText()
 
 
 def test_a_turn_is_logged_and_offered_for_undo_as_a_turn_not_a_move(battle_window):
@@ -455,7 +457,8 @@ def test_a_turn_is_logged_and_offered_for_undo_as_a_turn_not_a_move(battle_windo
     assert turned.center == pytest.approx(center)
     assert turned.facing != pytest.approx(battle.states[uid].facing)
     name = battle.roster[uid].name
-    assert (f"{name} turn to face {turned.facing % 360:.0f}°"
+    turns = verb("turn", many(battle.roster[uid]))
+    assert (f"{name} {turns} to face {turned.facing % 360:.0f}°"
             in window.ui.logView.toPlainText())
     assert window.undo_stack.undoText() == f"Turn {name}"
 

@@ -90,7 +90,7 @@ def test_hand_checked_sentences(four_units):
         "Empire Swordsmen flee 8\" away from Orc Boyz, passing through Empire Handgunners, "
         "stopped by rock [W6-FL-3]")
     assert describe(SAMPLES[DiceRolled], four_units) == (
-        "Goblin Wolf Riders roll 3D6 to pursue: 6+5+1 = 12\" [W6-PU-1]")
+        "Goblin Wolf Riders roll 3D6 to pursue: 6 + 5 + 1 = 12\" [W6-PU-1]")
     moved = UnitMoved(unit="handgunners", roll=0, path=((0.0, 0.0), (3.0, 4.0), (3.0, 5.25)),
                       facing=90.0, clause="player")
     assert describe(moved, four_units) == ("Empire Handgunners move 6.2\" and turn to face "

@@ -290,7 +290,7 @@ _SENTENCES: dict[type[Event], Callable[[Any, _Words], str]] = {
     TestTaken: _test,
     TestWaived: lambda e, w: w.says(e.unit, "take", f"no {e.test} test: {e.reason}"),
     DiceRolled: lambda e, w: w.says(e.unit, "roll", (
-        f"{e.dice} to {e.purpose}: {'+'.join(map(str, e.faces))} = {w.distance(e.total)}")),
+        f"{e.dice} to {e.purpose}: {' + '.join(map(str, e.faces))} = {w.distance(e.total)}")),
     UnitEscaped: lambda e, w: (f"{w.says(e.unit, 'escape')}: {w.their(e.unit)} flee roll of "
                                f"{w.distance(e.flee_roll)} beats every pursuer ("
                                f"{w.rolls(e.pursuit_rolls)})"),

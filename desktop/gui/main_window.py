@@ -881,7 +881,7 @@ class MainWindow(QMainWindow):
         # or the players go on (and Rout stays open).
         wizard = self._battles.wizard if self._battles is not None else None
         if wizard is not None:
-            choice = wizard.ask_to_leave("Quit Rout")
+            choice = wizard.ask_to_leave("Quit Rout with a resolution open?")
             if choice == "stay":
                 event.ignore()
                 return

@@ -91,8 +91,8 @@ class ForecastView(QWidget):
         self.figures.setWidget(body)
         layout.addWidget(self.figures, 1)
 
-    def sizeHint(self) -> QSize:  # Qt override: a few lines; what is left is its own
-        return QSize(super().sizeHint().width(), self.title.sizeHint().height() * 4)
+    def sizeHint(self) -> QSize:  # Qt override: two lines; what is left is its own
+        return QSize(super().sizeHint().width(), self.title.sizeHint().height() * 2)
 
     def minimumSizeHint(self) -> QSize:  # Qt override
         return QSize(0, self.title.sizeHint().height() * 2)

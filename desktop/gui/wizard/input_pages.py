@@ -16,7 +16,7 @@ import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -52,15 +52,27 @@ FORECAST_LEAST = 60
 
 
 class InputsScroll(QScrollArea):
-    """The combats' box: it asks for the height its contents need at its width, so no unit
-    row sits behind a scroll bar while the wizard has room; it scrolls only when the screen
-    has none (many combats)."""
+    """The combats' box: it asks for the height its contents need at its width, and will not
+    give it up to the forecast, so no unit row sits behind a scroll bar; it scrolls only when
+    the screen has no room for them (many combats)."""
+
+    def setWidget(self, widget: QWidget) -> None:  # Qt override: follow its layout
+        super().setWidget(widget)
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        # A score or a note that wraps onto another line asks for another height.
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()
+        return super().eventFilter(watched, event)
 
     def _needed(self) -> int:
         widget = self.widget()
         if widget is None:
             return 0
-        width = self.viewport().width()
+        # The width it has with no scroll bar: the one it asks for room to keep.
+        bar = self.verticalScrollBar()
+        width = self.viewport().width() + (bar.width() if bar.isVisible() else 0)
         height = widget.heightForWidth(width) if widget.hasHeightForWidth() and width > 0 \
             else -1
         if height < 0:
@@ -77,8 +89,8 @@ class InputsScroll(QScrollArea):
     def sizeHint(self) -> QSize:  # Qt override
         return QSize(super().sizeHint().width(), min(self._needed(), self._room()))
 
-    def minimumSizeHint(self) -> QSize:  # Qt override: it may scroll when it must
-        return QSize(super().minimumSizeHint().width(), min(self._needed(), 120))
+    def minimumSizeHint(self) -> QSize:  # Qt override: the forecast gives way first
+        return QSize(super().minimumSizeHint().width(), min(self._needed(), self._room()))
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
@@ -101,6 +113,11 @@ class InputPage(QWizardPage):
         self.error_label.setObjectName("inputError")
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet("color: #b00020")
+        self.error_label.hide()  # no room taken until there is something to say
+
+    def show_error(self, text: str) -> None:
+        self.error_label.setText(text)
+        self.error_label.setVisible(bool(text))
 
     def mapping(self) -> dict[str, Any]:
         raise NotImplementedError
@@ -109,9 +126,9 @@ class InputPage(QWizardPage):
         try:
             self.resolution_wizard.start(self.mapping())
         except RuleError as error:
-            self.error_label.setText(str(error))
+            self.show_error(str(error))
             return False
-        self.error_label.clear()
+        self.show_error("")
         return True
 
     def nextId(self) -> int:  # Qt override
@@ -249,11 +266,11 @@ class CombatPage(InputPage):
         try:
             results = self.resolution_wizard.combat_results(self._data)
         except RuleError as error:
-            self.error_label.setText(str(error))
+            self.show_error(str(error))
             for label in self.score_labels:
                 label.clear()
             return
-        self.error_label.clear()
+        self.show_error("")
         for label, result in zip(self.score_labels, results, strict=False):
             # The log's own sentence: every bonus the engine counted, by name.
             label.setText(scores(result))

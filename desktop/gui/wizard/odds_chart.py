@@ -246,20 +246,34 @@ class OddsChart(QWidget):
                 x += metrics.horizontalAdvance(text) + 14
             y += metrics.height()
 
-    def _paint_line(self, painter: QPainter, metrics: QFontMetricsF) -> None:
+    def label_rect(self) -> QRectF | None:
+        """Where the line's label goes: on the passing side when it fits there, else on the
+        other, never across the line; kept inside the plot."""
         x = self.line_x()
         if x is None or self.roll is None or self.roll.threshold is None:
+            return None
+        metrics = QFontMetricsF(self.font())
+        area = self.plot_area()
+        width = metrics.horizontalAdvance(line_label(self.roll)) + 4
+        right_side, left_side = x + 4, x - 4 - width
+        passes_right = self.roll.threshold.comparison in (">=", ">")
+        fits_right = right_side + width <= area.right()
+        fits_left = left_side >= area.left() + 2
+        if passes_right:
+            left = right_side if fits_right or not fits_left else left_side
+        else:
+            left = left_side if fits_left or not fits_right else right_side
+        left = min(max(left, area.left() + 2), area.right() - width)
+        return QRectF(left, area.top(), width, metrics.height())
+
+    def _paint_line(self, painter: QPainter, metrics: QFontMetricsF) -> None:
+        x = self.line_x()
+        place = self.label_rect()
+        if x is None or place is None or self.roll is None:
             return
         area = self.plot_area()
         painter.setPen(QPen(LINE_COLOUR, 2, Qt.PenStyle.DashLine))
         painter.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()))
-        threshold = self.roll.threshold
-        label = line_label(self.roll)
-        width = metrics.horizontalAdvance(label) + 4
-        # On the passing side of the line, kept inside the plot.
-        passes_right = threshold.comparison in (">=", ">")
-        left = x + 4 if passes_right else x - 4 - width
-        left = min(max(left, area.left() + 2), area.right() - width)
         painter.setPen(LINE_COLOUR)
-        painter.drawText(QRectF(left, area.top(), width, metrics.height()),
-                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label)
+        painter.drawText(place, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         line_label(self.roll))

@@ -180,7 +180,7 @@ class ResolutionWizard(QWizard):
 
     # --- leaving before the end --------------------------------------------------------------
 
-    def ask_to_leave(self, doing: str = "Cancel") -> str:
+    def ask_to_leave(self, title: str = "Leave the resolution?") -> str:
         """KEEP, DISCARD or STAY, asked of the players when something would be lost: answers
         (which may be kept to go on later) or only what was typed on the first page."""
         typed = self.input_page.mapping() != self._prepared_input
@@ -188,12 +188,12 @@ class ResolutionWizard(QWizard):
             return DISCARD  # nothing to lose
         count = len(self._answers)
         if count:
-            text = (f"{count} answer{'s' if count != 1 else ''} given so far. Keep them to "
-                    "go on later, or throw them away?")
+            them = "them" if count != 1 else "it"
+            text = (f"{count} answer{'s' if count != 1 else ''} given so far. Keep {them} to "
+                    f"go on later, or throw {them} away?")
         else:
             text = "What you entered on the first page will be lost."
-        box = QMessageBox(QMessageBox.Icon.Question, "Leave the resolution?", text,
-                          parent=self)
+        box = QMessageBox(QMessageBox.Icon.Question, title, text, parent=self)
         box.setObjectName("leaveResolution")
         keep = (box.addButton("&Keep for later", QMessageBox.ButtonRole.AcceptRole)
                 if count else None)
@@ -202,8 +202,8 @@ class ResolutionWizard(QWizard):
         box.setDefaultButton(keep or stay)
         box.setEscapeButton(stay)
         if count:
-            box.setInformativeText(f"{doing}: kept answers are offered again the next time "
-                                   "this battle resolves anything.")
+            box.setInformativeText("Kept answers are offered again the next time this "
+                                   "battle opens or resolves anything.")
         box.exec()
         clicked = box.clickedButton()
         if keep is not None and clicked is keep:
