@@ -28,8 +28,10 @@ from desktop.engine import forecast as forecast_module
 from desktop.engine.dice import ScriptedRoller, SeededRoller
 from desktop.engine.errors import RuleError
 from desktop.engine.forecast import (
+    DEFAULT_MAX_LEAVES,
     UNAFFECTED,
     Forecast,
+    ForecastCancelled,
     ForecastError,
     UnitOutcome,
     answers_for,
@@ -577,3 +579,21 @@ def test_cli_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str],
 def test_cli_missing_scenario_exits_2(capsys: pytest.CaptureFixture[str],
                                       tmp_path: Path) -> None:
     assert_bad(capsys, ["forecast", tmp_path / "nowhere.json"], "nowhere.json")
+
+
+@pytest.mark.parametrize("exact", [True, False], ids=["exact", "sample"])
+def test_a_cancelled_forecast_stops_at_its_next_run(exact: bool) -> None:
+    """A window whose input changed stops the old walk instead of waiting for it: asked
+    after every run, `cancelled` ends the exact walk and the sample alike."""
+    asked: list[int] = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return len(asked) > 3
+
+    with pytest.raises(ForecastCancelled):
+        # max_leaves=0: no exact walk, a sample with time enough for every run.
+        forecast(resolution_of(FOUR_UNITS), budget_seconds=120,
+                 max_leaves=DEFAULT_MAX_LEAVES if exact else 0, samples=500,
+                 cancelled=cancelled)
+    assert len(asked) == 4  # stopped at once, not after the whole tree or sample

@@ -28,6 +28,7 @@ from desktop.engine.errors import MoveRefused
 from desktop.engine.model import Battle
 from desktop.engine.scenario import load_scenario
 from desktop.gui.main_window import MainWindow
+from desktop.gui.wizard.wizard import DISCARD
 from desktop.store.store import Store
 
 REPO = Path(__file__).resolve().parents[1]
@@ -212,4 +213,4 @@ def test_a_second_window_never_overwrites_the_first_ones_unfinished_resolution(
         kept = store.load_pending(battle_id)
     assert kept is not None and kept.answers == ((3, 4), "pursue")
     assert kept.owner == window.battles.resolutions.owner
-    window.battles.wizard.reject()
+    window.battles.wizard.leave(DISCARD)

@@ -27,6 +27,7 @@ from desktop.engine.errors import MoveRefused
 from desktop.engine.model import Status
 from desktop.engine.procedure import ScriptedAnswers, run
 from desktop.engine.scenario import load_scenario
+from desktop.engine.wording import many, verb
 from desktop.gui.dialogs import NewBattleDialog
 from desktop.gui.main_window import MainWindow
 from desktop.store.store import Store
@@ -436,7 +437,8 @@ def test_each_saved_move_is_written_in_the_battle_log(battle_window):
     start = battle.states[uid].center
     drag(window, start, (start[0], start[1] + 7.0))
     # In plain words, from the engine's narration: who moved and how far.
-    assert f'{battle.roster[uid].name} move 7"' in window.ui.logView.toPlainText()
+    moves_word = verb("move", many(battle.roster[uid]))  # "moves" for a lone model
+    assert f'{battle.roster[uid].name} {moves_word} 7"' in window.ui.logView.toPlainText()
 
 
 def test_a_turn_is_logged_and_offered_for_undo_as_a_turn_not_a_move(battle_window):
@@ -456,7 +458,8 @@ def test_a_turn_is_logged_and_offered_for_undo_as_a_turn_not_a_move(battle_windo
     assert turned.center == pytest.approx(center)
     assert turned.facing != pytest.approx(battle.states[uid].facing)
     name = battle.roster[uid].name
-    assert (f"{name} turn to face {turned.facing % 360:.0f}°"
+    turns = verb("turn", many(battle.roster[uid]))
+    assert (f"{name} {turns} to face {turned.facing % 360:.0f}°"
             in window.ui.logView.toPlainText())
     assert window.undo_stack.undoText() == f"Turn {name}"
 
@@ -871,7 +874,8 @@ def test_the_battle_log_shows_the_battle_on_the_table_alone(qtbot, battle_window
     lines = window.ui.logView.toPlainText().splitlines()
     # Ford's story from its start: both deployments, then the move, as stored.
     assert lines[-1] == moved
-    assert sum(" deploy at " in line for line in lines) == len(battle.roster)
+    assert sum(" deploy at " in line or " deploys at " in line for line in lines) == len(
+        battle.roster)
     # A click on a line of the story still picks its unit out on the table.
     view = window.ui.logView
     cursor = view.textCursor()

@@ -130,3 +130,20 @@ def test_many_dice_name_only_the_totals_their_labels_have_room_for(chart):
     assert spacing > widest
     chart.show_roll(break_test())
     assert chart.labelled_totals() == list(range(2, 13))
+
+
+def test_the_lines_label_never_crosses_the_line(chart):
+    """Lost by 5 with Ld 7 (2D6 + 5): only a total of 7 holds; "holds: 7 or less" has no
+    room left of the line, so it stands right of it."""
+    narrow = Roll(key="break:x", unit="x", player="p", dice=D2D6, purpose="break test",
+                  why="Break test", clause="W6-BT-2",
+                  threshold=Threshold.of_rule("<=", 7, "holds", "breaks", modifier=5,
+                                              against="Ld 7"))
+    for roll in (narrow, break_test(needs=5)):
+        chart.show_roll(roll)
+        place = chart.label_rect()
+        assert place is not None and chart.line_x() is not None
+        assert not place.left() < chart.line_x() < place.right()
+        assert chart.plot_area().contains(place)
+    chart.show_roll(break_test(needs=5))
+    assert chart.label_rect().right() < chart.line_x()  # room on its passing side

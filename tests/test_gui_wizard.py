@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QLabel, QSpinBox, QWizard
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QSpinBox, QWizard
 
-from desktop.engine.dice import ScriptedRoller, SeededRoller
+from desktop.engine.dice import D2D6, ScriptedRoller, SeededRoller
 from desktop.engine.events import (
     ModifierApplied,
     RallyTest,
@@ -27,7 +28,7 @@ from desktop.engine.procedure import ScriptedAnswers, run
 from desktop.engine.scenario import Scenario, load_scenario
 from desktop.gui.wizard import ResolutionWizard, combats_from_selection
 from desktop.gui.wizard.step_pages import ChoicePage, RollPage, SummaryPage
-from desktop.gui.wizard.wizard import SUMMARY_ID
+from desktop.gui.wizard.wizard import DISCARD, SUMMARY_ID
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "resources" / "scenarios"
 
@@ -44,7 +45,9 @@ def scenario(name: str) -> tuple[Scenario, dict]:
 def open_wizard(qtbot, scene: Scenario, resolve: dict, seed: int = 7) -> ResolutionWizard:
     prepared = {k: v for k, v in resolve.items() if k != "procedure"}
     wizard = ResolutionWizard(scene.battle, scene.procedure.name, prepared, seed=seed)
-    qtbot.addWidget(wizard)
+    # Closed at the end without the question Cancel asks (a test that wants it asks).
+    qtbot.addWidget(wizard, before_close_func=lambda w: w.leave(DISCARD) if w.isVisible()
+                    else None)
     wizard.show()
     qtbot.waitExposed(wizard)
     wizard.activateWindow()
@@ -143,7 +146,9 @@ def test_combat_page_scores_come_from_the_engine_and_follow_the_fields(qtbot):
     scene, resolve = scenario("w6-goblins-vs-elves.json")
     wizard = open_wizard(qtbot, scene, resolve)
     score = wizard.input_page.findChild(QLabel, "combatScore0")
-    assert score.text() == "Orcs & Goblins 7, High Elves 4: Orcs & Goblins win by 3"
+    # The log's words: the bonuses the engine counted (ranks and outnumbering from the table).
+    assert score.text() == ("Orcs & Goblins 7 (wounds 3, ranks 3, outnumber 1); High Elves 4 "
+                            "(wounds 4) — Orcs & Goblins win by 3")
     spin = wizard.input_page.findChild(QSpinBox, "wounds:elves")
     spin.setFocus()
     qtbot.waitUntil(lambda: focused() is spin)
@@ -151,7 +156,8 @@ def test_combat_page_scores_come_from_the_engine_and_follow_the_fields(qtbot):
     qtbot.keyClicks(focused(), "8")
     # A number counts once entered: moving on to the next field scores it.
     qtbot.keyClick(focused(), Qt.Key.Key_Tab)
-    assert score.text() == "Orcs & Goblins 7, High Elves 8: High Elves win by 1"
+    assert score.text() == ("Orcs & Goblins 7 (wounds 3, ranks 3, outnumber 1); High Elves 8 "
+                            "(wounds 8) — High Elves win by 1")
     # The engine now asks the Goblins to test, not the Elves.
     enter(qtbot, wizard)
     assert isinstance(wizard.currentPage(), RollPage)
@@ -175,8 +181,9 @@ def test_wrong_face_is_refused_before_next(qtbot):
     assert focused() is page.fields[1]  # one digit fills a d6: on to the next die
     assert page.result_label.text() == ""
     qtbot.keyClicks(focused(), "4")
-    assert "Total <b>7</b>" in page.result_label.text()
-    assert "breaks" in page.result_label.text()  # 7 + 3 (lost by 3) is more than Ld 8
+    # 3 + 4 + 3 (lost by 3) is above Ld 8, in the words of the page's sentence.
+    assert page.result_label.text() == ("<b>3 + 4 + 3 = 10</b>, above Ld 8: "
+                                        "<b>Elf Archers break</b>")
     assert wizard.button(QWizard.WizardButton.NextButton).isEnabled()
 
 
@@ -206,19 +213,20 @@ def test_kensei_running_away_through_two_friends(qtbot):
 
 def test_bp_combat_with_an_overrun(qtbot):
     scene, resolve = scenario("bp-two-combats.json")
-    dice = [3, 3, 4, 3, 2, 2, 5, 2, 3, 3]
+    # The Goblins' Break test cannot hold (BP-B): the wizard rolls it and asks the rest.
+    dice = [4, 3, 2, 2, 5, 2, 3, 3]
     wizard = open_wizard(qtbot, scene, resolve)
     highlighted: list[list[str]] = []
     wizard.highlightUnits.connect(highlighted.append)
     seen = walk(qtbot, wizard, dice, {})
-    assert seen[:4] == ["break:goblins", "flee_from:goblins", "flee:goblins",
-                        "overrun:silver_helms"]
+    assert seen[:3] == ["flee_from:goblins", "flee:goblins", "overrun:silver_helms"]
+    assert wizard.answers[0] == SeededRoller(7).roll(D2D6, "break test")
     assert highlighted[0][0] == "goblins" and "swordmasters" in highlighted[0]
     assert highlighted[-1] == []  # nothing stays lit once the choices are answered
     assert any("Silver Helms" in line and "pursue" in line
                for line in wizard.currentPage().lines)
     finish(qtbot, wizard)
-    assert wizard.events == engine_events(scene, dice, scene.choices)
+    assert wizard.events == engine_events(scene, [*wizard.answers[0], *dice], scene.choices)
     overrun = [e for e in wizard.events if isinstance(e, UnitPursued) and not e.target]
     assert [e.unit for e in overrun] == ["silver_helms"]
 
@@ -262,7 +270,8 @@ def test_back_and_change_the_first_roll_rebuilds_what_follows(qtbot):
     assert saved[-1] == [(1, 1)]
     assert wizard.events == engine_events(scene, [1, 1], {})
     last = wizard.currentPage().lines[-1]
-    assert last.startswith("Elf Archers take a Break test: 2D6 rolled 1+1") and "they hold" in last
+    assert last.startswith("Elf Archers take a Break test on 2D6: 1 + 1 + 3 = 5, not above Ld 8")
+    assert last.endswith("they hold [W6-BT-2]")
     back(qtbot, wizard)
     page = wizard.currentPage()
     qtbot.waitUntil(lambda: focused() is page.fields[0])
@@ -300,20 +309,82 @@ def test_roll_button_fills_valid_faces_from_the_shown_seed(qtbot):
     assert page.faces() == expected
     assert all(1 <= face <= 6 for face in expected)
     assert "seed 1234" in page.seed_label.text()
-    assert "Total" in page.result_label.text()
+    assert f"{sum(expected) + 3}</b>" in page.result_label.text()  # the sum, lost by 3
     enter(qtbot, wizard)
     assert wizard.answers == [expected]
 
 
-def test_cancel_changes_nothing(qtbot):
+def press_in_box(button: str, seen: list[str]) -> None:
+    """When the next message box shows, note its text and press the button called
+    `button` (a real click on it)."""
+    def poll() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox) or not box.isVisible():
+            QTimer.singleShot(10, poll)
+            return
+        seen.append(box.text())
+        found = next(b for b in box.buttons() if b.text().replace("&", "") == button)
+        QTest.mouseClick(found, Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(10, poll)
+
+
+def test_cancel_with_nothing_given_closes_at_once_and_changes_nothing(qtbot):
+    scene, resolve = scenario("w6-goblins-vs-elves.json")
+    wizard = open_wizard(qtbot, scene, resolve)
+    with qtbot.waitSignal(wizard.rejected, timeout=2000):
+        qtbot.keyClick(focused(), Qt.Key.Key_Escape)
+    assert not wizard.resolved and not wizard.keep_answers
+    assert wizard.battle is scene.battle
+
+
+def test_cancel_after_answers_asks_before_throwing_them_away(qtbot):
+    """Escape, the Cancel button and the close button ask: go on, keep for later or
+    discard; only the last two close the wizard, and nothing is applied either way."""
+    scene, resolve = scenario("w6-goblins-vs-elves.json")
+    wizard = open_wizard(qtbot, scene, resolve)
+    enter(qtbot, wizard)
+    type_roll(qtbot, wizard, [6, 6])  # the Elves break: the pursue choice is next
+    page = wizard.currentPage()
+    seen: list[str] = []
+    press_in_box("Go on", seen)
+    qtbot.keyClick(focused(), Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: bool(seen), timeout=2000)
+    assert seen[0].startswith("1 answer given so far")
+    assert wizard.isVisible() and wizard.currentPage() is page  # nothing lost
+    press_in_box("Discard", seen)
+    cancel = wizard.button(QWizard.WizardButton.CancelButton)
+    with qtbot.waitSignal(wizard.rejected, timeout=2000):
+        QTest.mouseClick(cancel, Qt.MouseButton.LeftButton)
+    assert not wizard.keep_answers and not wizard.resolved
+    assert wizard.battle is scene.battle
+
+
+def test_the_close_button_after_answers_can_keep_them_for_later(qtbot):
     scene, resolve = scenario("w6-goblins-vs-elves.json")
     wizard = open_wizard(qtbot, scene, resolve)
     enter(qtbot, wizard)
     type_roll(qtbot, wizard, [6, 6])
+    seen: list[str] = []
+    press_in_box("Keep for later", seen)
     with qtbot.waitSignal(wizard.rejected, timeout=2000):
-        qtbot.keyClick(focused(), Qt.Key.Key_Escape)
-    assert not wizard.resolved
-    assert wizard.battle is scene.battle
+        wizard.close()  # what the window manager's close button asks for
+    assert seen and wizard.keep_answers and wizard.answers == [(6, 6)]
+
+
+def test_typed_combat_results_are_not_thrown_away_without_asking(qtbot):
+    scene, resolve = scenario("w6-goblins-vs-elves.json")
+    wizard = open_wizard(qtbot, scene, resolve)
+    spin = wizard.input_page.findChild(QSpinBox, "wounds:elves")
+    spin.setFocus()
+    qtbot.waitUntil(lambda: focused() is spin)
+    spin.selectAll()
+    qtbot.keyClicks(focused(), "6")
+    seen: list[str] = []
+    press_in_box("Go on", seen)
+    qtbot.keyClick(focused(), Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: bool(seen), timeout=2000)
+    assert "first page will be lost" in seen[0] and wizard.isVisible()
 
 
 def test_combats_from_selection_follows_engagements():

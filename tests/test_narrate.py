@@ -26,6 +26,7 @@ from desktop.engine.model import Status
 from desktop.engine.narrate import SideSummary, describe, report_html, report_markdown, summary
 from desktop.engine.procedure import Resolution, ScriptedAnswers, run
 from desktop.engine.scenario import load_scenario
+from desktop.engine.wording import agree, said, verb
 
 NAMES = {"boyz": "Orc Boyz", "wolf_riders": "Goblin Wolf Riders",
          "swordsmen": "Empire Swordsmen", "handgunners": "Empire Handgunners"}
@@ -75,8 +76,9 @@ def test_w6_bt_3_a_break_test_in_words(scenario_path):
                            ).battle
     event = BreakTest(unit="elves", dice="2D6", faces=(5, 4), modifier=3, target=8,
                       passed=False, clause="W6-BT-2")
-    assert describe(event, battle) == ("Elf Archers take a Break test: 2D6 rolled 5+4 +3 = 12 "
-                                       "against Ld 8 — they break [W6-BT-2]")
+    # The sum as the wizard's roll page words it (Threshold.verdict).
+    assert describe(event, battle) == ("Elf Archers take a Break test on 2D6: 5 + 4 + 3 = 12, "
+                                       "above Ld 8 — they break [W6-BT-2]")
     caught = UnitCaught(unit="elves", by=("goblins",), flee_roll=6,
                         pursuit_rolls=(("goblins", 8),), clause="W6-PU-1")
     assert describe(caught, battle) == ("Goblin Spearmen pursue 8\" and catch Elf Archers, "
@@ -89,7 +91,7 @@ def test_hand_checked_sentences(four_units):
         "Empire Swordsmen flee 8\" away from Orc Boyz, passing through Empire Handgunners, "
         "stopped by rock [W6-FL-3]")
     assert describe(SAMPLES[DiceRolled], four_units) == (
-        "Goblin Wolf Riders roll 3D6 to pursue: 6+5+1 = 12\" [W6-PU-1]")
+        "Goblin Wolf Riders roll 3D6 to pursue: 6 + 5 + 1 = 12\" [W6-PU-1]")
     moved = UnitMoved(unit="handgunners", roll=0, path=((0.0, 0.0), (3.0, 4.0), (3.0, 5.25)),
                       facing=90.0, clause="player")
     assert describe(moved, four_units) == ("Empire Handgunners move 6.2\" and turn to face "
@@ -126,7 +128,7 @@ def test_kensei_distances_are_in_centimetres(scenario_path):
         if isinstance(event, DiceRolled):
             assert text.endswith(f"= {event.total} cm [{event.clause}]"), text
         if isinstance(event, HonorTest):
-            assert "take an Honor test: " in text and "needing" in text
+            assert "take an Honor test on d10: " in text and "above" in text
         assert '"' not in text, text
         battle = event.apply_to(battle)
 
@@ -228,3 +230,39 @@ def test_a_report_starts_with_a_summary_of_each_side():
     assert page.index("<h2>Summary</h2>") < page.index("<h2>Turn 1</h2>")
     assert ("<tr><td>Empire</td><td>2</td><td>220</td><td>1 (120 points): Empire Swordsmen"
             "</td><td>1 (100 points): Empire Handgunners (fleeing)</td></tr>") in page
+
+
+# --- verbs agree with the unit's name (desktop.engine.wording) -------------------------------
+
+
+@pytest.mark.parametrize(("label", "many", "said"), [
+    ("breaks", True, "break"), ("breaks", False, "breaks"),
+    ("keeps its nerve", True, "keep their nerve"), ("panics", True, "panic"),
+    ("rallies", True, "rally"), ("catches Elf Archers", True, "catch Elf Archers"),
+    ("misses", True, "miss"), ("passes through friends", True, "pass through friends"),
+    ("must pursue", True, "must pursue"), ("caught", True, "are caught"),
+    ("caught", False, "is caught"), ("leaves the table", True, "leave the table"),
+])
+def test_an_outcome_label_agrees_with_the_units_number(label, many, said):
+    assert agree(label, many) == said
+
+
+def test_a_unit_of_one_model_is_told_in_the_singular(scenario_path):
+    """A unit of several models takes the plural ("Elf Archers break"), a lone model the
+    singular ("Orc Warboss breaks"), in the log as on the wizard's pages."""
+    battle = load_scenario(json.loads(scenario_path("w6-goblins-vs-elves.json").read_text())
+                           ).battle
+    assert said(battle, "elves", "breaks") == "Elf Archers break"
+    boss = dataclasses.replace(battle.roster["elves"], name="Elf Prince", models=1, files=1)
+    alone = dataclasses.replace(battle, roster={**battle.roster, "elves": boss})
+    assert said(alone, "elves", "keeps its nerve") == "Elf Prince keeps its nerve"
+    test = BreakTest(unit="elves", dice="2D6", faces=(5, 4), modifier=3, target=8,
+                     passed=False, clause="W6-BT-2")
+    assert describe(test, alone) == ("Elf Prince takes a Break test on 2D6: 5 + 4 + 3 = 12, "
+                                     "above Ld 8 — it breaks [W6-BT-2]")
+    assert describe(test, battle).startswith("Elf Archers take a Break test")
+    fled = UnitFled(unit="elves", roll=7, path=((0.0, 0.0), (0.0, 7.0)), facing=270.0,
+                    away_from="goblins", clause="W6-FL-3")
+    assert describe(fled, alone).startswith("Elf Prince flees 7\" away from")
+    assert describe(fled, battle).startswith("Elf Archers flee 7\" away from")
+    assert verb("rally", False) == "rallies" and verb("catch", False) == "catches"

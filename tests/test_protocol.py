@@ -36,12 +36,14 @@ from test_w6_rules import charge_on_fleeing, two_elf_units
 from desktop.engine.dice import D2D6, Dice, SeededRoller
 from desktop.engine.errors import AnswerError
 from desktop.engine.events import BreakTest, UnitTurned, fold
+from desktop.engine.narrate import describe
 from desktop.engine.procedure import (
     Choice,
     Request,
     Resolution,
     Roll,
     Session,
+    certainty,
     default_answer,
     run,
 )
@@ -238,6 +240,52 @@ def test_a_typed_roll_is_judged_by_the_threshold_as_the_engine_judges_it(faces):
     assert test.passed == request.threshold.holds(sum(faces)) == (band.outcome == "holds")
     assert dict((o.label, o.chance) for o in request.odds) == {
         "holds": D2D6.cdf(5), "breaks": 1 - D2D6.cdf(5)}
+
+
+def lost_by_3_with_ld_8(**elves: Any) -> dict[str, Any]:
+    """W6-BT-3's numbers: the Elves (Ld 8) lose by 3."""
+    return scenario([w6_unit("elves", "Elves", 36, 22, facing=90, Ld=8, **elves),
+                     w6_unit("goblins", "Goblins", 36, 25, facing=270)],
+                    {"procedure": "combat_aftermath", "combats": [{
+                        "id": "c", "sides": [side({"unit": "goblins", "wounds_caused": 3}),
+                                             side({"unit": "elves"})]}]})
+
+
+def test_w6_bt_2_one_wording_of_the_break_test_for_the_why_the_line_and_the_log():
+    """The request's sentence, the numbers a chart draws and the log's sum all come from
+    the threshold: 2D6 + 3 against Ld 8, never "holds if <= 5" on the dice alone."""
+    _, session, _ = play(lost_by_3_with_ld_8(), [4, 4, 3, 3, 3, 3, 3, 3])
+    request = session.steps[0].request
+    assert isinstance(request, Roll) and request.threshold is not None
+    threshold = request.threshold
+    assert (threshold.modifier, threshold.target, threshold.value) == (3, 8, 5)
+    assert threshold.ranges() == ("8 or less", "above 8")
+    assert "Roll 2D6 and add 3: above 8 breaks, 8 or less holds." in request.why
+    assert threshold.verdict((4, 4)) == "4 + 4 + 3 = 11, above Ld 8"
+    assert threshold.verdict((2, 3)) == "2 + 3 + 3 = 8, not above Ld 8"
+    assert threshold.to_json()["passes_if"] == "total <= 5"  # the protocol's dice line
+    assert threshold.to_json()["target"] == 8 and threshold.to_json()["modifier"] == 3
+    test = next(e for e in session.events if isinstance(e, BreakTest))
+    assert describe(test, session.battle).startswith(
+        "Elves take a Break test on 2D6: 4 + 4 + 3 = 11, above Ld 8 — they break")
+
+
+def test_a_test_no_roll_can_pass_is_certain_and_one_that_may_is_not():
+    """Lost by 7 with Ld 8 (the four-unit battle): even 1 + 1 + 7 = 9 breaks. With the
+    double 1 option (W6-BT-4) a double 1 still holds, so the dice matter again."""
+    data = lost_by_3_with_ld_8()
+    data["resolve"]["combats"][0]["sides"][0]["units"][0]["wounds_caused"] = 7
+    request = load_scenario(data).start().pending
+    assert isinstance(request, Roll) and request.certain is not None
+    assert request.certain.label == "breaks"
+    assert certainty(request) == "whatever the dice: even 1 + 1 + 7 = 9 is above Ld 8"
+    data["options"] = {"double_one_holds": True}
+    lucky = load_scenario(data).start().pending
+    assert isinstance(lucky, Roll) and lucky.certain is None
+    # A roll whose total moves a unit is never certain, whatever its line says.
+    _, session, _ = play(lost_by_3_with_ld_8(), [6, 6, 1, 1, 6, 6])
+    pursuit = next(s.request for s in session.steps if s.request.key.startswith("pursue_roll"))
+    assert isinstance(pursuit, Roll) and pursuit.certain is None
 
 
 # --- live state, replay and preview -------------------------------------------------------

@@ -1,7 +1,10 @@
 """What a player enters about one close combat after its blows are struck.
 
 Warhammer 6th edition and Breaks-or-Pursues both start from these: who fought on each side,
-the wounds each unit caused, the models each lost, and the situational bonuses.
+the wounds each unit caused, the models each lost, and the situational bonuses. What the
+battle itself can tell of them (who charged this turn, who fights an enemy's flank or rear,
+who carries the battle standard) is `side_facts`: a window fills its input from it, so a
+forgotten tick does not silently change the score.
 """
 
 from __future__ import annotations
@@ -11,9 +14,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from desktop.engine.errors import ScenarioError
-from desktop.engine.events import UnitsEngaged
+from desktop.engine.events import CHARGED, UnitsEngaged
+from desktop.engine.geometry import CONTACT_TOLERANCE, in_contact
+from desktop.engine.lazy import shapely
 from desktop.engine.model import Battle, Status
 from desktop.engine.reading import Reader
+from desktop.engine.spatial import edges
 
 
 @dataclass(frozen=True)
@@ -103,6 +109,72 @@ def parse_combats(battle: Battle, data: Mapping[str, Any]) -> tuple[Combat, ...]
     if not combats:
         raise reader.fail("lists no combats", "combats")
     return tuple(combats)
+
+
+# Which edge of an enemy a unit fights against, most telling first where two share as much.
+_EDGE_ORDER = {"front": 0, "left": 1, "right": 1, "rear": 2}
+FLANKS = frozenset({"left", "right"})
+
+
+def fought_edge(battle: Battle, unit_id: str, enemy_id: str) -> str:
+    """The edge of `enemy_id`'s footprint that `unit_id` touches along the most of its
+    length ("front", "left", "right" or "rear"), or "" when they do not touch or meet at a
+    corner only."""
+    mine, theirs = battle.footprint(unit_id), battle.footprint(enemy_id)
+    if not in_contact(mine, theirs):
+        return ""
+    reach = mine.polygon.buffer(CONTACT_TOLERANCE)
+    shared = [(float(reach.intersection(shapely.LineString([edge.start, edge.end])).length),
+               -_EDGE_ORDER[edge.name], edge.name) for edge in edges(theirs)]
+    length, _, name = max(shared)
+    return name if length > 2 * CONTACT_TOLERANCE else ""
+
+
+@dataclass(frozen=True)
+class SideFacts:
+    """What the battle says about one side of a combat, as its input would have it
+    (W6-CR-2's bonuses, BP-3a's charge): each with the units that make it so."""
+
+    player: str
+    charged: tuple[str, ...] = ()  # its units that charged into contact this turn
+    flank: tuple[tuple[str, str], ...] = ()  # (its unit, the enemy it fights in the flank)
+    rear: tuple[tuple[str, str], ...] = ()  # (its unit, the enemy it fights in the rear)
+    battle_standard: str = ""  # its unit that carries the army's battle standard
+
+    def notes(self, battle: Battle) -> list[str]:
+        """The facts in words, for a window to say where its ticks came from."""
+        def name(uid: str) -> str:
+            return battle.roster[uid].name
+
+        lines = [f"{name(uid)} charged this turn" for uid in self.charged]
+        lines += [f"{name(uid)} fight {name(enemy)} in the flank" for uid, enemy in self.flank]
+        lines += [f"{name(uid)} fight {name(enemy)} in the rear" for uid, enemy in self.rear]
+        if self.battle_standard:
+            lines.append(f"{name(self.battle_standard)} carry the battle standard")
+        return lines
+
+
+def side_facts(battle: Battle, units: Sequence[str], enemies: Sequence[str]) -> SideFacts:
+    """What the table tells of a side made of `units` fighting `enemies`: who charged this
+    turn (a charge move, or a pursuit into a fresh enemy), who touches an enemy's side or
+    rear edge, and who carries the battle standard."""
+    standing = [uid for uid in units if battle.states[uid].status.on_table]
+    foes = [uid for uid in enemies if battle.states[uid].status.on_table]
+    flank: list[tuple[str, str]] = []
+    rear: list[tuple[str, str]] = []
+    for uid in standing:
+        for enemy in foes:
+            edge = fought_edge(battle, uid, enemy)
+            if edge in FLANKS:
+                flank.append((uid, enemy))
+            elif edge == "rear":
+                rear.append((uid, enemy))
+    return SideFacts(
+        player=battle.player_of(units[0]) if units else "",
+        charged=tuple(uid for uid in standing if CHARGED in battle.states[uid].flags),
+        flank=tuple(flank), rear=tuple(rear),
+        battle_standard=next((uid for uid in standing
+                              if "battle_standard" in battle.roster[uid].upgrades), ""))
 
 
 def engagements(battle: Battle, combats: Sequence[Combat]) -> list[UnitsEngaged]:

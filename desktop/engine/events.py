@@ -101,6 +101,10 @@ def fold(battle: Battle, events: Iterable[Event]) -> Battle:
 # Kensei K-RA-12: a runner that ran into an enemy loses its Initiative and Honor rolls for as
 # long as it stays locked in that combat.
 LOCKED_RUNNER = "locked_runner"
+# A unit that charged into contact this turn (a charge move, or a pursuit into a fresh
+# enemy, W6-PU-2): what a combat's "charged" starts from (desktop.engine.combat). A turn
+# flag (model.TURN_FLAG): it lasts until the next TurnBegan.
+CHARGED = TURN_FLAG + "charged"
 
 
 def _disengage(battle: Battle, unit_id: str) -> Battle:
@@ -305,7 +309,10 @@ class Movement(Event):
     through: tuple[tuple[str, Point, Point], ...] = field(default=(), kw_only=True)
     footprint: tuple[Point, ...] = field(default=(), kw_only=True)
 
-    def _moved(self, battle: Battle) -> Battle:
+    def _moved(self, battle: Battle, *, charged: bool = False) -> Battle:
+        if charged:
+            return battle.update(self.unit, center=self.path[-1], facing=self.facing,
+                                 flags=battle.states[self.unit].flags | {CHARGED})
         return battle.update(self.unit, center=self.path[-1], facing=self.facing)
 
 
@@ -334,7 +341,7 @@ class UnitPursued(Movement):
     charged: str = ""  # the fresh enemy it ran into, if any
 
     def apply_to(self, battle: Battle) -> Battle:
-        battle = _disengage(self._moved(battle), self.unit)
+        battle = _disengage(self._moved(battle, charged=bool(self.charged)), self.unit)
         if self.charged:
             battle = UnitsEngaged(self.unit, self.charged).apply_to(battle)
         return battle
@@ -350,13 +357,13 @@ class UnitLeftTable(Movement):
 
 @dataclass(frozen=True)
 class UnitCharged(Movement):
-    """A charge move; `reached` says whether it got to `target`."""
+    """A charge move; `reached` says whether it got to `target` (then it charged this turn)."""
 
     target: str
     reached: bool
 
     def apply_to(self, battle: Battle) -> Battle:
-        return self._moved(battle)
+        return self._moved(battle, charged=self.reached)
 
 
 @dataclass(frozen=True)

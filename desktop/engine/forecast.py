@@ -28,7 +28,7 @@ import math
 import random
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -83,6 +83,11 @@ Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 
 class ForecastError(RuleError):
     """The answers given cannot be followed (the message says which one)."""
+
+
+class ForecastCancelled(Exception):
+    """The caller no longer wants this forecast (`cancelled` said so): a window whose input
+    changed stops the old walk at its next run instead of waiting for it."""
 
 
 UnitOutcome = tuple[tuple[str, str], ...]  # (unit id, what happened to it), in unit order
@@ -155,11 +160,13 @@ def forecast(
     max_leaves: int = DEFAULT_MAX_LEAVES,
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
+    cancelled: Callable[[], bool] | None = None,
 ) -> Forecast:
     """The outcomes of `resolution` once `answers` are given, choices from `choices` or
     their defaults: exact while the tree stays within `budget_seconds` and `max_leaves`,
     else a sample of `samples` runs rolled from `seed`, stopped when it has taken
-    `budget_seconds` too (so a forecast answers within about twice the budget)."""
+    `budget_seconds` too (so a forecast answers within about twice the budget).
+    `cancelled` is asked after every run; once it says True, ForecastCancelled is raised."""
     choices = dict(choices or {})
     answers = tuple(answers)
     started = time.perf_counter()
@@ -167,13 +174,13 @@ def forecast(
     if budget_seconds > 0 and max_leaves > 0 and _may_fit(
             resolution, start.answers, choices, budget_seconds, max_leaves, seed):
         found = _exact(resolution, start, choices, deadline=started + budget_seconds,
-                       max_leaves=max_leaves)
+                       max_leaves=max_leaves, cancelled=cancelled)
         if found is not None:
             leaves, walked = found
             return replace(_summarise(resolution.battle, leaves, exact=True,
                                       seconds=time.perf_counter() - started), leaves=walked)
     return sample(resolution, answers, choices, samples=samples, seed=seed, started=started,
-                  budget_seconds=budget_seconds)
+                  budget_seconds=budget_seconds, cancelled=cancelled)
 
 
 def sample(
@@ -185,6 +192,7 @@ def sample(
     seed: int = 0,
     started: float | None = None,
     budget_seconds: float = SAMPLE_BUDGET_SECONDS,
+    cancelled: Callable[[], bool] | None = None,
 ) -> Forecast:
     """`samples` whole runs after `answers`, the dice rolled from `seed` (repeatable), or
     as many as `budget_seconds` allows (at least one): the result says how many it made
@@ -201,6 +209,8 @@ def sample(
     counts: Counter[UnitOutcome] = Counter()
     asked, made = samples, 0
     while made < asked:
+        if cancelled is not None and cancelled():
+            raise ForecastCancelled
         session = run(resolution.replay(answers), script)
         counts[summarise(resolution.battle, session.events)] += 1
         made += 1
@@ -328,8 +338,10 @@ class _Walk:
     """The exact walk: depth first, every branch of a roll a subtree of its own."""
 
     def __init__(self, resolution: Resolution, choices: Mapping[str, str], *,
-                 deadline: float, max_leaves: int) -> None:
+                 deadline: float, max_leaves: int,
+                 cancelled: Callable[[], bool] | None = None) -> None:
         self.resolution = resolution
+        self.cancelled = cancelled
         self.choices = choices
         self.deadline = deadline
         self.max_leaves = max_leaves
@@ -388,6 +400,8 @@ class _Walk:
 
     def _leaf(self, session: Session) -> _Subtree:
         self.leaves += 1
+        if self.cancelled is not None and self.cancelled():
+            raise ForecastCancelled
         if self.leaves > self.max_leaves or time.perf_counter() > self.deadline:
             raise _OverBudget
         outcome = summarise(self.resolution.battle, session.events)
@@ -397,10 +411,11 @@ class _Walk:
 
 def _exact(
     resolution: Resolution, start: Session, choices: Mapping[str, str], *, deadline: float,
-    max_leaves: int,
+    max_leaves: int, cancelled: Callable[[], bool] | None = None,
 ) -> tuple[list[tuple[UnitOutcome, Fraction]], int] | None:
     """Each outcome's chance and how many leaves were walked, or None past the budget."""
-    walk = _Walk(resolution, choices, deadline=deadline, max_leaves=max_leaves)
+    walk = _Walk(resolution, choices, deadline=deadline, max_leaves=max_leaves,
+                 cancelled=cancelled)
     try:
         found, _ = walk.subtree(start.answers, frozenset())
     except _OverBudget:

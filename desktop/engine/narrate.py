@@ -4,6 +4,8 @@
 totals where the event has them, distances in the ruleset's unit (" or cm) and the clause
 that made it happen in brackets. Player moves (clause "player") and new turns follow no
 clause, so they carry no bracket. The words are Rout's own; rules/README.md has the ids.
+A test is told as its request's threshold words it (`Threshold.verdict`), so the log and
+the wizard give the same sum; verbs agree with the unit's name (desktop.engine.wording).
 """
 
 from __future__ import annotations
@@ -64,7 +66,9 @@ from desktop.engine.events import (
     fold,
 )
 from desktop.engine.model import Battle, Status
+from desktop.engine.procedure import Threshold
 from desktop.engine.rulesets import get_ruleset
+from desktop.engine.wording import plural, pronoun, verb
 
 # Clauses that are not rules: a player's own move.
 NO_RULE = ("", "player")
@@ -93,6 +97,24 @@ class _Words:
 
     def names(self, unit_ids: Sequence[str]) -> str:
         return _listed([self.name(uid) for uid in unit_ids])
+
+    def many(self, unit_ids: str | Sequence[str]) -> bool:
+        """Whether a subject of these units takes the plural (wording.plural)."""
+        if isinstance(unit_ids, str):
+            return plural(self.battle, unit_ids)
+        return len(unit_ids) != 1 or plural(self.battle, unit_ids[0])
+
+    def does(self, unit_ids: str | Sequence[str], word: str) -> str:
+        """A plural verb as these units' name takes it: "flee", or "flees" for one model."""
+        return verb(word, self.many(unit_ids))
+
+    def their(self, unit_ids: str | Sequence[str], word: str = "their") -> str:
+        return pronoun(word, self.many(unit_ids))
+
+    def says(self, unit_id: str, word: str, rest: str = "") -> str:
+        """"Orc Boyz flee 8\"": the unit's name, its verb agreeing, then the rest."""
+        text = f"{self.name(unit_id)} {self.does(unit_id, word)}"
+        return f"{text} {rest}" if rest else text
 
     def distance(self, value: float) -> str:
         shown = f"{round(value, 1):g}"
@@ -127,25 +149,20 @@ def _moved_up(moved_up: Sequence[tuple[str, float, float]], words: _Words,
               how: str = "move up") -> str:
     if not moved_up:
         return ""
-    return f"; {words.names([uid for uid, _, _ in moved_up])} {how} to stay in contact"
+    units = [uid for uid, _, _ in moved_up]
+    first, _, rest = how.partition(" ")
+    return (f"; {words.names(units)} {words.does(units, first)}{' ' + rest if rest else ''} "
+            "to stay in contact")
 
 
 def _locked(event: RunnerLocked, words: _Words) -> str:
-    text = (f"{words.name(event.unit)} run into {words.name(event.enemy)} and are locked in "
-            "combat with them")
+    text = (f"{words.says(event.unit, 'run', 'into')} {words.name(event.enemy)} and "
+            f"{words.does(event.unit, 'are')} locked in combat with "
+            f"{words.their(event.enemy, 'them')}")
     others = [uid for uid in event.touching if uid != event.enemy]
     if others:
         text += f" (also touching {words.names(others)}, not locked)"
     return text
-
-
-def _roll(dice: str, faces: Sequence[int], modifier: int) -> tuple[str, int]:
-    """`2D6 rolled 5+4 +3 = 12`: the faces, the modifier added and the total."""
-    shown = "+".join(str(face) for face in faces)
-    total = sum(faces) + modifier
-    if modifier:
-        shown += f" {modifier:+d}"
-    return f"{dice} rolled {shown} = {total}", total
 
 
 def _dice_modifier(dice: str) -> int:
@@ -155,27 +172,44 @@ def _dice_modifier(dice: str) -> int:
         return 0
 
 
+# Each test's name and what passing and failing it does, for many: (verb, rest).
+_TESTS: dict[type[TestTaken], tuple[str, tuple[str, str], tuple[str, str]]] = {
+    BreakTest: ("a Break test", ("hold", ""), ("break", "")),
+    PanicTest: ("a Panic test", ("keep", "their nerve"), ("panic", "")),
+    RestraintTest: ("a Restraint test", ("are", "held back"),
+                    ("cannot", "be held back and must pursue")),
+    RallyTest: ("a Rally test", ("rally", ""), ("keep", "fleeing")),
+    HonorTest: ("an Honor test", ("stand", "firm"), ("fail", "it")),
+}
+
+
 def _test(event: TestTaken, words: _Words) -> str:
-    name = words.name(event.unit)
+    """"Elf Archers take a Break test on 2D6: 4 + 4 + 3 = 11, above Ld 8 — they break": the
+    sum as the request's threshold words it. Every test passes on a total of its target or
+    less; Kensei's event carries the dice's own modifier, the others the test's."""
+    test, held, failed = _TESTS.get(type(event), ("a test", ("pass", ""), ("fail", "")))
     if isinstance(event, HonorTest):
-        # Kensei's event carries the dice's own modifier; the target is the highest pass.
-        rolled, _ = _roll(event.dice, event.faces, event.modifier)
-        outcome = "they stand firm" if event.passed else "they fail it"
-        return f"{name} take an Honor test: {rolled}, needing {event.target} or less — {outcome}"
-    rolled, _ = _roll(event.dice, event.faces, event.modifier + _dice_modifier(event.dice))
-    kinds: dict[type[TestTaken], tuple[str, str, str]] = {
-        BreakTest: ("a Break test", "they hold", "they break"),
-        PanicTest: ("a Panic test", "they keep their nerve", "they panic"),
-        RestraintTest: ("a Restraint test", "they are held back",
-                        "they cannot be held back and must pursue"),
-        RallyTest: ("a Rally test", "they rally", "they keep fleeing"),
-    }
-    test, held, failed = kinds.get(type(event), ("a test", "they pass", "they fail"))
-    return (f"{name} take {test}: {rolled} against Ld {event.target} — "
-            f"{held if event.passed else failed}")
+        threshold = Threshold.of_rule("<=", event.target, "holds", "fails")
+        dice_modifier = event.modifier
+    else:
+        threshold = Threshold.of_rule("<=", event.target, "holds", "fails",
+                                      modifier=event.modifier, against=f"Ld {event.target}")
+        dice_modifier = _dice_modifier(event.dice)
+    sum_text = threshold.verdict(event.faces, dice_modifier, passed=event.passed)
+    word, rest = held if event.passed else failed
+    rest = " ".join(words.their(event.unit, part) for part in rest.split(" ")) if rest else ""
+    outcome = f"{words.their(event.unit, 'they')} {words.does(event.unit, word)}"
+    outcome += f" {rest}" if rest else ""
+    return f"{words.says(event.unit, 'take', test)} on {event.dice}: {sum_text} — {outcome}"
 
 
 def _combat(event: CombatResolved, words: _Words) -> str:
+    return f"The combat '{event.combat}': {scores(event)}"
+
+
+def scores(event: CombatResolved) -> str:
+    """"Orcs & Goblins 7 (wounds 3, ranks 3, outnumber 1); High Elves 4 (wounds 4) — Orcs &
+    Goblins win by 3": every bonus the engine counted, as the log and the wizard give it."""
     parts = []
     for player, score in event.scores:
         bonuses = ", ".join(f"{bonus} {value}" for who, bonus, value in event.breakdown
@@ -183,11 +217,11 @@ def _combat(event: CombatResolved, words: _Words) -> str:
         parts.append(f"{player} {score}" + (f" ({bonuses})" if bonuses else ""))
     result = (f"{event.winner} win by {event.difference}" if event.winner
               else "a draw, so nobody tests")
-    return f"The combat '{event.combat}': {'; '.join(parts)} — {result}"
+    return f"{'; '.join(parts)} — {result}"
 
 
 def _fled(event: UnitFled, words: _Words) -> str:
-    text = (f"{words.name(event.unit)} flee {_moved(event, words)} away from "
+    text = (f"{words.says(event.unit, 'flee', _moved(event, words))} away from "
             f"{words.name(event.away_from)}")
     if event.passed_through:
         text += f", passing through {words.names(event.passed_through)}"
@@ -199,10 +233,11 @@ def _fled(event: UnitFled, words: _Words) -> str:
 def _caught(event: UnitCaught, words: _Words) -> str:
     caught, by = words.name(event.unit), words.names(event.by)
     rolls = dict(event.pursuit_rolls)
+    pursue, catch = words.does(event.by, "pursue"), words.does(event.by, "catch")
     if len(event.by) == 1 and event.by[0] in rolls:
-        text = f"{by} pursue {words.distance(rolls[event.by[0]])} and catch {caught}"
+        text = f"{by} {pursue} {words.distance(rolls[event.by[0]])} and {catch} {caught}"
     else:
-        text = f"{by} catch {caught}"
+        text = f"{by} {catch} {caught}"
     text += f", who fled {words.distance(event.flee_roll)}"
     others = [(uid, total) for uid, total in event.pursuit_rolls
               if not (len(event.by) == 1 and uid == event.by[0])]
@@ -212,10 +247,12 @@ def _caught(event: UnitCaught, words: _Words) -> str:
 
 
 def _charged(event: UnitCharged, words: _Words) -> str:
-    name, target = words.name(event.unit), words.name(event.target)
+    target, unit = words.name(event.target), event.unit
     if event.reached:
-        return f"{name} charge {target} and reach them after {_moved(event, words)}"
-    return f"{name} charge {target} but fall short after {_moved(event, words)}"
+        return (f"{words.says(unit, 'charge', target)} and {words.does(unit, 'reach')} "
+                f"{words.their(event.target, 'them')} after {_moved(event, words)}")
+    return (f"{words.says(unit, 'charge', target)} but {words.does(unit, 'fall')} short "
+            f"after {_moved(event, words)}")
 
 
 def _player_moved(event: UnitMoved, words: _Words) -> str:
@@ -224,18 +261,18 @@ def _player_moved(event: UnitMoved, words: _Words) -> str:
     state = words.battle.states.get(event.unit)
     before = state.facing if state is not None else event.facing
     turned = abs((event.facing - before + 180.0) % 360.0 - 180.0) >= 0.5
-    facing = f"turn to face {event.facing % 360:.0f}°"
+    facing = f"{words.does(event.unit, 'turn')} to face {event.facing % 360:.0f}°"
     if turned and _path_length(event) < 0.05:
         return f"{words.name(event.unit)} {facing}"
-    text = f"{words.name(event.unit)} move {_moved(event, words)}"
+    text = words.says(event.unit, "move", _moved(event, words))
     return f"{text} and {facing}" if turned else text
 
 
 def _wheeled(event: UnitWheeled, words: _Words) -> str:
     way = "clockwise" if event.angle >= 0 else "anticlockwise"
     # Whole degrees, as the Wheel tool showed them while dragging.
-    return (f"{words.name(event.unit)} wheel {abs(event.angle):.0f}° {way} about their "
-            f"{event.pivot} front corner (the outer corner travels "
+    return (f"{words.says(event.unit, 'wheel')} {abs(event.angle):.0f}° {way} about "
+            f"{words.their(event.unit)} {event.pivot} front corner (the outer corner travels "
             f"{words.distance(event.arc)})")
 
 
@@ -252,59 +289,60 @@ def _terrain_name(words: _Words, terrain_id: str) -> str:
 _SENTENCES: dict[type[Event], Callable[[Any, _Words], str]] = {
     CombatResolved: _combat,
     TestTaken: _test,
-    TestWaived: lambda e, w: f"{w.name(e.unit)} take no {e.test} test: {e.reason}",
-    DiceRolled: lambda e, w: (f"{w.name(e.unit)} roll {e.dice} to {e.purpose}: "
-                              f"{'+'.join(map(str, e.faces))} = {w.distance(e.total)}"),
-    UnitEscaped: lambda e, w: (f"{w.name(e.unit)} escape: their flee roll of "
+    TestWaived: lambda e, w: w.says(e.unit, "take", f"no {e.test} test: {e.reason}"),
+    DiceRolled: lambda e, w: w.says(e.unit, "roll", (
+        f"{e.dice} to {e.purpose}: {' + '.join(map(str, e.faces))} = {w.distance(e.total)}")),
+    UnitEscaped: lambda e, w: (f"{w.says(e.unit, 'escape')}: {w.their(e.unit)} flee roll of "
                                f"{w.distance(e.flee_roll)} beats every pursuer ("
                                f"{w.rolls(e.pursuit_rolls)})"),
     PursuitDeclared: lambda e, w: (
-        f"{w.name(e.unit)} overrun straight ahead" if e.overrun and not e.target
-        else f"{w.name(e.unit)} {'overrun into' if e.overrun else 'will pursue'} "
-             f"{w.name(e.target)}"),
+        w.says(e.unit, "overrun", "straight ahead") if e.overrun and not e.target
+        else w.says(e.unit, "overrun", f"into {w.name(e.target)}") if e.overrun
+        else w.says(e.unit, "will", f"pursue {w.name(e.target)}")),
     CasualtiesRemoved: lambda e, w: (
-        f"{w.name(e.unit)} lose {e.models} model{'s' if e.models != 1 else ''}"
+        w.says(e.unit, "lose", f"{e.models} model{'s' if e.models != 1 else ''}")
         + _moved_up(e.moved_up, w)),
-    UnitBroke: lambda e, w: f"{w.name(e.unit)} are broken",
-    UnitPanicked: lambda e, w: (f"{w.name(e.unit)} panic at the fate of {w.name(e.cause)} "
-                                "and will flee"),
-    Movement: lambda e, w: f"{w.name(e.unit)} move {_moved(e, w)}",
+    UnitBroke: lambda e, w: w.says(e.unit, "are", "broken"),
+    UnitPanicked: lambda e, w: w.says(e.unit, "panic", f"at the fate of {w.name(e.cause)} "
+                                                       "and will flee"),
+    Movement: lambda e, w: w.says(e.unit, "move", _moved(e, w)),
     UnitMoved: _player_moved,
     UnitFled: _fled,
     UnitPursued: lambda e, w: (
-        (f"{w.name(e.unit)} pursue {w.name(e.target)} {_moved(e, w)}" if e.target
-         else f"{w.name(e.unit)} overrun straight ahead {_moved(e, w)}")
-        + (f" and crash into {w.name(e.charged)}" if e.charged else "")),
-    UnitLeftTable: lambda e, w: (f"{w.name(e.unit)} flee {_moved(e, w)} off the table and "
-                                 "are gone"),
+        (w.says(e.unit, "pursue", f"{w.name(e.target)} {_moved(e, w)}") if e.target
+         else w.says(e.unit, "overrun", f"straight ahead {_moved(e, w)}"))
+        + (f" and {w.does(e.unit, 'crash')} into {w.name(e.charged)}" if e.charged else "")),
+    UnitLeftTable: lambda e, w: (f"{w.says(e.unit, 'flee', _moved(e, w))} off the table and "
+                                 f"{w.does(e.unit, 'are')} gone"),
     UnitCharged: _charged,
     UnitCaught: _caught,
-    UnitDestroyed: lambda e, w: f"{w.name(e.unit)} are destroyed ({e.reason})",
-    UnitRallied: lambda e, w: f"{w.name(e.unit)} rally and stop fleeing",
+    UnitDestroyed: lambda e, w: w.says(e.unit, "are", f"destroyed ({e.reason})"),
+    UnitRallied: lambda e, w: (f"{w.says(e.unit, 'rally')} and {w.does(e.unit, 'stop')} "
+                               "fleeing"),
     UnitsEngaged: lambda e, w: f"{w.name(e.unit)} and {w.name(e.enemy)} are now in combat",
-    ChargeFailed: lambda e, w: f"{w.name(e.unit)} fail to reach {w.name(e.target)}",
+    ChargeFailed: lambda e, w: w.says(e.unit, "fail", f"to reach {w.name(e.target)}"),
     TurnBegan: lambda e, w: f"Turn {e.turn} begins",
-    ModifierApplied: lambda e, w: (f"{w.name(e.unit)} get {e.stat} {e.delta:+d} until the end "
-                                   f"of turn {e.expires_after_turn} ({e.source})"),
-    FlagSet: lambda e, w: f"{w.name(e.unit)} are marked: {_flag(e.flag)}",
-    WoundsSuffered: lambda e, w: (f"{w.name(e.unit)} suffer {e.wounds} "
-                                  f"Wound{'s' if e.wounds != 1 else ''}"
-                                  + _moved_up(e.moved_up, w)),
+    ModifierApplied: lambda e, w: w.says(e.unit, "get", (
+        f"{e.stat} {e.delta:+d} until the end of turn {e.expires_after_turn} ({e.source})")),
+    FlagSet: lambda e, w: w.says(e.unit, "are", f"marked: {_flag(e.flag)}"),
+    WoundsSuffered: lambda e, w: (w.says(e.unit, "suffer", (
+        f"{e.wounds} Wound{'s' if e.wounds != 1 else ''}")) + _moved_up(e.moved_up, w)),
     RunnerLocked: _locked,
-    UnitChased: lambda e, w: (f"{w.name(e.unit)} chase {w.name(e.target)} {_moved(e, w)}"
-                              + (f" and run into {w.name(e.reached)}" if e.reached else "")),
-    ChaseReached: lambda e, w: (f"{w.name(e.unit)} catch up with {w.name(e.target)} and make "
-                                "a free attack"),
-    ChaseCharged: lambda e, w: (f"{w.name(e.unit)} run into {w.name(e.enemy)}: a successful "
-                                "charge, fought next turn"),
+    UnitChased: lambda e, w: (w.says(e.unit, "chase", f"{w.name(e.target)} {_moved(e, w)}")
+                              + (f" and {w.does(e.unit, 'run')} into {w.name(e.reached)}"
+                                 if e.reached else "")),
+    ChaseReached: lambda e, w: (f"{w.says(e.unit, 'catch', 'up with')} {w.name(e.target)} "
+                                f"and {w.does(e.unit, 'make')} a free attack"),
+    ChaseCharged: lambda e, w: (f"{w.says(e.unit, 'run', 'into')} {w.name(e.enemy)}: a "
+                                "successful charge, fought next turn"),
     CommandPointSpent: lambda e, w: (f"{e.player} spend a Command Point for "
                                      f"{w.name(e.unit)} to {e.purpose}"),
-    UnitTurned: lambda e, w: f"{w.name(e.unit)} turn to face {e.facing % 360:g}°",
-    UnitDeployed: lambda e, w: (f"{w.name(e.unit)} deploy at ({e.center[0]:.1f}, "
-                                f"{e.center[1]:.1f}) facing {e.facing % 360:g}°"),
+    UnitTurned: lambda e, w: w.says(e.unit, "turn", f"to face {e.facing % 360:g}°"),
+    UnitDeployed: lambda e, w: w.says(e.unit, "deploy", (
+        f"at ({e.center[0]:.1f}, {e.center[1]:.1f}) facing {e.facing % 360:g}°")),
     UnitWheeled: _wheeled,
     # A reform moves enemies up (it narrowed) or out of its way (it widened).
-    UnitReformed: lambda e, w: (f"{w.name(e.unit)} reform {e.files} wide"
+    UnitReformed: lambda e, w: (w.says(e.unit, "reform", f"{e.files} wide")
                                 + _moved_up(e.moved_up, w, "move")),
     UnitsDisengaged: lambda e, w: (f"{w.name(e.unit)} and {w.name(e.enemy)} break off their "
                                    "combat"),

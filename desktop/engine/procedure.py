@@ -43,22 +43,57 @@ _COMPARISONS: dict[str, Callable[[int, int], bool]] = {
 }
 
 
+# How a total stands to a test's target, in words, by comparison: (when it holds, when not).
+_RELATIONS: dict[str, tuple[str, str]] = {
+    "<=": ("not above", "above"),
+    "<": ("below", "not below"),
+    ">=": ("at least", "below"),
+    ">": ("above", "not above"),
+}
+# The totals each side of the line takes, in words ("{}" is the target).
+_RANGES: dict[str, tuple[str, str]] = {
+    "<=": ("{} or less", "above {}"),
+    "<": ("below {}", "{} or more"),
+    ">=": ("{} or more", "below {}"),
+    ">": ("above {}", "{} or less"),
+}
+
+
 @dataclass(frozen=True)
 class Threshold:
     """What a test needs, as data: the roll `passes` when `total <comparison> value`.
 
     `total` is the dice total (faces plus the dice's own modifier), the number a chart of the
     roll shows, so a window can draw the line and judge a typed roll without reading `why`.
+
+    The rule itself may add `modifier` to that total (a Break test adds the combat score
+    difference) and compare the sum with `target` = value + modifier, named `against`
+    ("Ld 8"). Every text about the test — the request's `why`, a window's chart, its result
+    line, the battle log — is worded from here (`rule`, `ranges`, `verdict`), so they give
+    the same numbers.
     """
 
     comparison: str
     value: int
     passes: str  # what the outcome is called when the comparison holds ("holds", "passes")
     fails: str
+    modifier: int = 0
+    against: str = ""  # the target in words ("Ld 8", "the flee roll of 7"); "" = its number
 
     def __post_init__(self) -> None:
         if self.comparison not in _COMPARISONS:
             raise ValueError(f"unknown comparison '{self.comparison}'")
+
+    @classmethod
+    def of_rule(cls, comparison: str, target: int, passes: str, fails: str, *,
+                modifier: int = 0, against: str = "") -> Threshold:
+        """A test as its rule says it: `dice total + modifier <comparison> target`."""
+        return cls(comparison, target - modifier, passes, fails, modifier, against)
+
+    @property
+    def target(self) -> int:
+        """What the dice total plus `modifier` is compared with (Ld for a Break test)."""
+        return self.value + self.modifier
 
     def holds(self, total: int) -> bool:
         return _COMPARISONS[self.comparison](total, self.value)
@@ -66,10 +101,75 @@ class Threshold:
     def outcome(self, total: int) -> str:
         return self.passes if self.holds(total) else self.fails
 
+    def ranges(self) -> tuple[str, str]:
+        """The totals (dice plus modifier) that pass and that fail: ("8 or less", "above 8")."""
+        passing, failing = _RANGES[self.comparison]
+        return passing.format(self.target), failing.format(self.target)
+
+    def dice_text(self, dice: Dice) -> str:
+        """The roll with what the rule adds: "2D6 and add 3", "2D6 and take away 1", "2D6"."""
+        if self.modifier > 0:
+            return f"{dice} and add {self.modifier}"
+        if self.modifier < 0:
+            return f"{dice} and take away {-self.modifier}"
+        return str(dice)
+
+    def rule(self, dice: Dice) -> str:
+        """The test in one sentence: "Roll 2D6 and add 3: above 8 breaks, 8 or less holds."""
+        passing, failing = self.ranges()
+        return (f"Roll {self.dice_text(dice)}: {failing} {self.fails}, "
+                f"{passing} {self.passes}.")
+
+    def judged(self, faces: Sequence[int], dice_modifier: int = 0) -> tuple[str, bool, str]:
+        """(the sum, whether it holds, how it stands to the target): ("4 + 4 + 3 = 11",
+        False, "above Ld 8")."""
+        total = sum(faces) + dice_modifier + self.modifier
+        holds = _COMPARISONS[self.comparison](total, self.target)
+        relation = _RELATIONS[self.comparison][0 if holds else 1]
+        return (summed(faces, dice_modifier, self.modifier), holds,
+                f"{relation} {self.against or self.target}")
+
+    def verdict(self, faces: Sequence[int], dice_modifier: int = 0,
+                passed: bool | None = None) -> str:
+        """How one roll came out against the line: "4 + 4 + 3 = 11, above Ld 8".
+
+        `passed` is what the procedure decided, when a rule beats the line (a double 1
+        that holds whatever the total)."""
+        summed, holds, stands = self.judged(faces, dice_modifier)
+        text = f"{summed}, {stands}"
+        if passed is not None and passed != holds:
+            text += (", yet a double 1 holds" if len(faces) == 2 and set(faces) == {1}
+                     else f", yet it {self.passes if passed else self.fails}")
+        return text
+
     def to_json(self) -> dict[str, Any]:
-        return {"passes_if": f"total {self.comparison} {self.value}",
+        data = {"passes_if": f"total {self.comparison} {self.value}",
                 "comparison": self.comparison, "value": self.value,
                 "passes": self.passes, "fails": self.fails}
+        if self.modifier or self.against:
+            data |= {"modifier": self.modifier, "target": self.target,
+                     "against": self.against or str(self.target)}
+        return data
+
+
+def summed(faces: Sequence[int], *added: int) -> str:
+    """"4 + 4 + 3 = 11": the faces and the numbers added to them (none left out at 0), or
+    the one face alone."""
+    parts = [str(face) for face in faces] + [_signed(number) for number in added if number]
+    total = sum(faces) + sum(added)
+    return f"{_joined(parts)} = {total}" if len(parts) > 1 else str(total)
+
+
+def _signed(number: int) -> str:
+    return f"+ {number}" if number >= 0 else f"- {-number}"
+
+
+def _joined(parts: Sequence[str]) -> str:
+    """"4 + 4 + 3", "4 + 4 - 2": faces joined by plus, a signed number as it is."""
+    text = parts[0] if parts else "0"
+    for part in parts[1:]:
+        text += f" {part}" if part[0] in "+-" else f" + {part}"
+    return text
 
 
 @dataclass(frozen=True)
@@ -171,6 +271,15 @@ class Roll:
         labels = (self.threshold.passes, self.threshold.fails)
         return tuple(Outcome(label, chance.pop(label, Fraction(0))) for label in labels) + \
             tuple(Outcome(label, value) for label, value in chance.items())
+
+    @cached_property
+    def certain(self) -> Outcome | None:
+        """The outcome every roll gives, when the procedure reads nothing of the faces but
+        their outcome (a test no roll can pass, or none can fail); else None. A window may
+        roll such dice itself: whatever they show, the same follows."""
+        if self.reads != "outcome":
+            return None
+        return next((outcome for outcome in self.odds if outcome.chance == 1), None)
 
     def accept(self, answer: object) -> tuple[int, ...]:
         if not isinstance(answer, tuple | list):
@@ -426,6 +535,21 @@ class Resolution:
     def preview(self, answers: Iterable[object] = ()) -> Session:
         """The finished session for `answers`, then every later request's default answer."""
         return run(self.replay(answers), default_answer)
+
+
+def certainty(roll: Roll) -> str:
+    """Why a certain roll (`Roll.certain`) needs no dice, in the words of its threshold:
+    "whatever the dice: even 1 + 1 + 7 = 9 is above Ld 8" (the roll nearest the other
+    outcome)."""
+    threshold, certain = roll.threshold, roll.certain
+    if threshold is None or certain is None:
+        return "whatever the dice"
+    passes = certain.label == threshold.passes
+    low_passes = threshold.comparison in ("<=", "<")
+    dice = roll.dice
+    faces = (1,) * dice.count if low_passes != passes else (dice.sides,) * dice.count
+    summed, _, stands = threshold.judged(faces, dice.modifier)
+    return f"whatever the dice: even {summed} is {stands}"
 
 
 def default_answer(request: Request) -> Answer:

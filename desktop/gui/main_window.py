@@ -896,6 +896,15 @@ class MainWindow(QMainWindow):
         return self.workspace.problems(army) if self.workspace is not None else None
 
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
+        # An open resolution wizard asks first: its answers kept for later, thrown away,
+        # or the players go on (and Rout stays open).
+        wizard = self._battles.wizard if self._battles is not None else None
+        if wizard is not None:
+            choice = wizard.ask_to_leave("Quit Rout with a resolution open?")
+            if choice == "stay":
+                event.ignore()
+                return
+            wizard.leave(choice)
         # Reads still running finish into nothing: no welcome or dialog after the window.
         self._closing = True
         if self._settings is not None:

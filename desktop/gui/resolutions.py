@@ -97,7 +97,10 @@ class Resolutions(QObject):
         battle = self.panel.battle
         if battle is None or self.panel.workspace is None or self.wizard is not None:
             return
-        if not answers and self._kept_elsewhere():
+        # Another window's unfinished resolution is not written over; this window's own,
+        # kept for later, comes first: the players may go on with it instead.
+        current = self.panel.workspace.current_id
+        if not answers and current and (self._kept_elsewhere() or self.offer_resume(current)):
             return
         wizard = ResolutionWizard(battle, procedure, prepared, parent=self.panel.window)
         wizard.setWindowModality(Qt.WindowModality.WindowModal)
@@ -106,7 +109,7 @@ class Resolutions(QObject):
         wizard.highlightUnits.connect(lambda ids: self.panel.scene.select_units(list(ids)))
         wizard.finished.connect(lambda result: self._resolved(wizard, result))
         wizard.answersChanged.connect(lambda answers: self._save_pending(wizard, answers))
-        self._add_forecast(wizard)
+        wizard.add_forecast(self.panel.workspace.runner)
         self.wizard = wizard
         self.panel.update_actions()
         self._place(wizard)
@@ -144,35 +147,22 @@ class Resolutions(QObject):
         wizard.resize(place.size())
         wizard.move(place.topLeft())
 
-    def _add_forecast(self, wizard: Any) -> None:
-        """The forecast on the first page, following the input and then the answers."""
-        from desktop.engine.errors import RuleError
-        from desktop.gui.wizard.forecast_view import ForecastView
-
-        if self.panel.workspace is None:
-            return
-        view = ForecastView(self.panel.workspace.runner, wizard.forecast_area)
-        wizard.forecast_area.layout().addWidget(view)
-        wizard.forecast_view = view
-
-        def input_changed(mapping: dict[str, Any]) -> None:
-            try:
-                view.ask(wizard.resolution_for(mapping))
-            except RuleError as error:
-                view.title.setText(f"No forecast: {error}")
-
-        wizard.inputChanged.connect(input_changed)
-        wizard.answersChanged.connect(
-            lambda answers: view.ask(wizard.resolution, answers))
-        input_changed(wizard.input_page.mapping())
-
     def _resolved(self, wizard: Any, result: int) -> None:
         self.wizard = None
         battle = self.panel.battle
         self.panel.scene.show_battle(battle)  # the preview ends either way
-        self._drop_pending()
+        kept = result != QDialog.DialogCode.Accepted and wizard.keep_answers
+        if not kept:
+            self._drop_pending()
         self.panel.update_actions()
         if battle is None or self.panel.workspace is None:
+            return
+        if kept:
+            count = len(wizard.answers)
+            kept_what = "its answer is" if count == 1 else f"its {count} answers are"
+            self.panel.status.emit(
+                f"Resolution put aside: {kept_what} kept, and offered again the next time "
+                "this battle resolves anything")
             return
         if result != QDialog.DialogCode.Accepted or not wizard.resolved:
             self.panel.status.emit("Resolution cancelled: nothing changed")
@@ -208,30 +198,33 @@ class Resolutions(QObject):
             except StoreError as error:
                 self.panel.status.emit(str(error))
 
-    def offer_resume(self, battle_id: str) -> None:
+    def offer_resume(self, battle_id: str) -> bool:
+        """Offer to go on with the battle's unfinished resolution, if it has one; True when
+        the players took it up (its wizard is open)."""
         from desktop.store.errors import StoreError
 
         if (self.panel.workspace is None or self.wizard is not None
                 or self.panel.workspace.store.read_only):  # it could be neither kept nor dropped
-            return
+            return False
         try:
             pending = self.panel.workspace.store.load_pending(battle_id)
         except StoreError as error:
             self.panel.report_failure(str(error))
-            return
-        if pending is None:
-            return
+            return False
+        if pending is None or not pending.answers:
+            return False
         answer = QMessageBox.question(
             self.panel.window, "Unfinished resolution",
             f"{pending.title or pending.procedure} was left after "
             f"{counted(len(pending.answers), 'answer')}. Go on from there? (No drops it.)")
         if answer == QMessageBox.StandardButton.Yes:
             self._take_over(battle_id)
-        else:
-            try:
-                self.panel.workspace.store.drop_pending(battle_id)
-            except StoreError as error:
-                self.panel.status.emit(str(error))
+            return self.wizard is not None
+        try:
+            self.panel.workspace.store.drop_pending(battle_id)
+        except StoreError as error:
+            self.panel.status.emit(str(error))
+        return False
 
     def _kept_elsewhere(self) -> bool:
         """A battle keeps one unfinished resolution: when another window's (or one a killed

@@ -6,7 +6,8 @@ A scratch database gets the sample armies and a battle in progress (both sides d
 terrain, a few moves and a charge, all checked by the engine), then the real main window
 is pictured: the roster, and the battlefield with a selected unit's rings and a ruler.
 The printout is page 1 of the PDF Rout prints for a real BattleScribe roster, drawn by
-poppler's pdftoppm (`make.py printout` makes only that one).
+poppler's pdftoppm (`make.py printout` makes only that one; `make.py wizard` only the
+wizard's three: its combat page, a roll page and the resolution finished).
 """
 
 from __future__ import annotations
@@ -164,6 +165,42 @@ def picture_resolution(url: str, roll_path: Path, finished_path: Path) -> None:
     window.close()
 
 
+def picture_combat_page(url: str, path: Path) -> None:
+    """The four-unit battle's first page as Resolve Combat opens it from the table, at the
+    size the wizard takes beside a 1280x800 window: every unit's row, the ticks the table
+    gave, the engine's score and the forecast below."""
+    import json
+
+    from PySide6.QtWidgets import QSpinBox
+
+    from desktop.engine.scenario import load_scenario
+    from desktop.store.store import Store
+
+    data = json.loads((REPO / "resources/scenarios/w6-four-units.json").read_text())
+    scenario = load_scenario(data)
+    with Store.open(url) as store:
+        battle_id = store.import_battle(scenario.battle, "Four units (W6)")
+    app, window = window_on_battle(url, battle_id)
+    window.battlefield_view.fit_table()
+    window.battlefield_scene.select_units(["swordsmen"])
+    window.ui.actionResolveCombat.trigger()
+    wizard = window.battles.wizard
+    page = wizard.input_page
+    for name, value in (("wounds:boyz", 4), ("casualties:boyz", 3),
+                        ("wounds:wolf_riders", 2), ("wounds:swordsmen", 3),
+                        ("casualties:swordsmen", 6)):
+        page.findChild(QSpinBox, name).setValue(value)
+    view = wizard.forecast_view
+    while view.forecast is None or view.updating:
+        app.processEvents()
+    for _ in range(5):
+        app.processEvents()
+    if not wizard.grab().save(str(path)):
+        raise SystemExit(f"cannot write {path}")
+    wizard.leave("discard")
+    window.close()
+
+
 PRINTED_ROSTER = REPO / "tests" / "data" / "battlescribe" / "bretonnia-6th-newrecruit.rosz"
 
 
@@ -204,6 +241,15 @@ def main() -> int:
         picture_printout(HERE / "printout.png")
         print(f"wrote printout.png in {HERE}")
         return 0
+    if sys.argv[1:] == ["wizard"]:  # only the wizard's pictures
+        with tempfile.TemporaryDirectory() as folder:
+            url = f"sqlite:///{Path(folder) / 'readme.sqlite'}"
+            build_database(url)
+            picture_combat_page(f"sqlite:///{Path(folder) / 'combat.sqlite'}",
+                                HERE / "wizard-combat.png")
+            picture_resolution(url, HERE / "wizard-roll.png", HERE / "resolved.png")
+        print(f"wrote wizard-combat.png, wizard-roll.png and resolved.png in {HERE}")
+        return 0
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 'readme.sqlite'}"
         title = build_database(url)
@@ -211,10 +257,12 @@ def main() -> int:
         subprocess.run([*rout, "--screenshot", str(HERE / "main-window.png"),
                         "--army", "Hill Goblin Warband"], check=True, cwd=REPO)
         picture_battle(url, title, HERE / "battle.png")
+        picture_combat_page(f"sqlite:///{Path(folder) / 'combat.sqlite'}",
+                            HERE / "wizard-combat.png")
         picture_resolution(url, HERE / "wizard-roll.png", HERE / "resolved.png")
     picture_printout(HERE / "printout.png")
-    print(f"wrote main-window.png, battle.png, wizard-roll.png, resolved.png and printout.png "
-          f"in {HERE}")
+    print(f"wrote main-window.png, battle.png, wizard-combat.png, wizard-roll.png, "
+          f"resolved.png and printout.png in {HERE}")
     return 0
 
 

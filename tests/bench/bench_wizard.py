@@ -74,7 +74,7 @@ def walk_once(app: QApplication, data: dict) -> dict[str, float]:
             for field, face in zip(page.fields, faces, strict=True):
                 field.setText(str(face))
         name = re.sub(r"\W+", "_", roll.key if roll is not None else choice.key)
-    wizard.close()
+    wizard.leave("discard")  # closing after answers would ask first
     wizard.deleteLater()
     app.processEvents()
     return times

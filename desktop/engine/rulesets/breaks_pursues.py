@@ -106,8 +106,9 @@ def breaks_pursues(rec: Recorder, combats: Sequence[Combat]) -> Procedure:
         else:
             why += (f"to pursue {rec.battle.roster[target].name}, who rolled "
                     f"{flee_rolls[target]}: equal or more catches them.")
-            threshold, outcome_of = Threshold(">=", flee_rolls[target], "catches",
-                                              "misses"), None
+            threshold = Threshold(">=", flee_rolls[target], "catches", "misses",
+                                  against=f"the flee roll of {flee_rolls[target]}")
+            outcome_of = None
         pursuit_rolls[uid] = yield from distance_roll(
             rec, uid, pursue_dice, key=f"pursue_roll:{uid}", purpose="pursue", clause="BP-4",
             why=why, threshold=threshold, outcome_of=outcome_of)

@@ -41,6 +41,7 @@ from desktop.engine.procedure import (
     odds_of_bands,
     with_odds,
 )
+from desktop.engine.wording import plural, pronoun, verb
 
 # Rank bonus (W6-CR-2): a rank counts when it is full and at least this many models wide.
 MIN_RANK_WIDTH = 4
@@ -130,15 +131,19 @@ def break_test(
     leadership = battle.stat(unit_id, "Ld")
     stubborn = unit.has("stubborn")
     modifier = 0 if stubborn else difference
-    how = (f"{unit.name} are Stubborn, so they roll {dice} against their Leadership of "
-           f"{leadership} without the difference of {difference}"
+    threshold = Threshold.of_rule("<=", leadership, "holds", "breaks", modifier=modifier,
+                                  against=f"Ld {leadership}")
+    many = plural(battle, unit_id)
+    how = (f"{unit.name} {verb('are', many)} Stubborn: {pronoun('they', many)} "
+           f"{verb('test', many)} on {pronoun('their', many)} Leadership of {leadership} "
+           f"without the difference of {difference}"
            if stubborn else
-           f"{unit.name} lost by {difference}: roll {dice} and add {difference}")
-    why = (f"{how}. A total above {leadership} and they break and flee; "
-           f"{leadership} or less and they hold.")
+           f"{unit.name} lost the combat by {difference} and {verb('test', many)} on "
+           f"{pronoun('their', many)} Leadership of {leadership}")
+    why = f"{how}. {threshold.rule(dice)}"
     if double_one_holds:
         why += " A double 1 holds whatever the total (ruleset option)."
-    holds_up_to = leadership - modifier  # in dice totals: the line a chart draws
+    holds_up_to = threshold.value  # in dice totals: the line a chart draws
 
     def outcome(total: int) -> str:
         # With the option, the one all-ones roll of two dice holds whatever the total.
@@ -146,8 +151,7 @@ def break_test(
         return "holds" if total <= holds_up_to or lucky else "breaks"
 
     request = Roll(key=f"break:{unit_id}", unit=unit_id, player=unit.player, dice=dice,
-                   purpose="break test", why=why, clause=clause,
-                   threshold=Threshold("<=", holds_up_to, "holds", "breaks"),
+                   purpose="break test", why=why, clause=clause, threshold=threshold,
                    outcome_of=outcome if double_one_holds else None, reads="outcome")
     faces = yield request
     assert isinstance(faces, tuple)

@@ -73,6 +73,7 @@ from desktop.engine.rulesets.common import (
     score_combat,
 )
 from desktop.engine.sight import remember
+from desktop.engine.wording import plural, pronoun, verb
 
 PANIC_RADIUS = 6.0  # W6-PT-1
 KEEP_AWAY = 4.0  # W6-FL-5
@@ -84,16 +85,18 @@ def flee_dice(battle: Battle, unit_id: str) -> Dice:
 
 
 def attribute_test(
-    rec: Recorder, unit_id: str, *, key: str, purpose: str, why: str, clause: str,
+    rec: Recorder, unit_id: str, *, key: str, purpose: str, reason: str, clause: str,
     pass_label: str, fail_label: str,
 ) -> Generator[Request, Answer, tuple[tuple[int, ...], int, bool]]:
-    """A 2D6 roll that passes on a total of Leadership or less (Panic, Rally, Restraint)."""
+    """A 2D6 roll that passes on a total of Leadership or less (Panic, Rally, Restraint);
+    `reason` says why it is taken, the threshold words the rest."""
     battle = rec.battle
     leadership = battle.stat(unit_id, "Ld")
+    threshold = Threshold.of_rule("<=", leadership, pass_label, fail_label,
+                                  against=f"Ld {leadership}")
     faces = yield Roll(key=key, unit=unit_id, player=battle.player_of(unit_id), dice=D2D6,
-                       purpose=purpose, why=why, clause=clause,
-                       threshold=Threshold("<=", leadership, pass_label, fail_label),
-                       reads="outcome")
+                       purpose=purpose, why=f"{reason} {threshold.rule(D2D6)}",
+                       clause=clause, threshold=threshold, reads="outcome")
     assert isinstance(faces, tuple)
     return faces, leadership, sum(faces) <= leadership
 
@@ -234,11 +237,11 @@ def _panic_tests(
             rec.emit(TestWaived(uid, "panic", "immune to psychology", clause="W6-PT-2"))
             continue
         cause = rec.battle.roster[causes[0]].name
-        leadership = rec.battle.stat(uid, "Ld")
+        many = plural(rec.battle, uid)
         faces, target, passed = yield from attribute_test(
             rec, uid, key=f"panic:{uid}", purpose="panic test", clause="W6-PT-1",
-            why=(f"{cause} gave way within 6\" of {unit.name}. Roll 2D6: {leadership} or "
-                 f"less and they keep their nerve, more and they flee."),
+            reason=(f"{cause} gave way within 6\" of {unit.name}, who "
+                    f"{verb('flee', many)} if {pronoun('they', many)} {verb('panic', many)}."),
             pass_label="keeps its nerve", fail_label="panics")
         rec.emit(PanicTest(uid, "2D6", faces, 0, target, passed, clause="W6-PT-2"))
         if not passed:
@@ -289,8 +292,8 @@ def _declare_pursuits(rec: Recorder, results: Sequence[Any]
                 faces, leadership, passed = yield from attribute_test(
                     rec, uid, key=f"restraint:{uid}", purpose="restraint test",
                     clause="W6-PU-2",
-                    why=(f"{unit.name} try to hold back: roll 2D6, {battle.stat(uid, 'Ld')} "
-                         f"or less and they stay; more and they pursue after all."),
+                    reason=(f"{unit.name} {verb('try', plural(battle, uid))} to hold back "
+                            "instead of pursuing."),
                     pass_label="holds back", fail_label="must pursue")
                 rec.emit(RestraintTest(uid, "2D6", faces, 0, leadership, passed,
                                        clause="W6-PU-2"))
@@ -332,11 +335,14 @@ def _flee_roll(rec: Recorder, unit_id: str, pursuits: Mapping[str, str],
     unit = battle.roster[unit_id]
     chasers = [p for p, target in pursuits.items() if target == unit_id]
     chance = odds.caught(dice, [flee_dice(battle, p) for p in chasers])
-    why = (f"{unit.name} flee {dice}\" (Move {battle.stat(unit_id, 'M')}: "
+    many = plural(battle, unit_id)
+    why = (f"{unit.name} {verb('flee', many)} {dice}\" (Move {battle.stat(unit_id, 'M')}: "
            f"{'more than' if dice == D3D6 else 'up to'} 6\" rolls {dice}).")
     if chasers:
-        why += (f" {' and '.join(battle.roster[p].name for p in chasers)} pursue; any pursuit "
-                f"roll equal to or above this one catches and destroys them.")
+        pursuers = ' and '.join(battle.roster[p].name for p in chasers)
+        why += (f" {pursuers} {verb('pursue', len(chasers) > 1 or plural(battle, chasers[0]))}"
+                f"; any pursuit roll equal to or above this one catches and destroys "
+                f"{pronoun('them', many)}.")
     if chasers:  # the pursuers' dice, still to roll, decide: no single line to draw
         return (yield from distance_roll(
             rec, unit_id, dice, key=f"flee:{unit_id}", purpose="flee", why=why,
@@ -354,14 +360,16 @@ def _pursuit_roll(rec: Recorder, unit_id: str, target: str, flee_roll: int
     unit = battle.roster[unit_id]
     return (yield from distance_roll(
         rec, unit_id, dice, key=f"pursue_roll:{unit_id}", purpose="pursue", clause="W6-PU-1",
-        why=(f"{unit.name} pursue {dice}\". {battle.roster[target].name} fled "
-             f"{flee_roll}\": {flee_roll} or more catches them."),
+        why=(f"{unit.name} {verb('pursue', plural(battle, unit_id))} {dice}\". "
+             f"{battle.roster[target].name} fled {flee_roll}\": {flee_roll} or more catches "
+             f"{pronoun('them', plural(battle, target))}."),
         threshold=_catches(flee_roll), reads="move"))
 
 
 def _catches(flee_roll: int) -> Threshold:
     """W6-PU-1: a pursuit roll equal to or above the flee roll catches."""
-    return Threshold(">=", flee_roll, "catches", "misses")
+    return Threshold(">=", flee_roll, "catches", "misses",
+                     against=f"the flee roll of {flee_roll}")
 
 
 def start_of_turn(rec: Recorder, player: str) -> Procedure:
@@ -373,11 +381,11 @@ def start_of_turn(rec: Recorder, player: str) -> Procedure:
                if battle.player_of(uid) == player and battle.states[uid].status == Status.FLEEING]
     for uid in fleeing:
         unit = rec.battle.roster[uid]
-        leadership = rec.battle.stat(uid, "Ld")
+        many = plural(rec.battle, uid)
         faces, target, passed = yield from attribute_test(
             rec, uid, key=f"rally:{uid}", purpose="rally test", clause="W6-RA-1",
-            why=(f"{unit.name} are fleeing. Roll 2D6: {leadership} or less and they stop "
-                 f"and reform; more and they keep running."),
+            reason=(f"{unit.name} {verb('are', many)} fleeing; if {pronoun('they', many)} "
+                    f"rally {pronoun('they', many)} stop and reform."),
             pass_label="rallies", fail_label="keeps fleeing")
         rec.emit(RallyTest(uid, "2D6", faces, 0, target, passed, clause="W6-RA-1"))
         if passed:

@@ -3,6 +3,11 @@
 Combat procedures (W6 combat_aftermath, BP breaks_pursues) get one box per combat with
 each side's units; every other procedure gets one field per key its ProcedureKind lists.
 Both pages hold `forecast_area`, an empty widget the main window fills with a forecast.
+
+The combats come first: their box asks for the height every unit's row needs (as far as
+the screen allows), and the forecast takes what is left. Under each combat the engine's
+score in the log's words (ranks and outnumbering worked out from the table) and what the
+table told the ticks (desktop.engine.combat.side_facts).
 """
 
 from __future__ import annotations
@@ -11,7 +16,8 @@ import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -27,8 +33,10 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from desktop.engine.combat import side_facts
 from desktop.engine.errors import RuleError
 from desktop.engine.model import Battle
+from desktop.engine.narrate import scores
 from desktop.gui.fields import ComboBox, SpinBox
 
 if TYPE_CHECKING:
@@ -38,6 +46,57 @@ SIDE_FLAGS = (("flank", "Flank"), ("rear", "Rear"), ("high_ground", "High ground
               ("battle_standard", "Battle standard"))
 UNIT_FIELDS = ("unit", "charger", "target")
 MAX_COUNT = 1000
+# What the wizard around a page takes of the screen's height (frame, title, buttons) and
+# the least the forecast keeps: the combats may ask for the rest.
+WIZARD_CHROME = 230
+FORECAST_LEAST = 60
+
+
+class InputsScroll(QScrollArea):
+    """The combats' box: it asks for the height its contents need at its width, and will not
+    give it up to the forecast, so no unit row sits behind a scroll bar; it scrolls only when
+    the screen has no room for them (many combats)."""
+
+    def setWidget(self, widget: QWidget) -> None:  # Qt override: follow its layout
+        super().setWidget(widget)
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        # A score or a note that wraps onto another line asks for another height.
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()
+        return super().eventFilter(watched, event)
+
+    def _needed(self) -> int:
+        widget = self.widget()
+        if widget is None:
+            return 0
+        # The width it has with no scroll bar: the one it asks for room to keep.
+        bar = self.verticalScrollBar()
+        width = self.viewport().width() + (bar.width() if bar.isVisible() else 0)
+        height = widget.heightForWidth(width) if widget.hasHeightForWidth() and width > 0 \
+            else -1
+        if height < 0:
+            height = widget.sizeHint().height()
+        if widget.minimumSizeHint().width() > width > 0:
+            height += self.horizontalScrollBar().sizeHint().height()
+        return height + 2 * self.frameWidth()
+
+    def _room(self) -> int:
+        screen = self.screen()
+        tall = screen.availableGeometry().height() if screen is not None else 768
+        return max(tall - WIZARD_CHROME - FORECAST_LEAST, 120)
+
+    def sizeHint(self) -> QSize:  # Qt override
+        return QSize(super().sizeHint().width(), min(self._needed(), self._room()))
+
+    def minimumSizeHint(self) -> QSize:  # Qt override: the forecast gives way first
+        return QSize(super().minimumSizeHint().width(), min(self._needed(), self._room()))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # wrapped lines need another height at another width
 
 
 class InputPage(QWizardPage):
@@ -55,6 +114,11 @@ class InputPage(QWizardPage):
         self.error_label.setObjectName("inputError")
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet("color: #b00020")
+        self.error_label.hide()  # no room taken until there is something to say
+
+    def show_error(self, text: str) -> None:
+        self.error_label.setText(text)
+        self.error_label.setVisible(bool(text))
 
     def mapping(self) -> dict[str, Any]:
         raise NotImplementedError
@@ -63,9 +127,9 @@ class InputPage(QWizardPage):
         try:
             self.resolution_wizard.start(self.mapping())
         except RuleError as error:
-            self.error_label.setText(str(error))
+            self.show_error(str(error))
             return False
-        self.error_label.clear()
+        self.show_error("")
         return True
 
     def nextId(self) -> int:  # Qt override
@@ -86,17 +150,19 @@ class CombatPage(InputPage):
         self.score_labels: list[QLabel] = []
         holder = QWidget()
         column = QVBoxLayout(holder)
+        column.setContentsMargins(0, 0, 0, 0)
         for index, combat in enumerate(self._data["combats"]):
             column.addWidget(self._combat_box(index, combat))
         column.addStretch(1)
-        scroll = QScrollArea(self)
+        scroll = self.inputs = InputsScroll(self)
+        scroll.setObjectName("combatInputs")
         scroll.setWidgetResizable(True)
         scroll.setWidget(holder)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         layout = QVBoxLayout(self)
-        layout.addWidget(scroll, 1)
+        layout.addWidget(scroll)
         layout.addWidget(self.error_label)
-        layout.addWidget(self.forecast_area)
+        layout.addWidget(self.forecast_area, 1)
         self._refresh_scores()
 
     def _combat_box(self, index: int, combat: dict[str, Any]) -> QGroupBox:
@@ -110,9 +176,31 @@ class CombatPage(InputPage):
         score = QLabel(box)
         score.setObjectName(f"combatScore{index}")
         score.setTextFormat(Qt.TextFormat.PlainText)
+        score.setWordWrap(True)
         self.score_labels.append(score)
         layout.addWidget(score)
+        facts = QLabel(box)
+        facts.setObjectName(f"combatFacts{index}")
+        facts.setTextFormat(Qt.TextFormat.PlainText)
+        facts.setWordWrap(True)
+        facts.setStyleSheet("color: #505050")
+        facts.setText(self._facts_text(combat))
+        layout.addWidget(facts)
         return box
+
+    def _facts_text(self, combat: dict[str, Any]) -> str:
+        """What the table says of this combat, so the players see where the ticks came from
+        and that ranks and outnumbering need nothing from them."""
+        sides = [[entry["unit"] for entry in side.get("units", [])
+                  if entry.get("unit") in self.battle.states]
+                 for side in combat.get("sides", [])]
+        notes: list[str] = []
+        if len(sides) == 2 and all(sides):
+            for units, enemies in ((sides[0], sides[1]), (sides[1], sides[0])):
+                notes += side_facts(self.battle, units, enemies).notes(self.battle)
+        told = f"From the table: {'; '.join(notes)}. " if notes else ""
+        return (f"{told}Ranks, standards and outnumbering are counted from the table "
+                "(W6-CR-1).")
 
     def _side_box(self, side: dict[str, Any]) -> QGroupBox:
         units = side.setdefault("units", [])
@@ -135,7 +223,9 @@ class CombatPage(InputPage):
             grid.addWidget(charged, row, 3)
         flags = QHBoxLayout()
         for key, label in SIDE_FLAGS:
-            flags.addWidget(self._check(side, key, label))
+            check = self._check(side, key, label)
+            check.setObjectName(f"{key}:{player}")
+            flags.addWidget(check)
         flags.addWidget(QLabel("Other"))
         flags.addWidget(self._spin(side, "other", -10, 10))
         flags.addStretch(1)
@@ -178,17 +268,14 @@ class CombatPage(InputPage):
         try:
             results = self.resolution_wizard.combat_results(self._data)
         except RuleError as error:
-            self.error_label.setText(str(error))
+            self.show_error(str(error))
             for label in self.score_labels:
                 label.clear()
             return
-        self.error_label.clear()
+        self.show_error("")
         for label, result in zip(self.score_labels, results, strict=False):
-            scores = ", ".join(f"{player} {score}" for player, score in result.scores)
-            if result.winner is None:
-                label.setText(f"{scores}: a draw")
-            else:
-                label.setText(f"{scores}: {result.winner} win by {result.difference}")
+            # The log's own sentence: every bonus the engine counted, by name.
+            label.setText(scores(result))
 
 
 class FieldsPage(InputPage):

@@ -2,8 +2,11 @@
 
 AnyDice-style: one bar per total, the bands the engine gives (hold / break, catches /
 misses, "leaves the table") in their own colours with a key under the axis, and the
-pass/fail line of a test drawn where the threshold falls. Painted with QPainter: a roll page
-is built on every Next, and a pyqtgraph plot cost it ~25 ms to make and paint.
+pass/fail line of a test drawn where the threshold falls. A test's totals are shown as its
+rule counts them, with what the rule adds (2D6 + 3 runs 5 to 15) and the line labelled in
+the threshold's words ("holds: 8 or less"), the numbers the page's sentence gives.
+Painted with QPainter: a roll page is built on every Next, and a pyqtgraph plot cost it
+~25 ms to make and paint.
 """
 
 from __future__ import annotations
@@ -49,13 +52,32 @@ def outcome_colours(roll: Roll) -> dict[str, QColor]:
     return colours
 
 
+def added(roll: Roll) -> int:
+    """What the roll's rule adds to the dice total (a Break test's score difference)."""
+    return roll.threshold.modifier if roll.threshold is not None else 0
+
+
 def threshold_line(roll: Roll) -> float | None:
-    """Where the pass/fail line goes: between the last failing and first passing total."""
+    """Where the pass/fail line goes, in shown totals: between the last failing and the
+    first passing one."""
     if roll.threshold is None:
         return None
-    value = roll.threshold.value
-    comparison = roll.threshold.comparison
-    return value - 0.5 if comparison in (">=", "<") else value + 0.5
+    target = roll.threshold.target
+    return target - 0.5 if roll.threshold.comparison in (">=", "<") else target + 0.5
+
+
+def line_label(roll: Roll) -> str:
+    """"holds: 8 or less": what passes, in the threshold's words."""
+    if roll.threshold is None:
+        return ""
+    return f"{roll.threshold.passes}: {roll.threshold.ranges()[0]}"
+
+
+def axis_title(roll: Roll) -> str:
+    shift = added(roll)
+    if not shift:
+        return "total"
+    return f"total ({roll.dice} {'+' if shift > 0 else '-'} {abs(shift)})"
 
 
 class OddsChart(QWidget):
@@ -69,7 +91,7 @@ class OddsChart(QWidget):
         self.setAccessibleName("Chance of each total")
         self.roll: Roll | None = None
         self.rolled: int | None = None
-        self.totals: list[int] = []
+        self.totals: list[int] = []  # as shown: the dice total plus what the rule adds
         self.chances: list[float] = []  # percent, per total
         self.colours: list[QColor] = []
         self.key: list[tuple[str, QColor]] = []  # each outcome and its colour, in order
@@ -78,20 +100,23 @@ class OddsChart(QWidget):
         return QSize(360, 210)
 
     def show_roll(self, roll: Roll, rolled: int | None = None) -> None:
-        """Draw `roll`'s totals; the `rolled` total, if any, is outlined."""
+        """Draw `roll`'s totals; the `rolled` dice total, if any, is outlined."""
         pmf = roll.dice.pmf()
-        self.roll, self.rolled = roll, rolled
-        self.totals = sorted(pmf)
-        self.chances = [float(pmf[total]) * 100 for total in self.totals]
+        shift = added(roll)
+        self.roll = roll
+        self.rolled = rolled + shift if rolled is not None else None
+        dice_totals = sorted(pmf)
+        self.totals = [total + shift for total in dice_totals]
+        self.chances = [float(pmf[total]) * 100 for total in dice_totals]
         colours = outcome_colours(roll)
         outcome_at = {total: band.outcome for band in roll.bands
                       for total in range(band.low, band.high + 1)}
         self.colours = [colours.get(outcome_at.get(total, ""), PALETTE[0])
-                        for total in self.totals]
-        shown = {outcome_at.get(total, "") for total in self.totals}
+                        for total in dice_totals]
+        shown = {outcome_at.get(total, "") for total in dice_totals}
         self.key = [(outcome, colour) for outcome, colour in colours.items() if outcome in shown]
         self.setAccessibleDescription("; ".join(
-            f"{total}: {percent(pmf[total])}" for total in self.totals))
+            f"{total + shift}: {percent(pmf[total])}" for total in dice_totals))
         self.update()
 
     # Layout in widget coordinates, worked out from the size and font at each call so that
@@ -200,7 +225,8 @@ class OddsChart(QWidget):
                              str(total))
         painter.drawText(QRectF(area.left(), below + metrics.height(), area.width(),
                                 metrics.height()),
-                         Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, "total")
+                         Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+                         axis_title(self.roll) if self.roll is not None else "total")
         self._paint_key(painter, metrics, below + 2 * metrics.height() + 6)
         self._paint_line(painter, metrics)
 
@@ -220,20 +246,34 @@ class OddsChart(QWidget):
                 x += metrics.horizontalAdvance(text) + 14
             y += metrics.height()
 
-    def _paint_line(self, painter: QPainter, metrics: QFontMetricsF) -> None:
+    def label_rect(self) -> QRectF | None:
+        """Where the line's label goes: on the passing side when it fits there, else on the
+        other, never across the line; kept inside the plot."""
         x = self.line_x()
         if x is None or self.roll is None or self.roll.threshold is None:
+            return None
+        metrics = QFontMetricsF(self.font())
+        area = self.plot_area()
+        width = metrics.horizontalAdvance(line_label(self.roll)) + 4
+        right_side, left_side = x + 4, x - 4 - width
+        passes_right = self.roll.threshold.comparison in (">=", ">")
+        fits_right = right_side + width <= area.right()
+        fits_left = left_side >= area.left() + 2
+        if passes_right:
+            left = right_side if fits_right or not fits_left else left_side
+        else:
+            left = left_side if fits_left or not fits_right else right_side
+        left = min(max(left, area.left() + 2), area.right() - width)
+        return QRectF(left, area.top(), width, metrics.height())
+
+    def _paint_line(self, painter: QPainter, metrics: QFontMetricsF) -> None:
+        x = self.line_x()
+        place = self.label_rect()
+        if x is None or place is None or self.roll is None:
             return
         area = self.plot_area()
         painter.setPen(QPen(LINE_COLOUR, 2, Qt.PenStyle.DashLine))
         painter.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()))
-        threshold = self.roll.threshold
-        label = f"{threshold.passes} if {threshold.comparison} {threshold.value}"
-        width = metrics.horizontalAdvance(label) + 4
-        # On the passing side of the line, kept inside the plot.
-        passes_right = threshold.comparison in (">=", ">")
-        left = x + 4 if passes_right else x - 4 - width
-        left = min(max(left, area.left() + 2), area.right() - width)
         painter.setPen(LINE_COLOUR)
-        painter.drawText(QRectF(left, area.top(), width, metrics.height()),
-                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label)
+        painter.drawText(place, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         line_label(self.roll))

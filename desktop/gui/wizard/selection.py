@@ -1,7 +1,9 @@
 """The combats a selection of units stands in, as the "resolve" mapping a scenario holds.
 
-No rule is decided here: which units fight whom is read from the battle's `engaged_with`;
-the engine's `parse` checks the mapping when the wizard starts.
+No rule is decided here: which units fight whom is read from the battle's `engaged_with`,
+who charged this turn, who fights a flank or a rear and who carries the battle standard from
+the engine's `side_facts`; the engine's `parse` checks the mapping when the wizard starts.
+Every tick stays the players' to change.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from desktop.engine.combat import side_facts
 from desktop.engine.model import Battle
 
 
@@ -37,12 +40,15 @@ def combats_from_selection(battle: Battle, unit_ids: Iterable[str]) -> dict[str,
         if len(players) < 2:
             continue  # a unit engaged with nobody is in no combat
         names = [battle.roster[uids[0]].name for uids in players.values()]
-        combats.append({
-            "id": " vs ".join(names),
-            "sides": [{"units": [{"unit": uid, "wounds_caused": 0, "casualties": 0,
-                                  "charged": False} for uid in uids],
-                       "flank": False, "rear": False, "high_ground": False,
-                       "battle_standard": False, "other": 0}
-                      for uids in players.values()],
-        })
+        sides = []
+        for player, uids in players.items():
+            enemies = [uid for other, them in players.items() if other != player
+                       for uid in them]
+            facts = side_facts(battle, uids, enemies)
+            sides.append({"units": [{"unit": uid, "wounds_caused": 0, "casualties": 0,
+                                     "charged": uid in facts.charged} for uid in uids],
+                          "flank": bool(facts.flank), "rear": bool(facts.rear),
+                          "high_ground": False,
+                          "battle_standard": bool(facts.battle_standard), "other": 0})
+        combats.append({"id": " vs ".join(names), "sides": sides})
     return {"combats": combats}

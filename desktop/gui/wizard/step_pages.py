@@ -1,7 +1,10 @@
 """Pages for the engine's requests: one class per kind of request, and the last page.
 
 A page for step k shows whatever request the engine makes at step k given the answers
-before it; after Back and a changed answer it is rebuilt from the new request.
+before it; after Back and a changed answer it is rebuilt from the new request. A roll's
+sentence, chart and result line are all worded by its threshold (Threshold.rule, ranges,
+verdict), as the battle log is, so they give the same numbers; a unit's name takes the verb
+desktop.engine.wording gives it. Certain rolls passed without a page are said on the next.
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ from PySide6.QtWidgets import (
 from desktop.engine.errors import RuleError
 from desktop.engine.narrate import sentences
 from desktop.engine.odds import percent
-from desktop.engine.procedure import ANY_ANGLE, Answer, Choice, Outcome, Roll
+from desktop.engine.procedure import ANY_ANGLE, Answer, Choice, Outcome, Roll, summed
+from desktop.engine.wording import said
 
 if TYPE_CHECKING:
     from desktop.gui.wizard.odds_chart import OddsChart
@@ -66,6 +70,17 @@ class StepPage(QWizardPage):
         self.odds_label.setObjectName("odds")
         self.odds_label.setTextFormat(Qt.TextFormat.RichText)
         self.odds_label.setWordWrap(True)
+        self.passed_label = QLabel(self)
+        self.passed_label.setObjectName("passed")
+        self.passed_label.setWordWrap(True)
+        self.passed_label.setTextFormat(Qt.TextFormat.RichText)
+        self.passed_label.setStyleSheet("color: #2f6b33")
+
+    def show_passed(self) -> None:
+        """The certain rolls answered without a page just before this one."""
+        lines = self.resolution_wizard.passed_lines(self.step)
+        self.passed_label.setText("<br>".join(f"&#10003; {escape(line)}" for line in lines))
+        self.passed_label.setVisible(bool(lines))
 
     def name(self, unit_id: str) -> str:
         battle = self.resolution_wizard.battle
@@ -158,6 +173,7 @@ class RollPage(StepPage):
         row.addWidget(self.roll_button)
         row.addStretch(1)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.passed_label)
         layout.addWidget(self.why_label)
         layout.addWidget(self.chart, 1)
         layout.addWidget(self.odds_label)
@@ -171,7 +187,10 @@ class RollPage(StepPage):
         assert isinstance(request, Roll)
         self.roll = request
         self.setTitle(f"{self.name(request.unit)}: {request.purpose}")
-        self.setSubTitle(f"{request.player} roll {request.dice}.")
+        dice = (request.threshold.dice_text(request.dice) if request.threshold is not None
+                else str(request.dice))
+        self.setSubTitle(f"{request.player} roll {dice}.")
+        self.show_passed()
         self.why_label.setText(self._why(request.why, request.clause))
         self.chart.show_roll(request)
         from desktop.gui.wizard.odds_chart import outcome_colours
@@ -235,15 +254,28 @@ class RollPage(StepPage):
                 self.chart.show_roll(request)
         else:
             self.error_label.clear()
-            total = request.dice.total(faces)
-            self.chart.show_roll(request, total)
-            meaning = next((band.outcome for band in request.bands
-                            if band.low <= total <= band.high), "")
-            text = f"Total <b>{total}</b>"
-            if meaning:
-                text += f": {escape(self.name(request.unit))} <b>{escape(meaning)}</b>"
-            self.result_label.setText(text)
+            self.result_label.setText(self.result_text(request, faces))
         self.completeChanged.emit()
+
+    def result_text(self, request: Roll, faces: tuple[int, ...]) -> str:
+        """"<b>4 + 4 + 3 = 11</b>, above Ld 8: <b>Elf Archers break</b>" (rich text)."""
+        total = request.dice.total(faces)
+        self.chart.show_roll(request, total)
+        meaning = next((band.outcome for band in request.bands
+                        if band.low <= total <= band.high), "")
+        threshold = request.threshold
+        if threshold is not None:
+            sum_text, _, _ = threshold.judged(faces, request.dice.modifier)
+            passed = (meaning == threshold.passes if meaning in (threshold.passes,
+                                                                 threshold.fails) else None)
+            verdict = threshold.verdict(faces, request.dice.modifier, passed=passed)
+            text = f"<b>{escape(sum_text)}</b>{escape(verdict.removeprefix(sum_text))}"
+        else:
+            text = f"<b>{escape(summed(faces, request.dice.modifier))}</b>"
+        if meaning:
+            battle = self.resolution_wizard.battle
+            text += f": <b>{escape(said(battle, request.unit, meaning))}</b>"
+        return text
 
     def roll_dice(self) -> None:
         """Rout rolls for the player with the wizard's seeded roller."""
@@ -286,6 +318,7 @@ class ChoicePage(StepPage):
         angle_row.addWidget(self.angle_field)
         angle_row.addStretch(1)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.passed_label)
         layout.addWidget(self.why_label)
         layout.addLayout(self.options_box)
         layout.addLayout(angle_row)
@@ -298,6 +331,7 @@ class ChoicePage(StepPage):
         self.choice = request
         self.setTitle(f"{request.player} choose")
         self.setSubTitle(self.name(request.unit) if request.unit else "")
+        self.show_passed()
         self.why_label.setText(self._why(request.why, request.clause))
         for button in self.buttons:
             self.group.removeButton(button)
@@ -368,11 +402,19 @@ class SummaryPage(QWizardPage):
         self.text.setWordWrap(True)
         self.text.setTextFormat(Qt.TextFormat.RichText)
         self.text.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.passed_label = QLabel(self)
+        self.passed_label.setObjectName("passed")
+        self.passed_label.setWordWrap(True)
+        self.passed_label.setStyleSheet("color: #2f6b33")
         layout = QVBoxLayout(self)
+        layout.addWidget(self.passed_label)
         layout.addWidget(self.text, 1)
 
     def initializePage(self) -> None:  # Qt override
         wizard = self.resolution_wizard
+        passed = wizard.passed_lines(len(wizard.answers))
+        self.passed_label.setText("\n".join(f"\u2713 {line}" for line in passed))
+        self.passed_label.setVisible(bool(passed))
         # The same sentences as the battle log will show once Finish applies them.
         lines, _ = sentences(wizard.start_battle, wizard.events)
         self.lines = lines

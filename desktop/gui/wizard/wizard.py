@@ -5,6 +5,13 @@ step k, SUMMARY_ID last. Pages are made when first needed and reused; which one 
 is decided by what the engine asks once an answer is given (nextId). Answers are a list:
 changing answer k on the way back replays answers[:k] + [new] and drops the later ones,
 so every later page is rebuilt from the requests the new answer leads to.
+
+A roll whose outcome is certain (`Roll.certain`: a test no roll can pass or none can fail)
+gets no page: the wizard rolls it with its seeded roller, records the faces like any answer
+(so a replay or a resume gives the same events) and the next page says it was passed.
+
+Cancel, Escape and the close button after answers ask first: keep the answers for later
+(they are saved as they are given), throw them away, or go on.
 """
 
 from __future__ import annotations
@@ -15,13 +22,18 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QWidget, QWizard, QWizardPage
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget, QWizard, QWizardPage
 
 from desktop.engine.dice import SeededRoller
+from desktop.engine.errors import RuleError
 from desktop.engine.events import CombatResolved, Event
 from desktop.engine.model import Battle
-from desktop.engine.procedure import Answer, Request, Resolution, Roll, Session
+from desktop.engine.procedure import Answer, Request, Resolution, Roll, Session, certainty
 from desktop.engine.rulesets import get_ruleset
+from desktop.engine.wording import said
+from desktop.gui.fields import DoubleSpinBox, SpinBox
+from desktop.gui.tasks import TaskRunner
+from desktop.gui.wizard.forecast_view import ForecastView
 from desktop.gui.wizard.input_pages import CombatPage, FieldsPage, InputPage
 from desktop.gui.wizard.step_pages import ChoicePage, RollPage, StepPage, SummaryPage, as_answer
 
@@ -33,6 +45,8 @@ CHOICE_BASE = 2000
 SUMMARY_ID = 9000
 PREVIEW_DELAY_MS = 120
 MAX_STEPS = ROLL_BASE  # ids of the two kinds of step page must not meet
+# What the question on leaving answers with (Cancel, the close button, the main window).
+KEEP, DISCARD, STAY = "keep", "discard", "stay"
 
 
 class ResolutionWizard(QWizard):
@@ -69,10 +83,16 @@ class ResolutionWizard(QWizard):
         self._session: Session | None = None  # the session after the answers on the way
         self._answers: list[Answer] = []
         self._next_after: dict[int, int] = {}
+        # Steps answered without a page (certain rolls): the request and the faces rolled.
+        self._passed: dict[int, tuple[Roll, Answer]] = {}
+        # Set when the players leave: whether the answers so far are kept for a resume.
+        self.keep_answers = False
+        self.forecast_view: ForecastView | None = None
         prepared = dict(prepared or {})
         self.input_page: InputPage = (CombatPage(self, prepared)
                                       if "combats" in self.kind.fields
                                       else FieldsPage(self, prepared))
+        self._prepared_input = self.input_page.mapping()  # to tell what the players typed
         self.setPage(INPUT_ID, self.input_page)
         self.setPage(SUMMARY_ID, SummaryPage(self))
         self.setStartId(INPUT_ID)
@@ -83,7 +103,7 @@ class ResolutionWizard(QWizard):
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(PREVIEW_DELAY_MS)
         self._preview_timer.timeout.connect(self.send_preview)
-        self.resize(720, 620)
+        self.resize(720, 660)
 
     # --- what the lead reads -------------------------------------------------------------
 
@@ -139,6 +159,75 @@ class ResolutionWizard(QWizard):
             if self.currentId() == before:
                 break
 
+    def add_forecast(self, runner: TaskRunner) -> ForecastView:
+        """The forecast on the first page, following the input and then the answers; its
+        walks run on `runner`'s threads."""
+        view = ForecastView(runner, self.forecast_area)
+        layout = self.forecast_area.layout()
+        assert layout is not None
+        layout.addWidget(view)
+        self.forecast_view = view
+
+        def input_changed(mapping: dict[str, Any]) -> None:
+            try:
+                view.ask(self.resolution_for(mapping))
+            except RuleError as error:
+                view.refuse(str(error))
+
+        self.inputChanged.connect(input_changed)
+        self.answersChanged.connect(lambda answers: view.ask(self.resolution, answers))
+        input_changed(self.input_page.mapping())
+        return view
+
+    # --- leaving before the end --------------------------------------------------------------
+
+    def ask_to_leave(self, title: str = "Leave the resolution?") -> str:
+        """KEEP, DISCARD or STAY, asked of the players when something would be lost: answers
+        (which may be kept to go on later) or only what was typed on the first page."""
+        # A number still being typed counts as entered (the fields take it on Enter or
+        # leaving, and leaving the wizard would otherwise drop it unseen).
+        focused = QApplication.focusWidget()
+        if isinstance(focused, SpinBox | DoubleSpinBox) and focused.window() is self:
+            focused.interpretText()
+        typed = self.input_page.mapping() != self._prepared_input
+        if not self._answers and not typed:
+            return DISCARD  # nothing to lose
+        count = len(self._answers)
+        if count:
+            them = "them" if count != 1 else "it"
+            text = (f"{count} answer{'s' if count != 1 else ''} given so far. Keep {them} to "
+                    f"go on later, or throw {them} away?")
+        else:
+            text = "What you entered on the first page will be lost."
+        box = QMessageBox(QMessageBox.Icon.Question, title, text, parent=self)
+        box.setObjectName("leaveResolution")
+        keep = (box.addButton("&Keep for later", QMessageBox.ButtonRole.AcceptRole)
+                if count else None)
+        discard = box.addButton("&Discard", QMessageBox.ButtonRole.DestructiveRole)
+        stay = box.addButton("&Go on", QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(keep or stay)
+        box.setEscapeButton(stay)
+        if count:
+            box.setInformativeText("Kept answers are offered again the next time this "
+                                   "battle opens or resolves anything.")
+        box.exec()
+        clicked = box.clickedButton()
+        if keep is not None and clicked is keep:
+            return KEEP
+        return DISCARD if clicked is discard else STAY
+
+    def reject(self) -> None:  # Qt override: Cancel, Escape and the close button
+        choice = self.ask_to_leave()
+        if choice == STAY:
+            return
+        self.keep_answers = choice == KEEP
+        super().reject()
+
+    def leave(self, choice: str) -> None:
+        """Close as the main window's question decided (KEEP or DISCARD)."""
+        self.keep_answers = choice == KEEP
+        super().reject()
+
     # --- the engine, for the pages -----------------------------------------------------------
 
     def start(self, mapping: dict[str, Any]) -> None:
@@ -153,7 +242,11 @@ class ResolutionWizard(QWizard):
         self.start_battle = resolution.battle
         self._resolution = resolution
         self._session = session
+        self._passed.clear()
+        given = len(self._answers)
         self._next_after = {-1: self._id_for(0)}
+        if self._passed and len(self._answers) > given:
+            self.answersChanged.emit(list(self._answers))  # the dice Rout rolled
         self._schedule_preview()
 
     def combat_results(self, mapping: Mapping[str, Any]) -> list[CombatResolved]:
@@ -193,9 +286,58 @@ class ResolutionWizard(QWizard):
         self.answersChanged.emit(list(self._answers))
         self._schedule_preview()
 
+    def passed_before(self, step: int) -> list[tuple[Roll, Answer]]:
+        """The certain rolls answered without a page just before the request at `step`."""
+        found: list[tuple[Roll, Answer]] = []
+        while step - 1 in self._passed:
+            step -= 1
+            found.insert(0, self._passed[step])
+        return found
+
+    def passed_lines(self, step: int) -> list[str]:
+        """Each certain roll before `step` in words: "Empire Swordsmen break whatever the
+        dice: even 1 + 1 + 7 = 9 is above Ld 8 (W6-BT-2); Rout rolled 4 and 3 for the log"."""
+        lines = []
+        for request, faces in self.passed_before(step):
+            assert request.certain is not None
+            rolled = " and ".join(str(face) for face in faces) if isinstance(faces, tuple) \
+                else str(faces)
+            lines.append(f"{said(self.battle, request.unit, request.certain.label)} "
+                         f"{certainty(request)} ({request.purpose}, {request.clause}); "
+                         f"nothing to roll — Rout rolled {rolled} for the log")
+        return lines
+
+    def _pass_certain(self, step: int) -> int:
+        """Answer the certain rolls from `step` on (a saved answer if there is one, else the
+        seeded roller's); the first step that needs the players."""
+        assert self._session is not None
+        session = self._session
+        while isinstance(session.pending, Roll) and session.pending.certain is not None:
+            request = session.pending
+            certain = request.certain
+            assert certain is not None
+            given = self.answer_at(step)
+            try:
+                session.answer(given if given is not None else
+                               self.roller.roll(request.dice, f"{request.purpose} for "
+                                                              f"{request.unit}"))
+            except RuleError:  # a saved answer that does not fit: roll afresh
+                session.answer(self.roller.roll(request.dice, request.purpose))
+            accepted = session.answers[-1]
+            if given != accepted:
+                self._answers = [*self._answers[:step], accepted]
+            log.info("Passed %s for %s (certain: %s), rolled %s", request.purpose,
+                     request.unit, certain.label, accepted)
+            self._passed[step] = (request, accepted)
+            step += 1
+        return step
+
     def _id_for(self, step: int) -> int:
         """The page for what the session asks at `step`, made if it is not there yet."""
         assert self._session is not None
+        for later in [k for k in self._passed if k >= step]:
+            del self._passed[later]
+        step = self._pass_certain(step)
         request = self._session.pending
         if request is None:
             return SUMMARY_ID
