@@ -1,0 +1,303 @@
+"""The BattleScribe roster engine (desktop/engine/bsdata) on small data the tests write.
+
+The game system and catalogue below are made up for these tests (no real game data is
+copied into the project): a unit sold per model, a character with a magic-item allowance
+reached through a group link, a mount whose link makes it free, and an army-wide item.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from decimal import Decimal
+
+import pytest
+
+from desktop.engine.bsdata import actions
+from desktop.engine.bsdata.errors import DataError, RosterActionError
+from desktop.engine.bsdata.evaluate import Evaluation
+from desktop.engine.bsdata.gamedata import GameData
+from desktop.engine.bsdata.reader import read_data_file
+from desktop.engine.bsdata.rosterfile import load_roster, write_roster
+from desktop.engine.bsdata.state import roster_state
+
+GST = """<?xml version="1.0" encoding="UTF-8"?>
+<gameSystem id="gs" name="Test Battles" revision="3" battleScribeVersion="2.03"
+    xmlns="http://www.battlescribe.net/schema/gameSystemSchema">
+  <costTypes><costType id="pts" name="pts" defaultCostLimit="-1"/></costTypes>
+  <categoryEntries>
+    <categoryEntry id="cat-core" name="Core"/>
+    <categoryEntry id="cat-heroes" name="Heroes"/>
+  </categoryEntries>
+  <forceEntries>
+    <forceEntry id="fe-army" name="Army">
+      <categoryLinks>
+        <categoryLink id="cl-core" name="Core" targetId="cat-core">
+          <constraints>
+            <constraint id="core-min" type="min" value="1" field="selections" scope="roster"
+                shared="true"/>
+          </constraints>
+        </categoryLink>
+        <categoryLink id="cl-heroes" name="Heroes" targetId="cat-heroes"/>
+      </categoryLinks>
+    </forceEntry>
+  </forceEntries>
+  <sharedSelectionEntries>
+    <selectionEntry id="horse" name="Warhorse" type="upgrade">
+      <costs><cost name="pts" typeId="pts" value="14"/></costs>
+    </selectionEntry>
+  </sharedSelectionEntries>
+</gameSystem>
+"""
+
+CAT = """<?xml version="1.0" encoding="UTF-8"?>
+<catalogue id="cat" name="Knights" revision="1" battleScribeVersion="2.03" gameSystemId="gs"
+    xmlns="http://www.battlescribe.net/schema/catalogueSchema">
+  <selectionEntries>
+    <selectionEntry id="knights" name="Knights" type="unit">
+      <categoryLinks><categoryLink id="k-core" targetId="cat-core" primary="true"/></categoryLinks>
+      <selectionEntries>
+        <selectionEntry id="knight" name="Knight" type="model">
+          <constraints>
+            <constraint id="k-min" type="min" value="5" field="selections" scope="parent"/>
+            <constraint id="k-max" type="max" value="15" field="selections" scope="parent"/>
+          </constraints>
+          <costs><cost name="pts" typeId="pts" value="24"/></costs>
+        </selectionEntry>
+        <selectionEntry id="stakes" name="Stakes" type="upgrade">
+          <constraints>
+            <constraint id="s-max" type="max" value="1" field="selections" scope="parent"/>
+          </constraints>
+          <modifiers>
+            <modifier type="increment" field="pts" value="1">
+              <repeats>
+                <repeat field="selections" scope="parent" value="1" repeats="1"
+                    childId="model" shared="true"/>
+              </repeats>
+            </modifier>
+          </modifiers>
+          <costs><cost name="pts" typeId="pts" value="0"/></costs>
+        </selectionEntry>
+      </selectionEntries>
+      <entryLinks>
+        <entryLink id="k-horse" name="Warhorse" targetId="horse" type="selectionEntry">
+          <constraints>
+            <constraint id="kh-min" type="min" value="1" field="selections" scope="parent"/>
+          </constraints>
+          <costs><cost name="pts" typeId="pts" value="0"/></costs>
+        </entryLink>
+      </entryLinks>
+    </selectionEntry>
+    <selectionEntry id="paladin" name="Paladin" type="unit">
+      <categoryLinks>
+        <categoryLink id="p-heroes" targetId="cat-heroes" primary="true"/>
+      </categoryLinks>
+      <costs><cost name="pts" typeId="pts" value="60"/></costs>
+      <entryLinks>
+        <entryLink id="p-horse" name="Warhorse" targetId="horse" type="selectionEntry"/>
+        <entryLink id="p-items" name="Magic Items" targetId="items" type="selectionEntryGroup">
+          <constraints>
+            <constraint id="items-pts" type="max" value="50" field="pts" scope="parent"/>
+          </constraints>
+        </entryLink>
+      </entryLinks>
+    </selectionEntry>
+  </selectionEntries>
+  <sharedSelectionEntryGroups>
+    <selectionEntryGroup id="items" name="Magic Items">
+      <entryLinks>
+        <entryLink id="l-sword" name="Sword of Tests" targetId="sword" type="selectionEntry"/>
+        <entryLink id="l-shield" name="Shield of Tests" targetId="shield" type="selectionEntry"/>
+      </entryLinks>
+    </selectionEntryGroup>
+  </sharedSelectionEntryGroups>
+  <sharedSelectionEntries>
+    <selectionEntry id="sword" name="Sword of Tests" type="upgrade">
+      <constraints>
+        <constraint id="sword-army" type="max" value="1" field="selections" scope="roster"
+            shared="true"/>
+      </constraints>
+      <costs><cost name="pts" typeId="pts" value="45"/></costs>
+    </selectionEntry>
+    <selectionEntry id="shield" name="Shield of Tests" type="upgrade">
+      <costs><cost name="pts" typeId="pts" value="10"/></costs>
+    </selectionEntry>
+  </sharedSelectionEntries>
+</catalogue>
+"""
+
+
+def game_data() -> GameData:
+    return GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(CAT.encode(), "test.cat")])
+
+
+def zipped(name: str, content: bytes) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+def army(data: GameData):
+    roster, force = actions.add_force(data, actions.new_roster("Test"), "fe-army", "cat")
+    return roster, force
+
+
+def test_a_new_unit_comes_with_its_minimum_models_and_its_mandatory_mount():
+    data = game_data()
+    roster, force = army(data)
+    roster, knights = actions.select_entry(data, roster, force, "knights")
+    state = roster_state(data, roster)
+    unit = state.forces[0].selections[0]
+    assert [(c.name, c.number) for c in unit.children] == [("Knight", 5), ("Warhorse", 1)]
+    # 5 knights × 24; the link makes the horse free (its cost replaces the target's 14).
+    assert state.costs[0].value == 120
+    assert unit.children[1].entry_id == "k-horse::horse"
+
+
+def test_a_per_model_option_follows_the_number_of_models():
+    data = game_data()
+    roster, force = army(data)
+    roster, knights = actions.select_entry(data, roster, force, "knights")
+    roster, stakes = actions.select_entry(data, roster, force, "stakes", knights)
+    knight = next(s for s in roster.forces[0].selections[0].children
+                  if s.option.definition.id == "knight")
+    roster = actions.set_count(roster, knight.id, 12)
+    state = roster_state(data, roster)
+    costs = {c.name: c.costs[0].value for c in state.forces[0].selections[0].children
+             if c.costs}
+    assert costs == {"Knight": 288, "Stakes": 12, "Warhorse": 0}
+    assert state.costs[0].value == 300
+
+
+def test_actions_leave_the_roster_they_were_given_unchanged():
+    data = game_data()
+    roster, force = army(data)
+    before = roster
+    after, _ = actions.select_entry(data, roster, force, "paladin")
+    assert before.forces[0].selections == ()
+    assert len(after.forces[0].selections) == 1
+    assert roster_state(data, before).costs[0].value == 0  # undo is the old value
+
+
+def test_limits_are_reported_in_a_players_words_and_as_the_specs_name_them():
+    data = game_data()
+    roster, force = army(data)
+    roster, first = actions.select_entry(data, roster, force, "paladin")
+    roster, second = actions.select_entry(data, roster, force, "paladin")
+    roster, _ = actions.select_entry(data, roster, force, "l-sword", first)
+    assert [e.message for e in Evaluation(data, roster).errors()] == [
+        "The roster must have at least 1 Core (has 0)"]
+    roster, _ = actions.select_entry(data, roster, force, "l-sword", second)
+    roster, _ = actions.select_entry(data, roster, force, "l-shield", second)
+    errors = Evaluation(data, roster).errors()
+    by_source = {e.source: e for e in errors}
+    assert set(by_source) == {"core-min", "sword/sword-army", "p-items/items-pts"} - {
+        "core-min"} | {"cl-core/core-min"}
+    army_limit = by_source["sword/sword-army"]
+    assert (army_limit.owner_kind, army_limit.owner_entry_id) == (
+        "selection", "p-items::l-sword::sword")
+    assert army_limit.message == "The roster can have at most 1 Sword of Tests (has 2)"
+    allowance = by_source["p-items/items-pts"]
+    assert (allowance.owner_kind, allowance.owner_entry_id) == ("selection", "paladin")
+    assert allowance.message == "Paladin can have at most 50 pts of Magic Items (has 55)"
+
+
+def test_selecting_an_entry_the_place_does_not_offer_is_refused():
+    data = game_data()
+    roster, force = army(data)
+    with pytest.raises(RosterActionError, match="'sword' cannot be selected in this force"):
+        actions.select_entry(data, roster, force, "sword")
+    with pytest.raises(RosterActionError, match="no force 'nope'"):
+        actions.select_entry(data, roster, "nope", "paladin")
+
+
+def test_a_roster_written_as_ros_reads_back_to_the_same_state():
+    data = game_data()
+    roster, force = army(data)
+    roster, knights = actions.select_entry(data, roster, force, "knights")
+    roster, paladin = actions.select_entry(data, roster, force, "paladin")
+    roster, _ = actions.select_entry(data, roster, force, "l-sword", paladin)
+    content = write_roster(data, roster)
+    again = load_roster(data, zipped("army.ros", content), "army.rosz")
+    assert again.problems == []
+    assert roster_state(data, again.roster) == roster_state(data, roster)
+    assert b'entryId="p-items::l-sword::sword"' in content
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"<catalogue", "bad.cat: not well-formed XML"),
+    (b'<?xml version="1.0"?><!DOCTYPE c [<!ENTITY e "x">]><catalogue/>',
+     "bad.cat: refused: the XML declares DTD"),
+    (b'<catalogue xmlns="http://example.com/other" id="c"/>',
+     "bad.cat: wrong namespace 'http://example.com/other' for <catalogue>"),
+    (b'<roster xmlns="http://www.battlescribe.net/schema/rosterSchema"/>',
+     "bad.cat: not BattleScribe data (the document is <roster>"),
+    (CAT.replace('value="24"', 'value="lots"').encode(),
+     "bad.cat: <cost> value 'lots' is not a number"),
+    (CAT.replace('value="24"', 'value="NaN"').encode(),
+     "bad.cat: <cost> value 'NaN' is not a usable number"),
+])
+def test_bad_files_are_one_line_naming_the_file_and_the_problem(content, message):
+    with pytest.raises(DataError) as error:
+        read_data_file(content, "bad.cat")
+    assert str(error.value).startswith(message)
+    assert "\n" not in str(error.value)
+
+
+def test_zipped_files_are_read_and_unsafe_zips_refused():
+    assert read_data_file(zipped("Knights.cat", CAT.encode()), "k.catz").name == "Knights"
+    with pytest.raises(DataError, match=r"k.catz: refused: the zip holds a path outside"):
+        read_data_file(zipped("../Knights.cat", CAT.encode()), "k.catz")
+    bomb = zipped("Knights.cat", CAT.encode() + b" " * (3 * 1024 * 1024))
+    with pytest.raises(DataError, match=r"k.catz: refused: .* a zip bomb\?"):
+        read_data_file(bomb, "k.catz")
+    with pytest.raises(DataError, match=r"holds exactly one .gst/.cat file; this one holds 0"):
+        read_data_file(zipped("notes.txt", b"x"), "k.catz")
+
+
+def test_dangling_and_circular_links_are_left_out_with_one_problem_each():
+    broken = CAT.replace('targetId="shield"', 'targetId="missing-shield"').replace(
+        '<costs><cost name="pts" typeId="pts" value="10"/></costs>',
+        '<entryLinks><entryLink id="loop" name="Loop" targetId="items" '
+        'type="selectionEntryGroup"/></entryLinks>')
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(broken.encode(), "test.cat")])
+    problems = data.all_problems()
+    assert any("link 'l-shield' ('Shield of Tests') points at 'missing-shield', which does "
+               "not exist" in p for p in problems)
+    roster, force = army(data)
+    roster, paladin = actions.select_entry(data, roster, force, "paladin")
+    items = roster.forces[0].selections[0].option.selectable
+    assert [o.name for o in items] == ["Warhorse", "Sword of Tests"]
+
+
+def test_a_link_leading_back_into_itself_is_broken_once():
+    looping = CAT.replace(
+        '<costs><cost name="pts" typeId="pts" value="10"/></costs>',
+        '<entryLinks><entryLink id="loop" name="Loop" targetId="items" '
+        'type="selectionEntryGroup"/></entryLinks>')
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(looping.encode(), "test.cat")])
+    problems = [p for p in data.all_problems() if "circular" in p]
+    assert len(problems) == 1
+    assert "test.cat: link 'loop' ('Loop') leads back to 'Magic Items'" in problems[0]
+
+
+def test_a_catalogue_of_another_game_system_is_refused_naming_both():
+    other = CAT.replace('gameSystemId="gs"', 'gameSystemId="elsewhere"')
+    with pytest.raises(DataError, match="test.cat: belongs to game system 'elsewhere', not "
+                                        "'gs' \\('Test Battles'\\)"):
+        GameData(read_data_file(GST.encode(), "test.gst"),
+                 [read_data_file(other.encode(), "test.cat")])
+
+
+def test_cost_limits_and_decimal_costs():
+    data = game_data()
+    roster, force = army(data)
+    roster, _ = actions.select_entry(data, roster, force, "paladin")
+    roster = actions.set_cost_limit(roster, "pts", Decimal(50))
+    errors = Evaluation(data, roster).errors()
+    assert [e.source for e in errors if e.owner_kind == "roster"][0] == "costLimits/pts"
+    assert "The roster costs 60 pts, over its limit of 50" in [e.message for e in errors]
