@@ -147,7 +147,7 @@ def army(data: GameData):
 def test_a_new_unit_comes_with_its_minimum_models_and_its_mandatory_mount():
     data = game_data()
     roster, force = army(data)
-    roster, knights = actions.select_entry(data, roster, force, "knights")
+    roster, _knights = actions.select_entry(data, roster, force, "knights")
     state = roster_state(data, roster)
     unit = state.forces[0].selections[0]
     assert [(c.name, c.number) for c in unit.children] == [("Knight", 5), ("Warhorse", 1)]
@@ -160,7 +160,7 @@ def test_a_per_model_option_follows_the_number_of_models():
     data = game_data()
     roster, force = army(data)
     roster, knights = actions.select_entry(data, roster, force, "knights")
-    roster, stakes = actions.select_entry(data, roster, force, "stakes", knights)
+    roster, _stakes = actions.select_entry(data, roster, force, "stakes", knights)
     knight = next(s for s in roster.forces[0].selections[0].children
                   if s.option.definition.id == "knight")
     roster = actions.set_count(roster, knight.id, 12)
@@ -216,7 +216,7 @@ def test_selecting_an_entry_the_place_does_not_offer_is_refused():
 def test_a_roster_written_as_ros_reads_back_to_the_same_state():
     data = game_data()
     roster, force = army(data)
-    roster, knights = actions.select_entry(data, roster, force, "knights")
+    roster, _knights = actions.select_entry(data, roster, force, "knights")
     roster, paladin = actions.select_entry(data, roster, force, "paladin")
     roster, _ = actions.select_entry(data, roster, force, "l-sword", paladin)
     content = write_roster(data, roster)
@@ -268,7 +268,7 @@ def test_dangling_and_circular_links_are_left_out_with_one_problem_each():
     assert any("link 'l-shield' ('Shield of Tests') points at 'missing-shield', which does "
                "not exist" in p for p in problems)
     roster, force = army(data)
-    roster, paladin = actions.select_entry(data, roster, force, "paladin")
+    roster, _paladin = actions.select_entry(data, roster, force, "paladin")
     items = roster.forces[0].selections[0].option.selectable
     assert [o.name for o in items] == ["Warhorse", "Sword of Tests"]
 
@@ -287,8 +287,8 @@ def test_a_link_leading_back_into_itself_is_broken_once():
 
 def test_a_catalogue_of_another_game_system_is_refused_naming_both():
     other = CAT.replace('gameSystemId="gs"', 'gameSystemId="elsewhere"')
-    with pytest.raises(DataError, match="test.cat: belongs to game system 'elsewhere', not "
-                                        "'gs' \\('Test Battles'\\)"):
+    with pytest.raises(DataError, match=r"test.cat: belongs to game system 'elsewhere', not "
+                                        r"'gs' \('Test Battles'\)"):
         GameData(read_data_file(GST.encode(), "test.gst"),
                  [read_data_file(other.encode(), "test.cat")])
 
@@ -299,5 +299,5 @@ def test_cost_limits_and_decimal_costs():
     roster, _ = actions.select_entry(data, roster, force, "paladin")
     roster = actions.set_cost_limit(roster, "pts", Decimal(50))
     errors = Evaluation(data, roster).errors()
-    assert [e.source for e in errors if e.owner_kind == "roster"][0] == "costLimits/pts"
+    assert next(e.source for e in errors if e.owner_kind == "roster") == "costLimits/pts"
     assert "The roster costs 60 pts, over its limit of 50" in [e.message for e in errors]

@@ -10,10 +10,10 @@ about one pass over the roster plus the queries the data asks. What it follows:
   applied.
 - A cost on an entry link replaces its target's cost of the same type.
 - A query counts the selections of `childId` in its scope: the scope's direct children, or
-  everything below it with `includeChildSelections` (a shared constraint counts everything
-  below, as BattleScribe does for "one per army" items). `shared` counts by definition
-  (through any link); not shared, by the composite id of one link's selections. Inside a
-  selection, counts are per model of that selection.
+  everything below it with `includeChildSelections` (a constraint per force or per army
+  counts everything below, as BattleScribe does for "one per army" items). `shared` counts
+  by definition (through any link); not shared, by the composite id of one link's
+  selections. Inside a selection, counts are per model of that selection.
 - Costs whose modifiers count costs that depend on their own (directly or round a loop)
   keep their base values, and the roster gets one error per such loop.
 - Errors follow where BattleScribe puts them: a minimum missed is the scope's (roster,
@@ -587,7 +587,11 @@ class Evaluation:
                     constraint: bool = False) -> Decimal | None:
         """What a query counts at `place` (None when it counts nothing at all)."""
         target: Option | str | None = child if child is not None else query.child_id
-        recursive = query.include_child_selections or (constraint and query.shared)
+        # A limit per force or per army counts the entry however deep it sits (one Sword
+        # of the Quest per army, wherever a Paladin carries it); anything else looks below
+        # its scope only with includeChildSelections.
+        recursive = query.include_child_selections or (
+            constraint and query.scope in ("force", "roster", "primary-catalogue"))
         field_name = query.field
         if field_name == "selections":
             value = self.count(query, place, target, recursive)
@@ -1241,7 +1245,9 @@ class Evaluation:
                ) -> list[tuple[Option, int]]:
         """What a new container must hold before a player chooses: each entry up to its
         minimum (selections, not percentages), and each group up to its minimum with its
-        default entry."""
+        default entry. Hidden entries are left out, as New Recruit does: the real data hides
+        options such as a campaign's rules behind a minimum of 1 until they apply, and
+        selecting them would only make an error the player cannot act on."""
         wanted: list[tuple[Option, int]] = []
         if isinstance(container, FNode) and self.force_hidden(container):
             return wanted  # a hidden force gets nothing by itself
@@ -1254,14 +1260,14 @@ class Evaluation:
                 stack.extend(reversed(option.children))
                 continue
             missing = self._missing(container, option, option)
-            if missing > 0:
+            if missing > 0 and not self.hidden(self.virtual(option, container)):
                 wanted.append((option, missing))
         for group in groups:
             missing = self._missing(container, group, group)
             if missing <= 0:
                 continue
             default = self._default_entry(container, group)
-            if default is not None:
+            if default is not None and not self.hidden(self.virtual(default, container)):
                 already = sum(n for o, n in wanted if o in _members(group))
                 if missing - already > 0:
                     wanted.append((default, missing - already))
