@@ -301,3 +301,55 @@ def test_cost_limits_and_decimal_costs():
     errors = Evaluation(data, roster).errors()
     assert next(e.source for e in errors if e.owner_kind == "roster") == "costLimits/pts"
     assert "The roster costs 60 pts, over its limit of 50" in [e.message for e in errors]
+
+
+CHAMPION = """<?xml version="1.0" encoding="UTF-8"?>
+<catalogue id="cat" name="Guards" revision="1" gameSystemId="gs"
+    xmlns="http://www.battlescribe.net/schema/catalogueSchema">
+  <selectionEntries>
+    <selectionEntry id="guards" name="Guards" type="unit">
+      <selectionEntries>
+        <selectionEntry id="captain" name="Captain" type="upgrade">
+          <constraints>
+            <constraint id="c-min" type="min" value="1" field="selections" scope="parent"/>
+          </constraints>
+          <entryLinks>
+            <entryLink id="c-shield" name="Shield" targetId="shield" type="selectionEntry"/>
+          </entryLinks>
+        </selectionEntry>
+        <selectionEntry id="banner" name="Secret Banner" type="upgrade" hidden="true">
+          <constraints>
+            <constraint id="b-min" type="min" value="1" field="selections" scope="parent"/>
+          </constraints>
+        </selectionEntry>
+      </selectionEntries>
+      <entryLinks>
+        <entryLink id="g-shield" name="Shield" targetId="shield" type="selectionEntry"/>
+      </entryLinks>
+    </selectionEntry>
+  </selectionEntries>
+  <sharedSelectionEntries>
+    <selectionEntry id="shield" name="Shield" type="upgrade">
+      <constraints>
+        <constraint id="one-shield" type="max" value="1" field="selections" scope="parent"
+            shared="true"/>
+        <constraint id="s-min" type="min" value="1" field="selections" scope="parent"
+            shared="true"/>
+      </constraints>
+    </selectionEntry>
+  </sharedSelectionEntries>
+</catalogue>
+"""
+
+
+def test_a_champions_own_gear_is_not_counted_as_the_units_and_hidden_entries_wait():
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(CHAMPION.encode(), "guards.cat")])
+    roster, force = army(data)
+    roster, _ = actions.select_entry(data, roster, force, "guards")
+    state = roster_state(data, roster)
+    unit = state.forces[0].selections[0]
+    # The unit and its captain each have one shield; the hidden banner is not selected.
+    assert [(c.name, [g.name for g in c.children]) for c in unit.children] == [
+        ("Captain", ["Shield"]), ("Shield", [])]
+    assert [e.source for e in state.errors] == ["cl-core/core-min"]
