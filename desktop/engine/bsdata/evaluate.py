@@ -1097,8 +1097,10 @@ class Evaluation:
             holders: list[tuple[str, tuple[Constraint, ...], _Modifiers]] = [
                 (link.id or link.target_id, link.constraints, self.element_modifiers(link))]
             if category is not None:
+                # A force's link modifies its category's limits, as an entry link its
+                # target's (Bretonnia: one more character than the game system's).
                 holders.append((category.id, category.constraints,
-                                self.element_modifiers(category)))
+                                self.element_modifiers(category, link)))
             category_name = category.name if category is not None else link.name
             for owner, constraints, owner_modifiers in holders:
                 for constraint in constraints:
