@@ -404,6 +404,12 @@ def import_command(args: argparse.Namespace) -> dict[str, Any]:
                 "terrain": len(imported.start.terrain), "events": len(imported.events),
                 "database": where}
     with Store.open(args.database) as store:
+        game_data: dict[str, Any] = {}
+        if args.file.suffix.lower() in (".ros", ".rosz"):  # priced from stored game data
+            from desktop.store.roster_data import priced_from_stored_data
+
+            imported, pricing = priced_from_stored_data(store, imported, args.file)
+            game_data = pricing.to_json()
         imported = with_army_list(imported, library_for(store, imported.army.ruleset))
         army = store.save_army(imported.army)
         where = store.describe()
@@ -411,7 +417,7 @@ def import_command(args: argparse.Namespace) -> dict[str, Any]:
             "army_list": army.army_list,
             "units": len(army.units), "models": army.models, "points": army.points,
             "points_limit": army.points_limit, "warnings": list(imported.warnings),
-            "database": where}
+            **({"game_data": game_data} if game_data else {}), "database": where}
 
 
 def _missing_database(url: str | None) -> str:

@@ -5,6 +5,24 @@ allowance reached through a group link, an army-wide item, and a unit whose cham
 its own copy of the unit's gear.
 """
 
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+# The real game data the shared folder holds for the tests (never shipped with Rout).
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+BSDATA = SHARED / "bsdata"
+ROSTER = SHARED / "battlescribe" / "bretonnia-6th-newrecruit.rosz"
+
+
+def need(path: Path) -> None:
+    """Skip, saying why, when the shared copy of `path` is not there."""
+    if not path.exists():
+        pytest.skip(f"no shared copy at {path}")
+
+
 GST = """<?xml version="1.0" encoding="UTF-8"?>
 <gameSystem id="gs" name="Test Battles" revision="3" battleScribeVersion="2.03"
     xmlns="http://www.battlescribe.net/schema/gameSystemSchema">

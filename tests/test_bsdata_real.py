@@ -15,31 +15,25 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from desktop.engine.bsdata import actions
+from desktop.engine.bsdata.errors import DataError
 from desktop.engine.bsdata.evaluate import Evaluation
 from desktop.engine.bsdata.gamedata import GameData
 from desktop.engine.bsdata.reader import read_data_file
 from desktop.engine.bsdata.rosterfile import load_roster
 from desktop.engine.bsdata.units import UnitSummary, catalogue_units
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-BSDATA = SHARED / "bsdata"
-ROSTER = SHARED / "battlescribe" / "bretonnia-6th-newrecruit.rosz"
+from bsdata_samples import BSDATA, ROSTER, need
+
 FACTS = BSDATA / "facts.json"
 ACCEPTANCE = BSDATA / "acceptance-705.json"
 REPOS = {"Ergofarg/Warhammer-Fantasy-6th-edition": "ergofarg",
          "lexicanum-imperialis/Warhammer-Fantasy-Battles-6th-Definitive-edition": "lexicanum"}
 PTS = "ecfa-8486-4f6c-c249"  # the pts cost type of both data sets
-
-
-def need(path: Path) -> None:
-    if not path.exists():
-        pytest.skip(f"no shared copy at {path}")
 
 
 @cache
@@ -96,8 +90,6 @@ def test_the_wrong_catalogue_gives_the_wrong_points():
     entries but not the lexicanum ones, and refuses another game system's roster."""
     need(ROSTER)
     need(BSDATA / "ergofarg")
-    from desktop.engine.bsdata.errors import DataError
-
     with pytest.raises(DataError, match="the roster is for game system '0d13-7737-ea86-4662'"):
         load_roster(game_data("ergofarg"), ROSTER.read_bytes(), ROSTER.name)
 

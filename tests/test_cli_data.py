@@ -15,10 +15,14 @@ import zipfile
 
 import pytest
 
+from desktop.engine.bsdata import actions
+from desktop.engine.bsdata.gamedata import GameData
+from desktop.engine.bsdata.reader import read_data_file
+from desktop.engine.bsdata.rosterfile import write_roster
 from desktop.store.gamedata import DataInput, add_data, list_data, load_game_data
 from desktop.store.store import Store
 
-from bsdata_samples import CAT, GST
+from bsdata_samples import BSDATA, CAT, GST, ROSTER, need
 from builders import assert_bad, run_cli
 
 
@@ -167,3 +171,50 @@ def test_the_store_keeps_the_bytes_on_sqlite_and_postgresql(database_url):
         data = load_game_data(store, "gs", "cat")
     assert data.catalogues["cat"].name == "Knights"
     assert [e.name for e in data.catalogues["cat"].selection_entries] == ["Knights", "Paladin"]
+
+
+def test_an_imported_roster_is_priced_from_the_stored_catalogue(capsys, url, files, tmp_path):
+    data = GameData(read_data_file(GST.encode(), "t.gst"), [read_data_file(CAT.encode(),
+                                                                           "t.cat")])
+    roster, force = actions.add_force(data, actions.new_roster("Lances"), "fe-army", "cat")
+    roster, _ = actions.select_entry(data, roster, force, "paladin")
+    roster, _ = actions.select_entry(data, roster, force, "knights")
+    # The file says the Paladin costs 65 (an older book, a typo): the catalogue says 60.
+    content = write_roster(data, roster).replace(b'value="60"', b'value="65"', 1)
+    (tmp_path / "lances.ros").write_bytes(content)
+    kept = data_json_import(capsys, tmp_path / "lances.ros", url)
+    assert (kept["points"], kept["game_data"]["catalogue"]) == (185, "")
+    assert any("no game data stored for 'Knights'" in w for w in kept["warnings"])
+    data_json(capsys, "add", files, "--database", url)
+    priced = data_json_import(capsys, tmp_path / "lances.ros", url)
+    assert priced["points"] == 180
+    assert priced["game_data"] == {"catalogue": "Knights", "game_system": "Test Battles",
+                                   "linked_selections": 4, "costs": {"pts": 180.0},
+                                   "errors": []}
+    assert "'Paladin': the roster says 65 pts, the catalogue gives 60; Rout uses the " \
+           "catalogue's" in priced["warnings"]
+
+
+def data_json_import(capsys, path, url):
+    code, out, err = run_cli(capsys, "import", path, "--ruleset", "warhammer6", "--database",
+                             url)
+    assert (code, err) == (0, ""), err
+    return json.loads(out)
+
+
+def test_the_new_recruit_roster_imports_at_705_points_from_the_stored_catalogue(capsys, url):
+    """The acceptance roster (shared README): priced from lexicanum's Bretonnia catalogue,
+    all 48 selections found, 705 pts, 2 Casting Dice, 2 Dispel Dice, no validation error."""
+    need(ROSTER)
+    folder = BSDATA / "lexicanum"
+    need(folder)
+    data_json(capsys, "add", folder / "Warhammer Fantasy Battles (6th definitive edition).gst",
+              folder / "Bretonnia (6th definitive edition).cat",
+              folder / "Mercenaries (6th definitive edition).cat", "--database", url)
+    imported = data_json_import(capsys, ROSTER, url)
+    assert imported["points"] == 705
+    assert imported["game_data"] == {
+        "catalogue": "Bretonnia", "game_system": "Warhammer Fantasy Battles (6th definitive "
+        "edition)", "linked_selections": 48,
+        "costs": {"pts": 705.0, "Casting Dice": 2.0, "Dispel Dice": 2.0}, "errors": []}
+    assert not any("catalogue gives" in w for w in imported["warnings"])
