@@ -409,7 +409,7 @@ def import_command(args: argparse.Namespace) -> dict[str, Any]:
             from desktop.store.roster_data import priced_from_stored_data
 
             imported, pricing = priced_from_stored_data(store, imported, args.file)
-            game_data = pricing.to_json()
+            game_data = pricing.to_json() if pricing.catalogue else {}
         imported = with_army_list(imported, library_for(store, imported.army.ruleset))
         army = store.save_army(imported.army)
         where = store.describe()

@@ -35,7 +35,7 @@ UNIT_TYPES = ("unit", "model", None)
 class DataPricing:
     """What the game data said about an imported roster."""
 
-    catalogue: str = ""  # "" when no data is stored for it
+    catalogue: str = ""  # "" when no data is stored for it (the file's figures stand)
     game_system: str = ""
     linked: int = 0  # selections linked to their entries
     costs: dict[str, float] = field(default_factory=dict)
@@ -88,10 +88,7 @@ def priced_from_stored_data(store: Store, imported: ImportedArmy, path: Path
     pricing = DataPricing()
     missing = sorted(catalogue_ids - stored_ids) if system_id in stored_ids else [system_id]
     if not stored or missing:
-        shown = imported.catalogue or ", ".join(missing)
-        note = (f"no game data stored for {quoted(shown, 60)}: the roster's own points are "
-                "kept (add the catalogue with `rout data add` to price it from the data)")
-        return replace(imported, warnings=(*imported.warnings, note)), pricing
+        return imported, pricing  # no data: the roster's own figures stand
     only = next(iter(catalogue_ids)) if len(catalogue_ids) == 1 else None
     data = load_game_data(store, system_id, only)
     try:
