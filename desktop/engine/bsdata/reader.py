@@ -162,6 +162,7 @@ class _Reader:
 
     def __init__(self, name: str) -> None:
         self.name = name
+        self.prefix = ""  # the file's "{namespace}": tags compare whole, not split each time
 
     # -- attribute helpers ------------------------------------------------------------
     def _where(self, element: Element) -> str:
@@ -227,16 +228,18 @@ class _Reader:
               build: Callable[[Element], T]) -> tuple[T, ...]:
         """`build` over the `<item>` children of the `<container>` children."""
         found: list[T] = []
+        outer, inner = self.prefix + container, self.prefix + item
         for child in element:
-            if _local(child) == container:
+            if child.tag == outer:
                 for grandchild in child:
-                    if _local(grandchild) == item:
+                    if grandchild.tag == inner:
                         found.append(build(grandchild))
         return tuple(found)
 
     def child_text(self, element: Element, tag: str) -> str:
+        wanted = self.prefix + tag
         for child in element:
-            if _local(child) == tag:
+            if child.tag == wanted:
                 return child.text or ""
         return ""
 
@@ -473,6 +476,8 @@ class _Reader:
                                                               False))
 
     def data_file(self, root: Element, kind: str) -> DataFile:
+        tag = root.tag if isinstance(root.tag, str) else ""
+        self.prefix = tag[:tag.index("}") + 1] if tag.startswith("{") else ""
         game_system_revision = root.get("gameSystemRevision")
         try:
             return DataFile(
