@@ -128,24 +128,24 @@ def main() -> int:
         print(f"bsdata: no shared data at {BSDATA}; the data-store figures are not measured")
         return report.finish()
     inputs = collect([BSDATA / "lexicanum", BSDATA / "ergofarg"])
-    with tempfile.TemporaryDirectory() as folder:
-        with Store.open(f"sqlite:///{Path(folder) / 'bench.sqlite'}") as store:
-            start = time.perf_counter()
-            stored = add_data(store, inputs)
-            report.time("data_add_all_shared", time.perf_counter() - start,
-                        budget=10.0 * stretch, details=f"{len(stored.stored)} files")
-            start = time.perf_counter()
-            again = add_data(store, inputs)
-            report.time("data_add_all_again", time.perf_counter() - start,
-                        budget=1.0 * stretch, details=f"{len(again.unchanged)} unchanged")
-            largest = max((d for d in list_data(store) if d.kind == "catalogue"
-                           and not d.library), key=lambda d: d.size)
+    with tempfile.TemporaryDirectory() as folder, \
+            Store.open(f"sqlite:///{Path(folder) / 'bench.sqlite'}") as store:
+        start = time.perf_counter()
+        stored = add_data(store, inputs)
+        report.time("data_add_all_shared", time.perf_counter() - start,
+                    budget=10.0 * stretch, details=f"{len(stored.stored)} files")
+        start = time.perf_counter()
+        again = add_data(store, inputs)
+        report.time("data_add_all_again", time.perf_counter() - start,
+                    budget=1.0 * stretch, details=f"{len(again.unchanged)} unchanged")
+        largest = max((d for d in list_data(store) if d.kind == "catalogue"
+                       and not d.library), key=lambda d: d.size)
 
-            def units() -> object:
-                loaded = load_game_data(store, largest.game_system_id, largest.id)
-                return catalogue_units(loaded, largest.id)
-            report.time("data_units_largest", best(units, 1), budget=1.0 * stretch,
-                        details=f"{largest.file_name}, {largest.size} bytes")
+        def units() -> object:
+            loaded = load_game_data(store, largest.game_system_id, largest.id)
+            return catalogue_units(loaded, largest.id)
+        report.time("data_units_largest", best(units, 1), budget=1.0 * stretch,
+                    details=f"{largest.file_name}, {largest.size} bytes")
     return report.finish()
 
 
