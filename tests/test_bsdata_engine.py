@@ -207,3 +207,14 @@ def test_a_champions_own_gear_is_not_counted_as_the_units_and_hidden_entries_wai
     assert [(c.name, [g.name for g in c.children]) for c in unit.children] == [
         ("Captain", ["Shield"]), ("Shield", [])]
     assert [e.source for e in state.errors] == ["cl-core/core-min"]
+
+
+def test_a_modifier_on_a_field_the_entry_does_not_have_is_one_problem():
+    odd = CAT.replace('<modifier type="increment" field="pts" value="1">',
+                      '<modifier type="increment" field="no-such-field" value="1">')
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(odd.encode(), "test.cat")])
+    assert data.all_problems() == [
+        "test.cat: 'Stakes' ('stakes') has a modifier on 'no-such-field', which is no field "
+        "of it nor one of its constraints; it is ignored"]
+    assert game_data().all_problems() == []

@@ -29,6 +29,7 @@ from desktop.engine.bsdata.model import (
     Entry,
     ForceEntry,
     InfoGroup,
+    Modifier,
     Profile,
     ProfileType,
     Publication,
@@ -37,6 +38,20 @@ from desktop.engine.bsdata.model import (
 from desktop.engine.errors import quoted
 
 MAX_OPTION_DEPTH = 64  # links nest 4 deep in real data; deeper means a cycle slipped by
+# What a modifier on an entry may change besides costs, characteristics and constraints.
+FIELDS = frozenset({"name", "hidden", "category", "defaultSelectionEntryId", "defaultAmount",
+                    "page", "publicationId", "annotation", "error", "warning", "info",
+                    "description", "collective", "sortIndex"})
+
+
+def _modifiers_of(entry: Entry) -> list[Modifier]:
+    found = list(entry.modifiers)
+    stack = list(entry.modifier_groups)
+    while stack:
+        group = stack.pop()
+        found.extend(group.modifiers)
+        stack.extend(group.groups)
+    return found
 
 
 def _index_file(data: DataFile) -> dict[str, object]:
@@ -231,6 +246,32 @@ class Context:
                     state[id(nxt)] = 1
                     stack.append((nxt, iter(nxt.children())))
 
+    def check_modifiers(self) -> None:
+        """Record modifiers on a field that is none of the entry's: not a field BattleScribe
+        or New Recruit modifies, a cost type, a characteristic type, nor one of its (or its
+        link target's) constraints. The engine ignores them."""
+        known = FIELDS | self.cost_type_ids | self.characteristic_type_ids
+        for data in self.files:
+            roots = (data.root_entries() + data.shared_selection_entries
+                     + data.shared_selection_entry_groups)
+            stack = list(roots)
+            while stack:
+                entry = stack.pop()
+                stack.extend(entry.children())
+                own = {c.id for c in entry.constraints}
+                if entry.is_link:
+                    target = self.target(entry)
+                    if target is not None:
+                        own.update(c.id for c in target.constraints)
+                for modifier in _modifiers_of(entry):
+                    if modifier.field not in known and modifier.field not in own \
+                            and not modifier.field.startswith("limit::"):
+                        self.problems.append(
+                            f"{data.source or data.name}: {quoted(entry.name, 40)} "
+                            f"({quoted(entry.id, 40)}) has a modifier on "
+                            f"{quoted(modifier.field, 40)}, which is no field of it nor one "
+                            "of its constraints; it is ignored")
+
     def _file_of(self, root: Entry) -> str:
         for data in self.files:
             if root in data.root_entries() or root in data.shared_selection_entries \
@@ -313,6 +354,7 @@ class GameData:
             files = (catalogue, *(i.file for i in self.imports(catalogue)), self.game_system)
         context = Context(self, files, catalogue)
         context.check_links()
+        context.check_modifiers()
         self.problems.extend(p for p in context.problems if p not in self.problems)
         self._contexts[catalogue_id] = context
         return context
