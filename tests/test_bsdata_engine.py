@@ -218,3 +218,43 @@ def test_a_modifier_on_a_field_the_entry_does_not_have_is_one_problem():
         "test.cat: 'Stakes' ('stakes') has a modifier on 'no-such-field', which is no field "
         "of it nor one of its constraints; it is ignored"]
     assert game_data().all_problems() == []
+
+
+FORCED = CAT.replace(
+    '<selectionEntry id="paladin" name="Paladin" type="unit">',
+    '''<selectionEntry id="paladin" name="Paladin" type="unit">
+      <selectionEntryGroups>
+        <selectionEntryGroup id="gear" name="Gear">
+          <constraints>
+            <constraint id="gear-min" type="min" value="2" field="selections" scope="parent"/>
+          </constraints>
+          <selectionEntries>
+            <selectionEntry id="spear" name="Spear" type="upgrade"><constraints>
+              <constraint id="spear-max" type="max" value="1" field="selections" scope="parent"/>
+            </constraints></selectionEntry>
+            <selectionEntry id="helm" name="Helm" type="upgrade"><constraints>
+              <constraint id="helm-max" type="max" value="1" field="selections" scope="parent"/>
+            </constraints></selectionEntry>
+          </selectionEntries>
+        </selectionEntryGroup>
+        <selectionEntryGroup id="vow" name="Vow">
+          <constraints>
+            <constraint id="vow-min" type="min" value="1" field="selections" scope="parent"/>
+          </constraints>
+          <selectionEntries>
+            <selectionEntry id="grail" name="Grail Vow" type="upgrade"/>
+            <selectionEntry id="quest" name="Questing Vow" type="upgrade"/>
+          </selectionEntries>
+        </selectionEntryGroup>
+      </selectionEntryGroups>''')
+
+
+def test_a_group_minimum_only_one_choice_meets_is_selected_the_others_wait():
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(FORCED.encode(), "test.cat")])
+    roster, force = army(data)
+    roster, _ = actions.select_entry(data, roster, force, "paladin")
+    state = roster_state(data, roster)
+    # Two pieces of gear for a minimum of two: both. A vow out of two: the player chooses.
+    assert [c.name for c in state.forces[0].selections[0].children] == ["Helm", "Spear"]
+    assert "Paladin must have at least 1 Vow (has 0)" in [e.message for e in state.errors]

@@ -1268,12 +1268,35 @@ class Evaluation:
             missing = self._missing(container, group, group)
             if missing <= 0:
                 continue
+            already = sum(n for o, n in wanted if o in _members(group))
+            if missing - already <= 0:
+                continue
             default = self._default_entry(container, group)
             if default is not None and not self.hidden(self.virtual(default, container)):
-                already = sum(n for o, n in wanted if o in _members(group))
-                if missing - already > 0:
-                    wanted.append((default, missing - already))
+                wanted.append((default, missing - already))
+            elif default is None:
+                wanted.extend(self._forced(container, group, missing - already, wanted))
         return wanted
+
+    def _forced(self, container: SNode | FNode, group: Option, missing: int,
+                wanted: list[tuple[Option, int]]) -> list[tuple[Option, int]]:
+        """A group's minimum that only one choice meets: as many visible entries left, each
+        taken once at most (a unit's four pieces of mandatory gear in a 4-of-4 group).
+        Anything else is the player's choice."""
+        taken = {id(o) for o, _ in wanted}
+        left = [o for o in group.selectable if id(o) not in taken
+                and not self.hidden(self.virtual(o, container))]
+        if len(left) != missing:
+            return []
+        for option in left:
+            place = self.virtual(option, container)
+            limits = [self.constraint_value(c, self.option_modifiers(option), place)
+                      for c in option.definition.constraints + (
+                          option.link.constraints if option.link is not None else ())
+                      if c.kind == "max" and c.query.scope == "parent"]
+            if not limits or min(limits) != 1:
+                return []
+        return [(option, 1) for option in left]
 
     def _missing(self, container: SNode | FNode, option: Option, counted: Option) -> int:
         constraints = option.definition.constraints + (
