@@ -486,24 +486,24 @@ class Evaluation:
         result: list[tuple[SNode, Decimal]] = []
         if isinstance(scope, SNode):
             per = Decimal(max(scope.number, 1))
-            for node in self._below(scope.children, recursive):
+            for node in self.below(scope.children, recursive):
                 result.append((node, Decimal(node.number) / per))
         elif isinstance(scope, FNode):
             for force in self._forces_from([scope], child_forces):
-                result.extend((n, Decimal(n.number)) for n in self._below(force.roots,
+                result.extend((n, Decimal(n.number)) for n in self.below(force.roots,
                                                                           recursive))
         elif isinstance(scope, RosterScope):
             for force in self._forces_from(self.forces, child_forces):
-                result.extend((n, Decimal(n.number)) for n in self._below(force.roots,
+                result.extend((n, Decimal(n.number)) for n in self.below(force.roots,
                                                                           recursive))
         elif isinstance(scope, CatalogueScope):
             forces = [f for f in self.all_forces
                       if f.force.catalogue_id == scope.catalogue_id]
             for force in forces:
-                result.extend((n, Decimal(n.number)) for n in self._below(force.roots,
+                result.extend((n, Decimal(n.number)) for n in self.below(force.roots,
                                                                           recursive))
         elif isinstance(scope, CategoryScope):
-            for node in self._below(scope.force.roots, recursive):
+            for node in self.below(scope.force.roots, recursive):
                 if scope.category_id in self.categories(node):
                     result.append((node, Decimal(node.number)))
         elif isinstance(scope, Ancestors):
@@ -511,11 +511,11 @@ class Evaluation:
         self._scope_cache[key] = result
         return result
 
-    def _below(self, nodes: Iterable[SNode], recursive: bool) -> Iterator[SNode]:
+    def below(self, nodes: Iterable[SNode], recursive: bool) -> Iterator[SNode]:
         for node in nodes:
             yield node
             if recursive:
-                yield from self._below(node.children, True)
+                yield from self.below(node.children, True)
 
     def _forces_from(self, forces: Iterable[FNode], child_forces: bool) -> Iterator[FNode]:
         for force in forces:
@@ -696,15 +696,15 @@ class Evaluation:
         found = self._hidden_cache.get(key)
         if found is not None:
             return found
-        found = self._own_hidden(option, place)
+        found = self.own_hidden(option, place)
         if not found:
-            found = any(self._own_hidden(group, Place(place.sel, group, place.container,
+            found = any(self.own_hidden(group, Place(place.sel, group, place.container,
                                                       place.force))
                         for group in option.groups)
         self._hidden_cache[key] = found
         return found
 
-    def _own_hidden(self, option: Option, place: Place) -> bool:
+    def own_hidden(self, option: Option, place: Place) -> bool:
         value = option.hidden
         for modifier, gates in self.option_modifiers(option).for_field("hidden"):
             if modifier.kind == "set" and self.times(modifier, gates, place):
@@ -893,7 +893,7 @@ class Evaluation:
 
     def force_totals(self, force: FNode) -> dict[str, Decimal]:
         found: dict[str, Decimal] = {}
-        for node in self._below(force.roots, True):
+        for node in self.below(force.roots, True):
             for type_id, value in self.cost_of(node).items():
                 found[type_id] = found.get(type_id, ZERO) + value
         return found
@@ -1062,7 +1062,7 @@ class Evaluation:
             found.extend(self._force_errors(force))
             found.extend(self._container_errors(force, force.context.root_options,
                                                 force.roots, seen))
-            for node in self._below(force.roots, True):
+            for node in self.below(force.roots, True):
                 found.extend(self._container_errors(node, node.option.children,
                                                     node.children, seen))
         return found
@@ -1160,11 +1160,11 @@ class Evaluation:
         if option.is_group and held:
             place = Place(held[0], option, container,
                           container if isinstance(container, FNode) else container.force)
-        if self._own_hidden(option, place):
+        if self.own_hidden(option, place):
             if held:
                 yield self._hidden_error(container, option, held)
             return  # BattleScribe checks no constraint of a hidden entry
-        if any(self._own_hidden(group, place) for group in option.groups):
+        if any(self.own_hidden(group, place) for group in option.groups):
             return  # the hidden group reports its selections
         modifiers = self.option_modifiers(option)
         for constraint in constraints:

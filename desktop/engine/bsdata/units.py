@@ -115,7 +115,7 @@ def _unit(data: GameData, base: Roster, force_id: str, option: Option,
     place = evaluation.place_of(node)
     pts_id = pts.id if pts is not None else ""
     base_points = sum((evaluation.cost_of(n).get(pts_id, Decimal(0))
-                       for n in evaluation._below([node], True)), Decimal(0))
+                       for n in evaluation.below([node], True)), Decimal(0))
     model = _model_option(option)
     per_model: float | None = None
     low, high = 1, 1
@@ -254,7 +254,7 @@ def _options(evaluation: Evaluation, node: SNode, children: tuple[Option, ...], 
         return found
     for child in children:
         place = evaluation.virtual(child, node)
-        if evaluation._own_hidden(child, place):
+        if evaluation.own_hidden(child, place):
             continue
         name = evaluation.name(place)
         if child.is_group:
