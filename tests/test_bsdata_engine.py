@@ -11,8 +11,9 @@ import pytest
 
 from desktop.engine.bsdata import actions
 from desktop.engine.bsdata.errors import DataError, RosterActionError
-from desktop.engine.bsdata.evaluate import Evaluation
+from desktop.engine.bsdata.evaluate import Ancestors, Evaluation
 from desktop.engine.bsdata.gamedata import GameData
+from desktop.engine.bsdata.model import Query
 from desktop.engine.bsdata.reader import read_data_file
 from desktop.engine.bsdata.rosterfile import load_roster, write_roster
 from desktop.engine.bsdata.state import roster_state
@@ -258,3 +259,49 @@ def test_a_group_minimum_only_one_choice_meets_is_selected_the_others_wait():
     # Two pieces of gear for a minimum of two: both. A vow out of two: the player chooses.
     assert [c.name for c in state.forces[0].selections[0].children] == ["Helm", "Spear"]
     assert "Paladin must have at least 1 Vow (has 0)" in [e.message for e in state.errors]
+
+
+NESTED = CAT.replace(
+    '<selectionEntry id="paladin" name="Paladin" type="unit">',
+    '''<selectionEntry id="paladin" name="Paladin" type="unit">
+      <selectionEntries>
+        <selectionEntry id="banner" name="Banner" type="upgrade">
+          <constraints><constraint id="b1" type="min" value="1" scope="parent"/></constraints>
+          <modifiers><modifier type="append" field="name" value="(1 above)"><conditions>
+            <condition type="equalTo" value="1" field="selections" scope="ancestor"/>
+          </conditions></modifier></modifiers>
+          <selectionEntries>
+            <selectionEntry id="pole" name="Pole" type="upgrade">
+              <constraints><constraint id="p1" type="min" value="1" scope="parent"/></constraints>
+              <modifiers><modifier type="append" field="name" value="(2 above)"><conditions>
+                <condition type="equalTo" value="2" field="selections" scope="ancestor"/>
+              </conditions></modifier></modifiers>
+            </selectionEntry>
+          </selectionEntries>
+        </selectionEntry>
+      </selectionEntries>''')
+
+
+def test_each_selection_counts_its_own_ancestors():
+    """Scopes made per query (ancestors, a category, a catalogue) are cached by what they
+    are: keyed by their id, a later query's scope could take an earlier one's answer."""
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(NESTED.encode(), "test.cat")])
+    roster, force = army(data)
+    roster, _ = actions.select_entry(data, roster, force, "paladin")
+    paladin = roster_state(data, roster).forces[0].selections[0]
+    banner = next(c for c in paladin.children if c.name.startswith("Banner"))
+    assert (banner.name, banner.children[0].name) == ("Banner (1 above)", "Pole (2 above)")
+    evaluation = Evaluation(data, roster)
+    query = Query(field="selections", scope="ancestor")
+    pole = evaluation.by_selection_id[banner.children[0].id]
+    # One query right after the other: the first's scope is freed, the second's is made.
+    counts = [evaluation.query_value(query, evaluation.place_of(node))
+              for node in (pole.parent, pole, pole.parent)]
+    assert counts == [1, 2, 1]
+    # Two scopes that mean the same, alive at once, share one cached answer (the cache
+    # keys what a scope stands for, not the object's id).
+    first = Ancestors((pole.parent,))
+    again = Ancestors((pole.parent,))
+    assert evaluation.key_counts(first, False, False, True) is evaluation.key_counts(
+        again, False, False, True)

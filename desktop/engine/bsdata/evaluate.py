@@ -280,11 +280,11 @@ class Evaluation:
             self.forces.append(self._lay_force(force, None))
         self._cost_types = data.context(None).cost_types
         self._modifier_cache: dict[tuple[int, ...], _Modifiers] = {}
-        self._scope_cache: dict[tuple[int, bool, bool], list[tuple[SNode, Decimal]]] = {}
-        self._key_cache: dict[tuple[int, bool, bool, bool], dict[str, Decimal]] = {}
+        self._scope_cache: dict[tuple[object, bool, bool], list[tuple[SNode, Decimal]]] = {}
+        self._key_cache: dict[tuple[object, bool, bool, bool], dict[str, Decimal]] = {}
         self._category_cache: dict[int, dict[str, bool]] = {}
         self._category_busy: set[int] = set()
-        self._category_count_cache: dict[tuple[int, bool, bool, str], Decimal] = {}
+        self._category_count_cache: dict[tuple[object, bool, bool, str], Decimal] = {}
         self._cost_cache: dict[int, dict[str, Decimal]] = {}
         self._cost_busy: set[int] = set()
         self._hidden_cache: dict[tuple[int, int, int], bool] = {}
@@ -479,7 +479,7 @@ class Evaluation:
         per model of the scope when the scope is a selection."""
         if scope is None:
             return []
-        key = (id(scope), recursive, child_forces)
+        key = (_scope_key(scope), recursive, child_forces)
         found = self._scope_cache.get(key)
         if found is not None:
             return found
@@ -525,7 +525,7 @@ class Evaluation:
 
     def key_counts(self, scope: Scope, recursive: bool, child_forces: bool, shared: bool
                    ) -> dict[str, Decimal]:
-        key = (id(scope), recursive, child_forces, shared)
+        key = (_scope_key(scope), recursive, child_forces, shared)
         found = self._key_cache.get(key)
         if found is None:
             found = {}
@@ -558,7 +558,7 @@ class Evaluation:
         if child == "any" or child in TYPES:
             return ZERO
         if self._is_category(place.force.context, child):
-            cache_key = (id(scope), recursive, query.include_child_forces, child)
+            cache_key = (_scope_key(scope), recursive, query.include_child_forces, child)
             found = self._category_count_cache.get(cache_key)
             if found is None:
                 found = sum((w for n, w in self.selections_in(scope, recursive,
@@ -1334,6 +1334,19 @@ class Evaluation:
                     member.link is not None and member.link.id == default_id):
                 return member
         return None
+
+
+def _scope_key(scope: Scope) -> object:
+    """What a scope is, for the caches: selections, forces and the roster live as long as
+    the evaluation (their id is theirs); the other scopes are made per query, so they are
+    keyed by what they stand for, never by an id a later object may reuse."""
+    if isinstance(scope, CategoryScope):
+        return ("category", id(scope.force), scope.category_id)
+    if isinstance(scope, CatalogueScope):
+        return ("catalogue", scope.catalogue_id)
+    if isinstance(scope, Ancestors):
+        return ("ancestors", *(id(node) for node in scope.nodes))
+    return id(scope)
 
 
 def _members(group: Option) -> tuple[Option, ...]:
