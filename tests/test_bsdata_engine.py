@@ -17,6 +17,7 @@ from desktop.engine.bsdata.model import Query
 from desktop.engine.bsdata.reader import read_data_file
 from desktop.engine.bsdata.rosterfile import load_roster, write_roster
 from desktop.engine.bsdata.state import roster_state
+from desktop.engine.bsdata.units import catalogue_units
 
 from bsdata_samples import CAT, CHAMPION, GST
 
@@ -305,3 +306,53 @@ def test_each_selection_counts_its_own_ancestors():
     again = Ancestors((pole.parent,))
     assert evaluation.key_counts(first, False, False, True) is evaluation.key_counts(
         again, False, False, True)
+
+
+BEASTS = """<?xml version="1.0" encoding="UTF-8"?>
+<catalogue id="beasts" name="Beasts" revision="1" gameSystemId="gs"
+    xmlns="http://www.battlescribe.net/schema/catalogueSchema">
+  <selectionEntries>
+    <selectionEntry id="pack" name="Bog Beasts" type="unit" subType="unit-group">
+      <categoryLinks><categoryLink id="p-core" targetId="cat-core" primary="true"/></categoryLinks>
+      <selectionEntries>
+        <selectionEntry id="beast" name="Bog Beast" type="unit">
+          <constraints>
+            <constraint id="b-min" type="min" value="1" field="selections" scope="parent"/>
+            <constraint id="b-max" type="max" value="3" field="selections" scope="parent"/>
+          </constraints>
+          <costs><cost name="pts" typeId="pts" value="85"/></costs>
+          <selectionEntries>
+            <selectionEntry id="horns" name="Great Horns" type="upgrade">
+              <costs><cost name="pts" typeId="pts" value="5"/></costs>
+            </selectionEntry>
+          </selectionEntries>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntry>
+    <selectionEntry id="hermit" name="Hermit" type="unit">
+      <categoryLinks><categoryLink id="h-core" targetId="cat-core" primary="true"/></categoryLinks>
+      <costs><cost name="pts" typeId="pts" value="50"/></costs>
+      <selectionEntries>
+        <selectionEntry id="toad" name="Giant Toad" type="unit">
+          <constraints>
+            <constraint id="t-max" type="max" value="1" field="selections" scope="parent"/>
+          </constraints>
+          <costs><cost name="pts" typeId="pts" value="30"/></costs>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntry>
+  </selectionEntries>
+</catalogue>
+"""
+
+
+def test_a_unit_made_of_priced_units_is_counted_in_them_a_single_companion_is_not():
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(BEASTS.encode(), "beasts.cat")])
+    pack, hermit = catalogue_units(data, "beasts")
+    assert (pack.name, pack.slot, pack.points_per_model, pack.base_points, pack.min_models,
+            pack.max_models) == ("Bog Beasts", "Core", 85.0, 85.0, 1, 3)
+    assert [(o.name, o.points) for o in pack.options] == [("Great Horns", 5.0)]
+    assert (hermit.points_per_model, hermit.base_points, hermit.min_models,
+            hermit.max_models) == (None, 50.0, 1, 1)
+    assert [(o.name, o.points) for o in hermit.options] == [("Giant Toad", 30.0)]

@@ -227,3 +227,19 @@ def test_the_organ_gun_costs_double_beside_king_alrik():
     assert gun_points(roster) == 125
     roster, _ = actions.select_entry(data, roster, force, alrik.entry_id)
     assert gun_points(roster) == 250
+
+
+def test_a_regiment_of_renown_made_of_priced_units_counts_them_as_its_models():
+    # Fenbeasts (Mercenaries, linked from Bretonnia): a unit group holding one to three
+    # Fenbeast units at 85 pts each; Dwarf Bolt Throwers: one or two at 45 pts each,
+    # their crew and runes the options.
+    need(BSDATA / "lexicanum")
+    fenbeasts = next(u for u in units("lexicanum", "Bretonnia (6th definitive edition).cat")
+                     if u.name == "Fenbeasts")
+    assert (fenbeasts.slot, fenbeasts.points_per_model, fenbeasts.min_models,
+            fenbeasts.max_models) == ("Regiment of Renown", 85.0, 1, 3)
+    bolt = next(u for u in units("lexicanum", "Dwarfs (2005) (6th definitive edition).cat")
+                if u.name == "Bolt Thrower")
+    assert (bolt.slot, bolt.points_per_model, bolt.min_models, bolt.max_models) == (
+        "Special", 45.0, 1, 2)
+    assert "Engineer" in {o.name for o in bolt.options}

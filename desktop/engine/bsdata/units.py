@@ -140,16 +140,19 @@ def _unit(data: GameData, base: Roster, force_id: str, option: Option,
 
 
 def _model_option(option: Option) -> Option | None:
-    """The entry a unit is made of: its model child, else a child that is bought several
-    times (Kislev's Horse Archers are typed upgrade)."""
+    """The entry a unit is made of: its model child, else a priced child that is bought
+    several times (Kislev's Horse Archers are typed upgrade) or a priced unit inside the
+    unit, more than one allowed (the Fenbeasts' Fenbeast, one to three)."""
     children = option.selectable
     models = [c for c in children if c.type == "model"]
     if models:
         return models[0]
     for child in children:
-        mins = [c.value for c in child.definition.constraints
-                if c.kind == "min" and c.query.field == "selections"]
-        if child.definition.costs and mins and max(mins) >= 2:
+        limits = [c for c in child.definition.constraints if c.query.field == "selections"]
+        least = max((c.value for c in limits if c.kind == "min"), default=Decimal(0))
+        most = max((c.value for c in limits if c.kind == "max" and c.query.scope == "parent"),
+                   default=Decimal(0))
+        if child.definition.costs and (least >= 2 or (child.type == "unit" and most >= 2)):
             return child
     return None
 
@@ -263,6 +266,9 @@ def _options(evaluation: Evaluation, node: SNode, children: tuple[Option, ...], 
                                   own if own is not None else limit, depth, model))
             continue
         if model is not None and child is model:
+            if child.type == "unit":  # a unit inside the unit holds the unit's options
+                found.extend(_options(evaluation, node, child.children, pts_id, path, limit,
+                                      depth + 1, None))
             continue
         increment = _per_model_increment(evaluation, child, pts_id)
         points = (increment if increment is not None
