@@ -52,10 +52,10 @@ def _report(report: AddReport, where: str) -> dict[str, Any]:
 
 def add_command(args: argparse.Namespace, missing: bool) -> dict[str, Any]:
     inputs = collect(args.paths)  # every file read before the database opens
-    if missing:
-        check_new(inputs)  # and checked, so that a refusal leaves no new database behind
+    # ...and checked when the database is new, so that a refusal leaves none behind.
+    read = check_new(inputs) if missing else None
     with Store.open(args.database) as store:
-        report = add_data(store, inputs)
+        report = add_data(store, inputs, read)
         where = store.describe()
     return _report(report, where)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import io
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
@@ -268,12 +268,15 @@ def _summary(data: GameData, file: DataFile) -> dict[str, Any]:
     return summary
 
 
-def check_new(inputs: Sequence[DataInput]) -> None:
+def check_new(inputs: Sequence[DataInput]) -> dict[str, DataFile]:
     """Everything `add_data` checks without a database: that each file reads, and that
-    each catalogue comes with its game system (none is stored yet)."""
-    fresh = [(item, "", _parse(item)) for item in inputs]
+    each catalogue comes with its game system (none is stored yet). Returns what was read,
+    by the file's sha256, for `add_data` to store without reading it again."""
+    fresh = [(item, hashlib.sha256(item.content).hexdigest(), _parse(item))
+             for item in inputs]
     _check_keys(fresh)
     _check_systems(fresh, set())
+    return {digest: parsed for _, digest, parsed in fresh}
 
 
 def _parse(item: DataInput) -> DataFile:
@@ -283,8 +286,10 @@ def _parse(item: DataInput) -> DataFile:
         raise BadFileError(str(error)) from None
 
 
-def add_data(store: Store, inputs: Sequence[DataInput]) -> AddReport:
-    """Check and store `inputs` in one transaction (see the module's docstring)."""
+def add_data(store: Store, inputs: Sequence[DataInput],
+             read: Mapping[str, DataFile] | None = None) -> AddReport:
+    """Check and store `inputs` in one transaction (see the module's docstring); `read`:
+    files already read (check_new's answer), by sha256."""
     report = AddReport()
     existing = {(d.game_system_id, d.id): d for d in list_data(store)}
     by_sha = {d.sha256: d for d in existing.values()}
@@ -298,7 +303,8 @@ def add_data(store: Store, inputs: Sequence[DataInput]) -> AddReport:
         if digest in by_sha:
             report.unchanged.append(by_sha[digest])
             continue
-        fresh.append((item, digest, _parse(item)))
+        known = read.get(digest) if read is not None else None
+        fresh.append((item, digest, known if known is not None else _parse(item)))
     _check_keys(fresh)
     _check_systems(fresh, {system for system, file_id in existing if system == file_id})
     systems = {_system_of(parsed) for _, _, parsed in fresh}
