@@ -1,5 +1,5 @@
 """`python -m desktop` is the same as the `rout` command."""
 
-from desktop.cli import main
+from desktop.cli import run
 
-raise SystemExit(main())
+run()

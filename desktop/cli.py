@@ -18,8 +18,8 @@
     rout battles                          the battles in the database
     rout data add|list|remove|units …     game data in BattleScribe's format (cli_data.py)
 
-`--database URL` picks the database (default: $ROUT_DATABASE, else rout.sqlite in the
-user's data folder).
+`--database URL` picks the database, a URL or a SQLite file's path alike for every command
+(default: $ROUT_DATABASE, else rout.sqlite in the user's data folder).
 
 Bad input prints one line on stderr and exits with status 2; never a traceback.
 """
@@ -27,7 +27,9 @@ Bad input prints one line on stderr and exits with status 2; never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import logging
 import math
 import os
 import random
@@ -40,6 +42,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 # Only light modules up here: `rout` with no command starts the GUI, and the window should
 # paint before shapely, the rulesets or the database are imported.
 from desktop.engine.errors import RuleError, one_line, quoted
+from desktop.store.location import database_url_from
 
 if TYPE_CHECKING:
     from desktop.engine.dice import Dice, Roller
@@ -103,7 +106,8 @@ def _build_parser() -> _Parser:
                      "miniatures games.")
     parser.add_argument("--screenshot", metavar="FILE.png",
                         help="start the app, save a picture of the main window, exit")
-    parser.add_argument("--database", metavar="URL", help="SQLAlchemy database URL")
+    parser.add_argument("--database", metavar="URL",
+                        help="a database URL, or a SQLite file's path")
     parser.add_argument("--army", metavar="NAME", help="with --screenshot: the army to show")
     parser.add_argument("--battle", metavar="NAME",
                         help="with --screenshot: the stored battle to show on the battlefield")
@@ -180,7 +184,8 @@ def _build_parser() -> _Parser:
 
     database = _Parser(add_help=False)
     database.add_argument("--database", metavar="URL", default=argparse.SUPPRESS,
-                          help="SQLAlchemy database URL (default: the user's rout.sqlite)")
+                          help="a database URL, or a SQLite file's path (default: the user's "
+                          "rout.sqlite)")
     import_parser = commands.add_parser(
         "import", parents=[database],
         help="import an army (Rout JSON or BattleScribe roster) or a battle (Rout JSON "
@@ -559,6 +564,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     try:
         args = _build_parser().parse_args(arguments)
+        if getattr(args, "database", None):  # the same forms for every command: see there
+            args.database = database_url_from(args.database)
         if args.command == "odds":
             result = odds_command(args)
         elif args.command == "resolve":
@@ -600,5 +607,21 @@ def _store_command(args: argparse.Namespace) -> Any:
         raise UsageError(f"rout {args.command}: {error}") from None
 
 
+def run() -> NoReturn:
+    """The `rout` command: `main`, then the process ends as soon as its work is done.
+
+    Everything that must outlive the process is already on disk when `main` returns
+    (databases closed, pictures and exports renamed into place, the window's settings
+    synced); what is left is the interpreter freeing every Qt object and module one by one,
+    a third of a second after a window closes. Output and logs are flushed first.
+    """
+    status = main()
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed or broken pipe
+            stream.flush()
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run()

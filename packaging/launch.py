@@ -1,5 +1,5 @@
 """The frozen app's entry point: the same as the `rout` command and `python -m desktop`."""
 
-from desktop.cli import main
+from desktop.cli import run
 
-raise SystemExit(main())
+run()

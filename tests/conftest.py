@@ -8,6 +8,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
+from needs import lacking
 from read_only import nobodys_folder  # noqa: F401  (a fixture the store tests share)
 
 REPO = Path(__file__).resolve().parents[1]
@@ -68,9 +69,8 @@ def postgres_server():
     try:
         import psycopg  # noqa: F401
     except ImportError:
-        if os.environ.get("ROUT_REQUIRE_POSTGRES"):
-            pytest.fail("PostgreSQL tests need psycopg (pip install -e '.[test]')")
-        pytest.skip("PostgreSQL tests need psycopg (pip install -e '.[test]')")
+        lacking("PostgreSQL tests need psycopg (pip install -e '.[test]')",
+                "ROUT_REQUIRE_POSTGRES")
     # Not under pytest's tmp folder: that is private to root, and the server runs as postgres.
     folder = Path(tempfile.mkdtemp(prefix="rout-postgres-"))
     server = Server(folder)
@@ -78,9 +78,7 @@ def postgres_server():
         server.start()
     except RuntimeError as error:
         shutil.rmtree(folder, ignore_errors=True)
-        if os.environ.get("ROUT_REQUIRE_POSTGRES"):  # CI installs the server: it must run
-            pytest.fail(f"no PostgreSQL server could be started: {error}")
-        pytest.skip(f"no PostgreSQL server could be started: {error}")
+        lacking(f"no PostgreSQL server could be started: {error}", "ROUT_REQUIRE_POSTGRES")
     yield server
     server.stop()
     shutil.rmtree(folder, ignore_errors=True)

@@ -7,20 +7,24 @@ PostgreSQL server (the `store` fixture in conftest.py).
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from desktop.bundled import resources_dir
 from desktop.engine import moves
-from desktop.engine.codec import battle_from_json, battle_to_json
+from desktop.engine.codec import army_from_json, battle_from_json, battle_to_json
 from desktop.engine.errors import MoveRefused, ScenarioError
 from desktop.engine.events import UnitDeployed, fold
 from desktop.engine.geometry import Table, overlaps
 from desktop.engine.model import Army, Battle, Status, Terrain, Unit, UnitProfile, Zone
 from desktop.engine.setup import deploy_army, new_battle
 from desktop.store.errors import AlreadyExistsError, NotFoundError
+from desktop.store.files import read_json
 from desktop.store.samples import SAMPLE_SCENARIOS, sample_battles
 
 W6 = {"M": 4, "WS": 3, "BS": 3, "S": 3, "T": 3, "W": 1, "I": 3, "A": 1, "Ld": 7}
@@ -101,10 +105,11 @@ def test_kensei_battles_default_to_a_180_by_120_cm_table_with_30_cm_zones():
     assert battle.zones == (Zone("Crane Clan", (0, 0, 180, 30)),
                             Zone("Shadow Clan", (0, 90, 180, 120)))
     battle = deployed(battle, "Crane Clan", "Shadow Clan")
-    # 5 wide on 2.5 cm bases: 12.5 x 5 cm, front on the zone's front edge, 2.5 cm apart.
-    assert battle.states["1-u0"].center == (6.25, 27.5)
-    assert battle.states["u1"].center == (21.25, 27.5)
-    assert battle.states["2-u0"].center == (173.75, 92.5)
+    # 5 wide on 2.5 cm bases: 12.5 x 5 cm, front on the zone's front edge, 2.5 cm apart,
+    # the line (27.5 cm) centred on the table; the Shadow Clan's one unit faces it.
+    assert battle.states["1-u0"].center == (82.5, 27.5)
+    assert battle.states["u1"].center == (97.5, 27.5)
+    assert battle.states["2-u0"].center == (90.0, 92.5)
     assert battle.states["2-u0"].facing == 270
 
 
@@ -156,15 +161,17 @@ def test_an_unknown_ruleset_is_named():
 def test_deploy_lines_units_up_left_to_right_facing_the_enemy():
     _, battle = new_battle("warhammer6", [army("Orcs", "Alice", 3), army("Elves", "Bob", 2)])
     alice = deploy_army(battle, "Alice")
-    # 5 x 2" units, front on the zone's front edge (y = 12), 1" apart from the left edge.
-    assert alice == [UnitDeployed("1-u0", (2.5, 11.0), 90.0),
-                     UnitDeployed("1-u1", (8.5, 11.0), 90.0),
-                     UnitDeployed("u2", (14.5, 11.0), 90.0)]
+    # 5 x 2" units, front on the zone's front edge (y = 12), 1" apart: 17" of line centred
+    # on the 72" zone (27.5 to 44.5).
+    assert alice == [UnitDeployed("1-u0", (30.0, 11.0), 90.0),
+                     UnitDeployed("1-u1", (36.0, 11.0), 90.0),
+                     UnitDeployed("u2", (42.0, 11.0), 90.0)]
     battle = fold(battle, alice)
     bob = deploy_army(battle, "Bob")
-    # Bob faces down the table: his left to right runs from x = 72 towards x = 0.
-    assert bob == [UnitDeployed("2-u0", (69.5, 37.0), 270.0),
-                   UnitDeployed("2-u1", (63.5, 37.0), 270.0)]
+    # Bob faces down the table: his left to right runs from x = 72 towards x = 0; his 11"
+    # of line is centred too (41.5 to 30.5), facing Alice's.
+    assert bob == [UnitDeployed("2-u0", (39.0, 37.0), 270.0),
+                   UnitDeployed("2-u1", (33.0, 37.0), 270.0)]
     battle = fold(battle, bob)
     assert_legal(battle)
     assert deploy_army(battle, "Alice") == []  # nothing left in reserve
@@ -175,10 +182,10 @@ def test_a_full_line_starts_another_behind_it():
     _, battle = new_battle("warhammer6", [army("Orcs", "Alice", 3), army("Elves", "Bob", 1)],
                            zones=zones)
     events = deploy_army(battle, "Alice")
-    # Two fit across 12" (0-5, 6-11); the third goes 1" behind the first line's 2" depth.
-    assert [event.center for event in events] == [(2.5, 11.0), (8.5, 11.0), (2.5, 8.0)]
-
-
+    # The zone runs to the table's left edge: the line keeps 1" from it (1 to 12). Two fit
+    # (1-6, 7-12); the third goes behind, centred, 1.5" back: turning in place a quarter
+    # turn takes a 5 x 2" unit 1.5" back and forward.
+    assert [event.center for event in events] == [(3.5, 11.0), (9.5, 11.0), (6.5, 7.5)]
 def test_units_that_do_not_fit_are_named_and_nothing_is_deployed():
     zones = [Zone("Alice", (0, 0, 12, 4)), Zone("Bob", (0, 36, 72, 48))]
     _, battle = new_battle("warhammer6", [army("Orcs", "Alice", 4), army("Elves", "Bob", 1)],
@@ -199,15 +206,82 @@ def test_a_unit_wider_than_the_zone_is_named():
 
 def test_deployment_steps_round_impassable_terrain_and_units_already_placed():
     _, battle = new_battle("warhammer6", [army("Orcs", "Alice", 3), army("Elves", "Bob", 1)])
-    rock = Terrain("rock", "Rock", ((3, 9), (5, 9), (5, 12), (3, 12)), impassable=True)
+    rock = Terrain("rock", "Rock", ((30, 9), (32, 9), (32, 12), (30, 12)), impassable=True)
     battle = replace(battle, terrain=(rock,))
     # The player put one unit down by hand, further along the line.
-    battle = fold(battle, [moves.deploy(battle, "u2", (14.0, 11.0), 90)])
+    battle = fold(battle, [moves.deploy(battle, "u2", (40.0, 11.0), 90)])
     events = deploy_army(battle, "Alice")
-    # 1-u0 slides in half-inch steps until clear of the rock (left edge at x = 5); 1-u1 then
-    # starts at 11, runs into u2 (11.5-16.5) and slides to 16.5.
-    assert [event.center for event in events] == [(7.5, 11.0), (19.0, 11.0)]
+    # The two left make 11" of line, centred from 30.5: 1-u0 slides in half-inch steps until
+    # clear of the rock (left edge at x = 32); 1-u1 then starts 1" on at 38, runs into u2
+    # (37.5-42.5) and slides to 42.5.
+    assert [event.center for event in events] == [(34.5, 11.0), (45.0, 11.0)]
     assert_legal(fold(battle, events))
+
+
+def first_moves_refused(battle: Battle) -> list[str]:
+    """What stops a deployed unit's first move: its Move straight on, a wheel of 45 and of
+    90 degrees either way, a quarter turn in place either way."""
+    refused = []
+    stat = "Mv" if battle.ruleset == "kensei1" else "M"
+    for uid in battle.on_table():
+        state = battle.states[uid]
+        ahead = math.radians(state.facing)
+        reach = battle.stat(uid, stat)
+        tries: list[tuple[str, Callable[..., object], tuple[object, ...]]] = [
+            ("move", moves.move_to, ((state.center[0] + math.cos(ahead) * reach,
+                                      state.center[1] + math.sin(ahead) * reach),))]
+        tries += [(f"wheel {angle}", moves.wheel, (angle,)) for angle in (45, -45, 90, -90)]
+        tries += [(f"turn {turn}", moves.move_to, (state.center, state.facing + turn))
+                  for turn in (90, -90)]
+        for name, make, arguments in tries:
+            try:
+                make(battle, uid, *arguments)
+            except MoveRefused as error:
+                refused.append(f"{uid} {name}: {error}")
+    return refused
+
+
+@pytest.mark.parametrize("ruleset", ["warhammer6", "kensei1", "breaks_pursues"])
+def test_a_deployed_sample_army_can_make_its_first_moves(ruleset):
+    """Issue 20, item 10: Deploy Army left 1" between units, so a 4.7 x 3.9" regiment
+    could not wheel 30 degrees without its far rear corner swinging into its neighbour,
+    and the first unit of the line (a lone character) stood against the table's side."""
+    armies = [army for path in sorted((resources_dir() / "armies").glob("*.json"))
+              if (army := army_from_json(read_json(path))).ruleset == ruleset]
+    battle = deployed(new_battle(ruleset, armies).battle,
+                      *sorted({a.player for a in armies}))
+    assert first_moves_refused(battle) == []
+    gap = 2.5 if ruleset == "kensei1" else 1.0
+    for uid in battle.on_table():
+        xs = [x for x, _ in battle.footprint(uid).corners]
+        assert min(xs) >= gap - 1e-9 and max(xs) <= battle.table.width - gap + 1e-9, uid
+
+
+def test_a_crowded_zone_keeps_room_to_wheel_and_turn_in_every_line():
+    """Wide, deep and narrow units in three lines: each can turn in place, and nothing but
+    the line ahead of it stops a wheel or a move (the front line goes first)."""
+    deep = UnitProfile("Ogre", W6, base=(1.575, 1.575))
+    specs = [(20, 5, MAN), (6, 2, deep), (1, 1, MAN), (12, 6, MAN), (9, 3, deep)] * 3
+    units = tuple(Unit(f"u{i}", f"Unit {i}", "Alice", profile, models, files)
+                  for i, (models, files, profile) in enumerate(specs))
+    zones = [Zone("Alice", (0, 0, 36, 24)), Zone("Bob", (0, 36, 72, 48))]
+    _, battle = new_battle("warhammer6", [Army("A", "Alice", "warhammer6", units),
+                                          army("B", "Bob", 1)], zones=zones)
+    battle = deployed(battle, "Alice")
+    fronts = sorted({round(max(y for _, y in battle.footprint(uid).corners), 6)
+                     for uid in battle.on_table() if battle.player_of(uid) == "Alice"})
+    assert len(fronts) == 3
+
+    def line_of(uid: str) -> int:
+        front = round(max(y for _, y in battle.footprint(uid).corners), 6)
+        return len(fronts) - 1 - fronts.index(front)  # 0: the front line
+
+    for text in first_moves_refused(battle):
+        uid, doing = text.split()[0], text.split()[1]
+        blocker = text.split("overlap unit '")[-1].split("'")[0] if "overlap unit" in text \
+            else ""
+        assert doing != "turn", text
+        assert blocker and line_of(blocker) == line_of(uid) - 1, text
 
 
 def test_a_player_without_a_zone_is_told_so():

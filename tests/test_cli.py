@@ -482,7 +482,7 @@ def test_empty_file(capsys, tmp_path):
 
 def test_json_list_instead_of_an_object(capsys, tmp_path):
     path = write_scenario(tmp_path, [scenario_data()])
-    assert_bad(capsys, ["resolve", path], "expected an object", "a list")
+    assert_bad(capsys, ["resolve", path], "a group of fields in { }", "a list")
 
 
 @pytest.mark.parametrize("raw", [bytes(range(256)) * 4, '{"title": "café"}'.encode("latin-1"),
@@ -612,24 +612,25 @@ BAD_SCENARIOS = {
                            ["answers.choices"]),
     "dice-as-text": (lambda d: d["answers"].update(dice="3,4"), ["answers.dice"]),
     "nan-position": (_unit(1, position=[float("nan"), 30]),
-                     ["units[1].position", "expected a point"]),
+                     ["units[1].position", "a point [x, y] is needed"]),
     "infinite-position": (_unit(1, position=[float("inf"), 30]),
-                          ["units[1].position", "expected a point"]),
+                          ["units[1].position", "a point [x, y] is needed"]),
     "nan-facing": (_unit(1, facing=float("nan")), ["units[1].facing", "NaN"]),
     "string-models": (_unit(0, models="25"), ["units[0].models", 'text "25"']),
     "string-position": (_unit(0, position=["36", 27]), ["units[0].position"]),
     "string-width": (lambda d: d["table"].update(width="72"), ["table.width", "text"]),
     "string-ld": (_stat(0, Ld="6"), ["Leadership (Ld)", "'6'"]),
     "float-ld": (_stat(0, Ld=6.5), ["Leadership (Ld)", "'6.5'"]),
-    "bool-models": (_unit(0, models=True), ["units[0].models", "true/false"]),
+    "bool-models": (_unit(0, models=True), ["units[0].models", "the file has true"]),
     "bool-ld": (_stat(0, Ld=True), ["Leadership (Ld)", "whole number"]),
     "bool-position": (_unit(0, position=[True, 27]), ["units[0].position"]),
-    "bool-width": (lambda d: d["table"].update(width=True), ["table.width", "true/false"]),
-    "bool-wounds": (_combatant(0, wounds_caused=False), ["wounds_caused", "true/false"]),
+    "bool-width": (lambda d: d["table"].update(width=True), ["table.width", "the file has true"]),
+    "bool-wounds": (_combatant(0, wounds_caused=False), ["wounds_caused", "the file has false"]),
     "null-title": (lambda d: d.update(title=None), ["title", "null"]),
-    "units-object": (lambda d: d.update(units={}), ["units", "expected a list"]),
-    "unit-number": (lambda d: d["units"].__setitem__(0, 5), ["units[0]", "expected an object"]),
-    "resolve-list": (lambda d: d.update(resolve=[]), ["resolve", "expected an object"]),
+    "units-object": (lambda d: d.update(units={}), ["units", "a list"]),
+    "unit-number": (lambda d: d["units"].__setitem__(0, 5),
+                    ["units[0]", "a group of fields in { }"]),
+    "resolve-list": (lambda d: d.update(resolve=[]), ["resolve", "a group of fields in { }"]),
     "no-combats": (lambda d: d["resolve"].update(combats=[]), ["combats"]),
     "negative-width": (lambda d: d["table"].update(width=-72), ["table.width", "-72"]),
     "zero-base": (_unit(1, base_mm=[0, 20]), ["units[1].base", "positive"]),
@@ -654,8 +655,8 @@ def test_bad_scenario(capsys, tmp_path, mutate, fragments):
 @pytest.mark.parametrize(("old", "new", "fragments"), [
     ('"width": 72', '"width": 1e400', ["table.width", "too large"]),
     ('"models": 25', '"models": 1e400', ["units[0].models", "too large"]),
-    ("[36, 30]", "[1e400, 30]", ["units[1].position", "expected a point"]),
-    ("[36, 30]", "[NaN, 30]", ["units[1].position", "expected a point"]),
+    ("[36, 30]", "[1e400, 30]", ["units[1].position", "a point [x, y] is needed"]),
+    ("[36, 30]", "[NaN, 30]", ["units[1].position", "a point [x, y] is needed"]),
     ('"models": 25', '"models": ' + "9" * 400, ["units[0].models", "too large"]),
 ])
 def test_bad_numbers_in_the_text(capsys, tmp_path, old, new, fragments):

@@ -119,7 +119,7 @@ def test_export_refuses_a_name_of_both_an_army_and_a_battle(capsys, url, tmp_pat
     (["export", "Nothing", "{tmp}/out.json"],
      ["no army or battle named 'Nothing'", "rout battles"]),
     (["import", "{tmp}/bad-scenario.json"],
-     ["bad-scenario.json: units[1].position: expected a point"]),
+     ["bad-scenario.json: units[1].position: a point [x, y] is needed here"]),
     (["import", "{tmp}/ambush.json", "--ruleset", "kensei1"],
      ["ambush.json: the battle is for warhammer6, not kensei1"]),
 ])

@@ -454,9 +454,20 @@ def _put(value: Any, *path: str):
 
 
 BAD_IMPORTS = [
-    (_json_file(_put("twenty", "units", "0", "models")), "units[0].models: expected a whole "
-     "number, found text \"twenty\""),
-    (_json_file(_put([], "name")), "name: expected non-empty text"),
+    (_json_file(_put("twenty", "units", "0", "models")), "units[0].models: a whole number is "
+     "needed here, the file has the text \"twenty\""),
+    (_json_file(_put(None, "units", "0", "models")), "units[0].models: a whole number is "
+     "needed here, the file has nothing (null)"),
+    (_json_file(_put(4.5, "units", "0", "models")), "units[0].models: a whole number is "
+     "needed here, the file has the number 4.5"),
+    (_json_file(_put([], "name")), "name: text is needed here, the file has a list []"),
+    (_json_file(_put(" ", "name")), "name: text is needed here, the file has empty text"),
+    (_json_file(_put({}, "units")), "units: a list is needed here, the file has a group of "
+     "fields {}"),
+    (_json_file(_put(["boyz"], "units")), "units[0]: a group of fields in { } is needed "
+     "here, the file has the text \"boyz\""),
+    (_json_file(_pop("format")), "this is not a Rout army file (its format should be "
+     "'rout-army', the file has nothing (null))"),
     (_json_file(_put("5", "units", "1", "profile", "stats", "Ld")),
      "units[1].profile.stats.Ld: Leadership (Ld) must be a whole number"),
     (_json_file(_put(11, "units", "1", "profile", "stats", "Ld")),
@@ -475,11 +486,12 @@ BAD_IMPORTS = [
     (_json_file(_put("warhammer9", "ruleset")), "ruleset: unknown ruleset 'warhammer9'"),
     # A battle document is read as a battle, and an army's fields do not belong in one.
     (_json_file(_put("rout-battle", "format")), "name: unknown field 'name'"),
-    (_json_file(_put("rout-library", "format")), "this is not a Rout army file (format "
-     "should be 'rout-army', found 'rout-library')"),
+    (_json_file(_put("rout-library", "format")), "this is not a Rout army file (its format "
+     "should be 'rout-army', the file has the text \"rout-library\")"),
     (_huge_number, "units[0].models: the number is far too large"),
     (_long_number, "points_limit: the number is far too large"),
-    (_raw_file(b"[1, 2, 3]"), "expected a JSON object at the top of the file"),
+    (_raw_file(b"[1, 2, 3]"), "the file should hold a group of fields in { } at the top, and "
+     "has a list [1, 2, 3]"),
     (_raw_file(b'{"format": "rout-army", "version": 1,'), "not valid JSON"),
     (_raw_file(b"not json at all"), "not valid JSON: Expecting value at line 1 column 1"),
     (_raw_file(b""), "not valid JSON"),
@@ -574,8 +586,6 @@ def test_export_with_an_unknown_format_option_is_refused(capsys, stocked, tmp_pa
 
 
 @pytest.mark.parametrize(("url", "says"), [
-    ("not a url", "'not a url' is not a database URL"),
-    ("rout.sqlite", "'rout.sqlite' is not a database URL"),
     ("nosuchdriver://host/rout", "Rout has no driver for 'nosuchdriver' databases"),
     ("sqlite+nosuchdriver:///rout.sqlite", "no driver for 'sqlite+nosuchdriver'"),
 ])
@@ -590,6 +600,35 @@ def test_a_bad_database_url(capsys, stocked, tmp_path, url, says, command):
     bad(capsys, ["--database", url, *argv], f"rout {command}: ", says)
     before.check()
     assert not (tmp_path / "rout.sqlite").exists()
+
+
+@pytest.mark.parametrize("form", ["absolute", "relative", "home"])
+def test_every_command_takes_a_files_path_as_rout_does(capsys, stocked, tmp_path, monkeypatch,
+                                                       form):
+    """`rout --database PATH` opens a SQLite file by its path; so does every command (issue
+    20, item 19: check-database refused one)."""
+    monkeypatch.setenv("HOME", str(stocked.path.parent.parent))
+    monkeypatch.chdir(stocked.path.parent.parent)
+    given = {"absolute": str(stocked.path), "relative": str(stocked.path.relative_to(tmp_path)),
+             "home": f"~/{stocked.path.relative_to(tmp_path)}"}[form]
+    out = tmp_path / "out.json"
+    for argv in (["armies"], ["battles"], ["check", "Crane vanguard"], ["check-database"],
+                 ["export", "Crane vanguard", out]):
+        by_url = ok(capsys, *argv, "--database", stocked.url)
+        by_path = ok(capsys, *argv, "--database", given)
+        assert by_path == by_url, argv
+        assert ok(capsys, "--database", given, *argv) == by_url
+    added = imported_by_path(capsys, tmp_path, given)
+    assert added in [army["name"] for army in ok(capsys, "armies", "--database", stocked.url)]
+    # ROUT_DATABASE takes the same forms.
+    monkeypatch.setenv("ROUT_DATABASE", given)
+    assert ok(capsys, "armies") == ok(capsys, "armies", "--database", stocked.url)
+
+
+def imported_by_path(capsys, folder: Path, given: str) -> str:
+    army = goblin_army("Path Goblins")
+    ok(capsys, "import", write_army(folder, army, "path.json"), "--database", given)
+    return army.name
 
 
 # ---------------------------------------------------------------------------------------------

@@ -383,16 +383,16 @@ BAD_ARMIES = [
     (_drop("units.0.profile.stats.Ld"), StatError, "units[0].profile.stats: ",
      "no Leadership (Ld)"),
     (_set("units.0.profile.stats", [4, 3]), ScenarioError, "units[0].profile.stats: ",
-     "expected an object"),
+     "a group of fields in { }"),
     (_drop("units.0.profile"), ScenarioError, "units[0].profile: ", "is missing"),
     (_set("units.0.profile.troop_type", "dragon"), ScenarioError,
      "units[0].profile.troop_type: ", "unknown troop type 'dragon'"),
     (_set("units.0.profile.base", [0, 1]), ScenarioError, "units[0].profile.base: ",
      "positive"),
     (_set("units.0.profile.base", [1]), ScenarioError, "units[0].profile.base: ",
-     "expected a point"),
+     "a point [x, y] is needed"),
     (_set("units.0.profile.base", "20mm"), ScenarioError, "units[0].profile.base: ",
-     "expected a point"),
+     "a point [x, y] is needed"),
     (_set("units.0.profile.flies", "yes"), ScenarioError, "units[0].profile.flies: ",
      "true or false"),
     (_set("units.0.profile.unit_strength", 101), ScenarioError,
@@ -420,22 +420,22 @@ BAD_ARMIES = [
     (_set("units.0.notes", ["note"] * (codec.MAX_NOTES + 1)), ScenarioError,
      "units[0].notes: ", "more than Rout keeps"),
     (_set("units.0.notes", "one note"), ScenarioError, "units[0].notes: ", "list of text"),
-    (_set("units.0.slot", 3), ScenarioError, "units[0].slot: ", "expected text"),
-    (_set("units.0.id", ""), ScenarioError, "units[0].id: ", "non-empty text"),
+    (_set("units.0.slot", 3), ScenarioError, "units[0].slot: ", "text is needed here"),
+    (_set("units.0.id", ""), ScenarioError, "units[0].id: ", "text is needed here"),
     (_drop("units.0.id"), ScenarioError, "units[0].id: ", "is missing"),
-    (_set("units.0.name", ["Orc Boyz"]), ScenarioError, "units[0].name: ", "non-empty text"),
+    (_set("units.0.name", ["Orc Boyz"]), ScenarioError, "units[0].name: ", "text is needed here"),
     # Units in an army carry no player of their own: the army's is theirs.
     (_set("units.0.player", "Someone else"), ScenarioError, "units[0].player: ",
      "unknown field 'player'"),
     (_set("units.0.state", {}), ScenarioError, "units[0].state: ", "unknown field 'state'"),
-    (_set("units.0", "boyz"), ScenarioError, "units[0]: ", "expected an object"),
+    (_set("units.0", "boyz"), ScenarioError, "units[0]: ", "a group of fields in { }"),
     (_duplicate_first_unit, ScenarioError, "units[8].id: ", "'boyz' is used twice"),
     (_many_units, ScenarioError, "units: ", f"{codec.MAX_UNITS + 1} units is more than"),
-    (_set("units", {"boyz": {}}), ScenarioError, "units: ", "expected a list"),
+    (_set("units", {"boyz": {}}), ScenarioError, "units: ", "a list"),
     (_drop("name"), ScenarioError, "name: ", "is missing"),
-    (_set("name", 42), ScenarioError, "name: ", "non-empty text"),
-    (_set("name", "   "), ScenarioError, "name: ", "non-empty text"),
-    (_set("player", False), ScenarioError, "player: ", "non-empty text"),
+    (_set("name", 42), ScenarioError, "name: ", "text is needed here"),
+    (_set("name", "   "), ScenarioError, "name: ", "text is needed here"),
+    (_set("player", False), ScenarioError, "player: ", "text is needed here"),
     (_set("points_limit", -1), ScenarioError, "points_limit: ", "below the minimum"),
     (_set("points_limit", "2000"), ScenarioError, "points_limit: ", "whole number"),
     (_set("notes", [1, 2]), ScenarioError, "notes: ", "list of text"),
@@ -443,17 +443,17 @@ BAD_ARMIES = [
     (_set("colour", "green"), ScenarioError, "colour: ", "unknown field 'colour'"),
     (_set("ruleset", "warhammer8"), ScenarioError, "ruleset: ",
      "unknown ruleset 'warhammer8' (known: breaks_pursues, kensei1, warhammer6)"),
-    (_set("ruleset", 6), ScenarioError, "ruleset: ", "non-empty text"),
+    (_set("ruleset", 6), ScenarioError, "ruleset: ", "text is needed here"),
     (_drop("ruleset"), ScenarioError, "ruleset: ", "is missing"),
     (_set("version", 3), ScenarioError, "version: ", "written by a newer Rout"),
     (_set("version", 0), ScenarioError, "version: ", "below the minimum of 1"),
     (_set("version", "1"), ScenarioError, "version: ", "whole number"),
     (_drop("version"), ScenarioError, "version: ", "is missing"),
     (_set("format", "rout-battle"), ScenarioError, "this is not a Rout army file",
-     "format should be 'rout-army', found 'rout-battle'"),
+     "format should be 'rout-army', the file has the text \"rout-battle\""),
     (_set("format", "rout-scenario"), ScenarioError, "this is not a Rout army file",
-     "found 'rout-scenario'"),
-    (_drop("format"), ScenarioError, "this is not a Rout army file", "found null"),
+     "the file has the text \"rout-scenario\""),
+    (_drop("format"), ScenarioError, "this is not a Rout army file", "the file has nothing (null)"),
 ]
 
 
@@ -475,9 +475,9 @@ def test_bad_army_documents_are_refused_with_their_place(change, kind, start, sa
     (_set("version", 1), "units[0]: a roster price or typed points need version 2"),
     (_set("units.0.price.per_model", -1), "units[0].price.per_model: -1 is below the minimum"),
     (_set("units.0.price.per_model", 2e6), "units[0].price.per_model: 2000000.0 is above"),
-    (_set("units.0.price.upgrades", 1.5), "units[0].price.upgrades: expected a whole number"),
+    (_set("units.0.price.upgrades", 1.5), "units[0].price.upgrades: a whole number is needed here"),
     (_set("units.0.price.each", 1), "units[0].price.each: unknown field 'each'"),
-    (_set("units.0.points_typed", "yes"), "units[0].points_typed: expected true or false"),
+    (_set("units.0.points_typed", "yes"), "units[0].points_typed: true or false is needed here"),
 ])
 def test_bad_roster_prices_are_refused_with_their_place(change, says):
     army = w6_army()
@@ -491,7 +491,7 @@ def test_bad_roster_prices_are_refused_with_their_place(change, says):
 
 @pytest.mark.parametrize("data", [[], "rout-army", None, 7])
 def test_an_army_document_must_be_an_object(data):
-    with pytest.raises(ScenarioError, match="expected a JSON object at the top of the file"):
+    with pytest.raises(ScenarioError, match=r"the file should hold a group of fields in \{ \}"):
         army_from_json(data)
 
 
@@ -501,7 +501,7 @@ def test_an_army_document_must_be_an_object(data):
     ("points_limit", "points_limit: the number is far too large"),
     ("version", "version: the number is far too large"),
     ("units.0.profile.stats.Ld", "units[0].profile.stats.Ld: "),
-    ("units.0.profile.base.0", "units[0].profile.base: expected a point"),
+    ("units.0.profile.base.0", "units[0].profile.base: a point [x, y] is needed here"),
 ])
 def test_huge_numbers_in_the_text_are_refused_with_their_place(path, place):
     """1e400 parses as infinity; it must be refused where it stands, not crash later."""
@@ -670,20 +670,20 @@ BAD_BATTLES = [
     (_set("events.0.type", "UnitTeleported"), "events[0]: ",
      "unknown event type 'UnitTeleported'"),
     (_drop("events.0.type"), "events[0]: ", "unknown event type"),
-    (_set("events.0", "CasualtiesRemoved"), "events[0]: ", "expected an object"),
+    (_set("events.0", "CasualtiesRemoved"), "events[0]: ", "a group of fields in { }"),
     (_set("events.0.modles", 4), "events[0].modles: ", "unknown field 'modles'"),
     (_drop("events.0.models"), "events[0]: ", "missing"),
-    (_set("events.0.models", "four"), "events[0].models: ", "expected a whole number"),
-    (_set("events.0.models", 4.0), "events[0].models: ", "expected a whole number"),
-    (_set("events.0.unit", 7), "events[0].unit: ", "expected text"),
+    (_set("events.0.models", "four"), "events[0].models: ", "a whole number is needed here"),
+    (_set("events.0.models", 4.0), "events[0].models: ", "a whole number is needed here"),
+    (_set("events.0.unit", 7), "events[0].unit: ", "text is needed here"),
     (_set("events.0.unit", "dwarves"), "events[0]: ",
      "'dwarves', which is not a unit of this battle"),
-    (_set("events.0.clause", None), "events[0].clause: ", "expected text"),
-    (_set("events.2.winner", 1), "events[2].winner: ", "text or null"),
+    (_set("events.0.clause", None), "events[0].clause: ", "text is needed here"),
+    (_set("events.2.winner", 1), "events[2].winner: ", "text or nothing (null)"),
     (_set("events.2.scores", [["Orcs & Goblins"]]), "events[2].scores: ", "a list"),
     (_set("events.3.passed", "no"), "events[3].passed: ", "true or false"),
     (_set("events.3.faces", "3,4"), "events[3].faces: ", "a list"),
-    (_set("events", {"0": {}}), "events: ", "expected a list"),
+    (_set("events", {"0": {}}), "events: ", "a list"),
     (_set("units.0.state.engaged_with", ["dwarves"]), "units[0].state.engaged_with: ",
      "no unit 'dwarves' in this battle"),
     (_set("units.0.state.engaged_with", ["goblins"]), "units[0].state.engaged_with: ",
@@ -692,8 +692,8 @@ BAD_BATTLES = [
      "list of text"),
     (_set("units.0.state.facing", 360), "units[0].state.facing: ", "not a bearing"),
     (_set("units.0.state.facing", -0.5), "units[0].state.facing: ", "not a bearing"),
-    (_set("units.0.state.facing", "north"), "units[0].state.facing: ", "expected a number"),
-    (_set("units.0.state.center", [36]), "units[0].state.center: ", "expected a point"),
+    (_set("units.0.state.facing", "north"), "units[0].state.facing: ", "a number is needed here"),
+    (_set("units.0.state.center", [36]), "units[0].state.center: ", "a point [x, y] is needed"),
     (_set("units.0.state.models", 26), "units[0].state.models: ", "above the maximum of 25"),
     (_set("units.0.state.models", -1), "units[0].state.models: ", "below the minimum"),
     (_set("units.0.state.files", 0), "units[0].state.files: ", "below the minimum"),
@@ -731,20 +731,22 @@ BAD_BATTLES = [
     (_append_terrain([[0, 0], [10, 10], [0, 10], [10, 0]]), "terrain[0].points: ",
      "crosses itself"),
     (_append_terrain([[0, 0], [10, 10]]), "terrain[0].points: ", "at least three"),
-    (_append_terrain([[0, 0], [10, 10], "x"]), "terrain[0].points[2]: ", "expected a point"),
+    (_append_terrain([[0, 0], [10, 10], "x"]), "terrain[0].points[2]: ",
+     "a point [x, y] is needed"),
     (_set("terrain", [{"id": "t", "points": [[0, 0], [1, 0], [0, 1]], "height": 2}]),
      "terrain[0].height: ", "unknown field 'height'"),
     (_set("options.double_one_holds", "no"), "options.double_one_holds: ",
-     "expected true or false"),
+     "true or false is needed here"),
     (_set("options.honor_dice", "D10"), "options.honor_dice: ", "unknown option"),
     (_set("table.width", 0), "table.width: ", "greater than 0"),
     (_set("table.height", 48), "table.height: ", "unknown field"),
     (_set("turn", 0), "turn: ", "below the minimum of 1"),
     (_set("turn", 1e400), "turn: ", "far too large"),
-    (_set("title", 5), "title: ", "expected text"),
+    (_set("title", 5), "title: ", "text is needed here"),
     (_set("ruleset", "warhammer7"), "ruleset: ", "unknown ruleset"),
     (_set("version", 3), "version: ", "newer Rout"),
-    (_set("format", "rout-army"), "this is not a Rout battle file", "found 'rout-army'"),
+    (_set("format", "rout-army"), "this is not a Rout battle file",
+     "the file has the text \"rout-army\""),
     (_set("replay", []), "replay: ", "unknown field 'replay'"),
 ]
 
@@ -763,19 +765,19 @@ def test_bad_battle_documents_are_refused_with_their_place(change, start, says):
 
 
 @pytest.mark.parametrize(("kind", "field", "value", "says"), [
-    ("UnitFled", "path", [[36.0]], "expected a list"),
-    ("UnitFled", "path", "north", "expected a list"),
-    ("UnitFled", "facing", "north", "expected a number"),
-    ("UnitFled", "facing", "NAN", "expected a number, found NaN"),
-    ("UnitFled", "facing", "HUGE", "expected a number, found Infinity"),
-    ("UnitFled", "passed_through", [3], "expected a list"),
-    ("UnitFled", "start_facing", "north", "expected a number"),
-    ("UnitFled", "turned", 1, "expected text"),
-    ("UnitFled", "through", [["goblins", [1.0, 2.0]]], "expected a list"),
-    ("UnitFled", "footprint", [[1.0, 2.0, 3.0]], "expected a list"),
-    ("UnitPursued", "roll", 6.5, "expected a whole number, found 6.5"),
-    ("UnitEscaped", "pursuit_rolls", [["goblins", "6"]], "expected a list"),
-    ("PursuitDeclared", "overrun", 0, "expected true or false, found 0"),
+    ("UnitFled", "path", [[36.0]], "a list"),
+    ("UnitFled", "path", "north", "a list"),
+    ("UnitFled", "facing", "north", "a number is needed here"),
+    ("UnitFled", "facing", "NAN", "a number is needed here, the file has the number NaN"),
+    ("UnitFled", "facing", "HUGE", "a number is needed here, the file has the number Infinity"),
+    ("UnitFled", "passed_through", [3], "a list"),
+    ("UnitFled", "start_facing", "north", "a number is needed here"),
+    ("UnitFled", "turned", 1, "text is needed here"),
+    ("UnitFled", "through", [["goblins", [1.0, 2.0]]], "a list"),
+    ("UnitFled", "footprint", [[1.0, 2.0, 3.0]], "a list"),
+    ("UnitPursued", "roll", 6.5, "a whole number is needed here, the file has the number 6.5"),
+    ("UnitEscaped", "pursuit_rolls", [["goblins", "6"]], "a list"),
+    ("PursuitDeclared", "overrun", 0, "true or false is needed here, the file has the number 0"),
 ])
 def test_event_fields_of_the_wrong_type_are_refused(kind, field, value, says):
     data = _battle_document()
@@ -839,7 +841,7 @@ def test_an_event_that_cannot_follow_the_ones_before_is_refused():
 
 @pytest.mark.parametrize(("value", "says"), [
     ("D7", "options.honor_dice: "),
-    (10, "options.honor_dice: expected text"),
+    (10, "options.honor_dice: text is needed here"),
 ])
 def test_kensei_options_are_checked(value, says):
     data = _battle_document("k1-ronin-run-through-ashigaru.json")
@@ -929,7 +931,7 @@ def test_a_scenario_reads_difficult_terrain():
     battle = load_scenario(data).battle
     assert [piece.kind for piece in battle.terrain] == ["difficult", "impassable"]
     data["terrain"][0]["difficult"] = "yes"
-    with pytest.raises(ScenarioError, match="expected true or false"):
+    with pytest.raises(ScenarioError, match="true or false is needed here"):
         load_scenario(data)
 
 
@@ -944,7 +946,7 @@ def test_a_battle_without_terrain_options_or_events_reads():
 
 @pytest.mark.parametrize("data", [[], None, "rout-battle"])
 def test_a_battle_document_must_be_an_object(data):
-    with pytest.raises(ScenarioError, match="expected a JSON object"):
+    with pytest.raises(ScenarioError, match="the file should hold a group of fields"):
         battle_from_json(data)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt
-from PySide6.QtGui import QImage, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtGui import QImage, QMouseEvent, QPainter, QPolygonF, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from desktop.engine import events, moves
@@ -22,8 +22,10 @@ from desktop.engine.events import Event, UnitMoved, UnitWheeled
 from desktop.engine.model import Battle, Status, Terrain
 from desktop.engine.rings import rings
 from desktop.engine.scenario import load_scenario
+from desktop.engine.setup import deploy_army, new_battle
+from desktop.gui.army_files import sample_armies
 from desktop.gui.battlefield.items import DetailItem, UnitItem
-from desktop.gui.battlefield.scene import BattlefieldScene
+from desktop.gui.battlefield.scene import LABEL_AROUND_UP_TO, BattlefieldScene
 from desktop.gui.battlefield.view import MAX_ZOOM, MIN_ZOOM, BattlefieldView
 
 LEFT = Qt.MouseButton.LeftButton
@@ -261,8 +263,10 @@ def test_the_ghost_follows_the_drag_with_the_distance(table):
         table.mouse(QEvent.Type.MouseMove, (start[0] + x, start[1] + 4.0), button=NO_BUTTON)
     ghost = table.scene.ghost
     assert ghost.isVisible() and not ghost.refused
-    shown = float(ghost.label.text().rstrip('"'))
-    assert shown == pytest.approx(5.0, abs=0.1)  # 3-4-5 from where it stands
+    # 3-4-5 from where it stands: past the Handgunners' Move of 4", a march (8" at most).
+    shown, allowed = ghost.label.text().split(" / ")
+    assert float(shown.rstrip('"')) == pytest.approx(5.0, abs=0.1)
+    assert allowed == '8" march' and ghost.warned
     assert table.proposed == []  # nothing until the release
     item = table.scene.unit_item("handgunners")
     assert item is not None and item_center(item) == pytest.approx(start)  # the unit stays put
@@ -524,12 +528,16 @@ def test_zoomed_out_units_paint_no_bases(table):
     assert painted() == models  # every model of the four units, one base each
 
 
-def test_labels_hide_when_units_are_too_small_to_carry_them(table):
+def test_labels_that_find_no_room_near_their_unit_hide(table):
     item = table.scene.unit_item("boyz")
     assert item is not None and item.label.isVisible()
+    # The four units in a few pixels: not every name fits beside them, and none of those
+    # shown covers another unit.
     table.view.resize(200, 140)
     table.view.fit_table()
-    assert not item.label.isVisible()
+    shown = [unit.label for unit in table.scene.unit_items().values() if unit.label.isVisible()]
+    assert len(shown) < 4
+    assert _labels_over_other_units(table) == []
 
 
 def test_tools_switch_by_name(table):
@@ -587,11 +595,11 @@ def test_the_ghost_marks_the_front_of_the_pose_it_shows(table):
     # Drag the unit up the table onto open grass, and look at the ghost before the release.
     table.mouse(QEvent.Type.MouseButtonPress, center)
     for step in range(1, 6):
-        table.mouse(QEvent.Type.MouseMove, (center[0], center[1] + step * 1.6),
+        table.mouse(QEvent.Type.MouseMove, (center[0], center[1] + step * 0.7),
                     button=NO_BUTTON)
     ghost = table.scene.ghost
-    assert ghost.isVisible() and not ghost.refused
-    pose = table.battle.footprint("handgunners").moved(0.0, 8.0)
+    assert ghost.isVisible() and not ghost.refused and not ghost.warned  # within its Move
+    pose = table.battle.footprint("handgunners").moved(0.0, 3.5)
     image = _grab(table)
 
     def thickness(footprint) -> int:
@@ -631,10 +639,23 @@ def test_a_five_wide_regiment_is_named_on_a_fitted_1280_wide_window(table):
     assert table.scene.unit_item("handgunners").label.isVisible()
 
 
-def test_a_fleeing_unit_keeps_its_label_where_a_steady_one_of_its_size_loses_it(table):
-    _only(table, "handgunners", "swordsmen")
-    table.battle = table.battle.update("handgunners", status=Status.FLEEING)
+def test_on_a_table_of_hundreds_only_big_units_are_named_and_routed_ones_first(table):
+    """Past LABEL_AROUND_UP_TO units, labels stand only on units big enough to carry one
+    (a zoomed-out table is not a carpet of text), and a broken or fleeing unit keeps its
+    label down to a smaller size than a steady one."""
+    battle = table.battle.update("handgunners", status=Status.FLEEING).update(
+        "swordsmen", center=(12.0, 30.0))  # far from the handgunners: room for both
+    # Off the table, out of the way: enough units to make the table crowded.
+    spare = replace(battle.roster["swordsmen"], id="spare")
+    roster, states = dict(battle.roster), dict(battle.states)
+    for number in range(LABEL_AROUND_UP_TO):
+        uid = f"spare{number}"
+        roster[uid] = replace(spare, id=uid, name=f"Spare {number}")
+        states[uid] = replace(battle.states["swordsmen"], unit_id=uid, engaged_with=frozenset(),
+                              center=(2.5 + 5 * (number % 14), 100 + 3 * (number // 14)))
+    table.battle = replace(battle, roster=roster, states=states)
     table.scene.show_battle(table.battle)
+    _only(table, "handgunners", "swordsmen", *(f"spare{n}" for n in range(LABEL_AROUND_UP_TO)))
     frontage = table.battle.footprint("handgunners").frontage
     _zoom_to(table, 24.0 / frontage)
     fleeing = table.scene.unit_item("handgunners")
@@ -642,6 +663,100 @@ def test_a_fleeing_unit_keeps_its_label_where_a_steady_one_of_its_size_loses_it(
     assert table.battle.footprint("swordsmen").frontage == pytest.approx(frontage)
     assert fleeing.label.isVisible() and "fleeing" in fleeing.label.text()
     assert not steady.label.isVisible()
+
+
+def _labels_over_other_units(table: Table) -> list[str]:
+    """Each visible unit label whose box on screen covers another unit's footprint."""
+    found = []
+    items = table.scene.unit_items()
+    for uid, item in items.items():
+        if not item.label.isVisible():
+            continue
+        box = QPolygonF(QRectF(_text_box(table, item.label)))
+        for other, other_item in items.items():
+            if other == uid:
+                continue
+            outline = QPolygonF(table.view.mapFromScene(other_item.mapToScene(other_item.rect())))
+            if outline.intersected(box).boundingRect().width() > 0.5:
+                found.append(f"{uid}'s label covers {other}")
+    return found
+
+
+def _text_box(table: Table, label) -> QRectF:
+    """A label's text box in viewport pixels."""
+    return label.deviceTransform(table.view.viewportTransform()).mapRect(label.text_rect())
+
+
+def _deployed_sample_battle() -> Battle:
+    """Both Warhammer sample armies lined up by Deploy Army: 14 units, small and large."""
+    armies = [army for army in sample_armies() if army.ruleset == "warhammer6"]
+    battle = new_battle("warhammer6", armies).battle
+    for player in sorted({unit.player for unit in battle.roster.values()}):
+        battle = events.fold(battle, deploy_army(battle, player))
+    return battle
+
+
+# The battlefield's viewport in the main window at 1280 x 800 and at 1366 x 768.
+WINDOW_VIEWPORTS = [(820, 460), (906, 428)]
+
+
+@pytest.mark.parametrize("size", WINDOW_VIEWPORTS)
+@pytest.mark.parametrize("battle_name", ["four units", "deployed sample armies"])
+def test_at_the_fitted_zoom_every_unit_is_named_by_a_label_over_no_other_unit(
+        qtbot, scenario_path, size, battle_name):
+    """Issue 20, item 11: labels hid their neighbours and some units had none."""
+    battle = (battle_from(scenario_path, "w6-four-units.json") if battle_name == "four units"
+              else _deployed_sample_battle())
+    table = Table(battle)
+    try:
+        table.view.resize(*size)
+        table.view.fit_table()
+        unnamed = [uid for uid, item in table.scene.unit_items().items()
+                   if not item.label.isVisible()]
+        assert unnamed == []
+        assert _labels_over_other_units(table) == []
+        boxes = [_text_box(table, item.label) for item in table.scene.unit_items().values()]
+        for index, box in enumerate(boxes):
+            assert not any(box.intersects(other) for other in boxes[index + 1:])
+    finally:
+        table.close()
+
+
+def _click(table: Table, pixel: QPoint) -> None:
+    for kind, buttons in ((QEvent.Type.MouseButtonPress, LEFT),
+                          (QEvent.Type.MouseButtonRelease, NO_BUTTON)):
+        event = QMouseEvent(kind, QPointF(pixel),
+                            QPointF(table.view.viewport().mapToGlobal(pixel)), LEFT, buttons,
+                            NO_MODIFIER)
+        QApplication.sendEvent(table.view.viewport(), event)
+
+
+@pytest.mark.parametrize("size", WINDOW_VIEWPORTS)
+@pytest.mark.parametrize("battle_name", ["four units", "deployed sample armies"])
+def test_a_click_on_a_unit_or_on_its_label_selects_that_unit(qtbot, scenario_path, size,
+                                                             battle_name):
+    """Issue 20, item 11: a click on a label selected the unit under it, not the unit it
+    names. Whatever the zoom, a unit's footprint picks that unit, and so does its label."""
+    battle = (battle_from(scenario_path, "w6-four-units.json") if battle_name == "four units"
+              else _deployed_sample_battle())
+    table = Table(battle)
+    try:
+        table.view.resize(*size)
+        for zoom in (1.0, 2.5):
+            table.view.fit_table()
+            table.view.zoom_by(zoom)
+            for uid, item in table.scene.unit_items().items():
+                _click(table, table.pixel(battle.footprint(uid).center))
+                assert table.scene.selected_units() == [uid], ("footprint", uid, zoom)
+                if not item.label.isVisible():
+                    continue
+                box = _text_box(table, item.label)
+                # Anywhere on the label's text: its middle and both ends.
+                for x in (box.center().x(), box.left() + 4, box.right() - 4):
+                    _click(table, QPointF(x, box.center().y()).toPoint())
+                    assert table.scene.selected_units() == [uid], ("label", uid, zoom, x)
+    finally:
+        table.close()
 
 
 @pytest.mark.parametrize("facing", [0.0, 90.0, 180.0, 270.0, 30.0])

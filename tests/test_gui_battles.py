@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
-from PySide6.QtGui import QImage, QMouseEvent
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt
+from PySide6.QtGui import QImage, QMouseEvent, QPainter, QTransform
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from test_gui_roster import Modals, modals, open_window, sample, seed, url  # noqa: F401
 
@@ -685,3 +686,245 @@ def test_the_battle_log_says_when_a_step_is_undone_and_redone(battle_window):
     window.redo_action.trigger()
     lines = window.ui.logView.toPlainText().splitlines()
     assert f"Redone: {step}" in lines[-3:]
+
+
+def test_every_unit_deploy_army_lines_up_can_wheel_and_turn_with_the_mouse(battle_window, url):
+    """Issue 20, item 10: after Deploy Army, a wheel of 45 degrees either way dragged with
+    the Wheel tool, and a quarter turn dragged with the Turn tool, is accepted for every
+    unit (with 1" between them a regiment's far rear corner swung into its neighbour, and
+    the character at the end of the line stood against the table's side)."""
+    window, battle_id = battle_window
+    battle = window.battles.battle
+    view = window.battlefield_view
+    view.zoom_by(4)  # a character's two front corners far enough apart to grab either
+    refused = []
+    for uid in battle.on_table():
+        footprint = battle.footprint(uid)
+        view.centerOn(QPointF(*footprint.center))
+        # Wheel about the right front corner (clockwise), then about the left.
+        for grabbed, pivot, sign in ((0, 1, -1), (1, 0, 1)):
+            window.battles.tool_actions["wheel"].trigger()
+            corner, centre = footprint.corners[grabbed], footprint.corners[pivot]
+            angle = math.atan2(corner[1] - centre[1], corner[0] - centre[0])
+            turned = angle + sign * math.radians(45)
+            radius = math.dist(corner, centre)
+            end = (centre[0] + math.cos(turned) * radius, centre[1] + math.sin(turned) * radius)
+            steps = steps_stored(url, battle_id)
+            drag(window, corner, end)
+            if steps_stored(url, battle_id) != steps + 1:
+                refused.append(f"{uid} wheel: {window.battle_status.text()}")
+            else:
+                window.undo_action.trigger()
+        window.battles.tool_actions["turn"].trigger()
+        window.battlefield_scene.select_units([uid])
+        handle = window.battlefield_view.tool.handle_point(battle, uid)
+        ahead = math.radians(footprint.facing + 90)
+        side = (footprint.center[0] + math.cos(ahead) * 3, footprint.center[1]
+                + math.sin(ahead) * 3)
+        steps = steps_stored(url, battle_id)
+        drag(window, handle, side)
+        if steps_stored(url, battle_id) != steps + 1:
+            refused.append(f"{uid} turn: {window.battle_status.text()}")
+        else:
+            window.undo_action.trigger()
+    assert refused == []
+
+
+def _press_move_release(window: MainWindow, start: tuple[float, float],
+                        end: tuple[float, float]) -> None:
+    """A drag whose last step stays held: the ghost is looked at, then the release."""
+    mouse(window, QEvent.Type.MouseButtonPress, start)
+    for step in range(1, 9):
+        t = step / 8
+        mouse(window, QEvent.Type.MouseMove,
+              (start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t),
+              button=NO_BUTTON)
+
+
+def test_a_move_past_its_march_is_shown_while_dragging_and_said_once_made(battle_window, url):
+    """Issue 20, item 12: a Silver Rider (M8) moved 24.8" in one drag without a word. The
+    ghost says how far against what the ruleset allows, amber for a march, red with the
+    engine's words past it; the move is still made (README: a move past its allowance is
+    not refused) and the status bar says it went past."""
+    window, battle_id = battle_window
+    battle = window.battles.battle
+    riders = next(uid for uid, unit in battle.roster.items() if unit.name == "Elf Silver Riders")
+    start = battle.states[riders].center
+    ghost = window.battlefield_scene.ghost
+    _press_move_release(window, start, (start[0], start[1] + 12.0))
+    march = ghost.label.text()
+    assert ghost.isVisible() and ghost.warned and not ghost.refused
+    assert march.endswith('" / 16" march') and march.startswith("12.")
+    _press_move_release(window, start, (start[0], start[1] + 20.0))
+    shown = ghost.label.text().splitlines()
+    assert ghost.refused
+    assert shown[0].endswith('" / 16" march') and shown[0].startswith("20.")
+    assert shown[1].endswith('is past the march of Elf Silver Riders (16", W6-MV-1)')
+    steps = steps_stored(url, battle_id)
+    mouse(window, QEvent.Type.MouseButtonRelease, (start[0], start[1] + 20.0),
+          buttons=NO_BUTTON)
+    assert steps_stored(url, battle_id) == steps + 1  # made, not refused
+    assert window.battle_status.text() == f"Move Elf Silver Riders: {shown[1]}"
+
+
+def test_a_charge_past_its_reach_is_shown_red_with_the_engines_words(battle_window):
+    window, _ = battle_window
+    battle = window.battles.battle
+    riders = next(uid for uid, unit in battle.roster.items() if unit.name == "Elf Silver Riders")
+    # The enemy straight across the table from them: nothing in the way, 24" off.
+    trolls = min((uid for uid in battle.on_table()
+                  if battle.player_of(uid) != battle.player_of(riders)),
+                 key=lambda uid: abs(battle.states[uid].center[0]
+                                     - battle.states[riders].center[0]))
+    name = battle.roster[trolls].name
+    window.battles.tool_actions["charge"].trigger()
+    _press_move_release(window, battle.states[riders].center, battle.states[trolls].center)
+    ghost = window.battlefield_scene.ghost
+    gap = battle.footprint(riders).polygon.distance(battle.footprint(trolls).polygon)
+    assert gap > 16
+    assert ghost.refused
+    assert ghost.label.text().splitlines() == [
+        f'charge {name}: {gap:.1f}" / 16"',
+        f'{name} is {gap:.1f}" away, past the charge reach of Elf Silver Riders '
+        '(16", W6-MV-2)']
+    mouse(window, QEvent.Type.MouseButtonRelease, battle.states[trolls].center,
+          buttons=NO_BUTTON)
+
+
+def test_each_action_replaces_the_last_message_and_a_refusal_times_out(qtbot, battle_window):
+    """Issue 20, item 13: a refusal stayed in the status bar after later moves."""
+    window, _ = battle_window
+    battle = window.battles.battle
+    elves = [uid for uid in battle.on_table() if battle.player_of(uid) == "Silverwood"]
+    first, second = elves[1], elves[2]
+    drag(window, battle.states[first].center, battle.states[second].center)
+    assert "would overlap" in window.battle_status.text()
+    start = battle.states[first].center
+    drag(window, start, (start[0], start[1] + 3.0))
+    name = battle.roster[first].name
+    assert window.battle_status.text().startswith(f"Move {name}: 3.")
+    assert "overlap" not in window.battle_status.text()
+    window.undo_action.trigger()  # an undo is an action too
+    assert window.battle_status.text() == f"Undone: Move {name}"
+    window.redo_action.trigger()
+    assert window.battle_status.text() == f"Redone: Move {name}"
+    window.battle_line.timeout_ms = 300
+    now = window.battles.battle
+    drag(window, now.states[first].center, now.states[second].center)
+    assert "would overlap" in window.battle_status.text()
+    qtbot.waitUntil(lambda: window.battle_status.text() == "Battle: Ford", timeout=3000)
+
+
+def _click_tab(window: MainWindow, widget) -> None:
+    """A real click on the central tab that shows `widget`."""
+    tabs = window.ui.centralTabs
+    bar = tabs.tabBar()
+    QTest.mouseClick(bar, LEFT, Qt.KeyboardModifier.NoModifier,
+                     bar.tabRect(tabs.indexOf(widget)).center())
+    assert tabs.currentWidget() is widget
+
+
+def test_the_unit_dock_describes_the_selection_of_the_pane_in_front(battle_window):
+    """Issue 20, item 14: after switching from Battlefield to Roster the Unit dock still
+    described a battlefield unit."""
+    window, _ = battle_window
+    battle = window.battles.battle
+    on_table = next(uid for uid in battle.on_table()
+                    if battle.roster[uid].name == "Orc Boar Riders")
+    centre = battle.states[on_table].center
+    mouse(window, QEvent.Type.MouseButtonPress, centre)
+    mouse(window, QEvent.Type.MouseButtonRelease, centre, buttons=NO_BUTTON)
+    assert "Orc Boar Riders</b> on the table" in window.ui.unitTitle.text()
+    _click_tab(window, window.ui.rosterTab)
+    roster_units = window.selected_units()
+    army = window.current_army
+    assert "on the table" not in window.ui.unitTitle.text()
+    expected = roster_units[0].name if roster_units else army.name
+    assert expected in window.ui.unitTitle.text()
+    # The table's selection changes while the roster is in front: the dock stays put.
+    window.battlefield_scene.clearSelection()
+    assert expected in window.ui.unitTitle.text()
+    window.battlefield_scene.select_units([on_table])
+    _click_tab(window, window.ui.battlefieldTab)
+    assert "Orc Boar Riders</b> on the table" in window.ui.unitTitle.text()
+
+
+def test_the_battle_log_shows_the_battle_on_the_table_alone(qtbot, battle_window, url,
+                                                            modals):
+    """Issue 20, item 16: the log mixed every battle opened since the window started."""
+    window, first = battle_window
+    battle = window.battles.battle
+    uid = next(iter(battle.on_table()))
+    start = battle.states[uid].center
+    drag(window, start, (start[0], start[1] + 3.0))
+    moved = window.ui.logView.toPlainText().splitlines()[-1]
+    assert battle.roster[uid].name in moved
+    new_battle_in(qtbot, window, modals, "Second")
+    qtbot.waitUntil(lambda: window.battles.workspace.current.title == "Second",
+                    timeout=10_000)
+    lines = window.ui.logView.toPlainText().splitlines()
+    assert lines == ["Battle: Second"]  # nothing of Ford's
+    window.battles.open_battle(first)
+    qtbot.waitUntil(lambda: window.battles.workspace.current_id == first, timeout=10_000)
+    qtbot.waitUntil(lambda: window.ui.logView.toPlainText().startswith("Battle: Ford"),
+                    timeout=10_000)
+    lines = window.ui.logView.toPlainText().splitlines()
+    # Ford's story from its start: both deployments, then the move, as stored.
+    assert lines[-1] == moved
+    assert sum(" deploy at " in line for line in lines) == len(battle.roster)
+    # A click on a line of the story still picks its unit out on the table.
+    view = window.ui.logView
+    cursor = view.textCursor()
+    cursor.setPosition(view.document().findBlockByNumber(len(lines) - 1).position())
+    view.setTextCursor(cursor)
+    assert window.battlefield_scene.selected_units() == [uid]
+
+
+def test_the_battle_log_follows_new_lines_unless_scrolled_back(qtbot, battle_window):
+    window, _ = battle_window
+    bar = window.ui.logView.verticalScrollBar()
+    for number in range(60):
+        window.log(f"line {number}")
+    assert bar.maximum() > 0 and bar.value() == bar.maximum()  # following
+    bar.setValue(bar.maximum() // 2)  # the player scrolls back to read
+    kept = bar.value()
+    battle = window.battles.battle
+    uid = next(iter(battle.on_table()))
+    start = battle.states[uid].center
+    drag(window, start, (start[0], start[1] + 2.0))
+    assert bar.value() == kept
+    bar.setValue(bar.maximum())  # back to the newest
+    window.log("one more")
+    assert bar.value() == bar.maximum()
+
+
+def _dark_pixels(image: QImage) -> int:
+    """Pixels as dark as a label's background on the table (the labels' area)."""
+    small = image.scaled(image.width() // 4, image.height() // 4)
+    return sum(1 for y in range(small.height()) for x in range(small.width())
+               if max(small.pixelColor(x, y).getRgb()[:3]) < 60)
+
+
+def test_the_reports_picture_has_labels_that_read_when_shown_page_wide(battle_window,
+                                                                     tmp_path):
+    """Issue 20, item 16: the exported report's picture is seen shrunk to a page (800
+    pixels across): its labels are drawn that much larger, so they read there."""
+    window, _ = battle_window
+    view = window.battlefield_view
+    path = tmp_path / "table.png"
+    assert view.export_png(str(path))
+    picture = QImage(str(path))
+    assert (picture.width(), picture.height()) == (1440, 960)
+    # The same table drawn at that size with labels as on screen (how it was exported).
+    scene = window.battlefield_scene
+    plain = QImage(picture.size(), QImage.Format.Format_ARGB32_Premultiplied)
+    painter = QPainter(plain)
+    painter.setTransform(QTransform(20, 0, 0, -20, 0, 960))
+    scene.set_pixels_per_unit(20.0)
+    source = QRectF(0, 0, 72, 48)
+    scene.render(painter, source, source)
+    painter.end()
+    scene.set_pixels_per_unit(view.scale_factor)
+    # Labels 1.8 times as large take about 3.2 times the area.
+    assert _dark_pixels(picture) > 2.5 * _dark_pixels(plain)
+    assert scene.label_scale == 1.0  # the window's labels are as they were

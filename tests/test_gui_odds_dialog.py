@@ -27,10 +27,12 @@ def dialog(qtbot):
 
 
 def type_into(qtbot, spin, value: int) -> None:
-    """As a player does: select what is there and type the new number."""
+    """As a player does: select what is there, type the new number and press Enter (a
+    number counts once it is entered, so that a half-typed one never does)."""
     spin.setFocus()
     spin.lineEdit().selectAll()
     qtbot.keyClicks(spin.lineEdit(), str(value))
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
 
 
 def retype(qtbot, edit, text: str) -> None:

@@ -8,6 +8,7 @@ import subprocess
 from dataclasses import replace
 from pathlib import Path
 
+import needs
 import pytest
 from conftest import BATTLESCRIBE_ROSTER
 from PySide6.QtCore import QTimer
@@ -121,8 +122,8 @@ def test_write_pdf(tmp_path):
 
 
 def test_write_pdf_contains_the_units(tmp_path):
-    if shutil.which("pdftotext") is None:
-        pytest.skip("pdftotext (poppler-utils) is not installed, so the PDF's text is unread")
+    needs.program("pdftotext", "poppler-utils", "ROUT_REQUIRE_POPPLER",
+                  "the PDF's text is unread")
     path = tmp_path / "roster.pdf"
     roster = two_slot_army()
     write_pdf(roster, path)
@@ -137,9 +138,8 @@ def test_write_pdf_contains_the_units(tmp_path):
 
 
 def test_write_pdf_is_a4_with_a_title(tmp_path):
-    tool = shutil.which("pdfinfo")
-    if tool is None:
-        pytest.skip("pdfinfo (poppler-utils) is not installed, so the PDF's pages are unread")
+    tool = needs.program("pdfinfo", "poppler-utils", "ROUT_REQUIRE_POPPLER",
+                         "the PDF's pages are unread")
     path = tmp_path / "roster.pdf"
     write_pdf(army(), path)
     info = subprocess.run([tool, str(path)], capture_output=True, text=True,
@@ -255,8 +255,8 @@ def real_army(folder: Path) -> Army:
 
 
 def pdf_of(army_: Army, folder: Path) -> str:
-    if shutil.which("pdftotext") is None:
-        pytest.skip("pdftotext (poppler-utils) is not installed, so the PDF's text is unread")
+    needs.program("pdftotext", "poppler-utils", "ROUT_REQUIRE_POPPLER",
+                  "the PDF's text is unread")
     path = folder / "roster.pdf"
     write_pdf(army_, path)
     text = pdf_text(path)
@@ -329,8 +329,8 @@ def test_pdf_prints_the_warnings_it_is_given(tmp_path):
     """The window passes its own warnings (composition limits from the library) to print."""
     given = [RosterProblem("Rare units: 3, at most 1 in a 1,000-point army"),
              RosterProblem("Unit 1: an unknown upgrade", "u1", "upgrades", Severity.NOTE)]
-    if shutil.which("pdftotext") is None:
-        pytest.skip("pdftotext (poppler-utils) is not installed, so the PDF's text is unread")
+    needs.program("pdftotext", "poppler-utils", "ROUT_REQUIRE_POPPLER",
+                  "the PDF's text is unread")
     path = tmp_path / "roster.pdf"
     write_pdf(army(), path, given)
     text = pdf_text(path) or ""
@@ -391,9 +391,8 @@ def test_preview_shows_the_rosters_pages(qtbot, tmp_path):
 
 
 def test_preview_of_a_long_army_has_the_pdfs_pages(qtbot, tmp_path):
-    tool = shutil.which("pdfinfo")
-    if tool is None:
-        pytest.skip("pdfinfo (poppler-utils) is not installed, so the PDF's pages are unread")
+    tool = needs.program("pdfinfo", "poppler-utils", "ROUT_REQUIRE_POPPLER",
+                         "the PDF's pages are unread")
     roster = army(units=40)
     write_pdf(roster, tmp_path / "roster.pdf")
     info = subprocess.run([tool, str(tmp_path / "roster.pdf")], capture_output=True,
@@ -459,8 +458,8 @@ def test_no_print_preview_without_an_army(qtbot, tmp_path):
 
 
 def test_the_pdf_from_the_window_has_the_windows_warnings(qtbot, tmp_path, monkeypatch):
-    if shutil.which("pdftotext") is None:
-        pytest.skip("pdftotext (poppler-utils) is not installed, so the PDF's text is unread")
+    needs.program("pdftotext", "poppler-utils", "ROUT_REQUIRE_POPPLER",
+                  "the PDF's text is unread")
     over = replace(real_army(tmp_path), points_limit=500)
     window, roster = window_on(qtbot, tmp_path, over)
     path = tmp_path / "from-the-window.pdf"

@@ -13,8 +13,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, QRectF, QSize
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication, QMessageBox
 from test_gui_roster import Modals, open_window
 from test_gui_wizard import finish, walk
 
@@ -23,6 +24,7 @@ from desktop.engine.events import fold
 from desktop.engine.procedure import ScriptedAnswers, run
 from desktop.engine.scenario import load_scenario
 from desktop.gui.main_window import MainWindow
+from desktop.gui.wizard.wizard import PREVIEW_DELAY_MS
 from desktop.store.store import Store
 
 REPO = Path(__file__).resolve().parents[1]
@@ -127,6 +129,37 @@ def test_cancel_stores_nothing(qtbot, url):
     assert "nothing changed" in window.battle_status.text()
 
 
+def test_the_unit_dock_leaves_the_preview_when_the_wizard_is_cancelled(qtbot, url):
+    """Issue 20, item 14: after a cancelled wizard the Unit dock still said a unit was
+    destroyed in the preview."""
+    battle_id, resolve = stored_battle(url, WORKED)
+    window = opened(qtbot, url, battle_id)
+    window.battles.resolve(resolve["procedure"],
+                           {k: v for k, v in resolve.items() if k != "procedure"})
+    wizard = window.battles.wizard
+    focus_on(qtbot, wizard)
+    walk(qtbot, wizard, [3, 4, 5, 4, 6, 5], {})  # Elves break, flee 9"; caught at 11"
+    # The player looks at the preview: a click on the Goblins, then on open ground.
+    scene = window.battlefield_scene
+    goblins = scene.battle.states["goblins"].center
+    for point in (goblins, (2.0, 2.0)):
+        for kind, buttons in ((QEvent.Type.MouseButtonPress, Qt.MouseButton.LeftButton),
+                              (QEvent.Type.MouseButtonRelease, Qt.MouseButton.NoButton)):
+            view = window.battlefield_view
+            pixel = view.mapFromScene(QPointF(*point))
+            QApplication.sendEvent(view.viewport(), QMouseEvent(
+                kind, QPointF(pixel), QPointF(view.viewport().mapToGlobal(pixel)),
+                Qt.MouseButton.LeftButton, buttons, Qt.KeyboardModifier.NoModifier))
+    assert scene.selected_units() == []
+    assert "in the preview" in window.ui.unitTitle.text()
+    assert "Gone: Elf Archers (destroyed)" in window.ui.unitDetails.text()
+    wizard.reject()
+    qtbot.waitUntil(lambda: window.battles.wizard is None, timeout=5000)
+    assert "in the preview" not in window.ui.unitTitle.text()
+    assert "Gone" not in window.ui.unitDetails.text()
+    assert "2 units on the table" in window.ui.unitDetails.text()
+
+
 KILLED_MID_WIZARD = textwrap.dedent("""
     import os, signal, sys, json
     from PySide6.QtWidgets import QApplication
@@ -220,10 +253,29 @@ def test_export_battle_report_in_html_and_markdown(qtbot, url, tmp_path):
     assert window.battles.export_report(html)
     text = html.read_text(encoding="utf-8")
     assert "data:image/png;base64," in text and "Elf Archers" in text
+    assert not (tmp_path / "report.png").exists()  # the picture is inside the page
     markdown = tmp_path / "report.md"
     assert window.battles.export_report(markdown)
     assert (tmp_path / "report.png").exists()
     assert "report.png" in markdown.read_text(encoding="utf-8")
+
+
+def test_a_report_writes_only_the_file_the_player_chose(qtbot, url, tmp_path):
+    """Issue 21: exporting report.html deleted report.png beside it; notes.md replaced
+    notes.png. The player's own pictures stay byte for byte."""
+    battle_id, _ = stored_battle(url, WORKED)
+    window = opened(qtbot, url, battle_id)
+    theirs = {name: f"the player's own {name}".encode() for name in ("report.png", "notes.png")}
+    for name, data in theirs.items():
+        (tmp_path / name).write_bytes(data)
+    assert window.battles.export_report(tmp_path / "report.html")
+    assert window.battles.export_report(tmp_path / "notes.md")
+    for name, data in theirs.items():
+        assert (tmp_path / name).read_bytes() == data
+    text = (tmp_path / "notes.md").read_text(encoding="utf-8")
+    assert "notes-2.png" in text and "notes.png" not in text.replace("notes-2.png", "")
+    assert (tmp_path / "notes-2.png").read_bytes().startswith(b"\x89PNG")
+    assert not list(tmp_path.glob(".*.part"))  # every file was written whole, then named
 
 
 def test_the_odds_dialog_opens_from_the_battle_menu(qtbot):
@@ -408,3 +460,22 @@ def test_the_wizard_leaves_the_table_and_its_ghosts_in_sight(qtbot, url):
     assert words.width() > 200 and not words.intersects(wizard.frameGeometry())
     wizard.reject()
     window.close()
+
+
+def test_a_preview_the_wizard_sends_after_finish_does_not_cover_the_result(qtbot, url):
+    """Seen remaking the README's pictures: the wizard's preview timer fired after Finish
+    and put the preview's ghosts and banner back over the resolved battle."""
+    battle_id, resolve = stored_battle(url, WORKED)
+    window = opened(qtbot, url, battle_id)
+    window.battles.resolve(resolve["procedure"],
+                           {k: v for k, v in resolve.items() if k != "procedure"})
+    wizard = window.battles.wizard
+    focus_on(qtbot, wizard)
+    walk(qtbot, wizard, [3, 4, 5, 4, 6, 5], {})
+    wizard.send_preview()
+    wizard._preview_timer.start()  # a preview still due, as after the last answer
+    finish(qtbot, wizard)
+    qtbot.waitUntil(lambda: window.battles.wizard is None, timeout=5000)
+    qtbot.wait(3 * PREVIEW_DELAY_MS)
+    assert not window.battlefield_scene.read_only
+    assert window.battlefield_scene.banner == ""

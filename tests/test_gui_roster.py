@@ -234,9 +234,10 @@ def commit(qtbot, window: MainWindow, widget: QWidget) -> None:
 
 
 def type_number(qtbot, spin: QSpinBox, value: int) -> None:
+    """Type over the editor's number; it counts once entered (commit presses Return)."""
     spin.selectAll()
     qtbot.keyClicks(spin, str(value))
-    assert spin.value() == value
+    assert spin.cleanText() == str(value)
 
 
 def fill_new_army(qtbot, name: str, ruleset: str, points_limit: int = 0,

@@ -1,7 +1,8 @@
 """The roster's editors and layout as a player meets them at 1280x800 (issue: editors and
 layout that fit). Each test reproduces what got in the way: columns behind a scroll bar or
 collapsed after adding units, editors clipped to a two-digit cell, a number past its limit
-cut silently, army names cut at the end, warnings cut, Return in Add Units adding nothing.
+cut silently (tests/test_gui_fields.py has the rest), army names cut at the end, warnings
+cut, Return in Add Units adding nothing.
 """
 
 # ruff: noqa: F811  (the fixtures url and modals come from test_gui_roster)
@@ -10,7 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QSpinBox, QStyleOptionViewItem
 from test_gui_roster import (  # noqa: F401
     BATTLESCRIBE_ROSTER,
@@ -29,9 +31,11 @@ from test_gui_roster import (  # noqa: F401
 
 from desktop.engine.model import Army
 from desktop.engine.rulesets import get_ruleset
+from desktop.gui.army_files import sample_armies
 from desktop.gui.delegates import UpgradeEditor
 from desktop.gui.dialogs import LibraryDialog, NewArmyDialog
 from desktop.gui.main_window import MainWindow
+from desktop.gui.roster_table import columns_for
 from desktop.store.transfer import read_army_file
 
 
@@ -177,16 +181,18 @@ def test_a_formation_past_its_limit_says_what_the_limit_is(qtbot, url):
     assert isinstance(spin, QSpinBox) and spin.maximum() == 25
     spin.selectAll()
     qtbot.keyClicks(spin, "30")
-    # The 0 is refused, and the status bar says why rather than leaving a silent 3.
-    assert spin.cleanText() == "3"
+    # Shown as typed (not a silent 3); refused on Enter, and the status bar says why.
+    assert spin.cleanText() == "30"
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.ui.rosterTable.indexWidget(
+        cell(window, "spearmen", "formation")) is None)
     message = window.statusBar().currentMessage()
-    assert "1 to 25" in message and "30" in message, message
-    qtbot.keyClick(spin, Qt.Key.Key_Escape)
+    assert "1 to 25" in message and "30 refused" in message, message
     stat = open_editor(window, cell(window, "spearmen", "stat:Ld"))
     stat.selectAll()
     qtbot.keyClicks(stat, "12")
-    assert "Ld must be 1 to 10" in window.statusBar().currentMessage()
-    qtbot.keyClick(stat, Qt.Key.Key_Escape)
+    qtbot.keyClick(stat, Qt.Key.Key_Return)
+    assert window.statusBar().currentMessage().startswith("Ld takes 1 to 10: 12 refused")
     assert stored(url, army.id) == army
 
 
@@ -289,3 +295,36 @@ def test_nothing_matching_the_search_adds_nothing(qtbot, url, modals):
     window.ui.actionAddUnits.trigger()
     assert modals.pending == 0
     assert len(window.current_army.units) == 2
+
+
+def test_header_labels_follow_the_columns_when_the_ruleset_changes(qtbot, url):
+    """Issue 20, item 17: from a Warhammer army to a Kensei one the header kept Warhammer's
+    labels left of the last resized column (Kensei's Init, Honor, W and AP missing). What
+    the screen holds is compared with the header drawn afresh, after real clicks in the
+    Armies tree."""
+    armies = {army.ruleset: army for army in seed(url, *sample_armies())}
+    window = open_window(qtbot, url)
+    tree, view = window.ui.armyTree, window.ui.rosterTable
+    header = view.horizontalHeader()
+    for ruleset in ("kensei1", "breaks_pursues", "warhammer6", "breaks_pursues", "kensei1"):
+        army = armies[ruleset]
+        index = window.tree_model.army_index(army.id)
+        tree.scrollTo(index)
+        QTest.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton,
+                         Qt.KeyboardModifier.NoModifier, tree.visualRect(index).center())
+        qtbot.waitUntil(lambda a=army: window.current_army is not None
+                        and window.current_army.id == a.id)
+        titles = [column.title for column in columns_for(get_ruleset(ruleset))]
+        model = view.model()
+        assert [model.headerData(section, Qt.Orientation.Horizontal)
+                for section in range(header.count())] == titles
+        qtbot.wait(100)  # the columns are fitted on the next turns of the event loop
+
+        def on_screen():
+            screen = window.screen().grabWindow(window.winId())
+            top = header.mapTo(window, QPoint(0, 0))
+            return screen.copy(top.x(), top.y(), header.width(), header.height()).toImage()
+
+        fresh = header.grab().toImage()
+        qtbot.waitUntil(lambda f=fresh: on_screen() == f.convertToFormat(on_screen().format()),
+                        timeout=2000)

@@ -149,6 +149,8 @@ def test_combat_page_scores_come_from_the_engine_and_follow_the_fields(qtbot):
     qtbot.waitUntil(lambda: focused() is spin)
     spin.selectAll()
     qtbot.keyClicks(focused(), "8")
+    # A number counts once entered: moving on to the next field scores it.
+    qtbot.keyClick(focused(), Qt.Key.Key_Tab)
     assert score.text() == "Orcs & Goblins 7, High Elves 8: High Elves win by 1"
     # The engine now asks the Goblins to test, not the Elves.
     enter(qtbot, wizard)

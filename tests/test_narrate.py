@@ -22,8 +22,9 @@ from desktop.engine.events import (
     UnitMoved,
     fold,
 )
-from desktop.engine.narrate import describe, report_html, report_markdown
-from desktop.engine.procedure import ScriptedAnswers, run
+from desktop.engine.model import Status
+from desktop.engine.narrate import SideSummary, describe, report_html, report_markdown, summary
+from desktop.engine.procedure import Resolution, ScriptedAnswers, run
 from desktop.engine.scenario import load_scenario
 
 NAMES = {"boyz": "Orc Boyz", "wolf_riders": "Goblin Wolf Riders",
@@ -142,8 +143,10 @@ def test_the_markdown_report_has_turns_steps_and_one_line_per_event():
     text = report_markdown("Clash at *the* ford", start, steps, image="shots/field.png")
     lines = text.splitlines()
     assert lines[0] == r"# Clash at \*the\* ford"
-    assert lines[2] == "![The battlefield](<shots/field.png>)"
-    assert [line for line in lines if line.startswith("## ")] == ["## Turn 1", "## Turn 2"]
+    assert lines[2] == "## Summary"  # first, then the picture
+    assert lines.index("![The battlefield](<shots/field.png>)") < lines.index("## Turn 1")
+    assert [line for line in lines if line.startswith("## ")] == [
+        "## Summary", "## Turn 1", "## Turn 2"]
     assert [line for line in lines if line.startswith("### ")] == [
         "### Step 1", "### Step 3", "### Step 4", "### Step 5"]
     bullets = [line for line in lines if line.startswith("- ")]
@@ -190,3 +193,38 @@ def test_an_overrun_and_a_combat_read_well():
                for t in texts)
     assert ("The combat 'left flank': High Elves 5 (wounds 4, outnumber 1); Goblins 0 "
             "(wounds 0) — High Elves win by 5 [BP-B]") in texts
+
+
+def test_a_report_starts_with_a_summary_of_each_side():
+    """Issue 20, item 16: the sides, their points, the units lost and fled, the turn."""
+    scenario = load_scenario(json.loads((SCENARIOS / "w6-four-units.json").read_text()))
+    worth = {"boyz": 150, "wolf_riders": 90, "swordsmen": 120, "handgunners": 100}
+    start = dataclasses.replace(scenario.battle, roster={
+        uid: dataclasses.replace(unit, points=worth[uid])
+        for uid, unit in scenario.battle.roster.items()})
+    session = run(Resolution(start, scenario.resolution().begin),
+                  ScriptedAnswers(ScriptedRoller(scenario.dice), scenario.choices))
+    end = fold(start, session.events)
+    # The scripted dice: the Swordsmen break and are caught; the Handgunners panic and flee.
+    assert end.states["swordsmen"].status is Status.DESTROYED
+    assert end.states["handgunners"].status is Status.FLEEING
+    steps = [session.events, [TurnBegan(turn=2)]]
+    turn, sides = summary(start, steps)
+    assert turn == 2
+    assert sides == [
+        SideSummary("Orcs & Goblins", 2, 240, (), 0, (), 0),
+        SideSummary("Empire", 2, 220, ("Empire Swordsmen",), 120,
+                    ("Empire Handgunners (fleeing)",), 100)]
+    lines = report_markdown("Four units", start, steps).splitlines()
+    at = lines.index("## Summary")
+    assert lines[at + 2:at + 7] == [
+        "Turn 2 reached, 2 steps.", "",
+        "| Side | Units | Points | Lost (destroyed) | Fled |",
+        "|---|---|---|---|---|",
+        "| Orcs & Goblins | 2 | 240 | none | none |"]
+    assert lines[at + 7] == ("| Empire | 2 | 220 | 1 (120 points): Empire Swordsmen | "
+                             "1 (100 points): Empire Handgunners (fleeing) |")
+    page = report_html("Four units", start, steps)
+    assert page.index("<h2>Summary</h2>") < page.index("<h2>Turn 1</h2>")
+    assert ("<tr><td>Empire</td><td>2</td><td>220</td><td>1 (120 points): Empire Swordsmen"
+            "</td><td>1 (100 points): Empire Handgunners (fleeing)</td></tr>") in page

@@ -354,13 +354,17 @@ def test_enemies_moved_up_after_casualties_do_not_end_in_each_other():
 
 def front_on_edge(battle: Battle, unit: str, target: str) -> bool:
     """Flush: the unit squares up to a side of `target` (facings a multiple of 90 degrees
-    apart), touches it without overlapping, and its front line lies along it for 1" or more.
+    apart), touches it without overlapping, and its front line lies along it for 1" or more
+    (or the whole of the shorter front: a unit one model wide has less than 1" of front).
     """
     mover, other = battle.footprint(unit), battle.footprint(target)
     turn = (mover.facing - other.facing) % 90.0
     front = LineString(mover.corners[:2])
     along = front.intersection(other.polygon.buffer(CONTACT_TOLERANCE)).length
-    return (min(turn, 90.0 - turn) < 1e-6 and along >= 1.0
+    sides = [edge.length for edge in spatial.edges(other)
+             if spatial.front_gap(mover, edge)[0] <= CONTACT_TOLERANCE]
+    needed = min([1.0, mover.frontage, *sides]) - 1e-9
+    return (min(turn, 90.0 - turn) < 1e-6 and along >= needed
             and not overlaps(mover.polygon, other.polygon))
 
 
@@ -673,6 +677,12 @@ def proposed(battle: Battle, step: tuple, made: int) -> list[Event]:
 # Narrowed, then widened back: the enemies moved up make way again.
 @example([("charge", ("handgunners", "boyz")), ("reform", "swordsmen", 3),
           ("reform", "boyz", 1), ("reform", "swordsmen", 5), ("reform", "boyz", 10)])
+# The Boyz' front was mostly taken by the Swordsmen: the charger slid along it until only a
+# corner (0.39") touched. Now it keeps 1" of front on the edge, so it takes their left flank.
+@example([("reform", "boyz", 6), ("move", "handgunners", (10.0, 47.0), None),
+          ("charge", ("handgunners", "boyz"))])
+# One model wide, the charger has less than 1" of front: all of it is on the edge.
+@example([("reform", "handgunners", 1), ("charge", ("handgunners", "boyz"))])
 def test_random_player_moves_keep_the_battle_sound_and_replayable(sequence):
     loaded = load_scenario(json.loads(FOUR_UNITS.read_text(encoding="utf-8")))
     # The wolf riders wait in reserve; the handgunners stand free to charge from the start.

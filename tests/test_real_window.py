@@ -3,8 +3,9 @@ messages it gives when Qt could not open a window there (no display, a display t
 answer, a library of the xcb plugin missing or broken) instead of Qt's abort (exit 134).
 
 Every run is a real `python -m desktop` process. The smoke test needs Xvfb, xdotool and
-ImageMagick's `import`; without them it skips, unless ROUT_REQUIRE_XVFB=1 (set by .ci/run)
-makes that a failure.
+ImageMagick's `import`, and all but the no-display test need Qt's xcb libraries (README lists
+them for a real window, not for the tests); without them they skip, unless
+ROUT_REQUIRE_XVFB=1 (set by .ci/run) makes that a failure (tests/needs.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import needs
 import pytest
 from conftest import BATTLESCRIBE_ROSTER
 from PySide6.QtGui import QImage
@@ -74,6 +76,7 @@ def test_no_display_says_so_instead_of_aborting(home, tmp_path):
 
 
 def test_a_display_that_does_not_answer_says_so(home, tmp_path):
+    needs.qt_xcb()  # without its libraries, their absence is what Rout must report
     # A display number nothing listens on.
     result = rout("--database", f"sqlite:///{tmp_path / 'rout.sqlite'}",
                   env=environment(home, DISPLAY=":97", QT_QPA_PLATFORM="xcb"))
@@ -81,6 +84,7 @@ def test_a_display_that_does_not_answer_says_so(home, tmp_path):
 
 
 def test_a_broken_xcb_library_names_the_package_to_install(home, tmp_path):
+    needs.qt_xcb()  # every other library there: the broken one is all the message names
     # A library of the xcb plugin shadowed by a broken file, as a half-installed system has.
     shadow = tmp_path / "shadow"
     shadow.mkdir()
@@ -96,9 +100,9 @@ def test_a_broken_xcb_library_names_the_package_to_install(home, tmp_path):
 def xvfb() -> Iterator[str]:
     missing = [tool for tool in TOOLS if shutil.which(tool) is None]
     if missing:
-        if os.environ.get("ROUT_REQUIRE_XVFB") == "1":
-            pytest.fail(f"ROUT_REQUIRE_XVFB=1 but {', '.join(missing)} not installed")
-        pytest.skip(f"{', '.join(missing)} not installed: no real X server to try")
+        needs.lacking(f"{', '.join(missing)} not installed: no real X server to try",
+                      "ROUT_REQUIRE_XVFB")
+    needs.qt_xcb()
     read, write = os.pipe()
     server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1366x768x24",
                                "-nolisten", "tcp"], pass_fds=(write,),

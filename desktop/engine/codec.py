@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import json
 import math
 import types
 import typing
@@ -46,8 +45,9 @@ from desktop.engine.reading import (
     Reader,
     check_text,
     check_texts,
+    found,
     has_unwritable,
-    show,
+    needed,
     text_problem,
     texts_problem,
 )
@@ -215,7 +215,7 @@ def optional_text(node: Reader, key: str, max_length: int = 200) -> str:
     """Text that may be empty (Reader.text refuses empty text)."""
     value = node.child(key, "").data
     if not isinstance(value, str):
-        raise node.fail("expected text", key)
+        raise node.fail(needed("text", value), key)
     return check_text(node.child(key), value.strip(), max_length) if value else ""
 
 
@@ -263,7 +263,7 @@ def check_readable(army: Army) -> Army:
     for keys, text in _army_texts(army):  # the first that is wrong, with its place
         place = _place(Reader(None), keys)
         if not isinstance(text, str):
-            raise place.fail(f"expected text, found {type(text).__name__}")
+            raise place.fail(needed("text", text))
         problem = text_problem(text, len(text))
         if problem is not None:
             raise place.fail(problem)
@@ -362,12 +362,13 @@ def _check_whole(node: Reader, keys: Sequence[str], value: int, low: int, high: 
 
 def _check_header(root: Reader, expected: str, newest: int = VERSION) -> int:
     if not isinstance(root.data, dict):
-        raise root.fail("expected a JSON object at the top of the file")
-    found = root.child("format", None).data
-    if found != expected:
-        shown = quoted(found) if isinstance(found, str) else show(found)
+        raise root.fail("the file should hold a group of fields in { } at the top, and has "
+                        f"{found(root.data)}")
+    kind = root.child("format", None).data
+    if kind != expected:
         raise ScenarioError(f"this is not a Rout {expected.removeprefix('rout-')} file "
-                            f"(format should be '{expected}', found {shown})")
+                            f"(its format should be '{expected}', the file has "
+                            f"{found(kind)})")
     version = root.integer("version", minimum=1)
     if version > newest:
         raise root.fail(f"version {version} was written by a newer Rout; this one reads "
@@ -599,7 +600,7 @@ def _zone(node: Reader, table: Table) -> Zone:
     if not (isinstance(values, list) and len(values) == 4 and all(
             isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
             for v in values)):
-        raise rect_node.fail("expected four numbers [x0, y0, x1, y1]")
+        raise rect_node.fail(needed("four numbers [x0, y0, x1, y1]", values))
     x0, y0, x1, y1 = (float(v) for v in values)
     if not (0 <= x0 < x1 <= table.width and 0 <= y0 < y1 <= table.depth):
         raise rect_node.fail(f"[{x0:g}, {y0:g}, {x1:g}, {y1:g}] is not a rectangle on the "
@@ -626,7 +627,7 @@ def read_options(ruleset: Ruleset, node: Reader) -> dict[str, Any]:
             raise node.fail(f"unknown option for {ruleset.name} "
                             f"(known: {', '.join(sorted(known)) or 'none'})", name)
         if type(value) is not type(spec.default):
-            raise node.fail(f"expected {_kind_of(spec.default)}, found {show(value)}", name)
+            raise node.fail(needed(_kind_of(spec.default), value), name)
         if spec.check is not None:
             try:
                 spec.check(value)
@@ -656,9 +657,7 @@ def _event(node: Reader) -> Event:
     node.expect("type", *hints)
     for name, hint in hints.items():
         if not _fits(getattr(event, name), hint):
-            shown = json.dumps(data.get(name))
-            shown = shown if len(shown) <= 40 else shown[:37] + "..."
-            raise node.fail(f"expected {_hint_text(hint)}, found {shown}", name)
+            raise node.fail(needed(_hint_text(hint), data.get(name)), name)
         _check_event_texts(node.at(name), getattr(event, name))
     return event
 
@@ -719,7 +718,7 @@ def _hint_text(hint: Any) -> str:
     if origin is tuple:
         return "a list"
     return {bool: "true or false", int: "a whole number", float: "a number", str: "text",
-            type(None): "null"}.get(hint, str(hint))
+            type(None): "nothing (null)"}.get(hint, str(hint))
 
 
 def _check_events_apply(battle: Battle, events: Sequence[Event],

@@ -18,7 +18,9 @@ Decisions (rules/README.md "Shared geometry decisions"):
   casualties, and one the wider unit would overlap is pushed straight out until they touch
   (`losses`); the reform is refused if it has no room.
 - A charge ends with the charger's front flush on the target's nearest edge, centred on it
-  if there is room, else slid along the edge to the nearest place that is clear.
+  if there is room, else slid along the edge to the nearest place that is clear and still
+  shares MIN_CHARGE_FRONT of it (or the whole of the shorter front): a corner that only
+  grazes the edge is no charge. With no such place, another edge as near as that one.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ from desktop.engine.geometry import (
 from desktop.engine.lazy import shapely
 from desktop.engine.losses import moved_into_contact, pushed_clear
 from desktop.engine.model import Battle, Status, Terrain, UnitState
+from desktop.engine.rulesets import get_ruleset
 from desktop.engine.spatial import (
     Edge,
     candidates,
@@ -81,6 +84,9 @@ MAX_WHEEL_STEP = 15.0
 MAX_PATH_POINTS = 100
 # Default names of new pieces by kind ("Hill 1", "Wood 2", "Rocks 3").
 TERRAIN_STEMS = {"open": "Hill", "difficult": "Wood", "impassable": "Rocks"}
+# A charger slid along its target's edge keeps at least this much front on it (per distance
+# unit), or the whole of the shorter of the two fronts.
+MIN_CHARGE_FRONT = {"in": 1.0, "cm": 2.5}
 _SAME_POINT = 1e-6
 _EDGE_TOLERANCE = 1e-9
 
@@ -611,11 +617,12 @@ def contact_pose(battle: Battle, unit_id: str, target: str) -> Footprint:
 
 def _clear_pose_on(battle: Battle, unit_id: str, mover: Footprint, edge: Edge,
                    ignore: frozenset[str]) -> Footprint | None:
-    """The clear flush pose on `edge` nearest its middle, or None."""
+    """The clear flush pose on `edge` nearest its middle that keeps the least front on it
+    (`min_charge_front`), or None."""
     centred = flush_pose(mover, edge)
     if _pose_clear(battle, unit_id, centred, ignore):
         return centred
-    reach = (mover.frontage + edge.length) / 2 - 2 * CONTACT_TOLERANCE
+    reach = (mover.frontage + edge.length) / 2 - min_charge_front(battle, mover, edge)
     tried = sorted({offset for offset in _clearing_offsets(battle, unit_id, centred, edge,
                                                            ignore)
                     if abs(offset) <= reach}, key=abs)
@@ -624,6 +631,13 @@ def _clear_pose_on(battle: Battle, unit_id: str, mover: Footprint, edge: Edge,
         if _pose_clear(battle, unit_id, pose, ignore):
             return pose
     return None
+
+
+def min_charge_front(battle: Battle, mover: Footprint, edge: Edge) -> float:
+    """How much of its front a charger keeps on the target's edge at least: MIN_CHARGE_FRONT,
+    or the whole of the shorter of the two fronts."""
+    least = MIN_CHARGE_FRONT[get_ruleset(battle.ruleset).distance_unit]
+    return min(least, mover.frontage, edge.length)
 
 
 def _pose_clear(battle: Battle, unit_id: str, pose: Footprint, ignore: frozenset[str]) -> bool:

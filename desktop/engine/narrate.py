@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from desktop.engine.dice import Dice
@@ -62,7 +63,7 @@ from desktop.engine.events import (
     WoundsSuffered,
     fold,
 )
-from desktop.engine.model import Battle
+from desktop.engine.model import Battle, Status
 from desktop.engine.rulesets import get_ruleset
 
 # Clauses that are not rules: a player's own move.
@@ -329,6 +330,19 @@ def describe(event: Event, battle_before: Battle) -> str:
     return text
 
 
+def units_named(event: Event, battle_before: Battle) -> list[str]:
+    """The units an event names (its unit, target, enemy, catchers…), in its order: what
+    a click on its line in the battle log picks out on the table."""
+    found: list[str] = []
+    for value in vars(event).values():
+        candidates = value if isinstance(value, tuple) else (value,)
+        for candidate in candidates:
+            if isinstance(candidate, str) and candidate in battle_before.roster \
+                    and candidate not in found:
+                found.append(candidate)
+    return found
+
+
 # --- battle reports --------------------------------------------------------------------------
 
 
@@ -358,6 +372,67 @@ def _sections(start: Battle, steps: Sequence[Sequence[Event]]
     return turns
 
 
+@dataclass(frozen=True)
+class SideSummary:
+    """How one side stands at the end of a report: its units and points, those lost
+    (destroyed: caught, wiped out) and those fled (off the table, or still fleeing or
+    broken on it: "Handgunners (fleeing)") by name."""
+
+    player: str
+    units: int
+    points: int
+    lost: tuple[str, ...]
+    lost_points: int
+    fled: tuple[str, ...]
+    fled_points: int
+
+
+def summary(start: Battle, steps: Sequence[Sequence[Event]]) -> tuple[int, list[SideSummary]]:
+    """The turn the battle reached, and each side's summary, in the roster's order."""
+    end = fold(start, [event for step in steps for event in step])
+    sides: dict[str, list[str]] = {}
+    for uid, unit in end.roster.items():
+        sides.setdefault(unit.player, []).append(uid)
+    found = []
+    for player, units in sides.items():
+        lost = [uid for uid in units if end.states[uid].status is Status.DESTROYED]
+        fled = [uid for uid in units if end.states[uid].status in _FLED]
+        found.append(SideSummary(
+            player, len(units), sum(end.roster[uid].points for uid in units),
+            tuple(end.roster[uid].name for uid in lost),
+            sum(end.roster[uid].points for uid in lost),
+            tuple(f"{end.roster[uid].name} ({_FLED[end.states[uid].status]})"
+                  for uid in fled),
+            sum(end.roster[uid].points for uid in fled)))
+    return end.turn, found
+
+
+_FLED = {Status.LEFT_TABLE: "off the table", Status.FLEEING: "fleeing",
+         Status.BROKEN: "broken"}
+
+
+def _casualties(names: Sequence[str], points: int) -> str:
+    """"2 (176 points): Orc Boar Riders, River Trolls" (points when the units have any),
+    or "none"."""
+    if not names:
+        return "none"
+    worth = f" ({points} points)" if points else ""
+    return f"{len(names)}{worth}: {', '.join(names)}"
+
+
+def _summary_lines(start: Battle, steps: Sequence[Sequence[Event]]) -> tuple[str, list[
+        tuple[str, str, str, str, str]]]:
+    """The summary's opening sentence and its table rows (side, units, points, lost, fled)."""
+    turn, sides = summary(start, steps)
+    made = sum(1 for step in steps if step)
+    opening = f"Turn {turn} reached, {made} step{'' if made == 1 else 's'}."
+    rows = [(side.player, str(side.units), str(side.points),
+             _casualties(side.lost, side.lost_points), _casualties(side.fled, side.fled_points))
+            for side in sides]
+    return opening, rows
+
+
+_SUMMARY_HEADINGS = ("Side", "Units", "Points", "Lost (destroyed)", "Fled")
 _MARKDOWN_SPECIAL = str.maketrans({c: f"\\{c}" for c in "\\`*_<>#|"})
 
 
@@ -367,7 +442,13 @@ def report_markdown(title: str, start: Battle, steps: Sequence[Sequence[Event]],
 
     `image` (a path or a data URI of the battlefield) goes at the top.
     """
-    out = [f"# {title.translate(_MARKDOWN_SPECIAL)}", ""]
+    out = [f"# {title.translate(_MARKDOWN_SPECIAL)}", "", "## Summary", ""]
+    opening, rows = _summary_lines(start, steps)
+    out += [opening, "", "| " + " | ".join(_SUMMARY_HEADINGS) + " |",
+            "|" + "---|" * len(_SUMMARY_HEADINGS)]
+    out += ["| " + " | ".join(cell.translate(_MARKDOWN_SPECIAL) for cell in row) + " |"
+            for row in rows]
+    out.append("")
     if image:
         out += [f"![The battlefield](<{image.replace('>', '%3E')}>)", ""]
     sections = _sections(start, steps)
@@ -389,8 +470,14 @@ def report_html(title: str, start: Battle, steps: Sequence[Sequence[Event]],
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
            f"<title>{e(title)}</title>",
            "<style>body{font-family:sans-serif;max-width:50em;margin:auto}"
-           "img{max-width:100%}</style>",
-           "</head>", "<body>", f"<h1>{e(title)}</h1>"]
+           "img{max-width:100%}table{border-collapse:collapse}"
+           "th,td{border:1px solid #999;padding:.2em .5em;text-align:left}</style>",
+           "</head>", "<body>", f"<h1>{e(title)}</h1>", "<h2>Summary</h2>"]
+    opening, rows = _summary_lines(start, steps)
+    out.append(f"<p>{e(opening)}</p>")
+    out.append("<table><tr>" + "".join(f"<th>{e(cell)}</th>" for cell in _SUMMARY_HEADINGS)
+               + "</tr>" + "".join("<tr>" + "".join(f"<td>{e(cell)}</td>" for cell in row)
+                                   + "</tr>" for row in rows) + "</table>")
     if image:
         out.append(f'<p><img src="{e(image, quote=True)}" alt="The battlefield"></p>')
     sections = _sections(start, steps)

@@ -25,9 +25,27 @@ class _Missing:
 MISSING: Any = _Missing()
 
 
-def _kind(value: object) -> str:
-    return {dict: "an object", list: "a list", str: "text", bool: "true/false",
-            int: "a number", float: "a number", type(None): "null"}.get(type(value), "a value")
+def found(value: object) -> str:
+    """What a file holds where something else belongs, in a player's words: "nothing
+    (null)", "the text \"twelve\"", "the number 4.5", "a list [1, 2]"."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return show(value)
+    if isinstance(value, str):
+        return f"the text {show(value)}" if value.strip() else "empty text"
+    if isinstance(value, int | float):
+        return f"the number {show(value)}"
+    if isinstance(value, list):
+        return f"a list {show(value)}"
+    if isinstance(value, dict):
+        return f"a group of fields {show(value)}"
+    return show(value)
+
+
+def needed(what: str, value: object) -> str:
+    """ "a whole number is needed here, the file has nothing (null)"."""
+    return f"{what} is needed here, the file has {found(value)}"
 
 
 def show(value: object) -> str:
@@ -118,7 +136,7 @@ class Reader:
 
     def mapping(self) -> Mapping[str, Any]:
         if not isinstance(self.data, dict):
-            raise self.fail(f"expected an object, found {_kind(self.data)}")
+            raise self.fail(needed("a group of fields in { }", self.data))
         return self.data
 
     def expect(self, *keys: str) -> Reader:
@@ -142,7 +160,7 @@ class Reader:
 
     def items(self) -> Iterator[Reader]:
         if not isinstance(self.data, list):
-            raise self.fail(f"expected a list, found {_kind(self.data)}")
+            raise self.fail(needed("a list", self.data))
         for index, item in enumerate(self.data):
             yield Reader(item, self._where(index))
 
@@ -159,7 +177,7 @@ class Reader:
         """Non-empty text of at most `max_length` characters (what every database stores)."""
         node = self.child(key, default)
         if not isinstance(node.data, str) or not node.data.strip():
-            raise node.fail(f"expected non-empty text, found {_kind(node.data)}")
+            raise node.fail(needed("text", node.data))
         return check_text(node, node.data.strip(), max_length)
 
     def integer(self, key: str, default: Any = MISSING, *, minimum: int | None = None,
@@ -169,7 +187,7 @@ class Reader:
         if isinstance(value, float) and math.isinf(value):
             raise node.fail("the number is far too large")
         if isinstance(value, bool) or not isinstance(value, int):
-            raise node.fail(f"expected a whole number, found {_kind(value)} {show(value)}")
+            raise node.fail(needed("a whole number", value))
         if minimum is not None and value < minimum:
             raise node.fail(f"{value} is below the minimum of {minimum}")
         if maximum is not None and value > maximum:
@@ -185,7 +203,7 @@ class Reader:
         if isinstance(value, float) and math.isnan(value):
             raise node.fail("NaN is not a number Rout can use")
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise node.fail(f"expected a number, found {_kind(value)} {show(value)}")
+            raise node.fail(needed("a number", value))
         if positive and value <= 0:
             raise node.fail(f"{value} must be greater than 0")
         if minimum is not None and value < minimum:
@@ -207,7 +225,7 @@ class Reader:
             return default
         value = data[key]
         if not isinstance(value, bool):
-            raise self.fail(f"expected true or false, found {_kind(value)} {show(value)}", key)
+            raise self.fail(needed("true or false", value), key)
         return value
 
     def point(self, key: str) -> tuple[float, float]:
@@ -215,7 +233,7 @@ class Reader:
         if (not isinstance(node.data, list) or len(node.data) != 2
                 or not all(isinstance(v, int | float) and not isinstance(v, bool)
                            and math.isfinite(v) for v in node.data)):
-            raise node.fail("expected a point [x, y]")
+            raise node.fail(needed("a point [x, y]", node.data))
         return (float(node.data[0]), float(node.data[1]))
 
     def strings(self, key: str, *, max_length: int = 200,
@@ -225,5 +243,5 @@ class Reader:
         if isinstance(node.data, list) and len(node.data) > max_items:  # before any item
             raise node.fail(f"{len(node.data)} entries is more than Rout keeps ({max_items})")
         if not isinstance(node.data, list) or not all(isinstance(v, str) for v in node.data):
-            raise node.fail("expected a list of text")
+            raise node.fail(needed("a list of text", node.data))
         return list(check_texts(node, node.data, max_length, max_items))

@@ -15,12 +15,19 @@ Decisions (README, "Battles"):
 - `deploy_army` puts a player's reserve in its zone facing the enemy's edge (the zone's
   back is to the table edge nearest it; the long edges win a tie). Units go in roster
   order, left to right as the player sees it, front line first (the zone's edge nearest the
-  enemy), a gap between neighbours, a new line behind when one is full. Every placement is
-  checked by `moves.check`, so the events are always accepted.
+  enemy), each line centred in the zone, a new line behind when one is full. Every
+  placement is checked by `moves.check`, so the events are always accepted.
+- The gaps let every unit make its first move without touching a neighbour: beside it, at
+  least GAP (1", 2.5 cm) and as much as its wheel swings out (a wheel about one front
+  corner swings the far rear corner out by up to the diagonal less the frontage); between
+  lines, at least GAP and as much as turning in place takes a unit back or forward (half
+  its frontage less its depth). A zone that runs to the table's side keeps GAP clear of
+  that edge, so no unit (a lone character, say) stands against it and cannot wheel.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import replace
@@ -33,8 +40,9 @@ from desktop.engine.geometry import Point, Table
 from desktop.engine.model import Army, Battle, Status, Unit, UnitState, Zone
 from desktop.engine.rulesets import get_ruleset
 
-# Per distance unit: table (width, depth), zone depth, gap between deployed units, and the
-# step by which a blocked unit is slid along its line to find a clear place.
+# Per distance unit: table (width, depth), zone depth, the least gap between deployed units
+# (and from a table edge the zone runs to), and the step by which a blocked unit is slid
+# along its line to find a clear place (gaps are rounded up to it).
 DEFAULT_TABLE = {"in": (72.0, 48.0), "cm": (180.0, 120.0)}
 ZONE_DEPTH = {"in": 12.0, "cm": 30.0}
 GAP = {"in": 1.0, "cm": 2.5}
@@ -133,32 +141,50 @@ def deploy_army(battle: Battle, player: str) -> list[UnitDeployed]:
     b_min, b_max = min(b_values), max(b_values)
     unit_kind = get_ruleset(battle.ruleset).distance_unit
     gap, step = GAP[unit_kind], SLIDE_STEP[unit_kind]
+    # Where the zone runs to the table's side, the line keeps `gap` clear of that edge.
+    table_a = [x * right[0] + y * right[1] for x in (0.0, battle.table.width)
+               for y in (0.0, battle.table.depth)]
+    if a_min <= min(table_a) + 1e-9:
+        a_min += gap
+    if a_max >= max(table_a) - 1e-9:
+        a_max -= gap
+    sizes = {}
+    for uid in waiting:
+        state, base = battle.states[uid], battle.roster[uid].profile.base
+        sizes[uid] = (state.files * base[0], max(state.ranks, 1) * base[1])
+    spacing = _Spacing(sizes, gap, step)
 
     events: list[UnitDeployed] = []
     left_out: list[str] = []
-    line_front, line_depth, cursor = b_max, 0.0, a_min
-    for uid in waiting:
-        state, base = battle.states[uid], battle.roster[uid].profile.base
-        width, depth = state.files * base[0], max(state.ranks, 1) * base[1]
-        placed = None
-        while placed is None:
-            if line_front - depth < b_min - 1e-9:
-                break  # no line left in the zone that is deep enough
-            placed = _place_in_line(battle, uid, facing, right, forward, width, depth,
+    pending = list(waiting)
+    line_front = b_max
+    line = spacing.line(pending, a_max - a_min)
+    while pending:
+        if not line:  # the first waiting unit is wider than the zone
+            left_out.append(pending.pop(0))
+            line = spacing.line(pending, a_max - a_min)
+            continue
+        line_depth = max(sizes[uid][1] for uid in line)
+        if line_front - line_depth < b_min - 1e-9:
+            break  # no line left in the zone that is deep enough
+        cursor = a_min + (a_max - a_min - spacing.width(line)) / 2
+        before = ""
+        for uid in line:
+            if before:
+                cursor += spacing.between(before, uid)
+            placed = _place_in_line(battle, uid, facing, right, forward, sizes[uid],
                                     line_front, cursor, a_max, step)
             if placed is None:
-                if line_depth == 0.0:  # an empty line is as wide as the zone: no room
-                    break
-                line_front -= line_depth + gap
-                line_depth, cursor = 0.0, a_min
-        if placed is None:
-            left_out.append(uid)
-            continue
-        event, start = placed
-        events.append(event)
-        battle = event.apply_to(battle)
-        cursor = start + width + gap
-        line_depth = max(line_depth, depth)
+                continue  # pushed past the line's end by what stands in it: the next line
+            event, start = placed
+            events.append(event)
+            battle = event.apply_to(battle)
+            pending.remove(uid)
+            cursor, before = start + sizes[uid][0], uid
+        upcoming = spacing.line(pending, a_max - a_min)
+        line_front -= line_depth + spacing.behind(line, upcoming)
+        line = upcoming
+    left_out += pending
     if left_out:
         names = ", ".join(f"'{uid}'" for uid in left_out)
         raise MoveRefused(f"{len(left_out)} of {player}'s units do not fit in its "
@@ -166,11 +192,54 @@ def deploy_army(battle: Battle, player: str) -> list[UnitDeployed]:
     return events
 
 
+class _Spacing:
+    """The room deployed units keep from each other to make their first moves."""
+
+    def __init__(self, sizes: dict[str, tuple[float, float]], gap: float, step: float) -> None:
+        self.sizes, self.gap, self.step = sizes, gap, step
+
+    def _rounded(self, room: float) -> float:
+        """At least the ruleset's gap, else the room rounded up to a whole slide step."""
+        return max(self.gap, math.ceil(room / self.step - 1e-9) * self.step)
+
+    def wheel_room(self, uid: str) -> float:
+        """How far a wheel about one front corner swings the other side out, at most: the
+        far rear corner reaches the diagonal from the pivot."""
+        width, depth = self.sizes[uid]
+        return math.hypot(width, depth) - width
+
+    def turn_room(self, uid: str) -> float:
+        """How far turning in place a quarter turn takes a wide unit back (and forward)."""
+        width, depth = self.sizes[uid]
+        return max(width - depth, 0.0) / 2
+
+    def between(self, left: str, right: str) -> float:
+        return self._rounded(max(self.wheel_room(left), self.wheel_room(right)))
+
+    def behind(self, line: Sequence[str], upcoming: Sequence[str]) -> float:
+        return self._rounded(max((self.turn_room(uid) for uid in (*line, *upcoming)),
+                                 default=0.0))
+
+    def width(self, line: Sequence[str]) -> float:
+        return sum(self.sizes[uid][0] for uid in line) + sum(
+            self.between(a, b) for a, b in itertools.pairwise(line))
+
+    def line(self, pending: Sequence[str], room: float) -> list[str]:
+        """The first pending units, in order, that fit side by side in `room`."""
+        taken: list[str] = []
+        for uid in pending:
+            if self.width([*taken, uid]) > room + 1e-9:
+                break
+            taken.append(uid)
+        return taken
+
+
 def _place_in_line(battle: Battle, unit_id: str, facing: int, right: Point, forward: Point,
-                   width: float, depth: float, front: float, cursor: float, a_max: float,
+                   size: tuple[float, float], front: float, cursor: float, a_max: float,
                    step: float) -> tuple[UnitDeployed, float] | None:
     """The unit at the first clear place from `cursor` along the line, and where its left
     edge is; None when the line has no room left."""
+    width, depth = size
     start = cursor
     while start + width <= a_max + 1e-9:
         a, b = start + width / 2, front - depth / 2

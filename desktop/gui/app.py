@@ -22,9 +22,10 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from desktop import __version__
 from desktop.bundled import resource_path
-from desktop.gui.database_open import DATABASE_KEY, database_url_from
+from desktop.gui.database_open import DATABASE_KEY
 from desktop.gui.main_window import MainWindow
 from desktop.gui.pictures import save_picture
+from desktop.store.location import DATABASE_ENVIRONMENT, database_url_from, default_database_url
 
 APP_NAME: Final = "Rout"
 SCREENSHOT_SIZE: Final = QSize(1280, 800)
@@ -258,8 +259,6 @@ def _open_battle(window: MainWindow, battle: str, timeout_ms: int) -> str:
 def database_url(given: str | None, settings: QSettings | None) -> str:
     """--database, else $ROUT_DATABASE, else the last database the window opened, else
     the user's rout.sqlite."""
-    from desktop.store.location import DATABASE_ENVIRONMENT, default_database_url
-
     if given:
         return database_url_from(given)
     if os.environ.get(DATABASE_ENVIRONMENT):
@@ -309,5 +308,6 @@ def run_app(screenshot: str | os.PathLike[str] | None = None,
     try:
         return app.exec()
     finally:
+        settings.sync()  # the process may end without destroying it (desktop.cli.run)
         if crash_handler is not None:
             crash_handler.uninstall()

@@ -9,6 +9,7 @@ not before the first paint.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from desktop.engine.model import Army
     from desktop.gui.main_window import MainWindow
 
+NAME_LIMIT = 200  # the store's longest army name
 
 def sample_armies() -> list[Army]:
     from desktop.engine.codec import army_from_json
@@ -28,6 +30,18 @@ def sample_armies() -> list[Army]:
 
     return [army_from_json(read_json(path))
             for path in sorted((resources_dir() / "armies").glob("*.json"))]
+
+
+def numbered_name(name: str, taken: set[str]) -> str:
+    """`name`, or "Name (2)", "Name (3)" and on when an army has it already (ignoring
+    case), within the store's longest army name."""
+    folded = {other.casefold() for other in taken}
+    candidate, number = name, 1
+    while candidate.casefold() in folded:
+        number += 1
+        suffix = f" ({number})"
+        candidate = name[:NAME_LIMIT - len(suffix)] + suffix
+    return candidate
 
 
 class ArmyFiles(QObject):
@@ -47,8 +61,12 @@ class ArmyFiles(QObject):
         except Exception as error:
             window.report_error("Cannot read the sample armies", error)
             return
+        # Added again, a set gets names of its own: "Elf Marchwardens (2)".
+        taken = {a.name for a in window.workspace.armies()} if window.workspace else set()
         window.undo_stack.beginMacro("Add sample armies")
         for army in armies:
+            army = replace(army, name=numbered_name(army.name, taken))
+            taken.add(army.name)
             window.push_army(None, army, f"Add {army.name}")
         window.undo_stack.endMacro()
         window.log(f"Added {len(armies)} sample armies")

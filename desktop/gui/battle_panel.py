@@ -22,7 +22,6 @@ from PySide6.QtGui import (
     QKeySequence,
 )
 from PySide6.QtWidgets import (
-    QComboBox,
     QFileDialog,
     QInputDialog,
     QLabel,
@@ -36,6 +35,8 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.engine.model import Status
+from desktop.gui.army_tree import ARMY_ID_ROLE
+from desktop.gui.fields import ComboBox
 
 if TYPE_CHECKING:
     from desktop.engine.events import Event
@@ -48,8 +49,35 @@ if TYPE_CHECKING:
     from desktop.store.store import Store
 
 LAST_BATTLE_KEY = "battle/last"
+MESSAGE_MS = 10_000  # an action's message in the status bar, then which battle is open
 _DRAG_EVENTS = (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop)
 UNIT_ID_ROLE = Qt.ItemDataRole.UserRole
+
+
+class StatusLine(QObject):
+    """The battle's part of the status bar: which battle is open (`rest`), and over it what
+    the last action did or why it was refused (`say`), until the next one or `timeout_ms`."""
+
+    def __init__(self, label: QLabel, parent: QObject | None = None,
+                 timeout_ms: int = MESSAGE_MS) -> None:
+        super().__init__(parent)
+        self.label = label
+        self.resting = label.text()
+        self.timeout_ms = timeout_ms
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(lambda: self.label.setText(self.resting))
+
+    def say(self, text: str) -> None:
+        """An action's message: it replaces the last one and times out."""
+        self.label.setText(text)
+        self._timer.start(self.timeout_ms)
+
+    def rest(self, text: str) -> None:
+        """What the line says between messages; shown at once (the battle changed)."""
+        self.resting = text
+        self._timer.stop()
+        self.label.setText(text)
 
 
 class BattlePanel(QObject):
@@ -60,6 +88,9 @@ class BattlePanel(QObject):
     inspect = Signal(str, str)  # the selected unit on the table: title and details (HTML)
     logged = Signal(str)  # a line for the battle log: each step as it is saved
     loggedEvent = Signal(str, list)  # an event's line and the units it concerns
+    # The battle now on the table, for the battle log: its title and its story so far, a
+    # line per event with the units it names ("" and []: no battle on the table).
+    story = Signal(str, list)
 
     def __init__(self, ui: Ui_MainWindow, window: QWidget, undo_stack: Any,
                  settings: QSettings | None = None) -> None:
@@ -146,8 +177,9 @@ class BattlePanel(QObject):
         self.replay_bar = ReplayBar(ui.battlefieldTab)
         self.replay = Replay(self.replay_bar, scene)
         ui.battlefieldLayout.addWidget(self.replay_bar)
-        # After the replay has put the step on the table: the Unit dock describes that step.
-        self.replay_bar.stepChosen.connect(lambda step: self._selection_changed())
+        # Whatever the table shows (now, a replayed step, a preview, the end of a preview),
+        # the Unit dock describes it.
+        scene.shown.connect(self._selection_changed)
         scene.selectionChanged.connect(self._selection_changed)
         scene.movesProposed.connect(self._moves_proposed)
         scene.message.connect(self.status)
@@ -182,7 +214,10 @@ class BattlePanel(QObject):
             parent.addAction(action)
             self.tool_actions[name] = action
         self.tool_actions["select"].setChecked(True)
-        self.terrain_kind = QComboBox(bar)
+        # Short words on the bar, so that every button fits beside the docks at 1280 wide;
+        # the tool tips and menus keep the whole names.
+        self.tool_actions["select"].setIconText("Select")
+        self.terrain_kind = ComboBox(bar)
         self.terrain_kind.setObjectName("terrainKind")
         self.terrain_kind.setToolTip("What the Terrain tool draws")
         self.terrain_kind.setAccessibleName("Terrain kind")
@@ -201,6 +236,8 @@ class BattlePanel(QObject):
         bar.addAction(self.ui.actionFitTable)
         skip = QAction("Skip animation", bar)
         skip.setObjectName("actionSkipAnimation")
+        skip.setIconText("Skip")
+        skip.setToolTip("Skip animation")
         skip.setStatusTip("Show the end of the moves being played at once")
         skip.triggered.connect(self.scene.skip_animations)
         bar.addAction(skip)
@@ -217,6 +254,10 @@ class BattlePanel(QObject):
         if isinstance(self.view.tool, TerrainTool):
             self.view.tool.kind = str(self.terrain_kind.currentData())
 
+    def refresh_inspector(self) -> None:
+        """Describe the table's selection in the Unit dock again (its tab came to the front)."""
+        self._selection_changed()
+
     def _selection_changed(self) -> None:
         from desktop.engine.geometry import CONTACT_TOLERANCE
         from desktop.engine.spatial import units_within
@@ -224,6 +265,9 @@ class BattlePanel(QObject):
         battle = self.scene.battle
         chosen = self.scene.selected_units()
         if battle is None:
+            self.inspect.emit("<b>No battle on the table</b>",
+                              "Open one from the Battles dock, or start one with Battle ▸ "
+                              "New Battle.")
             return
         if len(chosen) != 1 or chosen[0] not in battle.roster:
             # Nothing (or several) selected: say so rather than keep an old unit's state.
@@ -263,14 +307,16 @@ class BattlePanel(QObject):
 
         old_model, old_workspace = self.list_model, self.workspace
         self.armies = armies
+        self.story.emit("", [])  # another database: no battle on the table yet
         self.workspace = BattleWorkspace(store, runner, self.undo_stack, self)
         self.workspace.changed.connect(self._battle_changed)
         self.workspace.opened.connect(self._opened)
         self.workspace.stepped.connect(self._narrate)
         # The log keeps what was said: a step taken back (or made again) is said too.
-        self.workspace.undone.connect(lambda text: self.logged.emit(f"Undone: {text}"))
-        self.workspace.redone.connect(lambda text: self.logged.emit(f"Redone: {text}"))
+        self.workspace.undone.connect(lambda text: self._said(f"Undone: {text}"))
+        self.workspace.redone.connect(lambda text: self._said(f"Redone: {text}"))
         self.workspace.failed.connect(self.report_failure)
+        self.workspace.stale.connect(self._changed_elsewhere)
         self.workspace.listChanged.connect(self.update_actions)
         self.list_model = BattleListModel(self.workspace, self)
         self.ui.battleList.setModel(self.list_model)
@@ -290,6 +336,11 @@ class BattlePanel(QObject):
         if last and self.workspace.summary(last) is not None:
             self.open_battle(last)
         self.update_actions()
+
+    def _said(self, text: str) -> None:
+        """An undo or redo of a battle step: in the log, and over the last message."""
+        self.logged.emit(text)
+        self.status.emit(text)
 
     def armies_changed(self, armies: Sequence[Army]) -> None:
         self.armies = armies
@@ -316,6 +367,9 @@ class BattlePanel(QObject):
             self.settings.setValue(LAST_BATTLE_KEY, battle_id)
         self.ui.centralTabs.setCurrentWidget(self.ui.battlefieldTab)
         QTimer.singleShot(0, self.view.fit_table)
+        current = self.workspace.current if self.workspace is not None else None
+        if current is not None and self.workspace is not None:
+            self.story.emit(current.title, self.workspace.story)
         self.opened.emit(battle_id)
 
     def activate(self, index: Any) -> None:
@@ -343,7 +397,8 @@ class BattlePanel(QObject):
 
         if self.workspace is None:
             return
-        dialog = NewBattleDialog(self.armies, self.window)
+        looked_at = self.ui.armyTree.currentIndex().data(ARMY_ID_ROLE)  # the Armies dock's
+        dialog = NewBattleDialog(self.armies, self.window, current=str(looked_at or ""))
         if dialog.exec() != NewBattleDialog.DialogCode.Accepted:
             return
         from desktop.engine.geometry import Table
@@ -428,6 +483,8 @@ class BattlePanel(QObject):
         return self.workspace.state if self.workspace is not None else None
 
     def _battle_changed(self, battle: Battle | None, events: Sequence[Event]) -> None:
+        if battle is None:
+            self.story.emit("", [])  # closed (deleted): the log has no battle to tell
         if battle is not None or self.battlefield_built:
             self._show_on_table(battle, events)
         self._fill_sides(battle)
@@ -436,13 +493,17 @@ class BattlePanel(QObject):
     def _show_on_table(self, battle: Battle | None, events: Sequence[Event]) -> None:
         scene = self.scene  # built now if this is the first battle
         self.replay.set_history(self.workspace.history if self.workspace else None)
-        scene.show_battle(battle, animate=events)
-        self._selection_changed()  # the Unit dock follows the battle, not only the clicks
+        scene.show_battle(battle, animate=events)  # the Unit dock follows (scene.shown)
         self.turn_label.setText(f" Turn {battle.turn} " if battle is not None else "")
 
     def _moves_proposed(self, events: Sequence[Event]) -> None:
-        if self.workspace is not None and events:
-            self.workspace.apply(events, _describe(self.battle, events))
+        before = self.battle
+        if self.workspace is None or before is None or not events:
+            return
+        done = _describe(before, events)
+        self.workspace.apply(events, done)
+        if self.battle is not before:  # stored and on the table: say so, over any refusal
+            self.status.emit(self.scene.said_of(before, events, done))
 
     def _fill_sides(self, battle: Battle | None) -> None:
         combo = self.ui.sideCombo
@@ -497,6 +558,15 @@ class BattlePanel(QObject):
         self.ui.actionNextTurn.setEnabled(changeable and self.resolutions.wizard is None)
         self.ui.actionExportReport.setEnabled(self.battle is not None)
 
+    def _changed_elsewhere(self, message: str) -> None:
+        """A step, undo or redo refused: the battle moved on in another window or program.
+        The undo history no longer matches the stored battle, so it is cleared once the
+        command that asked is over (never from inside the undo stack's own call)."""
+        self.status.emit(message)
+        self.logged.emit(f"{message}. The undo history was cleared: its steps were made on "
+                         "the battle as it was before")
+        QTimer.singleShot(0, self.undo_stack.clear)
+
     def report_failure(self, message: str) -> None:
         self.status.emit(message)
         if self.window.isVisible():
@@ -515,11 +585,11 @@ class BattlePanel(QObject):
     # The battle log: every event of every step in plain words
 
     def _narrate(self, before: Battle, events: Sequence[Event]) -> None:
-        from desktop.engine.narrate import describe
+        from desktop.engine.narrate import describe, units_named
 
         battle = before
         for event in events:
-            self.loggedEvent.emit(describe(event, battle), _units_of(event, battle))
+            self.loggedEvent.emit(describe(event, battle), units_named(event, battle))
             battle = event.apply_to(battle)
 
     def choose_report(self) -> None:
@@ -533,33 +603,19 @@ class BattlePanel(QObject):
             self.export_report(Path(path))
 
     def export_report(self, path: Path) -> bool:
-        """The battle in plain words, step by step, with a picture of the table beside it
-        (Markdown links it; HTML carries it inside, so the one file can be sent)."""
-        import base64
-
-        from desktop.engine.narrate import report_html, report_markdown
+        """The battle in plain words, step by step, with a picture of the table
+        (desktop.gui.battle_report): only the chosen file is written, whole."""
+        from desktop.gui.battle_report import ReportError, write_report
 
         current = self.workspace.current if self.workspace else None
         if current is None:
             return False
-        picture = path.with_suffix(".png")
-        if not self.view.export_png(str(picture)):
-            self.report_failure(f"Cannot write {picture}")
-            return False
         try:
-            if path.suffix.lower() == ".md":
-                text = report_markdown(current.title, current.start, current.steps,
-                                       image=picture.name)
-            else:
-                data = base64.b64encode(picture.read_bytes()).decode("ascii")
-                text = report_html(current.title, current.start, current.steps,
-                                   image=f"data:image/png;base64,{data}")
-                picture.unlink()
-            path.write_text(text, encoding="utf-8")
-        except OSError as error:
-            self.report_failure(f"Cannot write the report: {error}")
+            beside = write_report(current, self.view.table_picture(), path)
+        except ReportError as error:
+            self.report_failure(str(error))
             return False
-        self.status.emit(f"Wrote {path}")
+        self.status.emit(f"Wrote {path}" + (f" and its picture {beside.name}" if beside else ""))
         return True
 
     # Dropping a reserve unit on the table deploys it where it lands
@@ -620,18 +676,6 @@ def _html(text: str) -> str:
     from html import escape
 
     return escape(text)
-
-
-def _units_of(event: Event, battle: Battle) -> list[str]:
-    """The units an event names (its unit, target, enemy, catchers…), for highlighting."""
-    found: list[str] = []
-    for value in vars(event).values():
-        candidates = value if isinstance(value, tuple) else (value,)
-        for candidate in candidates:
-            if isinstance(candidate, str) and candidate in battle.roster \
-                    and candidate not in found:
-                found.append(candidate)
-    return found
 
 
 def _describe(battle: Battle | None, events: Sequence[Event]) -> str:

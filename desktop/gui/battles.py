@@ -18,13 +18,14 @@ from PySide6.QtCore import (
     QObject,
     QPersistentModelIndex,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from desktop.engine.model import Battle
 from desktop.gui.tasks import TaskRunner
-from desktop.store.errors import StoreError
+from desktop.store.errors import ConflictError, StoreError
 from desktop.store.store import BattleSummary, SavedBattle, Store
 
 if TYPE_CHECKING:
@@ -49,6 +50,9 @@ class BattleWorkspace(QObject):
     stepped = Signal(object, object)  # (battle before, events): a step was just applied
     undone = Signal(str)  # a step was taken back (its undo text)
     redone = Signal(str)  # a step taken back was made again (its undo text)
+    # Another window or program changed the open battle since this one read it, so a step,
+    # an undo or a redo was refused (the message says which): the battle is read again.
+    stale = Signal(str)
 
     def __init__(self, store: Store, runner: TaskRunner, undo_stack: QUndoStack,
                  parent: QObject | None = None) -> None:
@@ -60,6 +64,8 @@ class BattleWorkspace(QObject):
         self.current: SavedBattle | None = None
         self.state: Battle | None = None
         self.history: ReplayHistory | None = None  # every step's state, for the replay bar
+        # The open battle's story as it was opened: a line per event and the units it names.
+        self.story: list[tuple[str, list[str]]] = []
         # The states before the latest steps, so an undo need not refold a long battle.
         self._before: list[Battle] = []
         self._opening = 0
@@ -75,6 +81,15 @@ class BattleWorkspace(QObject):
             return
         self.listChanged.emit()
 
+    @property
+    def behind(self) -> bool:
+        """The open battle was changed elsewhere since it was read (its stored version is
+        not the one on the table)."""
+        if self.current is None:
+            return False
+        stored = self.summary(self.current.id)
+        return stored is not None and stored.version != self.current.version
+
     def summary(self, battle_id: str) -> BattleSummary | None:
         return next((s for s in self.summaries if s.id == battle_id), None)
 
@@ -87,20 +102,22 @@ class BattleWorkspace(QObject):
         generation = self._opening
         self.loading.emit(True)
 
-        def load() -> tuple[SavedBattle, ReplayHistory]:
+        def load() -> tuple[SavedBattle, ReplayHistory, list[tuple[str, list[str]]]]:
             # Full garbage collections while thousands of events are built would hold the
             # GIL for 100 ms at a time and freeze the window (tests/bench/bench_battle_open).
             with no_full_collections():
                 saved = self.store.load_battle(battle_id)
                 history = ReplayHistory(saved.start, saved.steps)
                 history.warm()  # every checkpoint folded here, not on the first slider move
-            return saved, history
+                story = history.story()  # the battle log's words, here too
+            return saved, history, story
 
-        def loaded(result: tuple[SavedBattle, ReplayHistory]) -> None:
+        def loaded(result: tuple[SavedBattle, ReplayHistory,
+                                 list[tuple[str, list[str]]]]) -> None:
             if generation != self._opening:
                 return  # the player has since opened another
             self.loading.emit(False)
-            self.current, self.history = result
+            self.current, self.history, self.story = result
             self.state = self.history.state_at(self.history.count)
             self._before.clear()
             self.changed.emit(self.state, ())
@@ -120,6 +137,7 @@ class BattleWorkspace(QObject):
         self.current = None
         self.state = None
         self.history = None
+        self.story = []
         self._before.clear()
         self.changed.emit(None, ())
 
@@ -164,10 +182,19 @@ class BattleWorkspace(QObject):
             self.failed.emit(str(error))
             raise
 
-    def _stepped(self, battle_id: str, events: tuple[Event, ...], animate: bool) -> None:
-        self._write(lambda: self.store.append_step(battle_id, events))
+    def _version_of(self, battle_id: str) -> int | None:
+        """The version of the battle the window shows (None: it shows another)."""
+        current = self.current
+        return current.version if current is not None and current.id == battle_id else None
+
+    def _stepped(self, battle_id: str, events: tuple[Event, ...], animate: bool) -> int:
+        """Save the step, made on the battle as the window shows it; returns its number."""
+        version = self._version_of(battle_id)
+        step = self._checked(battle_id, lambda: self.store.append_step(
+            battle_id, events, version=version))
         if self.current is not None and self.current.id == battle_id and self.state is not None:
-            self.current = replace(self.current, steps=(*self.current.steps, events))
+            self.current = replace(self.current, steps=(*self.current.steps, events),
+                                   version=self.current.version + 1)
             from desktop.engine.events import fold
 
             before = self.state
@@ -178,19 +205,40 @@ class BattleWorkspace(QObject):
             self.changed.emit(self.state, events if animate else ())
             self.stepped.emit(before, events)
         self.refresh()
+        return int(step)
 
-    def _unstepped(self, battle_id: str) -> None:
-        self._write(lambda: self.store.remove_last_step(battle_id))
+    def _unstepped(self, battle_id: str, step: int) -> None:
+        """Take off step `step`, made by this window, from the battle as the window shows
+        it (the battle must not have moved on elsewhere, and the step be its last)."""
+        version = self._version_of(battle_id)
+        self._checked(battle_id, lambda: self.store.remove_step(battle_id, step,
+                                                                version=version))
         if self.current is not None and self.current.id == battle_id:
             from desktop.engine.events import fold
 
-            self.current = replace(self.current, steps=self.current.steps[:-1])
+            self.current = replace(self.current, steps=self.current.steps[:-1],
+                                   version=self.current.version + 1)
             self.state = (self._before.pop() if self._before
                           else fold(self.current.start, self.current.events))
             if self.history is not None:
                 self.history = self.history.truncated(len(self.current.steps))
             self.changed.emit(self.state, ())
         self.refresh()
+
+    def _checked(self, battle_id: str, work: Callable[[], Any]) -> Any:
+        """`work` on the store; refused because the battle changed elsewhere, the battle is
+        read again (after the undo stack has finished the command that asked)."""
+        try:
+            return work()
+        except ConflictError as error:
+            self.stale.emit(f"{error} — Rout now shows the battle as it is stored: make the "
+                            "step again there")
+            if self.current_id == battle_id:
+                QTimer.singleShot(0, lambda: self.open(battle_id))
+            raise
+        except StoreError as error:
+            self.failed.emit(str(error))
+            raise
 
     def _created(self, start: Battle, title: str, saved: SavedBattle | None) -> str:
         if saved is None:
@@ -221,22 +269,38 @@ class BattleWorkspace(QObject):
 
 
 class BattleStep(QUndoCommand):
+    """One step of the open battle. It remembers which step it saved: its undo takes off that
+    step only. Every write names the version of the battle the window shows, so an undo or a
+    redo made after another window changed the battle is refused (the store says so, the
+    battle is read again and the history, no longer the battle's, is cleared)."""
+
     def __init__(self, workspace: BattleWorkspace, battle_id: str, events: tuple[Event, ...],
                  text: str, animate: bool) -> None:
         super().__init__(text)
         self.workspace, self.battle_id, self.events = workspace, battle_id, events
         self.animate = animate
         self.done_before = False
+        self.step = 0  # its number in the stored battle, once saved
 
-    def redo(self) -> None:
+    def redo(self) -> None:  # Qt override
         if self.done_before:  # the log says so before the step's lines come again
             self.workspace.redone.emit(self.text())
-        self.workspace._stepped(self.battle_id, self.events, self.animate)
+        try:
+            self.step = self.workspace._stepped(self.battle_id, self.events, self.animate)
+        except StoreError:
+            if not self.done_before:
+                self.setObsolete(True)  # nothing was saved: nothing to undo (QUndoStack.push)
+            return
         self.animate = False  # a redo shows the result, it does not replay the move
         self.done_before = True
 
-    def undo(self) -> None:
-        self.workspace._unstepped(self.battle_id)
+    def undo(self) -> None:  # Qt override
+        if not self.step:
+            return
+        try:
+            self.workspace._unstepped(self.battle_id, self.step)
+        except StoreError:
+            return
         self.workspace.undone.emit(self.text())
 
 

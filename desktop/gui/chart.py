@@ -14,7 +14,6 @@ from typing import Final
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Slot
 from PySide6.QtGui import QColor, QFontMetricsF, QHelpEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
-    QComboBox,
     QLabel,
     QSizePolicy,
     QToolTip,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.engine.model import Army, TroopType
+from desktop.gui.fields import ComboBox
 
 BACKGROUND: Final = QColor("#fbfbfb")
 AXIS_COLOUR: Final = QColor("#505050")
@@ -236,7 +236,7 @@ class RosterChart(QWidget):
         self._army: Army | None = None
         self._totals: list[tuple[str, int]] = []
 
-        self.grouping_combo = QComboBox(self)
+        self.grouping_combo = ComboBox(self)
         self.grouping_combo.setObjectName("rosterChartGrouping")
         self.grouping_combo.setAccessibleName("Chart points")
         for grouping in Grouping:

@@ -47,6 +47,13 @@ class RosterColumns(QObject):
         model.modelReset.connect(self._timer.start)
         model.rowsInserted.connect(self._timer.start)
         model.columnsInserted.connect(self._timer.start)
+        # Qt repaints a header from a resized section rightwards, as the sections stood at
+        # that moment; when the stretched name column then takes its new width, everything
+        # left of that point moves and would keep the old labels (another ruleset's) there.
+        view.horizontalHeader().sectionResized.connect(self._repaint_header)
+
+    def _repaint_header(self, *_resized: int) -> None:
+        self.view.horizontalHeader().viewport().update()
 
     def fit_now(self) -> None:
         """Fit at once, dropping a fit still waiting for the event loop."""

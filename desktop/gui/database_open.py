@@ -10,13 +10,13 @@ passwords, for the Open Recent menu and the next start.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Final, Literal
 
 from PySide6.QtCore import QLockFile, QObject, QSettings, QTimer
 from PySide6.QtWidgets import QMessageBox
 
 from desktop.bundled import resources_dir
+from desktop.store.location import database_url_from
 
 if TYPE_CHECKING:  # the store imports SQLAlchemy: not before the first paint
     from desktop.engine.composition import Library
@@ -184,13 +184,6 @@ class DatabaseOpener(QObject):
 
 class DatabaseInUseError(RuntimeError):
     """Another Rout window holds the file's lock."""
-
-
-def database_url_from(text: str) -> str:
-    """A database URL from what a player typed: a URL as it is, a file path as SQLite."""
-    if "://" in text:
-        return text
-    return f"sqlite:///{Path(text).expanduser().resolve()}"
 
 
 def _without_password(url: str) -> str:

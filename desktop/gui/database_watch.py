@@ -217,7 +217,9 @@ class DatabaseReload(QObject):
         changed = [army for army_id, army in snapshot.armies.items()
                    if army_id in shown and shown[army_id] != army]
         removed = [army for army_id, army in shown.items() if army_id not in snapshot.armies]
-        battles_changed = battles.summaries != snapshot.battles
+        # Or the list caught up with another window's step on the open battle (read with
+        # the window's own latest step) while the table still shows the battle before it.
+        battles_changed = battles.summaries != snapshot.battles or battles.behind
         if not (added or changed or removed or battles_changed):
             if asked:
                 window.statusBar().showMessage("Nothing changed in the database", 6000)
@@ -263,5 +265,5 @@ class DatabaseReload(QObject):
         after = battles.summary(open_id) if open_id else None
         if open_id and after is None:
             battles.close_battle()
-        elif open_id and after != before:
+        elif open_id and (after != before or battles.behind):
             battles.open(open_id)  # its steps changed: fold them again

@@ -3,7 +3,8 @@ EDIT_RANGE_ROLE, so a player can only type what the ruleset allows.
 
 Roster columns are narrow (a stat is one or two digits), so an editor may be wider or taller
 than its cell: it opens over its neighbours, never clipped to the cell. A number past its
-limit is refused with a message saying what the limit is (`limitHit`), never cut silently.
+limit is refused when the editor commits: the value stays, and a message says what the
+limit is (`limitHit`). The editors are desktop.gui.fields'.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QGuiApplication, QPainter, QPalette, QPen, QValidator
+from PySide6.QtGui import QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -25,11 +26,11 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QStyledItemDelegate,
     QStyleOptionViewItem,
-    QToolTip,
     QVBoxLayout,
     QWidget,
 )
 
+from desktop.gui.fields import ComboBox, SpinBox
 from desktop.gui.roster_table import EDIT_KIND_ROLE, EDIT_RANGE_ROLE, RosterFilter
 
 Index = QModelIndex | QPersistentModelIndex
@@ -64,29 +65,6 @@ class UpgradeEditor(QFrame):
             box.setChecked(name in names)
 
 
-class BoundedSpinBox(QSpinBox):
-    """A spin box that says so when a number typed is past its limits, instead of dropping the
-    key press (typing 30 where 12 is the most would otherwise leave a silent 3)."""
-
-    refused = Signal(str)
-
-    def __init__(self, what: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.what = what
-
-    def validate(self, text: str, position: int) -> tuple[QValidator.State, str, int]:  # Qt
-        result = super().validate(text, position)
-        state = result[0] if isinstance(result, tuple) else result  # a bare State in some versions
-        number = text.removeprefix(self.prefix()).removesuffix(self.suffix()).strip()
-        if state == QValidator.State.Invalid and number.lstrip("-").isdigit():
-            message = (f"{self.what} must be {self.minimum()} to {self.maximum()}: "
-                       f"{number} is out of range")
-            if QGuiApplication.platformName() != "offscreen":  # no screen to show a tip on
-                QToolTip.showText(self.mapToGlobal(self.rect().bottomLeft()), message, self)
-            self.refused.emit(message)
-        return result
-
-
 class RosterDelegate(QStyledItemDelegate):
     limitHit = Signal(str)  # a number refused, and why (for the status bar)
 
@@ -110,7 +88,7 @@ class RosterDelegate(QStyledItemDelegate):
         bounds = index.data(EDIT_RANGE_ROLE)
         if kind in NUMBER_KINDS and bounds:
             what = str(index.model().headerData(index.column(), Qt.Orientation.Horizontal))
-            spin = BoundedSpinBox(what, parent)
+            spin = SpinBox(parent, what)
             spin.setRange(int(bounds[0]), int(bounds[1]))
             spin.setAlignment(Qt.AlignmentFlag.AlignCenter)
             if kind == "formation":
@@ -119,7 +97,7 @@ class RosterDelegate(QStyledItemDelegate):
             spin.refused.connect(self.limitHit)
             return spin
         if kind == "troop_type" and bounds:
-            combo = QComboBox(parent)
+            combo = ComboBox(parent)
             for value in bounds:
                 combo.addItem(str(value).replace("_", " "), value)
             return combo
@@ -164,9 +142,11 @@ class RosterDelegate(QStyledItemDelegate):
 
     def setModelData(self, editor: QWidget, model: QAbstractItemModel,
                      index: Index) -> None:  # Qt override
-        if isinstance(editor, QSpinBox):
-            editor.interpretText()
-            model.setData(index, editor.value(), Qt.ItemDataRole.EditRole)
+        if isinstance(editor, SpinBox):
+            # Enter was pressed or the editor lost focus: a number past the limits is
+            # refused here, and nothing is saved.
+            if editor.settle():
+                model.setData(index, editor.value(), Qt.ItemDataRole.EditRole)
         elif isinstance(editor, QComboBox):
             model.setData(index, editor.currentData(), Qt.ItemDataRole.EditRole)
         elif isinstance(editor, UpgradeEditor):

@@ -52,6 +52,9 @@ class NewArmyDialog(QDialog):
         self.ui.rulesetCombo.currentIndexChanged.connect(lambda: self._fill_lists())
         self.ui.nameEdit.selectAll()
         self.ui.nameEdit.textChanged.connect(self._check)
+        self.ui.fieldMessage.hide()
+        self.ui.limitSpin.refused.connect(self._refused)
+        self.ui.limitSpin.valueChanged.connect(self.ui.fieldMessage.hide)
         self.ui.buttonBox.accepted.connect(self.accept)
         self.ui.buttonBox.rejected.connect(self.reject)
         self._check()
@@ -71,6 +74,10 @@ class NewArmyDialog(QDialog):
     def _check(self) -> None:
         ok = self.ui.buttonBox.button(QDialogButtonBox.StandardButton.Ok)
         ok.setEnabled(bool(self.name))
+
+    def _refused(self, message: str) -> None:
+        self.ui.fieldMessage.setText(message)
+        self.ui.fieldMessage.show()
 
     @property
     def name(self) -> str:
@@ -269,19 +276,27 @@ MAX_ARMY_LIST_WIDTH = 720  # pixels: past this a very long army name is cut afte
 class NewBattleDialog(QDialog):
     """Title, ruleset, the armies that fight (one side each), table and deployment zones.
 
-    The table and zone sizes start at the ruleset's defaults, in its own unit.
+    With `current` (the army the player is looking at), the dialog starts on its ruleset
+    with it and an opponent ticked. The table and zone sizes start at the ruleset's
+    defaults, in its own unit.
     """
 
-    def __init__(self, armies: Sequence[Army], parent: QWidget | None = None) -> None:
+    def __init__(self, armies: Sequence[Army], parent: QWidget | None = None,
+                 current: str = "") -> None:
         super().__init__(parent)
         self.ui = Ui_NewBattleDialog()
         self.ui.setupUi(self)
         self.armies = sorted(armies, key=lambda a: (a.name.casefold(), a.id))
+        self.current = current
         for ruleset in RULESETS.values():
             self.ui.rulesetCombo.addItem(ruleset.name, ruleset.id)
         used = [a.ruleset for a in self.armies]
-        # Start on the ruleset with the most armies: the likeliest battle.
-        if used:
+        looked_at = next((a for a in self.armies if a.id == current), None)
+        if looked_at is not None:
+            self.ui.rulesetCombo.setCurrentIndex(self.ui.rulesetCombo.findData(
+                looked_at.ruleset))
+        # Else start on the ruleset with the most armies: the likeliest battle.
+        elif used:
             first = max(RULESETS, key=lambda rid: (used.count(rid), -list(RULESETS).index(rid)))
             self.ui.rulesetCombo.setCurrentIndex(self.ui.rulesetCombo.findData(first))
         self.ui.titleEdit.setText("New battle")
@@ -289,6 +304,9 @@ class NewBattleDialog(QDialog):
         self.ui.rulesetCombo.currentIndexChanged.connect(self._ruleset_changed)
         self.ui.armyList.itemChanged.connect(self._check)
         self.ui.titleEdit.textChanged.connect(self._check)
+        for spin in (self.ui.widthSpin, self.ui.depthSpin, self.ui.zoneSpin):
+            spin.refused.connect(self._refused)
+            spin.valueChanged.connect(self._check)
         self.ui.buttonBox.accepted.connect(self.accept)
         self.ui.buttonBox.rejected.connect(self.reject)
         self._ruleset_changed()
@@ -306,8 +324,7 @@ class NewBattleDialog(QDialog):
             item.setCheckState(Qt.CheckState.Unchecked)
             self.ui.armyList.addItem(item)
         # Two armies are the usual battle: tick them for the player.
-        for row in range(min(2, self.ui.armyList.count())):
-            self.ui.armyList.item(row).setCheckState(Qt.CheckState.Checked)
+        self.choose(self._likely_sides())
         # Wide enough to read each line whole (name, player, points), within reason.
         armies = self.ui.armyList
         wanted = (armies.sizeHintForColumn(0) + 2 * armies.frameWidth()
@@ -335,6 +352,24 @@ class NewBattleDialog(QDialog):
         self.ui.problemLabel.setVisible(bool(problem))
         ok = self.ui.buttonBox.button(QDialogButtonBox.StandardButton.Ok)
         ok.setEnabled(not problem)
+
+    def _refused(self, message: str) -> None:
+        """A size refused: said where problems are, until the next change puts them back."""
+        self.ui.problemLabel.setText(message)
+        self.ui.problemLabel.show()
+
+    def _likely_sides(self) -> list[str]:
+        """The army being looked at and an opponent of its ruleset (the first of another
+        player, else the first other army); with none looked at here, the first two."""
+        shown = [a for a in self.armies if a.ruleset == self.ruleset]
+        looked_at = next((a for a in shown if a.id == self.current), None)
+        if looked_at is None:
+            return [a.id for a in shown[:2]]
+        others = [a for a in shown if a.id != looked_at.id]
+        opponent = next((a for a in others
+                         if a.player.casefold() != looked_at.player.casefold()),
+                        next(iter(others), None))
+        return [looked_at.id] + ([opponent.id] if opponent is not None else [])
 
     def choose(self, army_ids: Sequence[str]) -> None:
         """Tick exactly these armies (keyboard users and tests pick by id)."""

@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
 from desktop import __version__
 from desktop.bundled import resource_path, resources_dir
 from desktop.gui.army_files import ArmyFiles
+from desktop.gui.battle_log import BattleLog
 from desktop.gui.context_menus import ContextMenus
 from desktop.gui.database_check import DatabaseChecker
 from desktop.gui.database_open import DatabaseOpener
@@ -58,7 +59,7 @@ if TYPE_CHECKING:  # the panes import the engine and the store: not before the f
     from desktop.engine.roster import RosterProblem
     from desktop.gui.army_actions import ArmyActions
     from desktop.gui.army_tree import ArmyTreeModel, DropHints
-    from desktop.gui.battle_panel import BattlePanel
+    from desktop.gui.battle_panel import BattlePanel, StatusLine
     from desktop.gui.battlefield.scene import BattlefieldScene
     from desktop.gui.battlefield.view import BattlefieldView
     from desktop.gui.chart import RosterChart
@@ -136,6 +137,7 @@ class MainWindow(QMainWindow):
         # The battle half is built on first use: it imports the engine (shapely), which the
         # first frame must not wait for.
         self._battles: BattlePanel | None = None
+        self.battle_line: StatusLine | None = None  # the battle's messages, with the panel
         self._army_actions: ArmyActions | None = None
         self._drop_hints: DropHints | None = None
         self.database_opener = DatabaseOpener(self, settings)
@@ -190,8 +192,8 @@ class MainWindow(QMainWindow):
         self.ui.actionQuit.triggered.connect(self.close)
         self.ui.actionAbout.triggered.connect(self.show_about)
         self.ui.actionOdds.triggered.connect(self.show_odds)
-        self._logged_units: dict[int, list[str]] = {}  # battle-log line -> its units
-        self.ui.logView.cursorPositionChanged.connect(self._log_clicked)
+        self.battle_log = BattleLog(self.ui.logView, self)
+        self.battle_log.unitsChosen.connect(self._log_clicked)
         self.ui.actionNewArmy.triggered.connect(self.new_army)
         self.ui.actionArmySettings.triggered.connect(self.edit_army_settings)
         self.ui.actionCloneArmy.triggered.connect(lambda: self.army_actions.clone_army())
@@ -234,14 +236,16 @@ class MainWindow(QMainWindow):
     def battles(self) -> BattlePanel:
         """The Battles dock, reserve, Battle menu and battlefield (desktop.gui.battle_panel)."""
         if self._battles is None:
-            from desktop.gui.battle_panel import BattlePanel
+            from desktop.gui.battle_panel import BattlePanel, StatusLine
 
             self._battles = BattlePanel(self.ui, self, self.undo_stack, self._settings)
-            self._battles.status.connect(self.battle_status.setText)
+            self.battle_line = StatusLine(self.battle_status, self)
+            self._battles.status.connect(self.battle_line.say)
             self._battles.opened.connect(self._battle_opened)
             self._battles.inspect.connect(self._inspect_table_unit)
             self._battles.logged.connect(self.log)
             self._battles.loggedEvent.connect(self._log_event)
+            self._battles.story.connect(self._show_story)
         return self._battles
 
     @property
@@ -339,34 +343,46 @@ class MainWindow(QMainWindow):
         QMessageBox.about(self, "About Rout", ABOUT_TEXT.format(version=__version__))
 
     def log(self, text: str) -> None:
-        self.ui.logView.appendPlainText(text)
+        self.battle_log.write(text)
 
     def _log_event(self, text: str, unit_ids: list[str]) -> None:
         """A battle event's line; clicking it later selects its units on the table."""
-        self.log(text)
-        self._logged_units[self.ui.logView.blockCount() - 1] = unit_ids
+        self.battle_log.write(text, unit_ids)
 
-    def _log_clicked(self) -> None:
-        line = self.ui.logView.textCursor().blockNumber()
-        units = self._logged_units.get(line)
-        if units and self._battles is not None:
+    def _log_clicked(self, units: list[str]) -> None:
+        if self._battles is not None:
             self._battles.scene.select_units(units)
 
+    def _show_story(self, title: str, story: list[tuple[str, list[str]]]) -> None:
+        """The battle log shows the battle on the table alone, from its start."""
+        if title:
+            self.battle_log.show_story(title, story)
+        else:
+            self.battle_log.clear()
+
+    def _battlefield_in_front(self) -> bool:
+        return self.ui.centralTabs.currentWidget() is self.ui.battlefieldTab
+
     def _inspect_table_unit(self, title: str, details: str) -> None:
+        if not self._battlefield_in_front():
+            return  # the Unit dock describes the roster's selection while it is in front
         self.ui.unitTitle.setText(title)
         self.ui.unitDetails.setText(details)
         self.ui.problemList.clear()
         self.ui.problemList.setVisible(False)
 
     def _tab_shown(self, index: int) -> None:
+        # The Unit dock describes what is selected in the pane in front.
         if self.ui.centralTabs.widget(index) is self.ui.battlefieldTab:
             self.battles.view.show()  # built now if the database has not opened it yet
+            self.battles.refresh_inspector()
+        else:
+            self._show_inspector()
 
     def _battle_opened(self, battle_id: str) -> None:
         summary = self.battles.workspace.summary(battle_id) if self.battles.workspace else None
-        if summary is not None:
-            self.battle_status.setText(f"Battle: {summary.title}")
-            self.log(f"Opened the battle {summary.title}")
+        if summary is not None and self.battle_line is not None:
+            self.battle_line.rest(f"Battle: {summary.title}")
 
     # The database
 
@@ -602,6 +618,9 @@ class MainWindow(QMainWindow):
 
     def _show_inspector(self) -> None:
         army = self.current_army
+        if self._battlefield_in_front():
+            self._show_chart(army)  # the rest describes the table's selection
+            return
         units = self.selected_units()
         self.ui.problemList.clear()
         if army is None:

@@ -10,15 +10,14 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
     QLabel,
     QLineEdit,
-    QSpinBox,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -28,6 +27,7 @@ from desktop.engine import odds
 from desktop.engine.dice import D2D6, Dice
 from desktop.engine.errors import RuleError
 from desktop.engine.rulesets import get_ruleset
+from desktop.gui.fields import ComboBox, SpinBox
 
 # (test, its clause, what passing and failing are called) for the tests rolled against Ld.
 LD_TESTS: tuple[tuple[str, str, str, str], ...] = (
@@ -42,16 +42,16 @@ def chance_text(chance: Fraction) -> str:
     return f"{chance} ({odds.percent(chance)})"
 
 
-def _spin(low: int, high: int, value: int) -> QSpinBox:
-    spin = QSpinBox()
+def _spin(what: str, low: int, high: int, value: int) -> SpinBox:
+    spin = SpinBox(what=what)
     spin.setRange(low, high)
     spin.setValue(value)
     return spin
 
 
-def _stat_spin(ruleset: str, stat: str, value: int) -> QSpinBox:
+def _stat_spin(what: str, ruleset: str, stat: str, value: int) -> SpinBox:
     spec = get_ruleset(ruleset).stat(stat)
-    return _spin(spec.minimum, spec.maximum, value)
+    return _spin(what, spec.minimum, spec.maximum, value)
 
 
 class OddsDialog(QDialog):
@@ -61,6 +61,12 @@ class OddsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Odds")
         self.tabs = QTabWidget(self)
+        # Every tab's name whole: the dialog is as wide as its tabs, none cut to "Caugh…".
+        self.tabs.tabBar().setElideMode(Qt.TextElideMode.ElideNone)
+        self.tabs.tabBar().setUsesScrollButtons(False)
+        self.field_message = QLabel(self)  # a number refused, and why
+        self.field_message.setObjectName("fieldMessage")
+        self.field_message.setWordWrap(True)
         self.tabs.addTab(self._break_page(), "Break test")
         self.tabs.addTab(self._ld_page(), "Panic / Rally / Restraint")
         self.tabs.addTab(self._caught_page(), "Caught")
@@ -69,7 +75,11 @@ class OddsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(self.tabs)
+        layout.addWidget(self.field_message)
         layout.addWidget(buttons)
+        for spin in self.findChildren(SpinBox):
+            spin.refused.connect(self.field_message.setText)
+            spin.valueChanged.connect(self.field_message.clear)
         self._update_break()
         self._update_ld()
         self._update_caught()
@@ -91,8 +101,8 @@ class OddsDialog(QDialog):
 
     def _break_page(self) -> QWidget:
         page, form = self._page()
-        self.break_ld = _stat_spin("warhammer6", "Ld", 8)
-        self.break_diff = _spin(0, 30, 0)
+        self.break_ld = _stat_spin("Leadership", "warhammer6", "Ld", 8)
+        self.break_diff = _spin("Lost by", 0, 30, 0)
         self.break_stubborn = QCheckBox("Stubborn (tests on unmodified Ld)")
         self.break_double_one = QCheckBox("A double 1 always holds (ruleset option)")
         form.addRow("Leadership:", self.break_ld)
@@ -116,10 +126,10 @@ class OddsDialog(QDialog):
 
     def _ld_page(self) -> QWidget:
         page, form = self._page()
-        self.ld_test = QComboBox()
+        self.ld_test = ComboBox()
         for name, clause, _, _ in LD_TESTS:
             self.ld_test.addItem(f"{name} test", clause)
-        self.ld_value = _stat_spin("warhammer6", "Ld", 7)
+        self.ld_value = _stat_spin("Leadership", "warhammer6", "Ld", 7)
         form.addRow("Test:", self.ld_test)
         form.addRow("Leadership:", self.ld_value)
         self.ld_fails, self.ld_passes, self.ld_note = self._answers(form, "")
@@ -172,7 +182,7 @@ class OddsDialog(QDialog):
 
     def _honor_page(self) -> QWidget:
         page, form = self._page()
-        self.honor_value = _stat_spin("kensei1", "Honor", 5)
+        self.honor_value = _stat_spin("Honor", "kensei1", "Honor", 5)
         self.honor_ronin = QCheckBox("Ronin: re-roll a failed roll against Running Away")
         self.honor_below = QCheckBox("Pass only below Honor (ruleset option)")
         form.addRow("Honor:", self.honor_value)

@@ -7,6 +7,7 @@ its battle, its workspace (the store), its scene and its status and log signals.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,7 @@ from PySide6.QtWidgets import QDialog, QMessageBox
 
 if TYPE_CHECKING:
     from desktop.engine.events import Event
+    from desktop.engine.model import Battle
     from desktop.gui.battle_panel import BattlePanel
 
 # Which procedure each action runs, per ruleset (the first the ruleset has).
@@ -29,6 +31,8 @@ class Resolutions(QObject):
         super().__init__(panel)
         self.panel = panel
         self.wizard: Any = None  # the resolution wizard while one is open
+        # This window's name for the unfinished resolution it keeps (Store.save_pending).
+        self.owner = os.urandom(8).hex()
 
     # Resolutions: the wizard asks, the engine decides, one undo step applies it all
 
@@ -93,9 +97,12 @@ class Resolutions(QObject):
         battle = self.panel.battle
         if battle is None or self.panel.workspace is None or self.wizard is not None:
             return
+        if not answers and self._kept_elsewhere():
+            return
         wizard = ResolutionWizard(battle, procedure, prepared, parent=self.panel.window)
         wizard.setWindowModality(Qt.WindowModality.WindowModal)
-        wizard.previewChanged.connect(self.panel.scene.show_preview)
+        wizard.previewChanged.connect(
+            lambda start, events: self._preview(wizard, start, events))
         wizard.highlightUnits.connect(lambda ids: self.panel.scene.select_units(list(ids)))
         wizard.finished.connect(lambda result: self._resolved(wizard, result))
         wizard.answersChanged.connect(lambda answers: self._save_pending(wizard, answers))
@@ -108,6 +115,12 @@ class Resolutions(QObject):
         wizard.activateWindow()
         if answers:
             wizard.resume(answers)
+
+    def _preview(self, wizard: Any, start: Battle, events: Sequence[Event]) -> None:
+        """The wizard's preview on the table, while it is open: one its timer sends after
+        Finish or Cancel would cover the result (or the battle as it was) with ghosts."""
+        if self.wizard is wizard:
+            self.panel.scene.show_preview(start, events)
 
     def _place(self, wizard: Any) -> None:
         """Beside the table's centre rather than over it: its preview is drawn there."""
@@ -181,7 +194,7 @@ class Resolutions(QObject):
         try:
             self.panel.workspace.store.save_pending(
                 self.panel.workspace.current_id, wizard.kind.name, wizard.procedure_input,
-                answers_to_json(answers), wizard.kind.description)
+                answers_to_json(answers), wizard.kind.description, owner=self.owner)
         except StoreError as error:  # the wizard goes on; only a resume would be lost
             self.panel.status.emit(f"Could not save the answers so far: {error}")
 
@@ -190,7 +203,8 @@ class Resolutions(QObject):
 
         if self.panel.workspace is not None and self.panel.workspace.current_id:
             try:
-                self.panel.workspace.store.drop_pending(self.panel.workspace.current_id)
+                self.panel.workspace.store.drop_pending(self.panel.workspace.current_id,
+                                                        owner=self.owner)
             except StoreError as error:
                 self.panel.status.emit(str(error))
 
@@ -209,10 +223,56 @@ class Resolutions(QObject):
             return
         answer = QMessageBox.question(
             self.panel.window, "Unfinished resolution",
-            f"{pending.title or pending.procedure} was left after {len(pending.answers)} "
-            "answers. Go on from there? (No drops it.)")
+            f"{pending.title or pending.procedure} was left after "
+            f"{counted(len(pending.answers), 'answer')}. Go on from there? (No drops it.)")
         if answer == QMessageBox.StandardButton.Yes:
-            self.resolve(pending.procedure, pending.procedure_input, pending.answers)
+            self._take_over(battle_id)
         else:
-            self._drop_pending()
+            try:
+                self.panel.workspace.store.drop_pending(battle_id)
+            except StoreError as error:
+                self.panel.status.emit(str(error))
 
+    def _kept_elsewhere(self) -> bool:
+        """A battle keeps one unfinished resolution: when another window's (or one a killed
+        window left) is kept, say so and offer to go on with it here instead of a new one."""
+        from desktop.store.errors import StoreError
+
+        workspace = self.panel.workspace
+        if workspace is None or not workspace.current_id or workspace.store.read_only:
+            return False
+        try:
+            pending = workspace.store.load_pending(workspace.current_id)
+        except StoreError as error:
+            self.panel.report_failure(str(error))
+            return True
+        if pending is None or pending.owner == self.owner:
+            return False
+        answer = QMessageBox.question(
+            self.panel.window, "A resolution is under way",
+            f"{pending.title or pending.procedure} was begun on this battle and not finished "
+            f"({counted(len(pending.answers), 'answer')} so far) — perhaps in another window, "
+            "perhaps in one that closed. A battle keeps one unfinished resolution. Go on with "
+            "it here?")
+        if answer == QMessageBox.StandardButton.Yes:
+            self._take_over(workspace.current_id)
+        else:
+            self.panel.status.emit("The unfinished resolution is kept as it was; nothing new "
+                                   "was begun")
+        return True
+
+    def _take_over(self, battle_id: str) -> None:
+        from desktop.store.errors import StoreError
+
+        assert self.panel.workspace is not None
+        try:
+            pending = self.panel.workspace.store.claim_pending(battle_id, self.owner)
+        except StoreError as error:
+            self.panel.report_failure(str(error))
+            return
+        if pending is not None:
+            self.resolve(pending.procedure, pending.procedure_input, pending.answers)
+
+
+def counted(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"

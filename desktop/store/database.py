@@ -39,11 +39,12 @@ from desktop.store.files import load_json, short_path
 from desktop.store.location import DATABASE_ENVIRONMENT as DATABASE_ENVIRONMENT
 from desktop.store.location import default_database_path as default_database_path
 from desktop.store.location import default_database_url as default_database_url
+from desktop.store.open_files import TrackedConnection
 from desktop.store.sqlite_file import locked_message, start_facts
 
 # Every revision this Rout knows, oldest first; the last is the head. A test checks that
 # this matches the Alembic scripts in desktop/store/migrations/versions.
-REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007")
+REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008")
 HEAD = REVISIONS[-1]
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -148,7 +149,8 @@ def create_database_engine(url: str, busy_timeout: float = 5.0, *,
     try:
         if backend == "sqlite":
             engine = create_engine(parsed, json_deserializer=load_json,
-                                   connect_args={"timeout": busy_timeout})
+                                   connect_args={"timeout": busy_timeout,
+                                                 "factory": TrackedConnection})
             sqlite_transactions(engine, busy_timeout, foreign_keys)
             return engine
         milliseconds = max(int(busy_timeout * 1000), 1)
@@ -209,7 +211,8 @@ def check_sqlite_file(path: Path, busy_timeout: float = 1.0) -> str | None:
 @contextmanager
 def read_only_connection(path: Path) -> Iterator[sqlite3.Connection]:
     """A read-only connection under SQLite's locks (the file is in use: it has a -wal)."""
-    connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=1.0)
+    connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=1.0,
+                                 factory=TrackedConnection)
     try:
         yield connection
     finally:
@@ -342,7 +345,8 @@ def _known(script: Any, revision: str) -> bool:
 def _use_wal(path: Path) -> None:
     """Switch the file to WAL (a no-op when it already is); outside any transaction."""
     try:
-        connection = sqlite3.connect(path, timeout=1.0, isolation_level=None)
+        connection = sqlite3.connect(path, timeout=1.0, isolation_level=None,
+                                     factory=TrackedConnection)
         try:
             mode = connection.execute("PRAGMA journal_mode").fetchone()[0]
             if mode != "wal":
@@ -372,7 +376,7 @@ def backup_sqlite(path: Path, label: str) -> Path:
     temporary = path.with_name(f".{path.name}.{os.getpid()}.part")
     try:
         with read_only_connection(path) as source:
-            destination = sqlite3.connect(temporary)
+            destination = sqlite3.connect(temporary, factory=TrackedConnection)
             try:
                 source.backup(destination)
             finally:

@@ -16,6 +16,7 @@ from typing import Any
 
 from desktop.engine.errors import printable
 from desktop.store.errors import BadFileError
+from desktop.store.open_files import OPENING, held
 
 MAX_INPUT_BYTES = 20 * 1024 * 1024
 # Rout's own documents nest 7 deep at most. A bound of our own, rather than Python's
@@ -37,10 +38,12 @@ def short_path(path: Path | str) -> str:
 
 def read_bytes(path: Path, limit: int = MAX_INPUT_BYTES, what: str = "file") -> bytes:
     try:
-        with path.open("rb") as handle:
-            # Read one byte past the limit: the size a file claims is not trusted (a pipe or
-            # a growing file has none).
-            data = handle.read(limit + 1)
+        with OPENING:
+            refuse_open_database(path, what)
+            with path.open("rb") as handle:
+                # Read one byte past the limit: the size a file claims is not trusted (a pipe
+                # or a growing file has none).
+                data = handle.read(limit + 1)
     except FileNotFoundError:
         raise BadFileError(f"{short_path(path)}: no such file") from None
     except IsADirectoryError:
@@ -52,6 +55,14 @@ def read_bytes(path: Path, limit: int = MAX_INPUT_BYTES, what: str = "file") -> 
         raise BadFileError(f"{short_path(path)}: too large for a {what} (the limit is "
                            f"{limit} bytes)")
     return data
+
+
+def refuse_open_database(path: Path, what: str) -> None:
+    """A database this process has open is neither read nor replaced as another file: the
+    descriptor that did it would drop SQLite's locks on it (desktop.store.open_files)."""
+    if held(path):
+        raise BadFileError(f"{short_path(path)}: this is the database Rout has open, not a "
+                           f"{what}; nothing was read or written")
 
 
 class NestedTooDeepError(ValueError):
@@ -122,6 +133,8 @@ def write_atomically(path: Path, data: bytes) -> None:
     of the file it replaces: an exported roster is for sharing, not private like mkstemp's.
     """
     folder = path.parent if str(path.parent) else Path(".")
+    with OPENING:
+        refuse_open_database(path, "file to write")
     try:
         handle, temporary = _create_temporary(folder, path.name)
     except OSError as error:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 DATABASE_ENVIRONMENT = "ROUT_DATABASE"
+# A scheme of two letters or more, then a colon: a URL (left to the store to judge), not a
+# path (C:\ is a drive).
+URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")
 
 
 def default_database_path() -> Path:
@@ -14,6 +18,17 @@ def default_database_path() -> Path:
     return user_data_path("Rout", appauthor=False) / "rout.sqlite"
 
 
+def database_url_from(text: str) -> str:
+    """A database URL from what a player gave (`--database`, ROUT_DATABASE, File ▸ Open
+    Database): a URL as it is, a file path (relative, or with ~) as that SQLite file. Every
+    command and the window read it through here, so they all take the same forms."""
+    if "://" in text or URL_SCHEME.match(text):  # "postgresql:/x" is a mistyped URL
+        return text
+    return f"sqlite:///{Path(text).expanduser().resolve()}"
+
+
 def default_database_url() -> str:
-    """`ROUT_DATABASE` if set, else a SQLite file in the user's data folder."""
-    return os.environ.get(DATABASE_ENVIRONMENT) or f"sqlite:///{default_database_path()}"
+    """`ROUT_DATABASE` (a URL or a path) if set, else a SQLite file in the user's data
+    folder."""
+    given = os.environ.get(DATABASE_ENVIRONMENT)
+    return database_url_from(given) if given else f"sqlite:///{default_database_path()}"

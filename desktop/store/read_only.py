@@ -26,6 +26,7 @@ from sqlalchemy.pool import NullPool
 from desktop.store import database
 from desktop.store.errors import DatabaseError, NewerDatabaseError
 from desktop.store.files import load_json, short_path
+from desktop.store.open_files import TrackedConnection
 from desktop.store.sqlite_file import (
     READ_ATTEMPTS,
     READ_RETRY_PAUSE,
@@ -101,7 +102,7 @@ def _copy(path: Path, target: Path) -> None:
 
     def copy(source: sqlite3.Connection) -> None:
         target.unlink(missing_ok=True)  # a copy begun while the file changed starts again
-        destination = sqlite3.connect(target)
+        destination = sqlite3.connect(target, factory=TrackedConnection)
         try:
             source.backup(destination)
         finally:
@@ -123,7 +124,8 @@ def read_only_engine(path: Path, busy_timeout: float) -> Engine:
             state = file_state(path)
             try:
                 connection = sqlite3.connect(f"{uri}?mode=ro", uri=True,
-                                             timeout=busy_timeout, check_same_thread=False)
+                                             timeout=busy_timeout, check_same_thread=False,
+                                             factory=TrackedConnection)
                 try:
                     connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
                 except sqlite3.Error:

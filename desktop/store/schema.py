@@ -68,6 +68,7 @@ BATTLES = Table(
     Column("ruleset", String(length=40), nullable=False),
     Column("start", JSON(), nullable=False),
     Column("created", DateTime(), nullable=False),
+    Column("version", Integer(), nullable=False),
 )
 
 GAME_DATA = Table(
@@ -136,6 +137,7 @@ PENDING = Table(
     Column("answers", JSON(), nullable=False),
     Column("title", String(length=200), nullable=False),
     Column("updated", DateTime(), nullable=False),
+    Column("owner", String(length=32), nullable=False),
 )
 
 ROSTER = Table(

@@ -24,6 +24,10 @@ meanwhile can never make a healthy file look damaged:
   have made a -wal), and on a read-only file system none ever can; in a folder that only
   Rout may not write, another account could start, so such a read counts only if the file
   was the same before and after it, and is otherwise read again.
+
+The header is read with Python's own open() only while no SQLite connection of this process
+has the file open (desktop.store.open_files): closing that descriptor would drop those
+connections' locks. Beside one, the file is read through SQLite, read-only.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from typing import TypeVar
 
 from desktop.store.errors import CorruptDatabaseError, DatabaseError, LockedDatabaseError
 from desktop.store.files import short_path
+from desktop.store.open_files import OPENING, TrackedConnection, held
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 HEADER_SIZE = 100
@@ -67,17 +72,23 @@ def wal_path(path: Path) -> Path:
     return Path(f"{path}-wal")
 
 
-def read_header(path: Path) -> bytes:
+def read_header(path: Path) -> bytes | None:
     """The first 100 bytes; DatabaseError when the file cannot be read, CorruptDatabaseError
-    when it is no SQLite database."""
-    try:
-        with path.open("rb") as handle:
-            header = handle.read(HEADER_SIZE)
-    except IsADirectoryError:
-        raise DatabaseError(f"{short_path(path)} is a folder, not a database file") from None
-    except OSError as error:
-        raise DatabaseError(f"{short_path(path)} cannot be read: "
-                            f"{error.strerror or error}") from None
+    when it is no SQLite database. None when a SQLite connection of this process has the file
+    open: opening it here would drop that connection's locks (desktop.store.open_files), so
+    SQLite, reading it beside that connection, is left to tell what the file is."""
+    with OPENING:
+        if held(path):
+            return None
+        try:
+            with path.open("rb") as handle:
+                header = handle.read(HEADER_SIZE)
+        except IsADirectoryError:
+            raise DatabaseError(f"{short_path(path)} is a folder, not a database file"
+                                ) from None
+        except OSError as error:
+            raise DatabaseError(f"{short_path(path)} cannot be read: "
+                                f"{error.strerror or error}") from None
     if header[:len(SQLITE_HEADER)] != SQLITE_HEADER:
         raise CorruptDatabaseError(f"{short_path(path)} is not a SQLite database (it may be "
                                    "another kind of file, or damaged); Rout left it as it is")
@@ -103,7 +114,7 @@ def file_state(path: Path) -> FileState:
             wal_path(path).exists())
 
 
-class ImmutableConnection(sqlite3.Connection):
+class ImmutableConnection(TrackedConnection):
     """A connection opened with `immutable=1`: SQLite takes no locks for it, so what it read
     counts only if the file did not change meanwhile (`changed_since_open`)."""
 
@@ -126,20 +137,23 @@ def connect_immutable(path: Path, timeout: float, *,
 
 
 @contextmanager
-def locked_reading(path: Path, header: bytes,
+def locked_reading(path: Path, header: bytes | None,
                    busy_timeout: float = 1.0) -> Iterator[sqlite3.Connection]:
     """A connection that reads `path` under SQLite's locks (which one: the module's notes);
-    an `ImmutableConnection` where SQLite cannot lock."""
+    an `ImmutableConnection` where SQLite cannot lock. With no header (this process has the
+    file open already) a read-only one beside the connection there."""
     uri = path.resolve().as_uri()
     connection: sqlite3.Connection
-    if not is_wal(header) or wal_path(path).exists():
-        connection = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=busy_timeout)
+    if header is None or not is_wal(header) or wal_path(path).exists():
+        connection = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=busy_timeout,
+                                     factory=TrackedConnection)
     elif writable(path.parent) and writable(path):
         connection = sqlite3.connect(f"{uri}?mode=rw", uri=True, timeout=busy_timeout,
-                                     isolation_level=None)
+                                     isolation_level=None, factory=TrackedConnection)
         connection.execute("PRAGMA query_only = ON")
     elif writable(path.parent):
-        connection = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=busy_timeout)
+        connection = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=busy_timeout,
+                                     factory=TrackedConnection)
     else:
         connection = connect_immutable(path, busy_timeout)
     try:

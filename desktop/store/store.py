@@ -115,6 +115,7 @@ class BattleSummary:
     events: int
     created: datetime
     units: int = 0  # units in the battle's roster (on the table or not)
+    version: int = 0  # Store.append_step: changes with every step saved or taken off
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,9 @@ class SavedBattle:
     start: Battle
     steps: tuple[tuple[Event, ...], ...]
     created: datetime | None = None  # kept so that restoring a deleted battle keeps its place
+    # One more with every step saved or taken off: a step made on this version is refused
+    # once the stored battle has moved on (Store.append_step).
+    version: int = 1
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -150,6 +154,7 @@ class PendingResolution:
     answers: tuple[Answer, ...]
     title: str
     updated: datetime
+    owner: str = ""  # the window answering it (Store.save_pending); "" for nobody's
 
 
 class _ChangedWhileRead(Exception):
@@ -492,11 +497,11 @@ class Store:
 
     def _insert_battle(self, connection: Connection, battle_id: str, title: str,
                        start: Battle, steps: Sequence[Sequence[Event]],
-                       created: datetime) -> None:
+                       created: datetime, version: int = 1) -> None:
         title = title[:200]
         connection.execute(insert(BATTLES).values(
             id=battle_id, title=title, ruleset=start.ruleset,
-            start=battle_to_json(start, title), created=created))
+            start=battle_to_json(start, title), created=created, version=version))
         rows = [{"battle_id": battle_id, "sequence": 0, "step": number, "kind":
                  type(event).__name__, "data": event.to_json()}
                 for number, step in enumerate((s for s in steps if s), start=1)
@@ -506,14 +511,19 @@ class Store:
         if rows:
             connection.execute(insert(EVENTS), rows)
 
-    def append_step(self, battle_id: str, events: Sequence[Event]) -> int:
+    def append_step(self, battle_id: str, events: Sequence[Event], *,
+                    version: int | None = None) -> int:
         """Add one step's events in one transaction; returns the step's number (from 1).
 
         The rows are written together or not at all: a step is never half saved, even if
-        the process is killed while writing it.
+        the process is killed while writing it. `version` is the battle's version the step
+        was made on (SavedBattle.version): when another window or program has saved or
+        taken off a step since, the step may no longer fit the battle (a unit moved where
+        it now stands, terrain placed on it), so it is refused with ConflictError and
+        nothing is written. Saved, the battle is at `version + 1`.
         """
         with self._writing() as connection:
-            self._lock_battle(connection, battle_id)
+            self._step_battle(connection, battle_id, version, "saved")
             last_sequence, last_step = connection.execute(
                 select(func.max(EVENTS.c.sequence), func.max(EVENTS.c.step))
                 .where(EVENTS.c.battle_id == battle_id)).one()
@@ -525,6 +535,25 @@ class Store:
                      "kind": type(event).__name__, "data": event.to_json()}
                     for index, event in enumerate(events)])
         return step
+
+    def _step_battle(self, connection: Connection, battle_id: str, version: int | None,
+                     verb: str) -> None:
+        """One more version of the battle, from `version` when it is given: NotFoundError
+        when there is no such battle, ConflictError when it is at another version. The
+        check and the count are one UPDATE, which also holds the battle's row until the
+        transaction ends (two writers of one battle take turns, on SQLite and PostgreSQL)."""
+        query = update(BATTLES).where(BATTLES.c.id == battle_id)
+        if version is not None:
+            query = query.where(BATTLES.c.version == version)
+        if connection.execute(query.values(version=BATTLES.c.version + 1)).rowcount:
+            return
+        found = connection.execute(select(BATTLES.c.title).where(
+            BATTLES.c.id == battle_id)).first()
+        if found is None:
+            raise self._no_battle(battle_id)
+        raise ConflictError(f"battle {quoted(found.title or battle_id)} was changed by someone "
+                            f"else (another window or program) since this one read it; "
+                            f"nothing was {verb}")
 
     def _lock_battle(self, connection: Connection, battle_id: str) -> None:
         """NotFoundError unless the battle exists; holds its row until the transaction ends.
@@ -546,7 +575,8 @@ class Store:
             return self._load_battle(connection, battle_id)
 
     def _load_battle(self, connection: Connection, battle_id: str) -> SavedBattle:
-        found = connection.execute(select(BATTLES.c.start, BATTLES.c.title, BATTLES.c.created)
+        found = connection.execute(select(BATTLES.c.start, BATTLES.c.title, BATTLES.c.created,
+                                          BATTLES.c.version)
                                    .where(BATTLES.c.id == battle_id)).one_or_none()
         if found is None:
             raise self._no_battle(battle_id)
@@ -563,7 +593,8 @@ class Store:
                 steps.setdefault(step, []).append(event_from_json(data))
         # The title column is the one renamed; the copy inside `start` follows it.
         return SavedBattle(battle_id, found.title, start,
-                           tuple(tuple(steps[key]) for key in sorted(steps)), found.created)
+                           tuple(tuple(steps[key]) for key in sorted(steps)), found.created,
+                           found.version)
 
     def find_battle(self, id_or_title: str) -> SavedBattle:
         """By id, else by title ignoring case (Unicode-aware); a title two battles share is
@@ -644,27 +675,49 @@ class Store:
             if taken:
                 raise AlreadyExistsError(f"a battle with id '{saved.id}' is already in "
                                          f"{self.describe()}")
+            # Its version too: it is the very battle a window may still show.
             self._insert_battle(connection, saved.id, saved.title, saved.start, saved.steps,
-                                saved.created or _now())
+                                saved.created or _now(), saved.version)
 
     def remove_last_step(self, battle_id: str) -> tuple[Event, ...]:
-        """Take the last step off (undo of a move); returns its events, () if none."""
+        """Take the last step off, whoever made it; returns its events, () if none."""
         with self._writing() as connection:
-            self._lock_battle(connection, battle_id)
+            self._step_battle(connection, battle_id, None, "taken off")
             last = connection.execute(select(func.max(EVENTS.c.step)).where(
                 EVENTS.c.battle_id == battle_id)).scalar_one_or_none()
-            if last is None:
-                return ()
-            rows = connection.execute(
-                select(EVENTS.c.data).where(EVENTS.c.battle_id == battle_id,
-                                            EVENTS.c.step == last)
-                .order_by(EVENTS.c.sequence)).scalars().all()
-            from desktop.engine.events import event_from_json
+            return () if last is None else self._take_off(connection, battle_id, last)
 
-            with self._damage_reported(f"battle {battle_id}"):
-                events = tuple(event_from_json(data) for data in rows)
-            connection.execute(delete(EVENTS).where(EVENTS.c.battle_id == battle_id,
-                                                    EVENTS.c.step == last))
+    def remove_step(self, battle_id: str, step: int, *,
+                    version: int | None = None) -> tuple[Event, ...]:
+        """Take off step number `step` (undo of the move that made it), from the battle at
+        `version`; returns its events.
+
+        Only that step: refused with ConflictError when the battle moved on since (a step
+        made after it may build on it — a unit moved again, a charge from where it stood —
+        and taking another window's step off unseen would undo their move), or when it is
+        no longer there. Nothing is changed then. Done, the battle is at `version + 1`.
+        Without `version`, only its being the last step is checked.
+        """
+        with self._writing() as connection:
+            self._step_battle(connection, battle_id, version, "taken off")
+            last = connection.execute(select(func.max(EVENTS.c.step)).where(
+                EVENTS.c.battle_id == battle_id)).scalar_one_or_none()
+            if last != step:
+                raise ConflictError(f"step {step} of battle {quoted(battle_id)} is not its "
+                                    "last step any more; nothing was taken off")
+            return self._take_off(connection, battle_id, step)
+
+    def _take_off(self, connection: Connection, battle_id: str, step: int
+                  ) -> tuple[Event, ...]:
+        from desktop.engine.events import event_from_json
+
+        rows = connection.execute(
+            select(EVENTS.c.data).where(EVENTS.c.battle_id == battle_id, EVENTS.c.step == step)
+            .order_by(EVENTS.c.sequence)).scalars().all()
+        with self._damage_reported(f"battle {battle_id}"):
+            events = tuple(event_from_json(data) for data in rows)
+        connection.execute(delete(EVENTS).where(EVENTS.c.battle_id == battle_id,
+                                                EVENTS.c.step == step))
         return events
 
     @_read_again_if_changed
@@ -680,7 +733,7 @@ class Store:
             rows = connection.execute(
                 select(BATTLES.c.id, BATTLES.c.title, BATTLES.c.ruleset,
                        func.coalesce(counts.c.steps, 0), func.coalesce(counts.c.events, 0),
-                       BATTLES.c.created, func.coalesce(units, 0))
+                       BATTLES.c.created, func.coalesce(units, 0), BATTLES.c.version)
                 .outerjoin(counts, counts.c.battle_id == BATTLES.c.id)
                 .order_by(BATTLES.c.created, BATTLES.c.id)).all()
         return [BattleSummary(*row) for row in rows]
@@ -688,12 +741,18 @@ class Store:
     # Resolutions begun and not finished
 
     def save_pending(self, battle_id: str, procedure: str, procedure_input: Mapping[str, Any],
-                     answers: Sequence[object], title: str = "") -> None:
+                     answers: Sequence[object], title: str = "", *, owner: str = "") -> None:
         """Keep the resolution of `battle_id` as it stands, replacing what was kept before.
 
         Called after every answer: one transaction writes the whole row, so after a crash
         the row is this state or the one before, never a mix. Bad input (no such battle,
         an input JSON cannot hold, an answer of the wrong shape) changes nothing.
+
+        A battle keeps one unfinished resolution. `owner` names the window answering it
+        (any short id it picks): while one window's resolution is kept, another's is
+        refused with ConflictError, so a second wizard never overwrites the first's answers
+        (a first killed half-way then still has them to go on from). `claim_pending` takes
+        one over, as a window that resumes it does.
         """
         if not procedure or len(procedure) > 80:
             raise ScenarioError(f"{quoted(procedure)} is not a procedure name (1 to 80 "
@@ -701,13 +760,30 @@ class Store:
         stored_answers = answers_to_json(answers)  # AnswerError names a wrong one
         stored_input = _json_mapping(procedure_input)
         values = {"procedure": procedure, "procedure_input": stored_input,
-                  "answers": stored_answers, "title": title[:200], "updated": _now()}
+                  "answers": stored_answers, "title": title[:200], "updated": _now(),
+                  "owner": owner[:32]}
         with self._writing() as connection:
             self._lock_battle(connection, battle_id)  # also serialises two savers of one
-            found = connection.execute(update(PENDING).where(PENDING.c.battle_id == battle_id)
-                                       .values(**values))
-            if not found.rowcount:
+            kept = connection.execute(select(PENDING.c.owner, PENDING.c.title).where(
+                PENDING.c.battle_id == battle_id)).first()
+            if kept is None:
                 connection.execute(insert(PENDING).values(battle_id=battle_id, **values))
+            elif kept.owner != owner[:32]:
+                raise ConflictError(in_progress_message(kept.title))
+            else:
+                connection.execute(update(PENDING).where(PENDING.c.battle_id == battle_id)
+                                   .values(**values))
+
+    def claim_pending(self, battle_id: str, owner: str) -> PendingResolution | None:
+        """Make the unfinished resolution of `battle_id` `owner`'s (a window resuming it,
+        perhaps one a killed window left); returns it, None when there is none."""
+        with self._writing() as connection:
+            self._lock_battle(connection, battle_id)
+            connection.execute(update(PENDING).where(PENDING.c.battle_id == battle_id)
+                               .values(owner=owner[:32]))
+            row = connection.execute(select(PENDING).where(PENDING.c.battle_id == battle_id)
+                                     ).one_or_none()
+        return None if row is None else self._pending(row)
 
     @_read_again_if_changed
     def load_pending(self, battle_id: str) -> PendingResolution | None:
@@ -725,18 +801,23 @@ class Store:
                 PENDING.c.updated.desc(), PENDING.c.battle_id)).all()
         return [self._pending(row) for row in rows]
 
-    def drop_pending(self, battle_id: str) -> None:
+    def drop_pending(self, battle_id: str, owner: str | None = None) -> None:
         """Forget the unfinished resolution of `battle_id` (finished or cancelled); there
-        being none is not an error."""
+        being none is not an error. With `owner`, only if it is that window's: finishing
+        one's own resolution never drops another window's."""
+        query = delete(PENDING).where(PENDING.c.battle_id == battle_id)
+        if owner is not None:
+            query = query.where(PENDING.c.owner == owner[:32])
         with self._writing() as connection:
-            connection.execute(delete(PENDING).where(PENDING.c.battle_id == battle_id))
+            connection.execute(query)
 
     def _pending(self, row: Any) -> PendingResolution:
         with self._damage_reported(f"unfinished resolution of battle {row.battle_id}"):
             if not isinstance(row.procedure_input, dict):
                 raise ValueError("its input is not a mapping")
             return PendingResolution(row.battle_id, row.procedure, dict(row.procedure_input),
-                                     answers_from_json(row.answers), row.title, row.updated)
+                                     answers_from_json(row.answers), row.title, row.updated,
+                                     row.owner)
 
     @contextmanager
     def _damage_reported(self, what: str) -> Iterator[None]:
@@ -746,6 +827,12 @@ class Store:
         except (RuleError, KeyError, TypeError, ValueError) as error:
             raise CorruptDatabaseError(f"{self.describe()}: the {what} cannot be read "
                                        f"({error})") from None
+
+
+def in_progress_message(title: str) -> str:
+    return (f"a resolution of this battle ({title or 'unnamed'}) is already under way in "
+            "another window, or was left unfinished; go on with it or drop it first — "
+            "nothing was saved")
 
 
 def _json_mapping(value: Mapping[str, Any]) -> dict[str, Any]:

@@ -129,6 +129,9 @@ class BattleRow(SQLModel, table=True):
     # The battle before its first event, as codec.battle_to_json writes it.
     start: dict[str, Any] = _json()
     created: datetime = _moment()
+    # Revision 0007: steps saved and taken off so far. A step names the version it was made
+    # on and is refused when the stored one moved on (another window stepped meanwhile).
+    version: int
 
 
 class BattleEventRow(SQLModel, table=True):
@@ -164,10 +167,12 @@ class PendingResolutionRow(SQLModel, table=True):
     answers: list[Any] = _json()  # desktop.engine.answers.answers_to_json
     title: str = Field(sa_column=Column(String(200), nullable=False))
     updated: datetime = _moment()
+    # Revision 0007: the window answering it ('' for none: a CLI's, or an older Rout's).
+    owner: str = Field(sa_column=Column(String(32), nullable=False))
 
 
 class GameDataRow(SQLModel, table=True):
-    """A game system or catalogue in BattleScribe's format (revision 0007), one row per
+    """A game system or catalogue in BattleScribe's format (revision 0008), one row per
     file: its bytes as the player gave them and what Rout read from them.
 
     Ids are unique within one game system only (two data sets of one game reuse each

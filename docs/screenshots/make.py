@@ -47,7 +47,7 @@ def build_database(url: str) -> str:
             step(list(deploy_army(battle, player)))
         step([moves.place_terrain(battle, "ford-wood", [(28, 20), (39, 18), (42, 27), (31, 30)],
                                   name="Thorn wood")])
-        step([moves.place_terrain(battle, "rocks", [(44, 12), (49, 11), (50, 16), (45, 17)],
+        step([moves.place_terrain(battle, "rocks", [(52, 16), (57, 15), (58, 20), (53, 21)],
                                   name="Standing stones", impassable=True)])
         by_name = {unit.name: uid for uid, unit in battle.roster.items()}
         for name, forward in (("Elf Wardens", 9.0), ("Elf Silver Riders", 14.0),

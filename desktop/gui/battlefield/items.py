@@ -42,8 +42,10 @@ BASE_DETAIL_PX: Final = 5.0
 SELECTED_COLOUR: Final = QColor("#ffe45c")
 RING_LABEL_PX: Final = 30.0  # a ring this close to the unit (pixels) goes unlabelled
 REFUSED_COLOUR: Final = QColor("#e8402f")
+MARCH_COLOUR: Final = QColor("#ffb347")
 ACCEPTED_COLOUR: Final = QColor("#f4f4f4")
 LABEL_BACKGROUND: Final = QColor(20, 22, 26, 190)
+LEADER_COLOUR: Final = QColor(240, 240, 240, 170)
 BADGE_COLOURS: Final = {"engaged": QColor("#ff9f5a"), "broken": QColor("#ff6b6b"),
                         "fleeing": QColor("#ff6b6b"), "modifier": QColor("#9fd3ff")}
 
@@ -65,16 +67,23 @@ def player_colours(battle: Battle) -> dict[str, QColor]:
 
 
 class LabelItem(QGraphicsItem):
-    """Lines of text centred on its position, drawn in screen pixels (ignores zoom and flip)."""
+    """Lines of text centred on its position, drawn in screen pixels (ignores zoom and flip).
 
-    def __init__(self, parent: QGraphicsItem | None = None) -> None:
+    A unit's label (`owner` its id) may stand beside the unit, clear of the others, with a
+    leader line to it; only its text box counts as the label's shape (what a click finds).
+    """
+
+    def __init__(self, parent: QGraphicsItem | None = None, owner: str = "") -> None:
         super().__init__(parent)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.owner = owner
         self._font = QFont()
         self._font.setPointSizeF(8.5)
         self._lines: list[tuple[str, QColor]] = []
         self._rect = QRectF()
+        self._leader: QLineF | None = None
+        self._bounds = QRectF()
         self._above = False
         self._below = False
 
@@ -92,6 +101,33 @@ class LabelItem(QGraphicsItem):
         height = metrics.height() * len(lines)
         top = -height - 6.0 if above else 6.0 if below else -height / 2
         self._rect = QRectF(-width / 2 - 3, top - 1, width + 6, height + 2)
+        self._leader = None
+        self._bounds = QRectF(self._rect)
+
+    def text_rect(self) -> QRectF:
+        """The text's box in pixels about the label's position (its shape)."""
+        return QRectF(self._rect)
+
+    def set_leader(self, end: QPointF | None) -> None:
+        """A thin line from the text box to `end` (pixels about the position, y down): the
+        unit a label standing beside it names. None: no line."""
+        leader = None
+        if end is not None and not self._rect.contains(end):
+            box = self._rect
+            start = QPointF(min(max(end.x(), box.left()), box.right()),
+                            min(max(end.y(), box.top()), box.bottom()))
+            leader = QLineF(start, end)
+        if leader == self._leader:
+            return
+        self.prepareGeometryChange()
+        self._leader = leader
+        self._bounds = QRectF(self._rect)
+        if leader is not None:
+            self._bounds = self._bounds.united(
+                QRectF(leader.p1(), leader.p2()).normalized().adjusted(-1, -1, 1, 1))
+
+    def leader(self) -> QLineF | None:
+        return QLineF(self._leader) if self._leader is not None else None
 
     def keep_in_sight(self, under: QPointF | None = None) -> None:
         """Keep a label that stands above its anchor within the view showing it: cut by
@@ -125,12 +161,20 @@ class LabelItem(QGraphicsItem):
         return "\n".join(text for text, _ in self._lines)
 
     def boundingRect(self) -> QRectF:  # Qt override
-        return self._rect
+        return self._bounds
+
+    def shape(self) -> QPainterPath:  # Qt override: the text box, not the leader line
+        path = QPainterPath()
+        path.addRect(self._rect)
+        return path
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:  # Qt override
         if not self._lines:
             return
+        if self._leader is not None:
+            painter.setPen(QPen(LEADER_COLOUR, 1.0))
+            painter.drawLine(self._leader)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(LABEL_BACKGROUND)
         painter.drawRoundedRect(self._rect, 3, 3)
@@ -156,7 +200,7 @@ class UnitItem(QGraphicsRectItem):
         super().__init__()
         self.unit_id = unit_id
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
-        self.label = LabelItem()
+        self.label = LabelItem(owner=unit_id)
         self.label.setZValue(50)
         self.detail = DetailItem(self)
         self._colour = QColor(PLAYER_COLOURS[0])
@@ -415,14 +459,17 @@ class GhostItem(QGraphicsItem):
         self._trail: QLineF | None = None
         self._arc = QPainterPath()
         self._rect = QRectF()
-        self.refused = False
+        self.refused = False  # drawn red: refused, or past what the ruleset allows
+        self.warned = False  # drawn amber: allowed, past the plain Move (a march)
         self.label = LabelItem()
         self.label.setZValue(60)
         self.hide()
 
     def show_pose(self, footprint: Footprint, *, refused: bool, text: str,
                   trail: tuple[Point, Point] | None = None,
-                  arc: QPainterPath | None = None) -> None:
+                  arc: QPainterPath | None = None, warned: bool = False) -> None:
+        """The pose, red while `refused` (or past what the ruleset allows), amber when
+        `warned` (a march); `text` may run over several lines."""
         self.prepareGeometryChange()
         self._polygon = QPolygonF([QPointF(x, y) for x, y in footprint.corners])
         self._trail = QLineF(QPointF(*trail[0]), QPointF(*trail[1])) if trail else None
@@ -432,11 +479,11 @@ class GhostItem(QGraphicsItem):
             rect = rect.united(QRectF(self._trail.p1(), self._trail.p2()).normalized())
         self._rect = rect.united(self._arc.boundingRect()).adjusted(-0.5, -0.5, 0.5, 0.5)
         self.refused = refused
+        self.warned = warned and not refused
         # Above the ghost on screen (scene y grows up), clear of the units' own labels.
         top = max(footprint.corners, key=lambda corner: corner[1])
         self.label.setPos(QPointF(footprint.center[0], top[1]))
-        self.label.set_lines([(text, REFUSED_COLOUR if refused else ACCEPTED_COLOUR)],
-                             above=True)
+        self.label.set_lines([(line, self.colour()) for line in text.split("\n")], above=True)
         self.label.show()
         bottom = min(footprint.corners, key=lambda corner: corner[1])
         self.label.keep_in_sight(under=QPointF(footprint.center[0], bottom[1]))
@@ -447,12 +494,16 @@ class GhostItem(QGraphicsItem):
         self.hide()
         self.label.hide()
 
+    def colour(self) -> QColor:
+        return REFUSED_COLOUR if self.refused else MARCH_COLOUR if self.warned \
+            else ACCEPTED_COLOUR
+
     def boundingRect(self) -> QRectF:  # Qt override
         return self._rect
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:  # Qt override
-        colour = REFUSED_COLOUR if self.refused else ACCEPTED_COLOUR
+        colour = self.colour()
         fill = QColor(colour)
         fill.setAlpha(70)
         if self._trail is not None:

@@ -49,7 +49,7 @@ def context_menu(view: BattlefieldView, scene_pos: QPointF) -> QMenu:
     scene = view.battlefield
     menu = QMenu(view)
     menu.setObjectName("battlefieldMenu")
-    item = scene.unit_at(scene_pos)
+    item = scene.unit_at(scene_pos, view.viewportTransform())
     battle = scene.battle
     if item is None or battle is None:
         menu.addAction("Fit table", view.fit_table)

@@ -19,11 +19,15 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QWidget
 
 from desktop.engine.events import Event, fold
 from desktop.engine.model import Battle
+from desktop.engine.narrate import describe, units_named
 
 if TYPE_CHECKING:
     from desktop.gui.battlefield.scene import BattlefieldScene
 
 CHECKPOINT_STEPS: Final = 64
+# A battle opened shows this many of its last steps in the battle log (a long one's start
+# is on the replay slider).
+STORY_STEPS: Final = 500
 
 
 @contextlib.contextmanager
@@ -98,6 +102,21 @@ class ReplayHistory:
     def warm(self) -> Battle:
         """Fold every step once, keeping every checkpoint (for a worker); the last state."""
         return self.state_at(self.count)
+
+    def story(self, steps: int = STORY_STEPS) -> list[tuple[str, list[str]]]:
+        """The last `steps` steps in plain words, a line per event with the units it names
+        (the battle log of a battle just opened); a first line counts any left out."""
+        first = max(self.count - steps, 0)
+        battle = self.state_at(first)
+        lines: list[tuple[str, list[str]]] = []
+        if first:
+            lines.append((f"… {first} earlier step{'' if first == 1 else 's'}: the replay "
+                          "slider under the table shows them", []))
+        for step in self.steps[first:]:
+            for event in step:
+                lines.append((describe(event, battle), units_named(event, battle)))
+                battle = event.apply_to(battle)
+        return lines
 
     def _keep(self, step: int, battle: Battle) -> None:
         self._checkpoints[step] = battle

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from PySide6.QtCore import QPointF, QRectF, Signal
-from PySide6.QtGui import QBrush, QColor, QPainterPath, Qt
+from PySide6.QtGui import QBrush, QColor, QPainterPath, Qt, QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPathItem,
@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.engine import moves
+from desktop.engine import moves, reach
 from desktop.engine.errors import MoveRefused
-from desktop.engine.events import Event, Movement
-from desktop.engine.geometry import Table
+from desktop.engine.events import Event, Movement, UnitCharged, UnitMoved, UnitWheeled
+from desktop.engine.geometry import Footprint, Table
 from desktop.engine.model import Battle, Terrain
 from desktop.engine.rings import rings
 from desktop.engine.rulesets import get_ruleset
@@ -38,6 +38,7 @@ from desktop.gui.battlefield.items import (
     cosmetic_pen,
     player_colours,
 )
+from desktop.gui.battlefield.labelling import LabelRoom, Rect
 from desktop.gui.battlefield.terrain_items import TerrainItem
 
 DEFAULT_TABLE: Final = Table(72.0, 48.0)
@@ -48,14 +49,17 @@ MINOR_GRID_COLOUR: Final = QColor(255, 255, 255, 34)
 MAJOR_GRID_COLOUR: Final = QColor(255, 255, 255, 80)
 # Grid steps (minor, major) per distance unit: 6" and 1 ft; 10 cm and 50 cm.
 GRID_STEPS: Final = {"in": (6.0, 12.0), "cm": (10.0, 50.0)}
-# Labels show only when a unit's front is at least this many pixels wide, so a zoomed-out
-# table of hundreds of units is not a carpet of text. 30 names a five-wide regiment of
+# On a table of more than LABEL_AROUND_UP_TO units, labels show only when a unit's front is at
+# least this many pixels wide, so a zoomed-out table of hundreds of units is not a carpet of
+# text. 30 names a five-wide regiment of
 # 20 mm bases (35 px) on a 72" table fitted in a 1280 x 800 window.
 LABEL_MIN_PX: Final = 30.0
 # A broken or fleeing unit keeps its label (and its badge) down to this size: a rout is what
 # the player must see first.
 ROUTED_LABEL_MIN_PX: Final = 12.0
 MINOR_GRID_MIN_PX: Final = 16.0
+# On a table of more units than this, labels stand only on their units (no search around).
+LABEL_AROUND_UP_TO: Final = 150
 # How the engine quotes a unit or terrain id in a refusal: 'handgunners'.
 QUOTED_ID: Final = re.compile(r"'([^'\s]+)'")
 
@@ -83,6 +87,13 @@ def grid_path(rect: QRectF, step: float, skip: float = 0.0) -> QPainterPath:
     return path
 
 
+def _bounds(footprint: Footprint) -> Rect:
+    """A footprint's bounding box in scene units (the view neither rotates nor shears)."""
+    xs = [x for x, _ in footprint.corners]
+    ys = [y for _, y in footprint.corners]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
 def _back_of(zone: QRectF, table: QRectF) -> QPointF:
     """A point in the back half of a deployment zone: from its middle, a quarter of its
     depth towards the table edge it stands on (its depth runs across its shorter side)."""
@@ -100,6 +111,7 @@ class BattlefieldScene(QGraphicsScene):
     movesProposed = Signal(object)  # list[Event]: moves a tool proposes, accepted by the engine
     message = Signal(str)  # why a proposed move was refused, for the status bar
     movesPlayed = Signal(QRectF)  # where the units moved by an animation end (scene units)
+    shown = Signal()  # another state is on the table: now, a step replayed, a preview
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -111,6 +123,7 @@ class BattlefieldScene(QGraphicsScene):
         self._fixed: list[QGraphicsItem] = []  # table, grid, zones: rebuilt when the table does
         self._zones: object = None
         self._pixels_per_unit = 0.0
+        self.label_scale = 1.0  # labels drawn this many times their size (set_label_scale)
         self.rings_item = RingsItem()
         self.addItem(self.rings_item)
         self.rings_item.hide()
@@ -178,20 +191,20 @@ class BattlefieldScene(QGraphicsScene):
 
         self.animator.skip()
         end = fold(start, events)
+        self.banner = "Preview — Finish applies these moves"
+        self.shown_as = "in the preview"
         self._show(end)
         touched = {uid for uid in end.states if end.states[uid] != start.states.get(uid)}
         for uid, item in self._units.items():
             item.setOpacity(PREVIEW_OPACITY if uid in touched else 1.0)
-        self.banner = "Preview — Finish applies these moves"
-        self.shown_as = "in the preview"
         self.update()
 
     def show_replay(self, battle: Battle, step: int, steps: int) -> None:
         """Show a past state read-only, with a banner; `show_battle` ends the replay."""
         self.animator.skip()
-        self._show(battle)
         self.banner = f"Replay — step {step} of {steps}"
         self.shown_as = f"at step {step} of {steps}"
+        self._show(battle)
         self.update()
 
     def _show(self, battle: Battle | None) -> None:
@@ -202,6 +215,8 @@ class BattlefieldScene(QGraphicsScene):
         self._sync_terrain(battle.terrain if battle is not None else ())
         self._sync_units(battle)
         self._update_rings()
+        self._apply_detail()  # after the rings: unit labels keep clear of theirs
+        self.shown.emit()
 
     def _build_table(self, zones: object) -> None:
         for item in self._fixed:
@@ -285,7 +300,6 @@ class BattlefieldScene(QGraphicsScene):
                 self.addItem(item)
                 self.addItem(item.label)
             item.update_from(battle, colours[battle.player_of(uid)])
-        self._apply_detail()
 
     # --- animations ------------------------------------------------------------------------
 
@@ -318,6 +332,18 @@ class BattlefieldScene(QGraphicsScene):
             self.message.emit(self.read_only_message)
             return
         self.movesProposed.emit(proposed)
+
+    def said_of(self, before: Battle, events: Sequence[Event], done: str) -> str:
+        """What the status bar says of a player's step just made (`done`, its undo text):
+        for a move, wheel or charge, also how far it went against what the ruleset allows,
+        in the engine's words when it went past that."""
+        first = events[0] if events else None
+        if not isinstance(first, UnitMoved | UnitWheeled | UnitCharged):
+            return done
+        if not isinstance(first, UnitCharged) and reach.distance_of(before, first) < 0.05:
+            return done  # turned in place
+        verdict = reach.judge(before, first)
+        return f"{done}: {verdict.label if verdict.within else verdict.words}"
 
     def reform_selected(self, files: int) -> None:
         """Propose reforming the one selected unit `files` wide (refusals to `message`)."""
@@ -403,12 +429,20 @@ class BattlefieldScene(QGraphicsScene):
         """The names written in the deployment zones, in the battle's order."""
         return [item for item in self._fixed if isinstance(item, LabelItem)]
 
-    def unit_at(self, point: QPointF) -> UnitItem | None:
-        """The topmost unit whose footprint contains `point` (scene coordinates)."""
+    def unit_at(self, point: QPointF, view: QTransform | None = None) -> UnitItem | None:
+        """The topmost unit whose footprint contains `point` (scene coordinates); else,
+        given the `view`'s transform (labels are drawn in its pixels), the unit whose
+        label is there. A footprint always wins: a label never takes a click from a unit."""
         for item in self.items(point, Qt.ItemSelectionMode.IntersectsItemShape,
                                Qt.SortOrder.DescendingOrder):
             if isinstance(item, UnitItem):
                 return item
+        if view is None:
+            return None
+        for item in self.items(point, Qt.ItemSelectionMode.IntersectsItemShape,
+                               Qt.SortOrder.DescendingOrder, view):
+            if isinstance(item, LabelItem) and item.owner and item.isVisible():
+                return self._units.get(item.owner)
         return None
 
     def selected_units(self) -> list[str]:
@@ -429,8 +463,19 @@ class BattlefieldScene(QGraphicsScene):
         if abs(pixels - self._pixels_per_unit) < 1e-9:
             return
         self._pixels_per_unit = pixels
-        self._apply_detail()
         self._update_rings()
+        self._apply_detail()
+
+    def set_label_scale(self, scale: float) -> None:
+        """Draw every label `scale` times its size (a picture of the table that will be
+        shown smaller than it is drawn, as in a report), placed anew for that size."""
+        if abs(scale - self.label_scale) < 1e-9:
+            return
+        self.label_scale = scale
+        for item in self.items():
+            if isinstance(item, LabelItem):
+                item.setScale(scale)
+        self._apply_detail()
 
     def _apply_detail(self) -> None:
         pixels = self._pixels_per_unit
@@ -447,31 +492,96 @@ class BattlefieldScene(QGraphicsScene):
         self._declutter_labels(pixels)
 
     def _declutter_labels(self, pixels: float) -> None:
-        """Show the labels that fit: big enough units, and no label over another one
-        (selected units first, then routed ones, then roster order); a grid of cells keeps
-        this linear."""
+        """Give every unit a label where one fits (`labelling`): on the unit, else as near
+        it as is clear, with a leader line; never over another unit's footprint or another
+        label, so a click on a unit always finds that unit and a label names only its own.
+        Selected units go first, then routed ones, then roster order. On a table of more
+        than LABEL_AROUND_UP_TO units, labels stand only on units big enough to carry one."""
         candidates = sorted(self._units.values(),
                             key=lambda item: (not item.isSelected(), not item.routed))
-        cell = max((item.label.boundingRect().width() for item in candidates), default=1.0)
-        cell = max(cell / pixels, 1e-6)
-        kept: dict[tuple[int, int], list[QRectF]] = {}
+        crowded = len(candidates) > LABEL_AROUND_UP_TO
+        placed = [item for item in candidates if item.footprint is not None]
+        # Labels are drawn `label_scale` times their size: in their own pixels, the table
+        # is that much smaller.
+        label_pixels = pixels / self.label_scale
+
+        def scene_box(label: LabelItem) -> Rect:
+            box, centre = label.text_rect(), label.pos()
+            return (centre.x() + box.left() / label_pixels,
+                    centre.y() - box.bottom() / label_pixels,
+                    centre.x() + box.right() / label_pixels,
+                    centre.y() - box.top() / label_pixels)
+
+        fixed = [scene_box(label) for label in self._fixed_labels()]
+        # The selected unit's rings' labels: the outermost stays (every label keeps clear
+        # of it); the others a unit's label avoids if it can, else it goes over them.
+        named = self._ring_labels()
+        fixed += [scene_box(label) for label in named[-1:]]
+        rings = [scene_box(label) for label in named[:-1]]
+        room = LabelRoom([_bounds(item.footprint) for item in placed if item.footprint],
+                         fixed, label_pixels)
         for item in candidates:
-            footprint = item.footprint
+            if item.footprint is None:
+                item.label.hide()
+        # First every label clear of the rings' labels too; one that finds no room then
+        # tries again over them (a ring's label gives way to a unit's).
+        left: list[int] = []
+        for index, item in enumerate(placed):
+            assert item.footprint is not None
             smallest = ROUTED_LABEL_MIN_PX if item.routed else LABEL_MIN_PX
-            if footprint is None or footprint.frontage * pixels < smallest:
+            if crowded and item.footprint.frontage * pixels < smallest:
                 item.label.hide()
-                continue
-            box = item.label.boundingRect()
-            rect = QRectF(footprint.center[0] + box.left() / pixels,
-                          footprint.center[1] - box.bottom() / pixels,
-                          box.width() / pixels, box.height() / pixels)
-            column, row = int(rect.center().x() // cell), int(rect.center().y() // cell)
-            near = [(column + dx, row + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
-            if any(rect.intersects(other) for key in near for other in kept.get(key, ())):
-                item.label.hide()
-                continue
-            kept.setdefault((column, row), []).append(rect)
-            item.label.show()
+            elif not self._place_label(room, index, item, label_pixels, crowded, rings):
+                left.append(index)
+        for index in left:
+            if not self._place_label(room, index, placed[index], label_pixels, crowded, ()):
+                placed[index].label.hide()
+        self._give_way_to_unit_labels()
+
+    @staticmethod
+    def _place_label(room: LabelRoom, index: int, item: UnitItem, label_pixels: float,
+                     crowded: bool, avoid: Sequence[Rect]) -> bool:
+        """Put `item`'s label where `room` finds a clear place for it; False if none."""
+        box = item.label.text_rect()
+        found = room.place(index, box.width() / label_pixels, box.height() / label_pixels,
+                           around=not crowded, avoid=avoid)
+        if found is None:
+            return False
+        (x, y), end = found
+        item.label.setPos(QPointF(x, y))
+        item.label.set_leader(QPointF(end[0], end[1]) if end is not None else None)
+        item.label.show()
+        return True
+
+    def _fixed_labels(self) -> list[LabelItem]:
+        """Labels unit labels keep clear of: the zones' names and the terrain's."""
+        found = [label for label in self.zone_labels() if label.isVisible()]
+        found += [label for _, _, label in self._terrain.values() if label.isVisible()]
+        return found
+
+    def _give_way_to_unit_labels(self) -> None:
+        """Hide a ring's label (but the outermost's) that a unit's label stands over:
+        naming the unit matters more (the ruler measures any distance)."""
+        if not self.rings_item.isVisible():
+            return
+        view = self.views()[0] if self.views() else None
+        if view is None:
+            return
+        to_screen = view.viewportTransform()
+
+        def box(label: LabelItem) -> QRectF:
+            return label.deviceTransform(to_screen).mapRect(label.text_rect())
+
+        names = [box(item.label) for item in self._units.values() if item.label.isVisible()]
+        for label in self._ring_labels()[:-1]:  # the outermost is kept clear
+            if any(box(label).intersects(name) for name in names):
+                label.hide()
+
+    def _ring_labels(self) -> list[LabelItem]:
+        """The selected unit's rings' labels shown, smallest ring first."""
+        if not self.rings_item.isVisible():
+            return []
+        return [label for label in self.rings_item.labels if label.isVisible()]
 
     def _selection_changed(self) -> None:
         self._update_rings()

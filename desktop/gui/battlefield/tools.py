@@ -16,7 +16,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainterPath
 from PySide6.QtWidgets import QApplication, QGraphicsEllipseItem, QGraphicsRectItem
 
-from desktop.engine import moves, spatial
+from desktop.engine import moves, reach, spatial
 from desktop.engine.errors import MoveRefused
 from desktop.engine.events import Event, UnitCharged, UnitsEngaged, wheeled_pose
 from desktop.engine.geometry import Footprint, Point, heading_of
@@ -40,6 +40,19 @@ def _point(point: QPointF) -> Point:
     return (point.x(), point.y())
 
 
+def verdict_text(verdict: reach.Verdict) -> str:
+    """What the ghost says of a move's length: distance / allowance, and the ruleset's
+    words on a second line when the move goes past it."""
+    return verdict.label if verdict.within else f"{verdict.label}\n{verdict.words}"
+
+
+def ghost_colour(accepted: Event | None, verdict: reach.Verdict | None) -> tuple[bool, bool]:
+    """(red, amber): the ghost red when the engine refuses the move or it is past the
+    ruleset's allowance, amber for a march."""
+    past = verdict is not None and not verdict.within
+    return accepted is None or past, verdict is not None and verdict.kind == reach.MARCH
+
+
 class Tool:
     """Receives the view's mouse and key events; returns True for an event it used."""
 
@@ -55,6 +68,10 @@ class Tool:
 
     def scene_pos(self, event: QMouseEvent) -> QPointF:
         return self.view.mapToScene(event.position().toPoint())
+
+    def unit_under(self, event: QMouseEvent) -> UnitItem | None:
+        """The unit whose footprint is under the mouse, else the one whose label is."""
+        return self.scene.unit_at(self.scene_pos(event), self.view.viewportTransform())
 
     def activate(self) -> None:
         """Called when the view switches to this tool."""
@@ -101,13 +118,14 @@ class SelectMoveTool(Tool):
         self._band: QGraphicsRectItem | None = None
         self.last_event: Event | None = None  # the pose under the mouse, if accepted
         self.last_refusal = ""
+        self.verdict: reach.Verdict | None = None  # what the ruleset says of its length
 
     def mouse_press(self, event: QMouseEvent) -> bool:
         if event.button() != Qt.MouseButton.LeftButton:
             return False
         self._press = event.position()
         position = self.scene_pos(event)
-        item = self.scene.unit_at(position)
+        item = self.unit_under(event)
         add = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
         if item is None:
             if not add:
@@ -145,17 +163,19 @@ class SelectMoveTool(Tool):
         start = battle.footprint(self._unit)
         target = _point(centre)
         ghost = start.moved(target[0] - start.center[0], target[1] - start.center[1])
-        length = math.dist(start.center, target)
+        self.verdict = None
         try:
             self.last_event = moves.move_to(battle, self._unit, target)
             self.last_refusal = ""
-            text = f"{length:.1f}{self.scene.unit_symbol()}"
+            self.verdict = reach.judge(battle, self.last_event)
+            text = verdict_text(self.verdict)
         except MoveRefused as refused:
             self.last_event = None
             self.last_refusal = self.scene.readable(refused)
             text = self.last_refusal
-        self.scene.ghost.show_pose(ghost, refused=self.last_event is None, text=text,
-                                   trail=(start.center, target))
+        red, amber = ghost_colour(self.last_event, self.verdict)
+        self.scene.ghost.show_pose(ghost, text=text, trail=(start.center, target),
+                                   refused=red, warned=amber)
 
     def mouse_release(self, event: QMouseEvent) -> bool:
         if self._press is None or event.button() != Qt.MouseButton.LeftButton:
@@ -225,6 +245,7 @@ class _PoseTool(Tool):
         self.last_event: Event | None = None
         self.last_refusal = ""
         self.shown_text = ""
+        self.verdict: reach.Verdict | None = None  # a wheel's length, as the ruleset sees it
 
     def _selected_battle(self) -> tuple[Battle, str] | None:
         battle = self.scene.battle
@@ -239,7 +260,7 @@ class _PoseTool(Tool):
 
     def _pick(self, event: QMouseEvent) -> UnitItem | None:
         """The unit under the press, selected; or None."""
-        item = self.scene.unit_at(self.scene_pos(event))
+        item = self.unit_under(event)
         if item is not None and not item.isSelected():
             self.scene.clearSelection()
             item.setSelected(True)
@@ -261,8 +282,9 @@ class _PoseTool(Tool):
     def _show(self, battle: Battle, footprint: Footprint, text: str,
               arc: QPainterPath | None = None) -> None:
         self.shown_text = text if self.last_event is not None else self.last_refusal
-        self.scene.ghost.show_pose(footprint, refused=self.last_event is None,
-                                   text=self.shown_text, arc=arc)
+        red, amber = ghost_colour(self.last_event, self.verdict)
+        self.scene.ghost.show_pose(footprint, text=self.shown_text, arc=arc, refused=red,
+                                   warned=amber)
 
 
 class TurnTool(_PoseTool):
@@ -393,8 +415,7 @@ class WheelTool(_PoseTool):
                     self._unit, self._pivot, self._grabbed = item.unit_id, pivot, corner
                     self.angle, self.shown_distance = 0.0, 0.0
                     return True
-        self._pick(event)
-        if self.scene.unit_at(position) is None:
+        if self._pick(event) is None:
             self.scene.clearSelection()
         self.scene.message.emit("To wheel, drag a front corner of a unit forward")
         return True
@@ -417,9 +438,11 @@ class WheelTool(_PoseTool):
             self.last_event, self.last_refusal = None, ""
             self.scene.ghost.hide_ghost()
             return True
+        self.verdict = None
         try:
             self.last_event = moves.wheel(battle, self._unit, angle)
             self.last_refusal = ""
+            self.verdict = reach.judge(battle, self.last_event)
         except MoveRefused as refused:
             self.last_event, self.last_refusal = None, self.scene.readable(refused)
         centre, facing = wheeled_pose(battle, self._unit, self._pivot, angle)
@@ -430,8 +453,13 @@ class WheelTool(_PoseTool):
         # arcMoveTo/arcTo angles run counter-clockwise in scene (y-up) coordinates.
         arc.arcMoveTo(box, -start)
         arc.arcTo(box, -start, angle)
-        self._show(battle, pose, f"wheel {abs(angle):.0f}°: "
-                                 f"{self.shown_distance:.2f}{self.scene.unit_symbol()}", arc)
+        text = f"wheel {abs(angle):.0f}°: {self.shown_distance:.2f}{self.scene.unit_symbol()}"
+        if self.verdict is not None:  # against what the ruleset allows: / 5" Move
+            allowed = self.verdict.label.split(" / ", 1)[-1]
+            text = f"{text} / {allowed}"
+            if not self.verdict.within:
+                text = f"{text}\n{self.verdict.words}"
+        self._show(battle, pose, text, arc)
         return True
 
 
@@ -450,12 +478,13 @@ class ChargeTool(Tool):
         self.last_events: tuple[UnitCharged, UnitsEngaged] | None = None
         self.last_refusal = ""
         self.shown_text = ""
+        self.verdict: reach.Verdict | None = None  # whether the enemy is within reach
 
     def mouse_press(self, event: QMouseEvent) -> bool:
         if event.button() != Qt.MouseButton.LeftButton:
             return False
         position = self.scene_pos(event)
-        item = self.scene.unit_at(position)
+        item = self.unit_under(event)
         self.scene.clearSelection()
         if item is None:
             return True
@@ -468,7 +497,7 @@ class ChargeTool(Tool):
         if not self._unit or battle is None:
             return False
         position = self.scene_pos(event)
-        under = self.scene.unit_at(position)
+        under = self.unit_under(event)
         target = under.unit_id if under is not None and under.unit_id != self._unit else ""
         if not target:
             self.target, self.last_events, self.last_refusal = "", None, ""
@@ -488,20 +517,22 @@ class ChargeTool(Tool):
 
     def _ask(self, battle: Battle, target: str) -> None:
         start = battle.footprint(self._unit)
+        self.verdict = None
         try:
             self.last_events = moves.charge(battle, self._unit, target)
             self.last_refusal = ""
             move = self.last_events[0]
             pose = Footprint(move.path[-1], move.facing, start.frontage, start.depth)
-            length = math.dist(start.center, pose.center)
-            self.shown_text = (f"charge {battle.unit(target).name}: "
-                               f"{length:.1f}{self.scene.unit_symbol()}")
+            self.verdict = reach.judge(battle, move)
+            self.shown_text = verdict_text(self.verdict)
         except MoveRefused as refused:
             self.last_events, self.last_refusal = None, self.scene.readable(refused)
             self.shown_text = self.last_refusal
             pose = moves.contact_pose(battle, self._unit, target)
-        self.scene.ghost.show_pose(pose, refused=self.last_events is None, text=self.shown_text,
-                                   trail=(start.center, pose.center))
+        red, amber = ghost_colour(self.last_events[0] if self.last_events else None,
+                                  self.verdict)
+        self.scene.ghost.show_pose(pose, text=self.shown_text, trail=(start.center, pose.center),
+                                   refused=red, warned=amber)
 
     def mouse_release(self, event: QMouseEvent) -> bool:
         if not self._unit or event.button() != Qt.MouseButton.LeftButton:

@@ -48,6 +48,9 @@ MAX_ZOOM: Final = 40.0
 FIT_MARGIN: Final = 0.03  # of the table, kept around it by fit_table
 BANNER_COLOUR: Final = QColor(150, 40, 40, 220)
 FOLLOW_MARGIN_PX: Final = 24  # room kept around engine moves brought into sight
+# How wide an exported picture of the table is seen (a report's page): its labels are drawn
+# to read at that size.
+PAGE_WIDTH_PX: Final = 800
 
 
 class BattlefieldView(QGraphicsView):
@@ -167,8 +170,16 @@ class BattlefieldView(QGraphicsView):
 
     def export_png(self, path: str, pixels_per_unit: float = 20.0) -> bool:
         """Save the whole table, `pixels_per_unit` pixels per inch (or cm), up the table up."""
+        return save_picture(self.table_picture(pixels_per_unit), path, "PNG")
+
+    def table_picture(self, pixels_per_unit: float = 20.0) -> QImage:
+        """The whole table, `pixels_per_unit` pixels per inch (or cm), up the table up.
+
+        The picture is mostly seen shrunk to a page (a report, a forum post): its labels are
+        drawn as large as they must be to read at PAGE_WIDTH_PX across, and placed for it."""
         table = self.battlefield.table
         width, height = round(table.width * pixels_per_unit), round(table.depth * pixels_per_unit)
+        self.battlefield.set_label_scale(max(1.0, width / PAGE_WIDTH_PX))
         image = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
         image.fill(FLOOR_COLOUR)
         painter = QPainter(image)
@@ -179,8 +190,9 @@ class BattlefieldView(QGraphicsView):
         self.battlefield.set_pixels_per_unit(pixels_per_unit)
         self.battlefield.render(painter, source, source)
         painter.end()
+        self.battlefield.set_label_scale(1.0)
         self.battlefield.set_pixels_per_unit(self.scale_factor)
-        return save_picture(image, path, "PNG")
+        return image
 
     def set_tool(self, name: str) -> None:
         """Switch to the tool called `name` ("select", "turn", "wheel", "charge", "ruler",

@@ -16,13 +16,14 @@ from PySide6.QtGui import (QAction, QBrush, QColor, QConicalGradient,
     QIcon, QImage, QKeySequence, QLinearGradient,
     QPainter, QPalette, QPixmap, QRadialGradient,
     QTransform)
-from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QDockWidget,
-    QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-    QListView, QListWidget, QListWidgetItem, QMainWindow,
-    QMenu, QMenuBar, QPlainTextEdit, QSizePolicy,
-    QSpacerItem, QStatusBar, QTabWidget, QTableView,
-    QToolBar, QToolButton, QTreeView, QVBoxLayout,
-    QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QDockWidget, QHBoxLayout,
+    QHeaderView, QLabel, QLineEdit, QListView,
+    QListWidget, QListWidgetItem, QMainWindow, QMenu,
+    QMenuBar, QPlainTextEdit, QSizePolicy, QSpacerItem,
+    QStatusBar, QTabWidget, QTableView, QToolBar,
+    QToolButton, QTreeView, QVBoxLayout, QWidget)
+
+from desktop.gui.fields import ComboBox
 
 class Ui_MainWindow(object):
     def setupUi(self, MainWindow):
@@ -298,7 +299,7 @@ class Ui_MainWindow(object):
 
         self.reserveHeader.addWidget(self.reserveLabel)
 
-        self.sideCombo = QComboBox(self.battleDockContents)
+        self.sideCombo = ComboBox(self.battleDockContents)
         self.sideCombo.setObjectName(u"sideCombo")
         sizePolicy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         sizePolicy.setHorizontalStretch(1)
@@ -591,6 +592,7 @@ class Ui_MainWindow(object):
         self.actionExportView.setStatusTip(QCoreApplication.translate("MainWindow", u"Save a picture of the battlefield as it is shown", None))
 #endif // QT_CONFIG(statustip)
         self.actionResolveCombat.setText(QCoreApplication.translate("MainWindow", u"&Resolve Combat\u2026", None))
+        self.actionResolveCombat.setIconText(QCoreApplication.translate("MainWindow", u"Resolve\u2026", None))
 #if QT_CONFIG(statustip)
         self.actionResolveCombat.setStatusTip(QCoreApplication.translate("MainWindow", u"Step through what follows a combat of the selected engaged units, roll by roll", None))
 #endif // QT_CONFIG(statustip)

@@ -15,10 +15,11 @@ from PySide6.QtGui import (QBrush, QColor, QConicalGradient, QCursor,
     QFont, QFontDatabase, QGradient, QIcon,
     QImage, QKeySequence, QLinearGradient, QPainter,
     QPalette, QPixmap, QRadialGradient, QTransform)
-from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QDialog,
-    QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
-    QPlainTextEdit, QSizePolicy, QSpinBox, QVBoxLayout,
-    QWidget)
+from PySide6.QtWidgets import (QAbstractButton, QApplication, QDialog, QDialogButtonBox,
+    QFormLayout, QLabel, QLineEdit, QPlainTextEdit,
+    QSizePolicy, QVBoxLayout, QWidget)
+
+from desktop.gui.fields import (ComboBox, SpinBox)
 
 class Ui_NewArmyDialog(object):
     def setupUi(self, NewArmyDialog):
@@ -55,7 +56,7 @@ class Ui_NewArmyDialog(object):
 
         self.formLayout.setWidget(2, QFormLayout.ItemRole.LabelRole, self.rulesetLabel)
 
-        self.rulesetCombo = QComboBox(NewArmyDialog)
+        self.rulesetCombo = ComboBox(NewArmyDialog)
         self.rulesetCombo.setObjectName(u"rulesetCombo")
 
         self.formLayout.setWidget(2, QFormLayout.ItemRole.FieldRole, self.rulesetCombo)
@@ -65,7 +66,7 @@ class Ui_NewArmyDialog(object):
 
         self.formLayout.setWidget(3, QFormLayout.ItemRole.LabelRole, self.listLabel)
 
-        self.listCombo = QComboBox(NewArmyDialog)
+        self.listCombo = ComboBox(NewArmyDialog)
         self.listCombo.setObjectName(u"listCombo")
 
         self.formLayout.setWidget(3, QFormLayout.ItemRole.FieldRole, self.listCombo)
@@ -75,7 +76,7 @@ class Ui_NewArmyDialog(object):
 
         self.formLayout.setWidget(4, QFormLayout.ItemRole.LabelRole, self.limitLabel)
 
-        self.limitSpin = QSpinBox(NewArmyDialog)
+        self.limitSpin = SpinBox(NewArmyDialog)
         self.limitSpin.setObjectName(u"limitSpin")
         self.limitSpin.setMaximum(1000000)
         self.limitSpin.setSingleStep(250)
@@ -98,6 +99,12 @@ class Ui_NewArmyDialog(object):
 
 
         self.dialogLayout.addLayout(self.formLayout)
+
+        self.fieldMessage = QLabel(NewArmyDialog)
+        self.fieldMessage.setObjectName(u"fieldMessage")
+        self.fieldMessage.setWordWrap(True)
+
+        self.dialogLayout.addWidget(self.fieldMessage)
 
         self.buttonBox = QDialogButtonBox(NewArmyDialog)
         self.buttonBox.setObjectName(u"buttonBox")

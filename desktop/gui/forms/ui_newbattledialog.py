@@ -15,10 +15,12 @@ from PySide6.QtGui import (QBrush, QColor, QConicalGradient, QCursor,
     QFont, QFontDatabase, QGradient, QIcon,
     QImage, QKeySequence, QLinearGradient, QPainter,
     QPalette, QPixmap, QRadialGradient, QTransform)
-from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QDialog,
-    QDialogButtonBox, QDoubleSpinBox, QFormLayout, QHBoxLayout,
-    QLabel, QLineEdit, QListWidget, QListWidgetItem,
-    QSizePolicy, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractButton, QApplication, QDialog, QDialogButtonBox,
+    QFormLayout, QHBoxLayout, QLabel, QLineEdit,
+    QListWidget, QListWidgetItem, QSizePolicy, QVBoxLayout,
+    QWidget)
+
+from desktop.gui.fields import (ComboBox, DoubleSpinBox)
 
 class Ui_NewBattleDialog(object):
     def setupUi(self, NewBattleDialog):
@@ -44,7 +46,7 @@ class Ui_NewBattleDialog(object):
 
         self.formLayout.setWidget(1, QFormLayout.ItemRole.LabelRole, self.rulesetLabel)
 
-        self.rulesetCombo = QComboBox(NewBattleDialog)
+        self.rulesetCombo = ComboBox(NewBattleDialog)
         self.rulesetCombo.setObjectName(u"rulesetCombo")
 
         self.formLayout.setWidget(1, QFormLayout.ItemRole.FieldRole, self.rulesetCombo)
@@ -66,7 +68,7 @@ class Ui_NewBattleDialog(object):
 
         self.tableLayout = QHBoxLayout()
         self.tableLayout.setObjectName(u"tableLayout")
-        self.widthSpin = QDoubleSpinBox(NewBattleDialog)
+        self.widthSpin = DoubleSpinBox(NewBattleDialog)
         self.widthSpin.setObjectName(u"widthSpin")
         self.widthSpin.setDecimals(0)
         self.widthSpin.setMinimum(12.000000000000000)
@@ -79,7 +81,7 @@ class Ui_NewBattleDialog(object):
 
         self.tableLayout.addWidget(self.byLabel)
 
-        self.depthSpin = QDoubleSpinBox(NewBattleDialog)
+        self.depthSpin = DoubleSpinBox(NewBattleDialog)
         self.depthSpin.setObjectName(u"depthSpin")
         self.depthSpin.setDecimals(0)
         self.depthSpin.setMinimum(12.000000000000000)
@@ -95,7 +97,7 @@ class Ui_NewBattleDialog(object):
 
         self.formLayout.setWidget(4, QFormLayout.ItemRole.LabelRole, self.zoneLabel)
 
-        self.zoneSpin = QDoubleSpinBox(NewBattleDialog)
+        self.zoneSpin = DoubleSpinBox(NewBattleDialog)
         self.zoneSpin.setObjectName(u"zoneSpin")
         self.zoneSpin.setDecimals(0)
         self.zoneSpin.setMinimum(1.000000000000000)

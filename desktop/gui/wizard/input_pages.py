@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from desktop.engine.errors import RuleError
 from desktop.engine.model import Battle
+from desktop.gui.fields import ComboBox, SpinBox
 
 if TYPE_CHECKING:
     from desktop.gui.wizard.wizard import ResolutionWizard
@@ -79,7 +80,7 @@ class CombatPage(InputPage):
         super().__init__(wizard)
         self.setTitle("Combat results")
         self.setSubTitle("Enter what each unit did in the round of combat. The engine scores "
-                         "it as you type.")
+                         "each number as you move on from it.")
         self._data = copy.deepcopy(dict(prepared))
         self._data.setdefault("combats", [])
         self.score_labels: list[QLabel] = []
@@ -142,7 +143,8 @@ class CombatPage(InputPage):
         return box
 
     def _spin(self, node: dict[str, Any], key: str, low: int, high: int) -> QSpinBox:
-        spin = QSpinBox(self)
+        spin = SpinBox(self, key.replace("_", " ").capitalize())
+        spin.refused.connect(self.error_label.setText)
         spin.setRange(low, high)
         spin.setValue(int(node.get(key, 0)))
         node[key] = spin.value()
@@ -217,7 +219,7 @@ class FieldsPage(InputPage):
 
     def _field(self, name: str, value: Any, battle: Battle) -> QComboBox | QSpinBox:
         if name in UNIT_FIELDS or name == "player":
-            combo = QComboBox(self)
+            combo = ComboBox(self)
             if name == "player":
                 for player in dict.fromkeys(u.player for u in battle.roster.values()):
                     combo.addItem(player, player)
@@ -228,7 +230,8 @@ class FieldsPage(InputPage):
             found = combo.findData(value)
             combo.setCurrentIndex(max(found, 0))
             return combo
-        spin = QSpinBox(self)
+        spin = SpinBox(self, name.replace("_", " ").capitalize())
+        spin.refused.connect(self.error_label.setText)
         spin.setRange(0, MAX_COUNT)
         spin.setValue(int(value) if isinstance(value, int) else 0)
         return spin

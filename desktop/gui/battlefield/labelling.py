@@ -1,0 +1,184 @@
+"""Where the units' labels stand: each as near its unit as it can, clear of every other unit
+and label, so that a label never hides a unit or takes its clicks.
+
+A label stands in its unit's middle when it fits within the unit. Else, or if it would
+cover another unit or a label already placed, it takes the nearest clear place around the
+unit: rows above and below it (slid along by LABEL_SHIFTS of its width), or beside it. A
+label off its unit gets a leader line to it, and that line too must cross no other unit or
+label. Rectangles are scene units (x0, y0, x1, y1), y growing up the table as the view
+shows it; the places around a unit are tested at once on numpy arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
+
+from desktop.engine.lazy import numpy as np
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+# A label that does not fit on its unit goes in one of LABEL_ROWS rows above or below it,
+# LABEL_GAP_PX pixels apart, slid along by LABEL_SHIFTS of its width, or beside it.
+LABEL_ROWS: Final = 4
+LABEL_GAP_PX: Final = 3.0
+LABEL_SHIFTS: Final = (0.0, -0.2, 0.2, -0.4, 0.4, -0.6, 0.6, -0.8, 0.8)
+# The grid a label on its unit is checked in: cells this many pixels wide.
+CELL_PX: Final = 120.0
+# A leader line that is not there: a box no other box overlaps.
+_NOWHERE: Final = (float("inf"), float("inf"), float("-inf"), float("-inf"))
+
+
+def _overlapping(boxes: NDArray[np.float64], others: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """For each box, whether it shares area with any of `others` (touching is not)."""
+    if not len(others):
+        return np.zeros(len(boxes), dtype=bool)
+    a, b = boxes[:, None, :], others[None, :, :]
+    hits = ((a[..., 0] < b[..., 2]) & (a[..., 2] > b[..., 0])
+            & (a[..., 1] < b[..., 3]) & (a[..., 3] > b[..., 1]))
+    return np.asarray(hits.any(axis=1))
+
+
+class LabelRoom:
+    """The units' bounding boxes and the labels placed so far, for one zoom.
+
+    A label on its unit is checked in a grid of cells (one look, thousands of units); the
+    places around a unit, when it has no room, all at once on arrays.
+    """
+
+    def __init__(self, bodies: Sequence[Rect], fixed: Sequence[Rect], pixels: float) -> None:
+        self.pixels = pixels
+        self.bodies = list(bodies)
+        self.taken: list[Rect] = []  # labels' boxes and leader lines
+        self.cell = CELL_PX / pixels
+        self._cells: dict[tuple[int, int], list[tuple[Rect, int]]] = {}
+        for index, body in enumerate(bodies):
+            self._file(body, index)
+        for rect in fixed:
+            self._take(rect)
+
+    def _keys(self, rect: Rect) -> list[tuple[int, int]]:
+        cell = self.cell
+        left, right = int(rect[0] // cell), int(rect[2] // cell)
+        bottom, top = int(rect[1] // cell), int(rect[3] // cell)
+        if left == right and bottom == top:
+            return [(left, bottom)]
+        return [(column, row) for column in range(left, right + 1)
+                for row in range(bottom, top + 1)]
+
+    def _file(self, rect: Rect, owner: int) -> None:
+        for key in self._keys(rect):
+            self._cells.setdefault(key, []).append((rect, owner))
+
+    def _take(self, rect: Rect) -> None:
+        """A label's box or leader line: nothing may overlap it from now on."""
+        self.taken.append(rect)
+        self._file(rect, -1)
+
+    def _clear(self, rect: Rect, index: int) -> bool:
+        """Whether `rect` overlaps no unit but the `index`th, and no label."""
+        for key in self._keys(rect):
+            for other, owner in self._cells.get(key, ()):
+                if owner != index and other[0] < rect[2] and other[2] > rect[0] \
+                        and other[1] < rect[3] and other[3] > rect[1]:
+                    return False
+        return True
+
+    def place(self, index: int, width: float, height: float, *, around: bool = True,
+              avoid: Sequence[Rect] = ()) -> tuple[tuple[float, float],
+                                                   tuple[float, float] | None] | None:
+        """Where the label (`width` x `height`) of the unit whose box is `bodies[index]`
+        stands, and where its leader line ends (pixels about the label, y down; None on the
+        unit); None if nowhere is clear. Only its unit's middle unless `around`; with
+        `around`, on the unit only if it fits within it (it would hide a small unit).
+        `avoid`: more rectangles this label alone keeps clear of."""
+        x0, y0, x1, y1 = self.bodies[index]
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        box = (cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2)
+        fits = width <= x1 - x0 and height <= y1 - y0
+        if (fits or not around) and self._clear(box, index) and not any(
+                _touch(box, other) for other in avoid):
+            self._take(box)
+            return (cx, cy), None
+        if not around:
+            return None
+        places = _around((x0, y0, x1, y1), width, height, LABEL_GAP_PX / self.pixels)
+        return self._first_clear(index, places, width, height, avoid)
+
+    def _first_clear(self, index: int, places: NDArray[np.float64], width: float,
+                     height: float, avoid: Sequence[Rect] = ()) -> tuple[tuple[float, float],
+                                             tuple[float, float] | None] | None:
+        """The first of `places` (label centres) where the label and its leader line are
+        clear, taken; or None."""
+        x0, y0, x1, y1 = self.bodies[index]
+        boxes = np.column_stack([places[:, 0] - width / 2, places[:, 1] - height / 2,
+                                 places[:, 0] + width / 2, places[:, 1] + height / 2])
+        # The leader: from the nearest point of the unit's box to the label's box.
+        ends = np.column_stack([np.clip(places[:, 0], x0, x1), np.clip(places[:, 1], y0, y1)])
+        on_unit = (ends == places).all(axis=1)
+        starts = np.column_stack([np.clip(ends[:, 0], boxes[:, 0], boxes[:, 2]),
+                                  np.clip(ends[:, 1], boxes[:, 1], boxes[:, 3])])
+        half = 0.5 / self.pixels
+        lines = np.column_stack([np.minimum(starts, ends) - half, np.maximum(starts, ends) + half])
+        lines[on_unit] = _NOWHERE
+        # Only what stands near these places can block them.
+        drawn = lines[~on_unit]
+        reach: Rect = (float(min(boxes[:, 0].min(), drawn[:, 0].min(initial=np.inf))),
+                       float(min(boxes[:, 1].min(), drawn[:, 1].min(initial=np.inf))),
+                       float(max(boxes[:, 2].max(), drawn[:, 2].max(initial=-np.inf))),
+                       float(max(boxes[:, 3].max(), drawn[:, 3].max(initial=-np.inf))))
+        others = _near(self.bodies[:index] + self.bodies[index + 1:], reach)
+        taken = _near([*self.taken, *avoid], reach)
+        blocked = (_overlapping(boxes, others) | _overlapping(boxes, taken)
+                   | _overlapping(lines, others) | _overlapping(lines, taken))
+        free = np.flatnonzero(~blocked)
+        if not len(free):
+            return None
+        chosen = int(free[0])
+        self._take(_rect(boxes[chosen]))
+        if on_unit[chosen]:
+            return (float(places[chosen, 0]), float(places[chosen, 1])), None
+        self._take(_rect(lines[chosen]))
+        px, py = places[chosen]
+        ex, ey = ends[chosen]
+        return (float(px), float(py)), (float((ex - px) * self.pixels),
+                                        float((py - ey) * self.pixels))
+
+
+def _touch(a: Rect, b: Rect) -> bool:
+    """Whether two rectangles share area."""
+    return a[0] < b[2] and a[2] > b[0] and a[1] < b[3] and a[3] > b[1]
+
+
+def _rect(row: NDArray[np.float64]) -> Rect:
+    return (float(row[0]), float(row[1]), float(row[2]), float(row[3]))
+
+
+def _near(rects: Sequence[Rect], reach: Rect) -> NDArray[np.float64]:
+    """The rectangles that reach into `reach` at all, as an array."""
+    found = [rect for rect in rects if rect[0] < reach[2] and rect[2] > reach[0]
+             and rect[1] < reach[3] and rect[3] > reach[1]]
+    return np.array(found, dtype=float).reshape(-1, 4)
+
+
+def _around(body: Rect, width: float, height: float, gap: float) -> NDArray[np.float64]:
+    """The places about a unit's box for a label off it (centres, one a row), nearest the
+    unit first."""
+    x0, y0, x1, y1 = body
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    rows = np.arange(LABEL_ROWS) * (height + gap)
+    above, below = y1 + gap + height / 2 + rows, y0 - gap - height / 2 - rows
+    xs = cx + np.array(LABEL_SHIFTS) * width
+    in_rows = np.stack(np.broadcast_arrays(xs[None, None, :],
+                                           np.stack([above, below], axis=1)[:, :, None]),
+                       axis=-1).reshape(-1, 2)
+    side_ys = cy + np.array([0.0, 1.0, -1.0]) * (height + gap)
+    beside = np.array([(x, y) for x in (x1 + gap + width / 2, x0 - gap - width / 2)
+                       for y in side_ys])
+    places = np.concatenate([in_rows, beside])
+    dx = np.maximum(np.abs(places[:, 0] - cx) - (width + x1 - x0) / 2, 0.0)
+    dy = np.maximum(np.abs(places[:, 1] - cy) - (height + y1 - y0) / 2, 0.0)
+    return np.asarray(places[np.argsort(np.hypot(dx, dy), kind="stable")])
