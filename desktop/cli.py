@@ -16,6 +16,7 @@
     rout armies                           the armies in the database
     rout check ARMY                       an army's warnings (roster and composition)
     rout battles                          the battles in the database
+    rout data add|list|remove|units …     game data in BattleScribe's format (cli_data.py)
 
 `--database URL` picks the database, a URL or a SQLite file's path alike for every command
 (default: $ROUT_DATABASE, else rout.sqlite in the user's data folder).
@@ -237,6 +238,18 @@ def _build_parser() -> _Parser:
     check_parser.add_argument("army", metavar="ARMY",
                               help="an army's name or id (see `rout armies`)")
     commands.add_parser("battles", parents=[database], help="list the battles as JSON")
+    data_parser = commands.add_parser("data", help="game data in BattleScribe's format")
+    data_commands = data_parser.add_subparsers(dest="data_command", required=True,
+                                               parser_class=_Parser)
+    data_commands.add_parser("add", parents=[database], help="store game systems and "
+                             "catalogues (files, folders, zips of a repository)").add_argument(
+        "paths", type=Path, nargs="+", metavar="PATH")
+    data_commands.add_parser("list", parents=[database], help="what is stored, as JSON")
+    data_commands.add_parser("remove", parents=[database], help="remove a catalogue, or a "
+                             "game system with its catalogues").add_argument("name",
+                                                                             metavar="NAME|ID")
+    data_commands.add_parser("units", parents=[database], help="a catalogue's units as "
+                             "JSON").add_argument("catalogue", metavar="CATALOGUE")
     commands.add_parser(
         "check-database", parents=[database],
         help="read the whole database (every page of a SQLite file, every army, library and "
@@ -424,6 +437,12 @@ def import_command(args: argparse.Namespace) -> dict[str, Any]:
                 "terrain": len(imported.start.terrain), "events": len(imported.events),
                 "database": where}
     with Store.open(args.database) as store:
+        game_data: dict[str, Any] = {}
+        if args.file.suffix.lower() in (".ros", ".rosz"):  # priced from stored game data
+            from desktop.store.roster_data import priced_from_stored_data
+
+            imported, pricing = priced_from_stored_data(store, imported, args.file)
+            game_data = pricing.to_json() if pricing.catalogue else {}
         imported = with_army_list(imported, library_for(store, imported.army.ruleset))
         army = store.save_army(imported.army)
         where = store.describe()
@@ -431,7 +450,7 @@ def import_command(args: argparse.Namespace) -> dict[str, Any]:
             "army_list": army.army_list,
             "units": len(army.units), "models": army.models, "points": army.points,
             "points_limit": army.points_limit, "warnings": list(imported.warnings),
-            "database": where}
+            **({"game_data": game_data} if game_data else {}), "database": where}
 
 
 def _missing_database(url: str | None) -> str:
@@ -557,9 +576,16 @@ def check_database_command(args: argparse.Namespace) -> dict[str, Any]:
             "battles": report.battles, "unfinished": report.unfinished}
 
 
+def data_command(args: argparse.Namespace) -> dict[str, Any]:
+    from desktop.cli_data import data_command as run_data
+
+    return run_data(args, bool(_missing_database(args.database)))
+
+
 STORE_COMMANDS = {"import": import_command, "export": export_command,
                   "armies": armies_command, "battles": battles_command,
-                  "check": check_command, "check-database": check_database_command}
+                  "check": check_command, "check-database": check_database_command,
+                  "data": data_command}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

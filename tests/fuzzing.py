@@ -30,6 +30,13 @@ from xml.etree import ElementTree
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+from desktop.engine.bsdata import actions
+from desktop.engine.bsdata.gamedata import GameData
+from desktop.engine.bsdata.reader import read_data_file
+from desktop.engine.bsdata.rosterfile import write_roster
+
+from bsdata_samples import CAT, GST
+
 REPO = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((REPO / "resources" / "scenarios").glob("*.json"))
 ROSTER = REPO / "tests" / "data" / "battlescribe" / "bretonnia-6th-newrecruit.rosz"
@@ -340,7 +347,32 @@ XML_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc"))
 def roster_bytes(draw: st.DrawFn) -> bytes:
     """The real roster with attributes and texts changed, elements cut or repeated; or its
     bytes damaged."""
-    xml = roster_xml()
+    return draw(mutated_xml(roster_xml()))
+
+
+@st.composite
+def data_file_bytes(draw: st.DrawFn, kind: str) -> bytes:
+    """The made-up game system or catalogue of the engine's tests (bsdata_samples), changed
+    as rosters are: attributes (ids, links, numbers), texts, elements cut or repeated."""
+    return draw(mutated_xml((GST if kind == "gst" else CAT).encode()))
+
+
+@cache
+def sample_roster_xml() -> bytes:
+    """A roster of the made-up catalogue, as the engine writes it."""
+    data = GameData(read_data_file(GST.encode(), "t.gst"), [read_data_file(CAT.encode(),
+                                                                           "t.cat")])
+    roster, force = actions.add_force(data, actions.new_roster("Lances"), "fe-army", "cat")
+    roster, paladin = actions.select_entry(data, roster, force, "paladin")
+    roster, _ = actions.select_entry(data, roster, force, "l-sword", paladin)
+    roster, _ = actions.select_entry(data, roster, force, "knights")
+    return write_roster(data, roster)
+
+
+@st.composite
+def mutated_xml(draw: st.DrawFn, xml: bytes) -> bytes:
+    """`xml` with attributes and texts changed, elements cut or repeated; or its bytes
+    damaged."""
     if draw(st.integers(0, 4)) == 0:
         return draw(damaged(xml))
     root = ElementTree.fromstring(xml)
@@ -349,7 +381,8 @@ def roster_bytes(draw: st.DrawFn) -> bytes:
         element = draw(st.sampled_from(elements))
         how = draw(st.sampled_from(["attribute", "attribute", "text", "repeat", "drop"]))
         if how == "attribute":
-            names = [*element.attrib, "number", "name", "value", "type", "customName"]
+            names = [*element.attrib, "number", "name", "value", "type", "customName",
+                     "targetId", "id", "field", "scope", "childId"]
             element.set(draw(st.sampled_from(names)), draw(XML_TEXT))
         elif how == "text":
             element.text = draw(XML_TEXT)

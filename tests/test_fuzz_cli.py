@@ -27,14 +27,17 @@ from fuzzing import (
     REPO,
     Outcome,
     check,
+    data_file_bytes,
     database_urls,
     fuzz_settings,
     json_bytes,
+    mutated_xml,
     odds_arguments,
     reaches_the_network,
     roster_bytes,
     rosz_bytes,
     run_in_process,
+    sample_roster_xml,
     scenario_commands,
 )
 
@@ -110,6 +113,28 @@ def test_battlescribe_rosters(data):
         path = folder / ("in.rosz" if zipped else "in.ros")
         path.write_bytes(data.draw(rosz_bytes() if zipped else roster_bytes()))
         _import_then_round_trip(path, folder)
+
+
+@fuzz_settings()
+@given(st.data())
+def test_game_data(data):
+    """`rout data add` of a changed game system and catalogue, then `rout data units` and an
+    import priced from what was stored: exit 0 or one line, never a traceback."""
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        (folder / "repo").mkdir()
+        (folder / "repo" / "test.gst").write_bytes(data.draw(data_file_bytes("gst")))
+        (folder / "repo" / "test.cat").write_bytes(data.draw(data_file_bytes("cat")))
+        database = f"sqlite:///{folder / 'rout.sqlite'}"
+        added = run_in_process(["data", "add", folder / "repo", "--database", database])
+        check(added)
+        if added.code == 0:
+            check(run_in_process(["data", "units", data.draw(st.sampled_from(
+                ["Knights", "cat", "gs/cat", "nothing"])), "--database", database]))
+            check(run_in_process(["data", "list", "--database", database]))
+            path = folder / "in.ros"
+            path.write_bytes(data.draw(mutated_xml(sample_roster_xml())))
+            check(run_in_process(["import", path, "--database", database]))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -24,6 +25,7 @@ __all__ = [
     "ARMIES",
     "BATTLES",
     "EVENTS",
+    "GAME_DATA",
     "LIBRARY",
     "LIBRARY_HEAD",
     "METADATA",
@@ -67,6 +69,23 @@ BATTLES = Table(
     Column("start", JSON(), nullable=False),
     Column("created", DateTime(), nullable=False),
     Column("version", Integer(), nullable=False),
+)
+
+GAME_DATA = Table(
+    "game_data",
+    METADATA,
+    Column("game_system_id", String(length=100), primary_key=True, nullable=False),
+    Column("file_id", String(length=100), primary_key=True, nullable=False),
+    Column("kind", String(length=20), nullable=False),
+    Column("name", String(length=300), nullable=False, index=True),
+    Column("revision", Integer(), nullable=False),
+    Column("library", Boolean(), nullable=False),
+    Column("file_name", String(length=300), nullable=False),
+    Column("sha256", String(length=64), nullable=False, index=True),
+    Column("size", Integer(), nullable=False),
+    Column("content", LargeBinary(), nullable=False),
+    Column("summary", JSON(), nullable=False),
+    Column("stored", DateTime(), nullable=False),
 )
 
 LIBRARY_HEAD = Table(

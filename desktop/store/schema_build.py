@@ -32,6 +32,7 @@ TABLE_NAMES = {
     "battle": "BATTLES",
     "battle_event": "EVENTS",
     "pending_resolution": "PENDING",
+    "game_data": "GAME_DATA",
 }
 
 HEADER = '''\

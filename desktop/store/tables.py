@@ -11,11 +11,22 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Column, DateTime, Float, ForeignKey, Index, String
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+)
 from sqlmodel import Field, SQLModel
 
-__all__ = ["ArmyRow", "BattleEventRow", "BattleRow", "LibraryEntryRow", "LibraryRow",
-           "PendingResolutionRow", "RosterEntryRow", "SQLModel"]
+__all__ = ["ArmyRow", "BattleEventRow", "BattleRow", "GameDataRow", "LibraryEntryRow",
+           "LibraryRow", "PendingResolutionRow", "RosterEntryRow", "SQLModel"]
 
 # Stable constraint names: SQLite migrations rebuild tables by name (render_as_batch).
 SQLModel.metadata.naming_convention = {
@@ -158,3 +169,27 @@ class PendingResolutionRow(SQLModel, table=True):
     updated: datetime = _moment()
     # Revision 0007: the window answering it ('' for none: a CLI's, or an older Rout's).
     owner: str = Field(sa_column=Column(String(32), nullable=False))
+
+
+class GameDataRow(SQLModel, table=True):
+    """A game system or catalogue in BattleScribe's format (revision 0008), one row per
+    file: its bytes as the player gave them and what Rout read from them.
+
+    Ids are unique within one game system only (two data sets of one game reuse each
+    other's catalogue ids), so a file is keyed by its game system and its own id."""
+
+    __tablename__ = "game_data"
+
+    game_system_id: str = Field(sa_column=Column(String(100), primary_key=True))
+    file_id: str = Field(sa_column=Column(String(100), primary_key=True))
+    kind: str = Field(sa_column=Column(String(20), nullable=False))  # gameSystem, catalogue
+    name: str = Field(sa_column=Column(String(300), nullable=False, index=True))
+    revision: int = Field(sa_column=Column(Integer, nullable=False))
+    library: bool = Field(sa_column=Column(Boolean, nullable=False))
+    file_name: str = Field(sa_column=Column(String(300), nullable=False))
+    sha256: str = Field(sa_column=Column(String(64), nullable=False, index=True))
+    size: int = Field(sa_column=Column(Integer, nullable=False))
+    content: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    # What Rout read: counts, the imports, the problems it left out (one line each).
+    summary: dict[str, Any] = _json()
+    stored: datetime = _moment()

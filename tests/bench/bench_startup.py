@@ -40,7 +40,10 @@ from bench_store import make_army
 from report import Report
 
 from desktop.engine.model import Army
+from desktop.store.gamedata import add_data, collect, list_data
 from desktop.store.store import Store
+
+BSDATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "bsdata"
 
 RATIO_BUDGET = 1.5
 ARMIES_SHOWN_BUDGET = 4.0  # issue 14: the screenshot with the armies, against the bare window
@@ -121,14 +124,21 @@ class RunFailed(Exception):
     """A child process failed, hung or saved no picture; the message says which and why."""
 
 
-def build_database(url: str) -> None:
-    """ARMIES armies of UNITS_PER_ARMY units each, as a player's database would hold them."""
+def build_database(url: str) -> int:
+    """ARMIES armies of UNITS_PER_ARMY units each, as a player's database would hold them,
+    and the shared game data (both data sets: 2 game systems, 21 catalogues) when the shared
+    copy is there, since stored data must not slow the start (issue 22). Returns how many
+    game data files are stored."""
     template = make_army(UNITS_PER_ARMY)
     with Store.open(url) as store:
         for index in range(ARMIES):
             store.save_army(Army(f"Army {index:02}", f"Player {index % 7}", template.ruleset,
                                  template.units, template.points_limit))
         assert len(store.list_armies()) == ARMIES
+        if BSDATA.is_dir():
+            for folder in sorted(p for p in BSDATA.iterdir() if p.is_dir()):
+                add_data(store, collect([folder]))
+        return len(list_data(store))
 
 
 def child_environment(folder: Path) -> dict[str, str]:
@@ -222,7 +232,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="rout-bench-startup-") as name:
         folder = Path(name)
         url = f"sqlite:///{folder / 'rout.sqlite'}"
-        build_database(url)
+        data_files = build_database(url)
         bare_script = folder / "bare_window.py"
         bare_script.write_text(BARE_WINDOW, encoding="utf-8")
         environment = child_environment(folder)
@@ -271,7 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report.ratio(f"screenshot_{ARMIES}_armies_loaded", screenshot / bare,
                  budget=ARMIES_SHOWN_BUDGET,
                  details=f"{screenshot:.2f} s ({spread(timings['screenshot'])}) vs the bare "
-                         f"window")
+                         f"window, {data_files} game data files stored")
     # What a player waits for from the command to the prompt: start, picture and exit, each
     # Rout run against the bare window run beside it in the same round.
     pairs = [rout / plain for rout, plain in zip(endings["screenshot"], endings["bare"],

@@ -8,8 +8,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006_rebuild"
-down_revision = "0007"  # the shipped head
+revision = "0008_rebuild"
+down_revision = "0008"  # the shipped head
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,174 @@
+"""BattleScribe game data benchmarks (issue 22's budgets). Run
+
+    python tests/bench/bench_bsdata.py
+
+1. Cost grows with the data, not its square: a made-up catalogue ten times larger (more
+   units, each with its options and links) is read and indexed in at most 12 times the time.
+2. The engine on an army of about 2,000 points (the made-up catalogue of the tests): one
+   roster action (select a unit, with what it must hold) in at most 20 ms, a full
+   validation in at most 50 ms.
+3. With the shared data (../shared/data/bsdata; skipped when absent): storing all of it in a
+   new SQLite database in at most 10 s, storing the same files again in at most 1 s, and
+   `rout data units` figures for the largest catalogue in at most 1 s; and `rout data add`
+   of all of it as a player runs it (a new process, a new database: start-up, migrations,
+   reading, storing) in at most 10 s with at most 500 MB of memory at its peak.
+
+Prints report.py's lines; the budgets stretch on a machine slower than the idle one.
+"""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+
+from report import Report
+
+from desktop.engine.bsdata import actions
+from desktop.engine.bsdata.evaluate import Evaluation
+from desktop.engine.bsdata.gamedata import GameData
+from desktop.engine.bsdata.reader import read_data_file
+from desktop.engine.bsdata.units import catalogue_units
+from desktop.store.gamedata import add_data, collect, list_data, load_game_data
+from desktop.store.store import Store
+
+REPO = Path(__file__).resolve().parents[2]
+BSDATA = REPO.parent / "shared" / "data" / "bsdata"
+MEMORY_BUDGET_MB = 500
+GST = """<?xml version="1.0"?>
+<gameSystem id="gs" name="Bench" revision="1" xmlns="http://www.battlescribe.net/schema/gameSystemSchema">
+  <costTypes><costType id="pts" name="pts"/></costTypes>
+  <categoryEntries><categoryEntry id="core" name="Core"/></categoryEntries>
+  <forceEntries><forceEntry id="army" name="Army">
+    <categoryLinks><categoryLink id="l-core" targetId="core"/></categoryLinks>
+  </forceEntry></forceEntries>
+  <sharedSelectionEntries>
+    <selectionEntry id="shield" name="Shield" type="upgrade">
+      <costs><cost name="pts" typeId="pts" value="1"/></costs>
+    </selectionEntry>
+  </sharedSelectionEntries>
+</gameSystem>"""
+UNIT = """
+    <selectionEntry id="u{i}" name="Unit {i}" type="unit">
+      <categoryLinks><categoryLink id="c{i}" targetId="core" primary="true"/></categoryLinks>
+      <selectionEntries>
+        <selectionEntry id="m{i}" name="Warrior {i}" type="model">
+          <constraints>
+            <constraint id="min{i}" type="min" value="10" field="selections" scope="parent"/>
+            <constraint id="max{i}" type="max" value="40" field="selections" scope="parent"/>
+          </constraints>
+          <costs><cost name="pts" typeId="pts" value="5"/></costs>
+        </selectionEntry>
+        <selectionEntry id="s{i}" name="Spears {i}" type="upgrade">
+          <modifiers><modifier type="increment" field="pts" value="1"><repeats>
+            <repeat field="selections" scope="parent" value="1" repeats="1" childId="model"/>
+          </repeats></modifier></modifiers>
+          <costs><cost name="pts" typeId="pts" value="0"/></costs>
+        </selectionEntry>
+      </selectionEntries>
+      <entryLinks>
+        <entryLink id="ls{i}" name="Shield" targetId="shield" type="selectionEntry">
+          <constraints>
+            <constraint id="lmin{i}" type="min" value="1" field="selections" scope="parent"/>
+          </constraints>
+        </entryLink>
+      </entryLinks>
+    </selectionEntry>"""
+
+
+def catalogue(units: int) -> bytes:
+    body = "".join(UNIT.format(i=i) for i in range(units))
+    return ('<?xml version="1.0"?><catalogue id="cat" name="Bench Army" revision="1" '
+            'gameSystemId="gs" xmlns="http://www.battlescribe.net/schema/catalogueSchema">'
+            f"<selectionEntries>{body}</selectionEntries></catalogue>").encode()
+
+
+def best(work: Callable[[], object], repeat: int = 3) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def read_and_index(content: bytes) -> GameData:
+    data = GameData(read_data_file(GST.encode(), "bench.gst"),
+                    [read_data_file(content, "bench.cat")])
+    data.all_problems()
+    return data
+
+
+def main() -> int:
+    report = Report("bsdata")
+    _, stretch = report.baseline_2d6()
+    small, large = catalogue(200), catalogue(2000)
+    small_seconds = best(lambda: read_and_index(small))
+    base = report.time("read_index_200_units", small_seconds)
+    large_seconds = best(lambda: read_and_index(large))
+    report.ratio("read_index_10x_larger", large_seconds / small_seconds, budget=12.0,
+                 details=f"{large_seconds * 1000:.0f} ms vs {base.value * 1000:.0f} ms")
+
+    data = read_and_index(catalogue(40))
+    roster, force = actions.add_force(data, actions.new_roster("Bench"), "army", "cat")
+    for i in range(18):  # 18 units of 20 warriors with spears: 2,160 points
+        roster, unit = actions.select_entry(data, roster, force, f"u{i}")
+        warriors = next(s for s in actions.forces_of(roster)[0].selections
+                        if s.id == unit).children[0]
+        roster = actions.set_count(roster, warriors.id, 20)
+        roster, _ = actions.select_entry(data, roster, force, f"s{i}", unit)
+    points = Evaluation(data, roster).totals()["pts"]
+    assert points >= Decimal(2000), points
+    report.time("roster_action_2000_points",
+                best(lambda: actions.select_entry(data, roster, force, "u30"), 7),
+                budget=0.020 * stretch, details=f"{points} pts, select a unit")
+    report.time("validation_2000_points", best(lambda: Evaluation(data, roster).errors(), 7),
+                budget=0.050 * stretch, details=f"{points} pts")
+
+    if not BSDATA.is_dir():
+        print(f"bsdata: no shared data at {BSDATA}; the data-store figures are not measured")
+        return report.finish()
+    inputs = collect([BSDATA / "lexicanum", BSDATA / "ergofarg"])
+    with tempfile.TemporaryDirectory() as folder, \
+            Store.open(f"sqlite:///{Path(folder) / 'bench.sqlite'}") as store:
+        start = time.perf_counter()
+        stored = add_data(store, inputs)
+        report.time("data_add_all_shared", time.perf_counter() - start,
+                    budget=10.0 * stretch, details=f"{len(stored.stored)} files")
+        start = time.perf_counter()
+        again = add_data(store, inputs)
+        report.time("data_add_all_again", time.perf_counter() - start,
+                    budget=1.0 * stretch, details=f"{len(again.unchanged)} unchanged")
+        largest = max((d for d in list_data(store) if d.kind == "catalogue"
+                       and not d.library), key=lambda d: d.size)
+
+        def units() -> object:
+            loaded = load_game_data(store, largest.game_system_id, largest.id)
+            return catalogue_units(loaded, largest.id)
+        report.time("data_units_largest", best(units, 1), budget=1.0 * stretch,
+                    details=f"{largest.file_name}, {largest.size} bytes")
+    with tempfile.TemporaryDirectory() as folder:
+        command = [sys.executable, "-m", "desktop", "data", "add", str(BSDATA / "lexicanum"),
+                   str(BSDATA / "ergofarg"), "--database",
+                   f"sqlite:///{Path(folder) / 'cli.sqlite'}"]
+        start = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, cwd=REPO, check=False)
+        seconds = time.perf_counter() - start
+        # The peak of the one child this bench starts (ru_maxrss is in KiB on Linux).
+        peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        failed = (f"exit {done.returncode}: {done.stderr.decode(errors='replace').strip()}"
+                  if done.returncode else
+                  f"peak memory {peak_mb:.0f} MB over {MEMORY_BUDGET_MB} MB"
+                  if peak_mb > MEMORY_BUDGET_MB else "")
+        report.time("data_add_all_shared_cli", seconds, budget=10.0 * stretch, failed=failed,
+                    details=f"peak memory {peak_mb:.0f} MB (budget {MEMORY_BUDGET_MB} MB)")
+    return report.finish()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,358 @@
+"""The BattleScribe roster engine (desktop/engine/bsdata) on small data the tests write
+(bsdata_samples: made up for these tests; no real game data is copied into the project)."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from decimal import Decimal
+
+import pytest
+
+from desktop.engine.bsdata import actions
+from desktop.engine.bsdata.errors import DataError, RosterActionError
+from desktop.engine.bsdata.evaluate import Ancestors, Evaluation
+from desktop.engine.bsdata.gamedata import GameData
+from desktop.engine.bsdata.model import Query
+from desktop.engine.bsdata.reader import read_data_file
+from desktop.engine.bsdata.rosterfile import load_roster, write_roster
+from desktop.engine.bsdata.state import roster_state
+from desktop.engine.bsdata.units import catalogue_units
+
+from bsdata_samples import CAT, CHAMPION, GST
+
+
+def game_data() -> GameData:
+    return GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(CAT.encode(), "test.cat")])
+
+
+def zipped(name: str, content: bytes) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+def army(data: GameData):
+    roster, force = actions.add_force(data, actions.new_roster("Test"), "fe-army", "cat")
+    return roster, force
+
+
+def test_a_new_unit_comes_with_its_minimum_models_and_its_mandatory_mount():
+    data = game_data()
+    roster, force = army(data)
+    roster, _knights = actions.select_entry(data, roster, force, "knights")
+    state = roster_state(data, roster)
+    unit = state.forces[0].selections[0]
+    assert [(c.name, c.number) for c in unit.children] == [("Knight", 5), ("Warhorse", 1)]
+    # 5 knights × 24; the link makes the horse free (its cost replaces the target's 14).
+    assert state.costs[0].value == 120
+    assert unit.children[1].entry_id == "k-horse::horse"
+
+
+def test_a_per_model_option_follows_the_number_of_models():
+    data = game_data()
+    roster, force = army(data)
+    roster, knights = actions.select_entry(data, roster, force, "knights")
+    roster, _stakes = actions.select_entry(data, roster, force, "stakes", knights)
+    knight = next(s for s in roster.forces[0].selections[0].children
+                  if s.option.definition.id == "knight")
+    roster = actions.set_count(roster, knight.id, 12)
+    state = roster_state(data, roster)
+    costs = {c.name: c.costs[0].value for c in state.forces[0].selections[0].children
+             if c.costs}
+    assert costs == {"Knight": 288, "Stakes": 12, "Warhorse": 0}
+    assert state.costs[0].value == 300
+
+
+def test_actions_leave_the_roster_they_were_given_unchanged():
+    data = game_data()
+    roster, force = army(data)
+    before = roster
+    after, _ = actions.select_entry(data, roster, force, "paladin")
+    assert before.forces[0].selections == ()
+    assert len(after.forces[0].selections) == 1
+    assert roster_state(data, before).costs[0].value == 0  # undo is the old value
+
+
+def test_limits_are_reported_in_a_players_words_and_as_the_specs_name_them():
+    data = game_data()
+    roster, force = army(data)
+    roster, first = actions.select_entry(data, roster, force, "paladin")
+    roster, second = actions.select_entry(data, roster, force, "paladin")
+    roster, _ = actions.select_entry(data, roster, force, "l-sword", first)
+    assert [e.message for e in Evaluation(data, roster).errors()] == [
+        "The roster must have at least 1 Core (has 0)"]
+    roster, _ = actions.select_entry(data, roster, force, "l-sword", second)
+    roster, _ = actions.select_entry(data, roster, force, "l-shield", second)
+    errors = Evaluation(data, roster).errors()
+    by_source = {e.source: e for e in errors}
+    assert set(by_source) == {"core-min", "sword/sword-army", "p-items/items-pts"} - {
+        "core-min"} | {"cl-core/core-min"}
+    army_limit = by_source["sword/sword-army"]
+    assert (army_limit.owner_kind, army_limit.owner_entry_id) == (
+        "selection", "p-items::l-sword::sword")
+    assert army_limit.message == "The roster can have at most 1 Sword of Tests (has 2)"
+    allowance = by_source["p-items/items-pts"]
+    assert (allowance.owner_kind, allowance.owner_entry_id) == ("selection", "paladin")
+    assert allowance.message == "Paladin can have at most 50 pts of Magic Items (has 55)"
+
+
+def test_selecting_an_entry_the_place_does_not_offer_is_refused():
+    data = game_data()
+    roster, force = army(data)
+    with pytest.raises(RosterActionError, match="'sword' cannot be selected in this force"):
+        actions.select_entry(data, roster, force, "sword")
+    with pytest.raises(RosterActionError, match="no force 'nope'"):
+        actions.select_entry(data, roster, "nope", "paladin")
+
+
+def test_a_roster_written_as_ros_reads_back_to_the_same_state():
+    data = game_data()
+    roster, force = army(data)
+    roster, _knights = actions.select_entry(data, roster, force, "knights")
+    roster, paladin = actions.select_entry(data, roster, force, "paladin")
+    roster, _ = actions.select_entry(data, roster, force, "l-sword", paladin)
+    content = write_roster(data, roster)
+    again = load_roster(data, zipped("army.ros", content), "army.rosz")
+    assert again.problems == []
+    assert roster_state(data, again.roster) == roster_state(data, roster)
+    assert b'entryId="p-items::l-sword::sword"' in content
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"<catalogue", "bad.cat: not well-formed XML"),
+    (b'<?xml version="1.0"?><!DOCTYPE c [<!ENTITY e "x">]><catalogue/>',
+     "bad.cat: refused: the XML declares DTD"),
+    (b'<catalogue xmlns="http://example.com/other" id="c"/>',
+     "bad.cat: wrong namespace 'http://example.com/other' for <catalogue>"),
+    (b'<roster xmlns="http://www.battlescribe.net/schema/rosterSchema"/>',
+     "bad.cat: not BattleScribe data (the document is <roster>"),
+    (CAT.replace('value="24"', 'value="lots"').encode(),
+     "bad.cat: <cost> value 'lots' is not a number"),
+    (CAT.replace('value="24"', 'value="NaN"').encode(),
+     "bad.cat: <cost> value 'NaN' is not a usable number"),
+])
+def test_bad_files_are_one_line_naming_the_file_and_the_problem(content, message):
+    with pytest.raises(DataError) as error:
+        read_data_file(content, "bad.cat")
+    assert str(error.value).startswith(message)
+    assert "\n" not in str(error.value)
+
+
+def test_zipped_files_are_read_and_unsafe_zips_refused():
+    assert read_data_file(zipped("Knights.cat", CAT.encode()), "k.catz").name == "Knights"
+    with pytest.raises(DataError, match=r"k.catz: refused: the zip holds a path outside"):
+        read_data_file(zipped("../Knights.cat", CAT.encode()), "k.catz")
+    bomb = zipped("Knights.cat", CAT.encode() + b" " * (3 * 1024 * 1024))
+    with pytest.raises(DataError, match=r"k.catz: refused: .* a zip bomb\?"):
+        read_data_file(bomb, "k.catz")
+    with pytest.raises(DataError, match=r"holds exactly one .gst/.cat file; this one holds 0"):
+        read_data_file(zipped("notes.txt", b"x"), "k.catz")
+
+
+def test_dangling_and_circular_links_are_left_out_with_one_problem_each():
+    broken = CAT.replace('targetId="shield"', 'targetId="missing-shield"').replace(
+        '<costs><cost name="pts" typeId="pts" value="10"/></costs>',
+        '<entryLinks><entryLink id="loop" name="Loop" targetId="items" '
+        'type="selectionEntryGroup"/></entryLinks>')
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(broken.encode(), "test.cat")])
+    problems = data.all_problems()
+    assert any("link 'l-shield' ('Shield of Tests') points at 'missing-shield', which does "
+               "not exist" in p for p in problems)
+    roster, force = army(data)
+    roster, _paladin = actions.select_entry(data, roster, force, "paladin")
+    items = roster.forces[0].selections[0].option.selectable
+    assert [o.name for o in items] == ["Warhorse", "Sword of Tests"]
+
+
+def test_a_link_leading_back_into_itself_is_broken_once():
+    looping = CAT.replace(
+        '<costs><cost name="pts" typeId="pts" value="10"/></costs>',
+        '<entryLinks><entryLink id="loop" name="Loop" targetId="items" '
+        'type="selectionEntryGroup"/></entryLinks>')
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(looping.encode(), "test.cat")])
+    problems = [p for p in data.all_problems() if "circular" in p]
+    assert len(problems) == 1
+    assert "test.cat: link 'loop' ('Loop') leads back to 'Magic Items'" in problems[0]
+
+
+def test_a_catalogue_of_another_game_system_is_refused_naming_both():
+    other = CAT.replace('gameSystemId="gs"', 'gameSystemId="elsewhere"')
+    with pytest.raises(DataError, match=r"test.cat: belongs to game system 'elsewhere', not "
+                                        r"'gs' \('Test Battles'\)"):
+        GameData(read_data_file(GST.encode(), "test.gst"),
+                 [read_data_file(other.encode(), "test.cat")])
+
+
+def test_cost_limits_and_decimal_costs():
+    data = game_data()
+    roster, force = army(data)
+    roster, _ = actions.select_entry(data, roster, force, "paladin")
+    roster = actions.set_cost_limit(roster, "pts", Decimal(50))
+    errors = Evaluation(data, roster).errors()
+    assert next(e.source for e in errors if e.owner_kind == "roster") == "costLimits/pts"
+    assert "The roster costs 60 pts, over its limit of 50" in [e.message for e in errors]
+
+
+def test_a_champions_own_gear_is_not_counted_as_the_units_and_hidden_entries_wait():
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(CHAMPION.encode(), "guards.cat")])
+    roster, force = army(data)
+    roster, _ = actions.select_entry(data, roster, force, "guards")
+    state = roster_state(data, roster)
+    unit = state.forces[0].selections[0]
+    # The unit and its captain each have one shield; the hidden banner is not selected.
+    assert [(c.name, [g.name for g in c.children]) for c in unit.children] == [
+        ("Captain", ["Shield"]), ("Shield", [])]
+    assert [e.source for e in state.errors] == ["cl-core/core-min"]
+
+
+def test_a_modifier_on_a_field_the_entry_does_not_have_is_one_problem():
+    odd = CAT.replace('<modifier type="increment" field="pts" value="1">',
+                      '<modifier type="increment" field="no-such-field" value="1">')
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(odd.encode(), "test.cat")])
+    assert data.all_problems() == [
+        "test.cat: 'Stakes' ('stakes') has a modifier on 'no-such-field', which is no field "
+        "of it nor one of its constraints; it is ignored"]
+    assert game_data().all_problems() == []
+
+
+FORCED = CAT.replace(
+    '<selectionEntry id="paladin" name="Paladin" type="unit">',
+    '''<selectionEntry id="paladin" name="Paladin" type="unit">
+      <selectionEntryGroups>
+        <selectionEntryGroup id="gear" name="Gear">
+          <constraints>
+            <constraint id="gear-min" type="min" value="2" field="selections" scope="parent"/>
+          </constraints>
+          <selectionEntries>
+            <selectionEntry id="spear" name="Spear" type="upgrade"><constraints>
+              <constraint id="spear-max" type="max" value="1" field="selections" scope="parent"/>
+            </constraints></selectionEntry>
+            <selectionEntry id="helm" name="Helm" type="upgrade"><constraints>
+              <constraint id="helm-max" type="max" value="1" field="selections" scope="parent"/>
+            </constraints></selectionEntry>
+          </selectionEntries>
+        </selectionEntryGroup>
+        <selectionEntryGroup id="vow" name="Vow">
+          <constraints>
+            <constraint id="vow-min" type="min" value="1" field="selections" scope="parent"/>
+          </constraints>
+          <selectionEntries>
+            <selectionEntry id="grail" name="Grail Vow" type="upgrade"/>
+            <selectionEntry id="quest" name="Questing Vow" type="upgrade"/>
+          </selectionEntries>
+        </selectionEntryGroup>
+      </selectionEntryGroups>''')
+
+
+def test_a_group_minimum_only_one_choice_meets_is_selected_the_others_wait():
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(FORCED.encode(), "test.cat")])
+    roster, force = army(data)
+    roster, _ = actions.select_entry(data, roster, force, "paladin")
+    state = roster_state(data, roster)
+    # Two pieces of gear for a minimum of two: both. A vow out of two: the player chooses.
+    assert [c.name for c in state.forces[0].selections[0].children] == ["Helm", "Spear"]
+    assert "Paladin must have at least 1 Vow (has 0)" in [e.message for e in state.errors]
+
+
+NESTED = CAT.replace(
+    '<selectionEntry id="paladin" name="Paladin" type="unit">',
+    '''<selectionEntry id="paladin" name="Paladin" type="unit">
+      <selectionEntries>
+        <selectionEntry id="banner" name="Banner" type="upgrade">
+          <constraints><constraint id="b1" type="min" value="1" scope="parent"/></constraints>
+          <modifiers><modifier type="append" field="name" value="(1 above)"><conditions>
+            <condition type="equalTo" value="1" field="selections" scope="ancestor"/>
+          </conditions></modifier></modifiers>
+          <selectionEntries>
+            <selectionEntry id="pole" name="Pole" type="upgrade">
+              <constraints><constraint id="p1" type="min" value="1" scope="parent"/></constraints>
+              <modifiers><modifier type="append" field="name" value="(2 above)"><conditions>
+                <condition type="equalTo" value="2" field="selections" scope="ancestor"/>
+              </conditions></modifier></modifiers>
+            </selectionEntry>
+          </selectionEntries>
+        </selectionEntry>
+      </selectionEntries>''')
+
+
+def test_each_selection_counts_its_own_ancestors():
+    """Scopes made per query (ancestors, a category, a catalogue) are cached by what they
+    are: keyed by their id, a later query's scope could take an earlier one's answer."""
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(NESTED.encode(), "test.cat")])
+    roster, force = army(data)
+    roster, _ = actions.select_entry(data, roster, force, "paladin")
+    paladin = roster_state(data, roster).forces[0].selections[0]
+    banner = next(c for c in paladin.children if c.name.startswith("Banner"))
+    assert (banner.name, banner.children[0].name) == ("Banner (1 above)", "Pole (2 above)")
+    evaluation = Evaluation(data, roster)
+    query = Query(field="selections", scope="ancestor")
+    pole = evaluation.by_selection_id[banner.children[0].id]
+    # One query right after the other: the first's scope is freed, the second's is made.
+    counts = [evaluation.query_value(query, evaluation.place_of(node))
+              for node in (pole.parent, pole, pole.parent)]
+    assert counts == [1, 2, 1]
+    # Two scopes that mean the same, alive at once, share one cached answer (the cache
+    # keys what a scope stands for, not the object's id).
+    first = Ancestors((pole.parent,))
+    again = Ancestors((pole.parent,))
+    assert evaluation.key_counts(first, False, False, True) is evaluation.key_counts(
+        again, False, False, True)
+
+
+BEASTS = """<?xml version="1.0" encoding="UTF-8"?>
+<catalogue id="beasts" name="Beasts" revision="1" gameSystemId="gs"
+    xmlns="http://www.battlescribe.net/schema/catalogueSchema">
+  <selectionEntries>
+    <selectionEntry id="pack" name="Bog Beasts" type="unit" subType="unit-group">
+      <categoryLinks><categoryLink id="p-core" targetId="cat-core" primary="true"/></categoryLinks>
+      <selectionEntries>
+        <selectionEntry id="beast" name="Bog Beast" type="unit">
+          <constraints>
+            <constraint id="b-min" type="min" value="1" field="selections" scope="parent"/>
+            <constraint id="b-max" type="max" value="3" field="selections" scope="parent"/>
+          </constraints>
+          <costs><cost name="pts" typeId="pts" value="85"/></costs>
+          <selectionEntries>
+            <selectionEntry id="horns" name="Great Horns" type="upgrade">
+              <costs><cost name="pts" typeId="pts" value="5"/></costs>
+            </selectionEntry>
+          </selectionEntries>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntry>
+    <selectionEntry id="hermit" name="Hermit" type="unit">
+      <categoryLinks><categoryLink id="h-core" targetId="cat-core" primary="true"/></categoryLinks>
+      <costs><cost name="pts" typeId="pts" value="50"/></costs>
+      <selectionEntries>
+        <selectionEntry id="toad" name="Giant Toad" type="unit">
+          <constraints>
+            <constraint id="t-max" type="max" value="1" field="selections" scope="parent"/>
+          </constraints>
+          <costs><cost name="pts" typeId="pts" value="30"/></costs>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntry>
+  </selectionEntries>
+</catalogue>
+"""
+
+
+def test_a_unit_made_of_priced_units_is_counted_in_them_a_single_companion_is_not():
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(BEASTS.encode(), "beasts.cat")])
+    pack, hermit = catalogue_units(data, "beasts")
+    assert (pack.name, pack.slot, pack.points_per_model, pack.base_points, pack.min_models,
+            pack.max_models) == ("Bog Beasts", "Core", 85.0, 85.0, 1, 3)
+    assert [(o.name, o.points) for o in pack.options] == [("Great Horns", 5.0)]
+    assert (hermit.points_per_model, hermit.base_points, hermit.min_models,
+            hermit.max_models) == (None, 50.0, 1, 1)
+    assert [(o.name, o.points) for o in hermit.options] == [("Giant Toad", 30.0)]
