@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from replaying_walk import replaying_forecast
 from test_properties import battles, load_placed
 
 from desktop.engine import forecast as forecast_module
@@ -232,6 +233,60 @@ def test_each_bundled_scenario_after_its_own_answers_equals_the_brute_force(
 
 
 # ---------------------------------------------------------------------------------------------
+# Against the walk that replays every run from the start (tests/replaying_walk.py)
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+def test_the_walk_from_checkpoints_equals_the_replaying_walk_on_each_bundled_scenario(
+        path: Path) -> None:
+    """Issue 24: the walk resumes runs from checkpoints and works each equal one out once;
+    the old walk replayed every run from the start. Same classes, same trust in move rolls:
+    the same fractions, and the same count of runs (what `rout forecast` says as leaves).
+    From where each file's answers leave at most 20,000 faces to roll."""
+    resolution = resolution_of(path)
+    loaded = load_scenario(json.loads(path.read_text(encoding="utf-8")))
+    answers = _prefix_for_brute_force(path, 20_000)
+    result = forecast(resolution, answers, loaded.choices, budget_seconds=120)
+    old, runs = replaying_forecast(resolution, answers, loaded.choices)
+    assert result.exact and runs > 1
+    assert whole(result) == old
+    assert result.leaves == runs
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=battles(), seed=st.integers(0, 2**32 - 1), kept=st.integers(1, 3))
+def test_the_walk_from_checkpoints_equals_the_replaying_walk_on_made_up_battles(
+        data: dict[str, Any], seed: int, kept: int) -> None:
+    """Battles hypothesis makes up, from a run that fails every test, all but its last
+    `kept` rolls given: whole trees of panics, flights and pursuits both ways."""
+    resolution = load_placed(data).resolution()
+    session = run(resolution, gives_way(seed))
+    rolls = [i for i, step in enumerate(session.steps) if isinstance(step.request, Roll)]
+    cut = rolls[-kept] if len(rolls) >= kept else 0
+    answers = session.answers[:cut]
+    old, runs = replaying_forecast(resolution, answers)
+    result = forecast(resolution, answers, budget_seconds=120)
+    assert result.exact
+    assert whole(result) == old
+    assert result.leaves == runs
+
+
+@pytest.mark.parametrize("answers", [((10,), (10,)), ((10,), (1,))],
+                         ids=["ran at once", "stood, then tested again"])
+def test_kensei_walk_from_checkpoints_equals_the_replaying_walk(
+        answers: tuple[Answer, ...]) -> None:
+    """The Ronin's run through the Ashigaru with the Oni staying: every run total, friends
+    run through or not, the Ashigaru's own test."""
+    resolution = resolution_of(SCENARIOS / "k1-ronin-run-through-ashigaru.json")
+    choices = {"chase:oni": "stay"}
+    old, runs = replaying_forecast(resolution, answers, choices)
+    result = forecast(resolution, answers, choices, budget_seconds=120)
+    assert result.exact and runs > 300
+    assert whole(result) == old
+    assert result.leaves == runs
+
+
+# ---------------------------------------------------------------------------------------------
 # Rolls that only say how far a unit moves
 
 
@@ -390,7 +445,7 @@ def test_forecasts_of_made_up_battles_equal_every_total(data: dict[str, Any],
         totals *= len(request.dice.ways())
         cut -= 1
     answers = session.answers[:cut]
-    result = forecast(resolution, answers)
+    result = forecast(resolution, answers, budget_seconds=120)  # exactness, not speed
     assert result.exact
     assert whole(result) == every_total(resolution, answers)
 

@@ -25,10 +25,9 @@ the result says it is a sample.
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -59,6 +58,7 @@ from desktop.engine.model import Battle
 from desktop.engine.odds import percent
 from desktop.engine.procedure import (
     Answer,
+    Checkpoint,
     Choice,
     Resolution,
     Roll,
@@ -71,7 +71,9 @@ from desktop.engine.procedure import (
 from desktop.engine.sight import Sight
 
 DEFAULT_BUDGET_SECONDS = 2.0
-DEFAULT_MAX_LEAVES = 50_000
+# The share of a forecast's budget the exact walk may take; a sample has the rest.
+EXACT_SHARE = 0.75
+DEFAULT_MAX_LEAVES = 50_000  # runs made to the end (a subtree met again costs none)
 DEFAULT_SAMPLES = 1_000
 MAX_SAMPLES = 1_000_000
 # However many runs a sample is asked for, it stops after this long (and says so): one run
@@ -163,24 +165,25 @@ def forecast(
     cancelled: Callable[[], bool] | None = None,
 ) -> Forecast:
     """The outcomes of `resolution` once `answers` are given, choices from `choices` or
-    their defaults: exact while the tree stays within `budget_seconds` and `max_leaves`,
-    else a sample of `samples` runs rolled from `seed`, stopped when it has taken
-    `budget_seconds` too (so a forecast answers within about twice the budget).
+    their defaults: exact when the walk ends within `EXACT_SHARE` of `budget_seconds` and
+    `max_leaves` runs, else a sample of `samples` runs rolled from `seed`, stopped when the
+    budget is spent (after one run at least): a forecast answers within its budget.
     `cancelled` is asked after every run; once it says True, ForecastCancelled is raised."""
     choices = dict(choices or {})
     answers = tuple(answers)
     started = time.perf_counter()
     start = _follow(resolution, answers)
-    if budget_seconds > 0 and max_leaves > 0 and _may_fit(
-            resolution, start.answers, choices, budget_seconds, max_leaves, seed):
-        found = _exact(resolution, start, choices, deadline=started + budget_seconds,
+    if budget_seconds > 0 and max_leaves > 0:
+        found = _exact(resolution, start, choices,
+                       deadline=started + budget_seconds * EXACT_SHARE,
                        max_leaves=max_leaves, cancelled=cancelled)
         if found is not None:
             leaves, walked = found
             return replace(_summarise(resolution.battle, leaves, exact=True,
                                       seconds=time.perf_counter() - started), leaves=walked)
+    left = started + budget_seconds - time.perf_counter()
     return sample(resolution, answers, choices, samples=samples, seed=seed, started=started,
-                  budget_seconds=budget_seconds, cancelled=cancelled)
+                  budget_seconds=max(left, 0.0), cancelled=cancelled)
 
 
 def sample(
@@ -264,40 +267,6 @@ def answers_for(resolution: Resolution, faces: Sequence[int],
     return session.answers
 
 
-PROBES = 6
-# How far over the budget the estimate may run before the exact walk is not even tried: a
-# few random paths misjudge a lopsided tree, and a wrong "try" only costs the budget.
-MARGIN = 4
-
-
-def _may_fit(resolution: Resolution, answers: tuple[Answer, ...], choices: Mapping[str, str],
-             budget_seconds: float, max_leaves: int, seed: int) -> bool:
-    """Whether the exact walk may finish in budget, judged from a few random paths down the
-    tree (Knuth's estimate: the product of the branchings met is the number of leaves).
-
-    Only saves time: a tree far too large goes straight to the sample instead of spending
-    the whole budget first. Whichever way it goes, the result says whether it is exact."""
-    chooser = random.Random(seed)
-    started = time.perf_counter()
-    leaves = 0
-    for _ in range(PROBES):
-        session = resolution.replay(answers)
-        paths = 1
-        while not session.done:
-            request = session.pending
-            if isinstance(request, Choice):
-                session.answer(choices.get(request.key, request.default))
-                continue
-            assert isinstance(request, Roll)
-            branches = classes_of(request)
-            paths *= len(branches)
-            session.answer(chooser.choice(branches).faces)
-        leaves += paths
-    estimate = leaves / PROBES
-    per_leaf = (time.perf_counter() - started) / PROBES
-    return estimate <= max_leaves * MARGIN and estimate * per_leaf <= budget_seconds * MARGIN
-
-
 def _follow(resolution: Resolution, answers: Sequence[object]) -> Session:
     try:
         return resolution.replay(answers)
@@ -330,12 +299,64 @@ class Branch:
     totals: tuple[int, ...]
 
 
-# Chances below a node, per outcome, and the "move" rolls whose audit failed down there.
-_Subtree = tuple[dict[UnitOutcome, Fraction], set[str]]
+# What has been said of each unit so far (see `summarise`), as a value: (unit, phrases).
+_Said = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+@dataclass(frozen=True)
+class _Found:
+    """What a node of the walk leads to: the chance of each outcome, the "move" rolls whose
+    audit failed below it, and how many runs a walk replaying every branch would make."""
+
+    chances: Mapping[UnitOutcome, Fraction]
+    broken: frozenset[str]
+    leaves: int
+
+
+@dataclass(frozen=True)
+class _Base:
+    """Where a stretch of the walk begins: a checkpoint (the phase begun there and the
+    battle then are all that the rest depends on, see `procedure.Phase`), or, for a
+    procedure without phases, its start and the answers given from there."""
+
+    checkpoint: Checkpoint | None
+    answers: tuple[Answer, ...]
+    said: _Said
+
+
+@dataclass(frozen=True)
+class _Mark:
+    """Where a session stood when it reached its base: its answers, its events and the
+    phases it had begun until then (what comes after is the stretch walked from the base)."""
+
+    steps: int
+    events: int
+    checkpoints: int
+
+
+class _Same:
+    """A value compared by identity (a battle's terrain: one tuple for a whole walk)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.value is self.value
+
+    def __hash__(self) -> int:
+        return id(self.value)
 
 
 class _Walk:
-    """The exact walk: depth first, every branch of a roll a subtree of its own."""
+    """The exact walk: depth first over the classes of every roll, each branch a subtree.
+
+    Between checkpoints a branch is reached by resuming the session from the last one and
+    giving the answers since (a few at most); at a checkpoint, the subtree is looked up by
+    what it depends on — the battle, the phase, what was said of each unit and what the
+    run's audit holds (`_key`) — and walked only the first time it is met.
+    """
 
     def __init__(self, resolution: Resolution, choices: Mapping[str, str], *,
                  deadline: float, max_leaves: int,
@@ -345,82 +366,140 @@ class _Walk:
         self.choices = choices
         self.deadline = deadline
         self.max_leaves = max_leaves
-        self.leaves = 0
+        self.walked = 0  # the runs really made to the end
         self.shared = Shared()
+        self.known: dict[Hashable, _Found] = {}
+        self.order = {uid: index for index, uid in enumerate(resolution.battle.roster)}
 
-    def subtree(self, answers: tuple[Answer, ...], relied: frozenset[str],
-                session: Session | None = None) -> _Subtree:
-        """The outcomes after `answers` (`session`, if given, stands there already), the
-        "move" rolls in `relied` walked for their whole class."""
-        if session is None:
-            session = self.resolution.replay(answers, sight=Sight(relied), shared=self.shared)
-        while isinstance(session.pending, Choice):
-            session.answer(self.choices.get(session.pending.key, session.pending.default))
-        if session.done:
-            return self._leaf(session)
-        roll = session.pending
+    def start(self, answers: tuple[Answer, ...]) -> _Found:
+        session = self.resolution.replay(answers, sight=Sight(), shared=self.shared)
+        return self.walk(_Base(None, answers, ()), session, _Mark(len(answers), 0, 0),
+                         frozenset())
+
+    def walk(self, base: _Base, session: Session, mark: _Mark, relied: frozenset[str]
+             ) -> _Found:
+        """What follows where `session` stands (its answers after `mark` given since
+        `base`); the "move" rolls in `relied`, relied on since `base`, walked as classes."""
+        while True:
+            if session.checkpoints != mark.checkpoints:
+                return self._at(self._checkpoint(base, session, mark), session)
+            if session.done:
+                return self._leaf(base, session, mark)
+            pending = session.pending
+            if not isinstance(pending, Choice):
+                break
+            session.answer(self.choices.get(pending.key, pending.default))
+        roll = pending
         assert isinstance(roll, Roll)
-        here = session.answers
+        here = session.answers[mark.steps:]
         found: dict[UnitOutcome, Fraction] = defaultdict(Fraction)
         broken: set[str] = set()
+        leaves = 0
         branches = classes_of(roll)
         for index, branch in enumerate(branches):
             trusted = roll.reads == "move" and len(branch.totals) > 1
             keys = relied | {roll.key} if trusted else relied
-            live = None
-            if index == len(branches) - 1:  # the last branch carries on without a replay
-                live = session
+            if index == len(branches) - 1:  # the last branch carries on the live session
+                child, child_mark = session, mark
                 if trusted:
-                    assert live.sight is not None
-                    live.sight.rely_on(roll.key)
-                live.answer(branch.faces)
-            chances, below = self.subtree((*here, branch.faces), keys, live)
-            if trusted and roll.key in below:
-                chances, below = self._one_by_one(roll, here, branch, relied)
+                    assert session.sight is not None
+                    session.sight.rely_on(roll.key)
+                session.answer(branch.faces)
+            else:
+                child, child_mark = self._open(base, (*here, branch.faces), keys)
+            below = self.walk(base, child, child_mark, keys)
+            if trusted and roll.key in below.broken:
+                leaves += below.leaves
+                below = self._one_by_one(roll, base, here, branch, relied)
             share = Fraction(branch.ways, roll.dice.outcomes)
-            for outcome, chance in chances.items():
+            for outcome, chance in below.chances.items():
                 found[outcome] += share * chance
-            broken |= below
+            broken |= below.broken
+            leaves += below.leaves
         broken.discard(roll.key)  # answered here: nothing above asks about it
-        return found, broken
+        return _Found(found, frozenset(broken), leaves)
 
-    def _one_by_one(self, roll: Roll, here: tuple[Answer, ...], branch: Branch,
-                    relied: frozenset[str]) -> _Subtree:
+    def _one_by_one(self, roll: Roll, base: _Base, here: tuple[Answer, ...], branch: Branch,
+                    relied: frozenset[str]) -> _Found:
         """A class whose audit failed, walked again one total at a time."""
         found: dict[UnitOutcome, Fraction] = defaultdict(Fraction)
         broken: set[str] = set()
+        leaves = 0
         ways = roll.dice.ways()
         for total in branch.totals:
-            chances, below = self.subtree((*here, faces_for(roll.dice, total)), relied)
+            child, mark = self._open(base, (*here, faces_for(roll.dice, total)), relied)
+            below = self.walk(base, child, mark, relied)
             share = Fraction(ways[total], branch.ways)
-            for outcome, chance in chances.items():
+            for outcome, chance in below.chances.items():
                 found[outcome] += share * chance
-            broken |= below - {roll.key}
-        return found, broken
+            broken |= below.broken - {roll.key}
+            leaves += below.leaves
+        return _Found(found, frozenset(broken), leaves)
 
-    def _leaf(self, session: Session) -> _Subtree:
-        self.leaves += 1
+    def _open(self, base: _Base, answers: tuple[Answer, ...], relied: frozenset[str]
+              ) -> tuple[Session, _Mark]:
+        """A session standing where `answers` lead from `base`, relying on `relied` too."""
+        if base.checkpoint is None:
+            session = self.resolution.replay((*base.answers, *answers), sight=Sight(relied),
+                                             shared=self.shared)
+            return session, _Mark(len(base.answers), 0, 0)
+        assert base.checkpoint.sight is not None
+        sight = Sight.from_state(base.checkpoint.sight)
+        for key in relied:
+            sight.rely_on(key)
+        session = self.resolution.resume(base.checkpoint, sight=sight, shared=self.shared)
+        for answer in answers:
+            session.answer(answer)
+        return session, _Mark(0, 0, 1)
+
+    def _checkpoint(self, base: _Base, session: Session, mark: _Mark) -> _Base:
+        checkpoint = session.checkpoint
+        assert checkpoint is not None
+        said = _said_after(self.resolution.battle, base.said,
+                           session.events[mark.events:checkpoint.events])
+        return _Base(checkpoint, (), said)
+
+    def _at(self, base: _Base, session: Session) -> _Found:
+        """The subtree from a checkpoint, walked once for every equal one."""
+        checkpoint = base.checkpoint
+        assert checkpoint is not None
+        key = (_Same(checkpoint.battle.terrain), checkpoint.battle.turn,
+               tuple(checkpoint.battle.states.items()), checkpoint.phase, base.said,
+               checkpoint.sight)
+        found = self.known.get(key)
+        if found is None:
+            found = self.known[key] = self.walk(
+                base, session, _Mark(checkpoint.steps, checkpoint.events, session.checkpoints),
+                frozenset())
+        return found
+
+    def _leaf(self, base: _Base, session: Session, mark: _Mark) -> _Found:
+        self.walked += 1
         if self.cancelled is not None and self.cancelled():
             raise ForecastCancelled
-        if self.leaves > self.max_leaves or time.perf_counter() > self.deadline:
+        if self.walked > self.max_leaves or time.perf_counter() > self.deadline:
             raise _OverBudget
-        outcome = summarise(self.resolution.battle, session.events)
+        said = _said_after(self.resolution.battle, base.said, session.events[mark.events:])
+        outcome = tuple((uid, _join(phrases))
+                        for uid, phrases in sorted(said, key=lambda item: self.order[item[0]])
+                        if phrases)
         assert session.sight is not None
-        return {outcome: Fraction(1)}, set(session.sight.broken)
+        return _Found({outcome: Fraction(1)}, frozenset(session.sight.broken), 1)
 
 
 def _exact(
     resolution: Resolution, start: Session, choices: Mapping[str, str], *, deadline: float,
     max_leaves: int, cancelled: Callable[[], bool] | None = None,
 ) -> tuple[list[tuple[UnitOutcome, Fraction]], int] | None:
-    """Each outcome's chance and how many leaves were walked, or None past the budget."""
+    """Each outcome's chance and how many runs a replaying walk would make, or None past
+    the budget."""
     walk = _Walk(resolution, choices, deadline=deadline, max_leaves=max_leaves,
                  cancelled=cancelled)
     try:
-        found, _ = walk.subtree(start.answers, frozenset())
+        found = walk.start(start.answers)
     except _OverBudget:
         return None
-    return list(found.items()), walk.leaves
+    return list(found.chances.items()), found.leaves
 
 
 def branches_of(roll: Roll) -> list[tuple[tuple[int, ...], int]]:
@@ -558,6 +637,19 @@ def summarise(battle: Battle, events: Sequence[Event]) -> UnitOutcome:
     order = {uid: index for index, uid in enumerate(battle.roster)}
     return tuple((uid, _join(book.said[uid]))
                  for uid in sorted(book.said, key=order.__getitem__) if book.said[uid])
+
+
+def _said_after(battle: Battle, said: _Said, events: Sequence[Event]) -> _Said:
+    """What is said of each unit once `events` follow what `said` holds (a value: the walk
+    keys its subtrees by it)."""
+    if not events:
+        return said
+    book = _Phrases(battle)
+    book.said.update((uid, list(phrases)) for uid, phrases in said)
+    for event in events:
+        _describe(event, book)
+    return tuple(sorted((uid, tuple(phrases)) for uid, phrases in book.said.items()
+                        if phrases))
 
 
 def _join(phrases: Sequence[str]) -> str:

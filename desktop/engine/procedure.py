@@ -4,6 +4,12 @@ A procedure yields a `Roll` or a `Choice`, receives the answer (the faces rolled
 of the option taken) and finally returns its events. Given the same battle and the same
 answers it produces the same events; the wizard, the CLI and the tests differ only in who
 answers. `Session` drives one procedure and checks every answer before the procedure sees it.
+
+A procedure made of `Phase`s (see `program`) remembers nothing between them but the phase,
+a value: where a phase begins, the battle and the phase are all that decides what follows
+(a `Checkpoint`). A session can be resumed from any checkpoint without replaying the
+answers before it, and two checkpoints with equal battles and equal phases lead to the same
+requests and events, which is what lets a forecast work out each of them once.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from desktop.engine.errors import AnswerError, quoted
 from desktop.engine.events import Event
 from desktop.engine.model import Battle
 from desktop.engine.odds import percent
-from desktop.engine.sight import Recall, Sight, watching
+from desktop.engine.sight import Recall, Sight, SightState, watching
 
 
 @dataclass(frozen=True)
@@ -426,11 +432,48 @@ class Shared:
         return found[1]
 
 
+class Phase:
+    """One stretch of a procedure, from one of its requests (or its start) to the next
+    phase: a frozen dataclass whose fields are all the procedure keeps from before it.
+
+    `run` asks for what it needs and returns the next phase (None: the procedure is done).
+    It reads the battle from the recorder and everything else from the phase's own fields,
+    never from anything it was handed before: a phase resumed in another session, from an
+    equal battle, must do exactly what it does here. Fields must hash (tuples, frozensets,
+    frozen dataclasses), so that equal phases can be found again.
+    """
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        raise NotImplementedError
+
+
+def program(rec: Recorder, phase: Phase | None) -> Procedure:
+    """A procedure that runs `phase` and each phase it leads to; the only thing carried from
+    one to the next is the phase returned (the loop keeps nothing else)."""
+    while phase is not None:
+        rec.enter(phase)
+        phase = yield from phase.run(rec)
+
+
+@dataclass(frozen=True, eq=False)
+class Checkpoint:
+    """Where a phase began in a session: the phase and the battle then (everything the rest
+    of the procedure depends on), how many events and answers came before it, and, in a
+    forecast's run, what the run's `Sight` held then."""
+
+    phase: Phase
+    battle: Battle
+    events: int
+    steps: int
+    sight: SightState | None
+
+
 class Recorder:
     """The battle as a procedure sees it while it runs: every event is applied at once.
 
     `sight` is set when a forecast relies on the run's "move" rolls (see Reads) and
-    `shared` when it shares battles and moves between runs.
+    `shared` when it shares battles and moves between runs. `checkpoint` is the last phase
+    begun (None for a procedure that is not a `program`); `answered` is kept by the session.
     """
 
     def __init__(self, battle: Battle, *, sight: Sight | None = None,
@@ -439,6 +482,14 @@ class Recorder:
         self.events: list[Event] = []
         self.sight = sight
         self.shared = shared
+        self.checkpoint: Checkpoint | None = None
+        self.checkpoints = 0  # how many phases have begun
+        self.answered = 0
+
+    def enter(self, phase: Phase) -> None:
+        self.checkpoint = Checkpoint(phase, self.battle, len(self.events), self.answered,
+                                     self.sight.state() if self.sight is not None else None)
+        self.checkpoints += 1
 
     def emit(self, *events: Event) -> None:
         for event in events:
@@ -481,6 +532,16 @@ class Session:
     def sight(self) -> Sight | None:
         return self._recorder.sight
 
+    @property
+    def checkpoint(self) -> Checkpoint | None:
+        """The last phase begun (see `Phase`), None for a procedure without phases."""
+        return self._recorder.checkpoint
+
+    @property
+    def checkpoints(self) -> int:
+        """How many phases have begun in this session (a resumed one counts its first)."""
+        return self._recorder.checkpoints
+
     def _advance(self, answer: Answer | None) -> None:
         sight, shared = self._recorder.sight, self._recorder.shared
         try:
@@ -505,6 +566,7 @@ class Session:
             raise AnswerError("the resolution is finished; it asks for nothing more")
         accepted: Answer = request.accept(answer)
         self.steps.append(Step(request, accepted, len(self.events)))
+        self._recorder.answered = len(self.steps)
         self._advance(accepted)
 
 
@@ -531,6 +593,13 @@ class Resolution:
         for answer in answers:
             session.answer(answer)
         return session
+
+    def resume(self, checkpoint: Checkpoint, *, sight: Sight | None = None,
+               shared: Shared | None = None) -> Session:
+        """A session that starts where `checkpoint` stands (a phase of a session of this
+        resolution), with none of the events and answers before it."""
+        recorder = Recorder(checkpoint.battle, sight=sight, shared=shared)
+        return Session(program(recorder, checkpoint.phase), recorder)
 
     def preview(self, answers: Iterable[object] = ()) -> Session:
         """The finished session for `answers`, then every later request's default answer."""

@@ -101,6 +101,11 @@ def look_around(points: Sequence[Point], reach: float) -> None:
     look(((low_x, low_y), (high_x, low_y), (high_x, high_y), (low_x, high_y)))
 
 
+# What a Sight holds, as a value: (relied, broken, watched ground per promise).
+SightState = tuple[frozenset[str], frozenset[str],
+                   tuple[tuple[str, Box, tuple[tuple[Point, ...], ...]], ...]]
+
+
 class Sight:
     """The checks of one run: which promises the forecast relies on, the ground watched
     for each, and the ones that failed (`broken`)."""
@@ -108,7 +113,19 @@ class Sight:
     def __init__(self, relied: Iterable[str] = ()) -> None:
         self.relied = set(relied)
         self.broken: set[str] = set()
-        self._watched: list[tuple[str, Box, list[tuple[Point, ...]]]] = []
+        self._watched: list[tuple[str, Box, tuple[tuple[Point, ...], ...]]] = []
+
+    def state(self) -> SightState:
+        """All it holds, as a value (a forecast resumes runs from it and compares them)."""
+        return frozenset(self.relied), frozenset(self.broken), tuple(self._watched)
+
+    @classmethod
+    def from_state(cls, state: SightState) -> Sight:
+        relied, broken, watched = state
+        sight = cls(relied)
+        sight.broken = set(broken)
+        sight._watched = list(watched)
+        return sight
 
     def relies_on(self, key: str) -> bool:
         return key in self.relied and key not in self.broken
@@ -123,7 +140,8 @@ class Sight:
         """From now on, looking at any of `ground` breaks the promise of `key`."""
         grown = _ground(ground)
         if grown is not None:
-            self._watched.append((key, *grown))
+            box, corners = grown
+            self._watched.append((key, box, tuple(corners)))
 
     @property
     def watches(self) -> bool:

@@ -9,6 +9,7 @@ Nothing moves before every roll is on the table.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from desktop.engine import odds, spatial
 from desktop.engine.combat import Combat, check_combats, engagements, parse_combats
@@ -26,10 +27,12 @@ from desktop.engine.procedure import (
     Choice,
     Option,
     Outcome,
+    Phase,
     Procedure,
     Recorder,
     Request,
     Threshold,
+    program,
 )
 from desktop.engine.rulesets.base import ProcedureKind
 from desktop.engine.rulesets.catalogue import BREAKS_PURSUES as RULESET
@@ -51,54 +54,134 @@ def _dice_option(battle: Battle, name: str) -> Dice:
 
 
 def breaks_pursues(rec: Recorder, combats: Sequence[Combat]) -> Procedure:
-    battle = rec.battle
-    check_combats(battle, combats, fleeing_clause="BP-0")
-    wiped_out: dict[str, str] = {}  # unit -> combat
-    for combat in combats:
-        for combatant in combat.combatants():
-            if combatant.casualties:
-                rec.emit(CasualtiesRemoved.build(rec.battle, combatant.unit, combatant.casualties,
-                                                   clause="BP-0"))
-                if rec.battle.states[combatant.unit].models == 0:
-                    rec.emit(UnitDestroyed.build(rec.battle, combatant.unit, "wiped out in combat",
-                                                 clause="BP-0"))
-                    wiped_out[combatant.unit] = combat.id
+    """Every BP step in order, as phases (see `procedure.Phase`)."""
+    return program(rec, _Casualties(tuple(combats)))
 
-    broken: dict[str, Combat] = {}
-    for combat in combats:
-        result, event = score_combat(rec.battle, combat, "BP-B")
-        rec.emit(event)
-        if result.loser is None:
-            continue
-        for uid in combat.side_of(result.loser).unit_ids:
+
+@dataclass(frozen=True)
+class _Casualties(Phase):
+    """Casualties come off; a unit left with no models is wiped out (BP-0)."""
+
+    combats: tuple[Combat, ...]
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        check_combats(rec.battle, self.combats, fleeing_clause="BP-0")
+        wiped_out: list[tuple[str, str]] = []  # (unit, combat)
+        for combat in self.combats:
+            for combatant in combat.combatants():
+                if combatant.casualties:
+                    rec.emit(CasualtiesRemoved.build(rec.battle, combatant.unit,
+                                                     combatant.casualties, clause="BP-0"))
+                    if rec.battle.states[combatant.unit].models == 0:
+                        rec.emit(UnitDestroyed.build(rec.battle, combatant.unit,
+                                                     "wiped out in combat", clause="BP-0"))
+                        wiped_out.append((combatant.unit, combat.id))
+        yield from ()
+        return _BreakTests(self.combats, tuple(wiped_out))
+
+
+@dataclass(frozen=True)
+class _BreakTests(Phase):
+    """Each combat's score, then a Break test for every unit of its losing side (BP-B),
+    one test at a time; then flee directions, if anything broke or was wiped out (BP-0)."""
+
+    combats: tuple[Combat, ...]
+    wiped_out: tuple[tuple[str, str], ...]
+    broken: tuple[tuple[str, Combat], ...] = ()
+    scored: int = 0  # combats scored so far
+    testing: tuple[tuple[str, int], ...] = ()  # (unit, difference) of the last one scored
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        scored, testing = self.scored, list(self.testing)
+        while testing or scored < len(self.combats):
+            if not testing:
+                combat = self.combats[scored]
+                scored += 1
+                result, event = score_combat(rec.battle, combat, "BP-B")
+                rec.emit(event)
+                if result.loser is not None:
+                    testing = [(uid, result.difference)
+                               for uid in combat.side_of(result.loser).unit_ids]
+                continue
+            uid, difference = testing.pop(0)
             if rec.battle.states[uid].status != Status.READY:
                 continue
-            if (yield from break_test(rec, uid, result.difference, clause="BP-B",
+            broken = self.broken
+            if (yield from break_test(rec, uid, difference, clause="BP-B",
                                       waived_clause="BP-B", double_one_holds=False)):
-                broken[uid] = combat
-    if not broken and not wiped_out:
-        return  # BP-0: nothing broke and nothing was wiped out
+                broken += ((uid, self.combats[scored - 1]),)
+            return replace(self, broken=broken, scored=scored, testing=tuple(testing))
+        if not self.broken and not self.wiped_out:
+            return None  # BP-0: nothing broke and nothing was wiped out
+        return _FleeDirections(self.combats, self.wiped_out, self.broken)
 
-    flee_from: dict[str, str] = {}
-    for uid, combat in broken.items():
-        flee_from[uid] = yield from _flee_direction(rec, uid, combat)
-    headings = {uid: heading_away(rec.battle, uid, rec.battle.states[source].center)
-                for uid, source in flee_from.items()}
 
-    flee_dice = _dice_option(battle, "flee_dice")
-    flee_rolls: dict[str, int] = {}
-    for uid in flee_from:
-        flee_rolls[uid] = yield from distance_roll(
+@dataclass(frozen=True)
+class _FleeDirections(Phase):
+    """BP-1: whom each broken unit flees from; then its flee roll (BP-2)."""
+
+    combats: tuple[Combat, ...]
+    wiped_out: tuple[tuple[str, str], ...]
+    broken: tuple[tuple[str, Combat], ...]
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        flee_from: list[tuple[str, str]] = []
+        for uid, combat in self.broken:
+            flee_from.append((uid, (yield from _flee_direction(rec, uid, combat))))
+        headings = tuple((uid, heading_away(rec.battle, uid, rec.battle.states[source].center))
+                         for uid, source in flee_from)
+        return _FleeRolls(self.combats, self.wiped_out, tuple(flee_from), headings)
+
+
+@dataclass(frozen=True)
+class _FleeRolls(Phase):
+    """BP-2: the next broken unit rolls its flee distance; nothing moves yet."""
+
+    combats: tuple[Combat, ...]
+    wiped_out: tuple[tuple[str, str], ...]
+    flee_from: tuple[tuple[str, str], ...]
+    headings: tuple[tuple[str, float], ...]
+    flee_rolls: tuple[tuple[str, int], ...] = ()
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        done = len(self.flee_rolls)
+        if done == len(self.flee_from):
+            pursuits, overruns = yield from _declare(rec, self.combats, dict(self.wiped_out),
+                                                     dict(self.flee_rolls))
+            return _PursuitRolls(self.flee_from, self.headings, self.flee_rolls,
+                                 tuple(pursuits.items()), tuple(overruns))
+        uid = self.flee_from[done][0]
+        flee_dice = _dice_option(rec.battle, "flee_dice")
+        roll = yield from distance_roll(
             rec, uid, flee_dice, key=f"flee:{uid}", purpose="flee", clause="BP-2",
             why=(f"{rec.battle.roster[uid].name} roll {flee_dice} to flee. The dice are set "
                  f"beside the unit; nothing moves until every roll is made."),
-            outcome_of=_flee_outcome(rec.battle, uid, headings[uid]))
+            outcome_of=_flee_outcome(rec.battle, uid, dict(self.headings)[uid]))
+        return replace(self, flee_rolls=(*self.flee_rolls, (uid, roll)))
 
-    pursuits, overruns = yield from _declare(rec, combats, wiped_out, flee_rolls)
-    pursue_dice = _dice_option(battle, "pursue_dice")
-    pursuit_rolls: dict[str, int] = {}
-    for uid in [*pursuits, *overruns]:
-        target = pursuits.get(uid)
+
+@dataclass(frozen=True)
+class _PursuitRolls(Phase):
+    """BP-4: the next pursuer or overrunning unit rolls; then catches and moves."""
+
+    flee_from: tuple[tuple[str, str], ...]
+    headings: tuple[tuple[str, float], ...]
+    flee_rolls: tuple[tuple[str, int], ...]
+    pursuits: tuple[tuple[str, str], ...]
+    overruns: tuple[str, ...]
+    pursuit_rolls: tuple[tuple[str, int], ...] = ()
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        rolling = [*(uid for uid, _ in self.pursuits), *self.overruns]
+        done = len(self.pursuit_rolls)
+        if done == len(rolling):
+            yield from ()
+            return _Moves(self.flee_from, self.headings, self.flee_rolls, self.pursuits,
+                          self.overruns, self.pursuit_rolls)
+        uid = rolling[done]
+        target = dict(self.pursuits).get(uid)
+        flee_rolls = dict(self.flee_rolls)
+        pursue_dice = _dice_option(rec.battle, "pursue_dice")
         why = f"{rec.battle.roster[uid].name} roll {pursue_dice} "
         if target is None:
             why += "for their Overrun straight ahead."
@@ -109,29 +192,45 @@ def breaks_pursues(rec: Recorder, combats: Sequence[Combat]) -> Procedure:
             threshold = Threshold(">=", flee_rolls[target], "catches", "misses",
                                   against=f"the flee roll of {flee_rolls[target]}")
             outcome_of = None
-        pursuit_rolls[uid] = yield from distance_roll(
+        roll = yield from distance_roll(
             rec, uid, pursue_dice, key=f"pursue_roll:{uid}", purpose="pursue", clause="BP-4",
             why=why, threshold=threshold, outcome_of=outcome_of)
+        return replace(self, pursuit_rolls=(*self.pursuit_rolls, (uid, roll)))
 
-    resolve_catches(rec, flee_rolls, pursuits, pursuit_rolls, "BP-5")
 
-    for uid, source in flee_from.items():
-        if rec.battle.states[uid].status != Status.BROKEN:
-            continue
-        plan = flee_around(rec.battle, uid, headings[uid], flee_rolls[uid])
-        emit_flee(rec, uid, plan, flee_rolls[uid], away_from=source, clause="BP-6",
-                  left_clause="BP-6")
-    for uid in [*pursuits, *overruns]:
-        target = pursuits.get(uid, "")
-        heading = headings[target] if target else rec.battle.states[uid].facing
-        # BP-3a: an Overrun always goes straight forward.
-        plan = pursue_around(rec.battle, uid, heading, pursuit_rolls[uid],
-                             halt_before=frozenset({target} - {""}),
-                             deflections=DEFLECTIONS if target else (0.0,))
-        rec.emit(UnitPursued(uid, pursuit_rolls[uid], plan.path, plan.facing, target=target,
-                             charged=plan.contacted_enemy, clause="BP-6",
-                             **plan.drawing()))
-    return
+@dataclass(frozen=True)
+class _Moves(Phase):
+    """BP-5 catches, then BP-6: fleeing units move, then pursuers and overrunning units."""
+
+    flee_from: tuple[tuple[str, str], ...]
+    headings: tuple[tuple[str, float], ...]
+    flee_rolls: tuple[tuple[str, int], ...]
+    pursuits: tuple[tuple[str, str], ...]
+    overruns: tuple[str, ...]
+    pursuit_rolls: tuple[tuple[str, int], ...]
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        flee_rolls, pursuits = dict(self.flee_rolls), dict(self.pursuits)
+        pursuit_rolls, headings = dict(self.pursuit_rolls), dict(self.headings)
+        resolve_catches(rec, flee_rolls, pursuits, pursuit_rolls, "BP-5")
+        for uid, source in self.flee_from:
+            if rec.battle.states[uid].status != Status.BROKEN:
+                continue
+            plan = flee_around(rec.battle, uid, headings[uid], flee_rolls[uid])
+            emit_flee(rec, uid, plan, flee_rolls[uid], away_from=source, clause="BP-6",
+                      left_clause="BP-6")
+        for uid in [*pursuits, *self.overruns]:
+            target = pursuits.get(uid, "")
+            heading = headings[target] if target else rec.battle.states[uid].facing
+            # BP-3a: an Overrun always goes straight forward.
+            plan = pursue_around(rec.battle, uid, heading, pursuit_rolls[uid],
+                                 halt_before=frozenset({target} - {""}),
+                                 deflections=DEFLECTIONS if target else (0.0,))
+            rec.emit(UnitPursued(uid, pursuit_rolls[uid], plan.path, plan.facing,
+                                 target=target, charged=plan.contacted_enemy, clause="BP-6",
+                                 **plan.drawing()))
+        yield from ()
+        return None
 
 
 def _flee_direction(rec: Recorder, unit_id: str, combat: Combat

@@ -17,9 +17,8 @@ into, locking both in combat (K-RA-12).
 from __future__ import annotations
 
 import functools
-from collections import deque
 from collections.abc import Callable, Generator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from desktop.engine import odds
@@ -51,11 +50,13 @@ from desktop.engine.procedure import (
     Choice,
     Option,
     Outcome,
+    Phase,
     Procedure,
     Recorder,
     Request,
     Roll,
     Threshold,
+    program,
 )
 from desktop.engine.reading import Reader
 from desktop.engine.rulesets.base import ProcedureKind
@@ -67,6 +68,7 @@ from desktop.engine.rulesets.common import (
     nearest_enemy,
     outcomes_by_total,
 )
+from desktop.engine.sight import remember
 
 RAN_FROM_CHARGE = TURN_FLAG + "ran_from_charge"  # K-RA-3: once per turn
 BEYOND_FRIEND = 3.0  # K-RA-10: cm past a friend it could not clear
@@ -161,8 +163,16 @@ def _run_heading(battle: Battle, unit_id: str) -> tuple[float, str]:
 
 
 def _run_plan(battle: Battle, unit_id: str, heading: float, length: float) -> MovePlan:
-    return straight_move(battle, unit_id, heading, length, through_friends=True,
-                         beyond_gap=BEYOND_FRIEND)
+    # Kept with the battle: a window's odds, the move and a forecast's runs all ask.
+    return remember(battle, ("run", unit_id, heading, length), lambda: straight_move(
+        battle, unit_id, heading, length, through_friends=True, beyond_gap=BEYOND_FRIEND),
+        mover=unit_id)
+
+
+def _chase_plan(battle: Battle, chaser: str, heading: float, length: float) -> MovePlan:
+    return remember(battle, ("chase", chaser, heading, length), lambda: straight_move(
+        battle, chaser, heading, length, through_friends=False, stay_on_table=True),
+        mover=chaser)
 
 
 def _run_outcome(battle: Battle, unit_id: str, heading: float) -> Callable[[int], str]:
@@ -198,26 +208,86 @@ class _Runs:
         number = self.count[key]
         return key if number == 1 else f"{key}#{number}"
 
+    def frozen(self) -> Counts:
+        return tuple(sorted(self.count.items()))
 
-def run_away(
-    rec: Recorder, unit_id: str, *, why: str, clause: str, chasers: Sequence[str] = (),
-    runs: _Runs | None = None,
-) -> Generator[Request, Answer, None]:
-    """Run one unit away, then everything that follows from it, in order."""
-    runs = runs or _Runs({})
-    queue: deque[tuple[str, str, str, Sequence[str]]] = deque([(unit_id, why, clause,
-                                                                 chasers)])
-    while queue:
-        runner, reason, cause, may_chase = queue.popleft()
-        if not rec.battle.states[runner].status.on_table:
-            continue
-        passed = yield from _one_run(rec, runner, reason, cause, runs)
-        for friend in passed:
-            if (yield from _passed_through(rec, friend, runner, runs)):
-                queue.append((friend, f"{rec.battle.roster[runner].name} ran through them.",
-                              "K-RA-11", ()))
-        if may_chase and (yield from _chase(rec, runner, may_chase, runs)):
-            queue.appendleft((runner, "They survived the free attack.", "K-RA-9", ()))
+
+Counts = tuple[tuple[str, int], ...]  # _Runs.count as a value, for a phase to keep
+# One unit waiting to run away: (unit, why, the clause, who may chase it).
+Runner = tuple[str, str, str, tuple[str, ...]]
+
+
+def run_away(unit_id: str, *, why: str, clause: str, chasers: Sequence[str] = ()
+             ) -> Phase:
+    """The phase that runs one unit away, then everything that follows from it, in order."""
+    return _RunAway(((unit_id, why, clause, tuple(chasers)),), ())
+
+
+@dataclass(frozen=True)
+class _RunAway(Phase):
+    """The first unit of `queue` still on the table runs (K-RA-1, K-RA-2); friends it ran
+    through test next (K-RA-11), then those who may chase it (K-RA-7)."""
+
+    queue: tuple[Runner, ...]
+    runs: Counts
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        queue = list(self.queue)
+        while queue:
+            runner, reason, cause, may_chase = queue.pop(0)
+            if not rec.battle.states[runner].status.on_table:
+                continue
+            runs = _Runs(dict(self.runs))
+            passed = yield from _one_run(rec, runner, reason, cause, runs)
+            return _Passing(tuple(queue), runs.frozen(), runner, passed, may_chase)
+        return None
+
+
+@dataclass(frozen=True)
+class _Passing(Phase):
+    """K-RA-11: the next friend `runner` ran through takes its Honor roll; one that fails
+    runs too, after the runner's chase (K-RA-7)."""
+
+    queue: tuple[Runner, ...]
+    runs: Counts
+    runner: str
+    friends: tuple[str, ...]
+    may_chase: tuple[str, ...]
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        if not self.friends:
+            yield from ()
+            if self.may_chase:
+                return _Chasing(self.queue, self.runs, self.runner, self.may_chase)
+            return _RunAway(self.queue, self.runs)
+        friend = self.friends[0]
+        runs = _Runs(dict(self.runs))
+        queue = self.queue
+        if (yield from _passed_through(rec, friend, self.runner, runs)):
+            queue += ((friend, f"{rec.battle.roster[self.runner].name} ran through them.",
+                       "K-RA-11", ()),)
+        return replace(self, queue=queue, runs=runs.frozen(), friends=self.friends[1:])
+
+
+@dataclass(frozen=True)
+class _Chasing(Phase):
+    """K-RA-7 to K-RA-9: the next enemy that may chase `runner` chooses, rolls and moves;
+    a runner that survives a free attack runs again first (K-RA-9), with no second chase."""
+
+    queue: tuple[Runner, ...]
+    runs: Counts
+    runner: str
+    chasers: tuple[str, ...]
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        runs = _Runs(dict(self.runs))
+        outcome = yield from _chase(rec, self.runner, self.chasers[0], runs)
+        if outcome == "go on" and self.chasers[1:]:
+            return replace(self, runs=runs.frozen(), chasers=self.chasers[1:])
+        queue = self.queue
+        if outcome == "survived":  # K-RA-9
+            queue = ((self.runner, "They survived the free attack.", "K-RA-9", ()), *queue)
+        return _RunAway(queue, runs.frozen())
 
 
 def _one_run(rec: Recorder, unit_id: str, reason: str, clause: str, runs: _Runs
@@ -265,67 +335,66 @@ def _passed_through(rec: Recorder, friend: str, runner: str, runs: _Runs
     return False
 
 
-def _chase(rec: Recorder, runner: str, chasers: Sequence[str], runs: _Runs
-           ) -> Generator[Request, Answer, bool]:
-    """K-RA-7 to K-RA-9: chasers may follow; True if the runner survives a free attack."""
-    for chaser in chasers:
-        battle = rec.battle
-        if (battle.states[runner].status != Status.FLEEING
-                or battle.states[chaser].status != Status.READY):
-            return False
-        dice = run_dice(battle, chaser)
-        heading = _heading_to(battle, chaser, runner)
-        chase_outcome = _chase_outcome(battle, chaser, runner, heading)
-        name, target = battle.roster[chaser].name, battle.roster[runner].name
-        decision = yield Choice(
-            key=runs.key("chase", chaser), player=battle.player_of(chaser), unit=chaser,
-            options=(Option("chase", f"Chase {target}",
-                            odds_of=functools.partial(outcomes_by_total, dice, chase_outcome)),
-                     Option("stay", "Stay")),
-            default="chase", clause="K-RA-7",
-            why=(f"{target} ran from {name}. {name} may chase for free, rolling {dice} cm "
-                 f"as if running: reaching them gives a free attack; reaching another enemy "
-                 f"is a Charge on it, fought next turn."))
-        if decision != "chase":
-            continue
-        total = yield from distance_roll(
-            rec, chaser, dice, key=runs.key("chase_roll", chaser), purpose="chase",
-            clause="K-RA-7", why=f"{name} chase {dice} cm towards {target}.",
-            outcome_of=chase_outcome)
-        plan = straight_move(rec.battle, chaser, heading, total, through_friends=False,
-                             stay_on_table=True)
-        rec.emit(UnitChased(chaser, total, plan.path, plan.facing, target=runner,
-                            reached=plan.contacted_enemy, clause="K-RA-7",
-                            **plan.drawing()))
-        if plan.contacted_enemy == runner:
-            rec.emit(ChaseReached(chaser, runner, clause="K-RA-8"))
-            outcome = yield Choice(
-                key=runs.key("free_attack", runner), player=battle.player_of(chaser),
-                unit=runner, default="survived", clause="K-RA-8",
-                # Survivors run again (K-RA-9) from where they stand now.
-                options=(Option("destroyed", f"{target} were destroyed"),
-                         Option("survived", f"{target} survived",
-                                odds_of=_run_odds(rec.battle, runner))),
-                why=(f"{name} make a free attack on {target}. Fight it out, then say "
-                     f"whether {target} survived: survivors run again, with no second "
-                     f"Chase."))
-            if outcome == "destroyed":
-                rec.emit(UnitDestroyed.build(rec.battle, runner,
-                                             "destroyed by a free attack after a chase",
-                                             clause="K-RA-8"))
-                return False
-            return True  # K-RA-9
-        if plan.contacted_enemy:
-            rec.emit(ChaseCharged(chaser, plan.contacted_enemy, clause="K-RA-8"))
-    return False
+def _chase(rec: Recorder, runner: str, chaser: str, runs: _Runs
+           ) -> Generator[Request, Answer, str]:
+    """K-RA-7 to K-RA-9 for one chaser: "survived" when the runner survives a free attack,
+    "ended" when nobody chases any more (the runner is out of reach of any chase, or was
+    destroyed), "go on" when the next chaser may try."""
+    battle = rec.battle
+    if (battle.states[runner].status != Status.FLEEING
+            or battle.states[chaser].status != Status.READY):
+        return "ended"
+    dice = run_dice(battle, chaser)
+    heading = _heading_to(battle, chaser, runner)
+    chase_outcome = _chase_outcome(battle, chaser, runner, heading)
+    name, target = battle.roster[chaser].name, battle.roster[runner].name
+    decision = yield Choice(
+        key=runs.key("chase", chaser), player=battle.player_of(chaser), unit=chaser,
+        options=(Option("chase", f"Chase {target}",
+                        odds_of=functools.partial(outcomes_by_total, dice, chase_outcome)),
+                 Option("stay", "Stay")),
+        default="chase", clause="K-RA-7",
+        why=(f"{target} ran from {name}. {name} may chase for free, rolling {dice} cm "
+             f"as if running: reaching them gives a free attack; reaching another enemy "
+             f"is a Charge on it, fought next turn."))
+    if decision != "chase":
+        return "go on"
+    total = yield from distance_roll(
+        rec, chaser, dice, key=runs.key("chase_roll", chaser), purpose="chase",
+        clause="K-RA-7", why=f"{name} chase {dice} cm towards {target}.",
+        outcome_of=chase_outcome)
+    plan = _chase_plan(rec.battle, chaser, heading, total)
+    rec.emit(UnitChased(chaser, total, plan.path, plan.facing, target=runner,
+                        reached=plan.contacted_enemy, clause="K-RA-7",
+                        **plan.drawing()))
+    if plan.contacted_enemy == runner:
+        rec.emit(ChaseReached(chaser, runner, clause="K-RA-8"))
+        outcome = yield Choice(
+            key=runs.key("free_attack", runner), player=battle.player_of(chaser),
+            unit=runner, default="survived", clause="K-RA-8",
+            # Survivors run again (K-RA-9) from where they stand now.
+            options=(Option("destroyed", f"{target} were destroyed"),
+                     Option("survived", f"{target} survived",
+                            odds_of=_run_odds(rec.battle, runner))),
+            why=(f"{name} make a free attack on {target}. Fight it out, then say "
+                 f"whether {target} survived: survivors run again, with no second "
+                 f"Chase."))
+        if outcome == "destroyed":
+            rec.emit(UnitDestroyed.build(rec.battle, runner,
+                                         "destroyed by a free attack after a chase",
+                                         clause="K-RA-8"))
+            return "ended"
+        return "survived"  # K-RA-9
+    if plan.contacted_enemy:
+        rec.emit(ChaseCharged(chaser, plan.contacted_enemy, clause="K-RA-8"))
+    return "go on"
 
 
 def _chase_outcome(battle: Battle, chaser: str, runner: str, heading: float
                    ) -> Callable[[int], str]:
     """K-RA-7/8 for each total: reaching the runner, charging another enemy, or short."""
     def outcome(total: int) -> str:
-        reached = straight_move(battle, chaser, heading, total, through_friends=False,
-                                stay_on_table=True).contacted_enemy
+        reached = _chase_plan(battle, chaser, heading, total).contacted_enemy
         if not reached:
             return "falls short"
         if reached == runner:
@@ -351,33 +420,42 @@ class ChargeReaction:
 
 def charge_reaction(rec: Recorder, reaction: ChargeReaction) -> Procedure:
     """K-RA-3: run as a free reaction to a charge, once per turn."""
-    battle = rec.battle
-    _require_units(battle, reaction.unit, reaction.charger)
-    if battle.player_of(reaction.unit) == battle.player_of(reaction.charger):
-        raise ScenarioError(f"'{reaction.charger}' is not an enemy of '{reaction.unit}': "
-                            f"only an enemy's charge can be run from")
-    unit = battle.roster[reaction.unit]
-    if RAN_FROM_CHARGE in battle.states[reaction.unit].flags:
-        rec.emit(TestWaived(reaction.unit, "charge reaction",
-                            "it already ran from a charge this turn", clause="K-RA-3"))
-        return
-    if battle.states[reaction.unit].status != Status.READY:
-        raise ScenarioError(f"'{reaction.unit}' cannot react: it is "
-                            f"{battle.states[reaction.unit].status}")
-    decision = yield Choice(
-        key=f"react:{reaction.unit}", player=unit.player, unit=reaction.unit,
-        options=(Option("run", "Run away (free, once this turn)",
-                        odds_of=_run_odds(battle, reaction.unit)),
-                 Option("stand", "Stand")),
-        default="run", clause="K-RA-3",
-        why=(f"{battle.roster[reaction.charger].name} charge {unit.name}. As their reaction "
-             f"they may run away: it costs no Action Points, they turn right round first, and "
-             f"they can do it only once a turn."))
-    if decision == "run":
-        rec.emit(FlagSet(reaction.unit, RAN_FROM_CHARGE, clause="K-RA-3"))
-        yield from run_away(rec, reaction.unit, clause="K-RA-3",
+    return program(rec, _ChargeReaction(reaction))
+
+
+@dataclass(frozen=True)
+class _ChargeReaction(Phase):
+    reaction: ChargeReaction
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        reaction = self.reaction
+        battle = rec.battle
+        _require_units(battle, reaction.unit, reaction.charger)
+        if battle.player_of(reaction.unit) == battle.player_of(reaction.charger):
+            raise ScenarioError(f"'{reaction.charger}' is not an enemy of "
+                                f"'{reaction.unit}': only an enemy's charge can be run from")
+        unit = battle.roster[reaction.unit]
+        if RAN_FROM_CHARGE in battle.states[reaction.unit].flags:
+            rec.emit(TestWaived(reaction.unit, "charge reaction",
+                                "it already ran from a charge this turn", clause="K-RA-3"))
+            return None
+        if battle.states[reaction.unit].status != Status.READY:
+            raise ScenarioError(f"'{reaction.unit}' cannot react: it is "
+                                f"{battle.states[reaction.unit].status}")
+        decision = yield Choice(
+            key=f"react:{reaction.unit}", player=unit.player, unit=reaction.unit,
+            options=(Option("run", "Run away (free, once this turn)",
+                            odds_of=_run_odds(battle, reaction.unit)),
+                     Option("stand", "Stand")),
+            default="run", clause="K-RA-3",
+            why=(f"{battle.roster[reaction.charger].name} charge {unit.name}. As their "
+                 f"reaction they may run away: it costs no Action Points, they turn right "
+                 f"round first, and they can do it only once a turn."))
+        if decision == "run":
+            rec.emit(FlagSet(reaction.unit, RAN_FROM_CHARGE, clause="K-RA-3"))
+            return run_away(reaction.unit, clause="K-RA-3",
                             why=f"{unit.name} run from the charge.")
-    return
+        return None
 
 
 @dataclass(frozen=True)
@@ -388,30 +466,39 @@ class Shooting:
 
 def shooting(rec: Recorder, shot: Shooting) -> Procedure:
     """K-RA-4: half or more of the unit's Wounds lost to one round of shooting."""
-    battle = rec.battle
-    _require_units(battle, shot.unit)
-    unit = battle.roster[shot.unit]
-    # Wounds of the rank and file only: characters are left out (K-RA-4).
-    if RULESET.option(battle, "shooting_total") == "starting":
-        before = unit.models * unit.profile.wounds
-    else:
-        before = remaining_wounds(battle, shot.unit)
-    rec.emit(WoundsSuffered.build(rec.battle, shot.unit, shot.wounds, clause="K-RA-4"))
-    if rec.battle.states[shot.unit].models == 0:
-        rec.emit(UnitDestroyed.build(rec.battle, shot.unit, "shot down", clause="K-RA-4"))
-        return
-    if battle.states[shot.unit].status != Status.READY or 2 * shot.wounds < before:
-        return
-    held = yield from honor_test(
-        rec, shot.unit, key=f"honor_shot:{shot.unit}", clause="K-RA-4",
-        reason=(f"{unit.name} lost {shot.wounds} of their {before} Wounds to one round of "
-                f"shooting: half or more"
-                + (f" (their hero's {unit.character_wounds} Wounds do not count)."
-                   if unit.character_wounds else ".")))
-    if not held:
-        yield from run_away(rec, shot.unit, clause="K-RA-4",
+    return program(rec, _Shooting(shot))
+
+
+@dataclass(frozen=True)
+class _Shooting(Phase):
+    shot: Shooting
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        shot = self.shot
+        battle = rec.battle
+        _require_units(battle, shot.unit)
+        unit = battle.roster[shot.unit]
+        # Wounds of the rank and file only: characters are left out (K-RA-4).
+        if RULESET.option(battle, "shooting_total") == "starting":
+            before = unit.models * unit.profile.wounds
+        else:
+            before = remaining_wounds(battle, shot.unit)
+        rec.emit(WoundsSuffered.build(rec.battle, shot.unit, shot.wounds, clause="K-RA-4"))
+        if rec.battle.states[shot.unit].models == 0:
+            rec.emit(UnitDestroyed.build(rec.battle, shot.unit, "shot down", clause="K-RA-4"))
+            return None
+        if battle.states[shot.unit].status != Status.READY or 2 * shot.wounds < before:
+            return None
+        held = yield from honor_test(
+            rec, shot.unit, key=f"honor_shot:{shot.unit}", clause="K-RA-4",
+            reason=(f"{unit.name} lost {shot.wounds} of their {before} Wounds to one round "
+                    f"of shooting: half or more"
+                    + (f" (their hero's {unit.character_wounds} Wounds do not count)."
+                       if unit.character_wounds else ".")))
+        if not held:
+            return run_away(shot.unit, clause="K-RA-4",
                             why=f"{unit.name} break under the shooting.")
-    return
+        return None
 
 
 @dataclass(frozen=True)
@@ -423,88 +510,106 @@ class CombatDefeat:
 
 def combat_defeat(rec: Recorder, defeat: CombatDefeat) -> Procedure:
     """K-RA-5 and K-RA-6, each its own Honor test; failing one means Running Away."""
-    battle = rec.battle
-    _require_units(battle, defeat.unit)
-    uid = defeat.unit
-    unit = battle.roster[uid]
-    if battle.states[uid].status != Status.READY:
-        raise ScenarioError(f"'{uid}' is not fighting: it is {battle.states[uid].status}")
-    enemies = [e for e in battle.states[uid].engaged_with if battle.states[e].status.on_table]
-    if not enemies:
-        raise ScenarioError(f"'{uid}' is not engaged with any enemy (give engaged_with)")
-    difference = defeat.damage_difference
-    honor = unit.profile.stats["Honor"]
-    triggers = []
-    if difference > defeat.confrontation_value:
-        triggers.append(("K-RA-5", f"honor_cv:{uid}",
-                         f"{unit.name} lost by {difference}, more than the Confrontation "
-                         f"Value of {defeat.confrontation_value}."))
-    if difference > honor:
-        triggers.append(("K-RA-6", f"honor_honor:{uid}",
-                         f"{unit.name} lost by {difference}, more than their own Honor of "
-                         f"{honor}."))
-    for clause, key, reason in triggers:
-        if not (yield from honor_test(rec, uid, key=key, reason=reason, clause=clause)):
-            yield from run_away(rec, uid, clause=clause, chasers=sorted(enemies),
+    return program(rec, _CombatDefeat(defeat))
+
+
+@dataclass(frozen=True)
+class _CombatDefeat(Phase):
+    defeat: CombatDefeat
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        defeat = self.defeat
+        battle = rec.battle
+        _require_units(battle, defeat.unit)
+        uid = defeat.unit
+        unit = battle.roster[uid]
+        if battle.states[uid].status != Status.READY:
+            raise ScenarioError(f"'{uid}' is not fighting: it is "
+                                f"{battle.states[uid].status}")
+        enemies = [e for e in battle.states[uid].engaged_with
+                   if battle.states[e].status.on_table]
+        if not enemies:
+            raise ScenarioError(f"'{uid}' is not engaged with any enemy (give engaged_with)")
+        difference = defeat.damage_difference
+        honor = unit.profile.stats["Honor"]
+        triggers = []
+        if difference > defeat.confrontation_value:
+            triggers.append(("K-RA-5", f"honor_cv:{uid}",
+                             f"{unit.name} lost by {difference}, more than the "
+                             f"Confrontation Value of {defeat.confrontation_value}."))
+        if difference > honor:
+            triggers.append(("K-RA-6", f"honor_honor:{uid}",
+                             f"{unit.name} lost by {difference}, more than their own Honor "
+                             f"of {honor}."))
+        for clause, key, reason in triggers:
+            if not (yield from honor_test(rec, uid, key=key, reason=reason, clause=clause)):
+                return run_away(uid, clause=clause, chasers=sorted(enemies),
                                 why=f"{unit.name} give way.")
-            break
-    return
+        return None
 
 
 def regroup(rec: Recorder, unit_id: str) -> Procedure:
     """K-RG-1: a Command Point and an Honor roll stop a running unit; else it runs on."""
-    battle = rec.battle
-    _require_units(battle, unit_id)
-    if battle.states[unit_id].status != Status.FLEEING:
-        raise ScenarioError(f"'{unit_id}' is not running away")
-    unit = battle.roster[unit_id]
-    decision = yield Choice(
-        key=f"regroup:{unit_id}", player=unit.player, unit=unit_id, default="regroup",
-        options=(Option("regroup", "Spend 1 Command Point to regroup",
-                        odds_of=_honor_odds(battle, unit_id)),
-                 Option("run", "Keep running", odds_of=_run_odds(battle, unit_id))),
-        clause="K-RG-1",
-        why=(f"{unit.name} are running away. For 1 Command Point they may try to stop: an "
-             f"Honor roll; if it holds they lose 1 Action Point and may face any way. "
-             f"Otherwise all their Action Points go on running."))
-    if decision == "regroup":
-        rec.emit(CommandPointSpent(unit.player, unit_id, "regroup", clause="K-RG-1"))
-        if (yield from honor_test(rec, unit_id, key=f"honor_regroup:{unit_id}",
-                                  clause="K-RG-1", reason=f"{unit.name} try to regroup.",
-                                  against_running_away=False)):
-            rec.emit(UnitRallied(unit_id, clause="K-RG-1"),
-                     ModifierApplied(unit_id, "AP", -1, battle.turn, "regrouped",
-                                     clause="K-RG-1"))
-            enemy = closest_enemy(rec.battle, unit_id)
-            # Only facings it has room to turn to where it stands.
-            options = [Option("keep", "Keep facing")]
-            if enemy is not None and can_face(rec.battle, unit_id,
-                                              _heading_to(rec.battle, unit_id, enemy)):
-                options.append(Option("face_enemy", f"Face {battle.roster[enemy].name}"))
-            options.extend(Option(str(degrees), f"Face {name} ({degrees}°)")
-                           for degrees, name in COMPASS
-                           if can_face(rec.battle, unit_id, float(degrees)))
-            standing = rec.battle
-            facing = yield Choice(
-                key=f"regroup_facing:{unit_id}", player=unit.player, unit=unit_id,
-                options=tuple(options), default=options[min(1, len(options) - 1)].id,
-                clause="K-RG-1", free=ANY_ANGLE,
-                refuse_free=lambda angle: "" if can_face(standing, unit_id, angle) else
-                "leaves no room to turn where they stand",
-                why=(f"{unit.name} stopped and may face any direction: the nearest enemy, a "
-                     f"compass direction, any angle in degrees (counter-clockwise from the "
-                     f"right-hand table edge), or as they are."))
-            if facing == "face_enemy" and enemy is not None:
-                rec.emit(UnitTurned.build(rec.battle, unit_id,
-                                          _heading_to(rec.battle, unit_id, enemy),
-                                          clause="K-RG-1"))
-            elif facing != "keep":
-                rec.emit(UnitTurned.build(rec.battle, unit_id, float(str(facing)),
-                                          clause="K-RG-1"))
-            return
-    yield from run_away(rec, unit_id, clause="K-RG-1",
+    return program(rec, _Regroup(unit_id))
+
+
+@dataclass(frozen=True)
+class _Regroup(Phase):
+    unit_id: str
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        unit_id = self.unit_id
+        battle = rec.battle
+        _require_units(battle, unit_id)
+        if battle.states[unit_id].status != Status.FLEEING:
+            raise ScenarioError(f"'{unit_id}' is not running away")
+        unit = battle.roster[unit_id]
+        decision = yield Choice(
+            key=f"regroup:{unit_id}", player=unit.player, unit=unit_id, default="regroup",
+            options=(Option("regroup", "Spend 1 Command Point to regroup",
+                            odds_of=_honor_odds(battle, unit_id)),
+                     Option("run", "Keep running", odds_of=_run_odds(battle, unit_id))),
+            clause="K-RG-1",
+            why=(f"{unit.name} are running away. For 1 Command Point they may try to stop: an "
+                 f"Honor roll; if it holds they lose 1 Action Point and may face any way. "
+                 f"Otherwise all their Action Points go on running."))
+        if decision == "regroup":
+            rec.emit(CommandPointSpent(unit.player, unit_id, "regroup", clause="K-RG-1"))
+            if (yield from honor_test(rec, unit_id, key=f"honor_regroup:{unit_id}",
+                                      clause="K-RG-1", reason=f"{unit.name} try to regroup.",
+                                      against_running_away=False)):
+                rec.emit(UnitRallied(unit_id, clause="K-RG-1"),
+                         ModifierApplied(unit_id, "AP", -1, battle.turn, "regrouped",
+                                         clause="K-RG-1"))
+                enemy = closest_enemy(rec.battle, unit_id)
+                # Only facings it has room to turn to where it stands.
+                options = [Option("keep", "Keep facing")]
+                if enemy is not None and can_face(rec.battle, unit_id,
+                                                  _heading_to(rec.battle, unit_id, enemy)):
+                    options.append(Option("face_enemy", f"Face {battle.roster[enemy].name}"))
+                options.extend(Option(str(degrees), f"Face {name} ({degrees}°)")
+                               for degrees, name in COMPASS
+                               if can_face(rec.battle, unit_id, float(degrees)))
+                standing = rec.battle
+                facing = yield Choice(
+                    key=f"regroup_facing:{unit_id}", player=unit.player, unit=unit_id,
+                    options=tuple(options), default=options[min(1, len(options) - 1)].id,
+                    clause="K-RG-1", free=ANY_ANGLE,
+                    refuse_free=lambda angle: "" if can_face(standing, unit_id, angle) else
+                    "leaves no room to turn where they stand",
+                    why=(f"{unit.name} stopped and may face any direction: the nearest enemy, a "
+                         f"compass direction, any angle in degrees (counter-clockwise from the "
+                         f"right-hand table edge), or as they are."))
+                if facing == "face_enemy" and enemy is not None:
+                    rec.emit(UnitTurned.build(rec.battle, unit_id,
+                                              _heading_to(rec.battle, unit_id, enemy),
+                                              clause="K-RG-1"))
+                elif facing != "keep":
+                    rec.emit(UnitTurned.build(rec.battle, unit_id, float(str(facing)),
+                                              clause="K-RG-1"))
+                return None
+        return run_away(unit_id, clause="K-RG-1",
                         why=f"{unit.name} spend their Action Points running.")
-    return
 
 
 def new_turn(rec: Recorder, _: object) -> Procedure:

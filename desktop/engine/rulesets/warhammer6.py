@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Generator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from desktop.engine import odds, spatial
@@ -51,12 +51,14 @@ from desktop.engine.procedure import (
     Choice,
     Option,
     Outcome,
+    Phase,
     Procedure,
     Recorder,
     Request,
     Roll,
     Threshold,
     alike_totals,
+    program,
 )
 from desktop.engine.reading import Reader
 from desktop.engine.rulesets.base import ProcedureKind
@@ -102,87 +104,269 @@ def attribute_test(
 
 
 def combat_aftermath(rec: Recorder, combats: Sequence[Combat]) -> Procedure:
-    """Everything from the combat scores to the last pursuit move of one turn's combats."""
-    battle = rec.battle
-    check_combats(battle, combats, fleeing_clause="W6-FL-7")
-    double_one_holds = bool(RULESET.option(battle, "double_one_holds"))
+    """Everything from the combat scores to the last pursuit move of one turn's combats, as
+    phases (see `procedure.Phase`): each keeps in its fields all it needs of what went
+    before, so a forecast can resume at any of them."""
+    return program(rec, _Aftermath(tuple(combats)))
 
-    # Footprints of units that fall, as they stood, for the 6" Panic radius (W6-PT-1).
-    fallen: dict[str, Footprint] = {}
-    for combat in combats:
-        for combatant in combat.combatants():
-            if combatant.casualties:
-                before = rec.battle.footprint(combatant.unit)
-                rec.emit(CasualtiesRemoved.build(rec.battle, combatant.unit, combatant.casualties,
-                                                 clause="W6-CR-1"))
-                if rec.battle.states[combatant.unit].models == 0:
-                    rec.emit(UnitDestroyed.build(rec.battle, combatant.unit, "wiped out in combat",
-                                                 clause="W6-PT-1"))
-                    fallen[combatant.unit] = before
 
-    results = []
-    for combat in combats:
-        result, event = score_combat(rec.battle, combat, "W6-CR-1")
-        rec.emit(event)
-        results.append(result)
+@dataclass(frozen=True)
+class _Fought:
+    """What the rest of an aftermath reads of one combat's scores (W6-CR-1)."""
 
-    # W6-BT-1: every unit of a losing side tests; broken units will flee from the enemy
-    # with the highest Unit Strength (W6-FL-2).
-    flee_from: dict[str, str] = {}
-    for result in results:
-        if result.loser is None or result.winner is None:
-            continue  # W6-CR-2: a draw, nobody tests
-        winners = result.combat.side_of(result.winner).unit_ids
-        for uid in result.combat.side_of(result.loser).unit_ids:
+    combat: Combat
+    winner: str | None
+    loser: str | None
+    difference: int
+
+
+@dataclass(frozen=True)
+class _Aftermath(Phase):
+    """Casualties and the combat scores; then the Break tests (W6-BT-1)."""
+
+    combats: tuple[Combat, ...]
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        check_combats(rec.battle, self.combats, fleeing_clause="W6-FL-7")
+        # Footprints of units that fall, as they stood, for the 6" Panic radius (W6-PT-1).
+        fallen: list[tuple[str, Footprint]] = []
+        for combat in self.combats:
+            for combatant in combat.combatants():
+                if combatant.casualties:
+                    before = rec.battle.footprint(combatant.unit)
+                    rec.emit(CasualtiesRemoved.build(rec.battle, combatant.unit,
+                                                     combatant.casualties, clause="W6-CR-1"))
+                    if rec.battle.states[combatant.unit].models == 0:
+                        rec.emit(UnitDestroyed.build(rec.battle, combatant.unit,
+                                                     "wiped out in combat", clause="W6-PT-1"))
+                        fallen.append((combatant.unit, before))
+        fought = []
+        for combat in self.combats:
+            result, event = score_combat(rec.battle, combat, "W6-CR-1")
+            rec.emit(event)
+            fought.append(_Fought(combat, result.winner, result.loser, result.difference))
+        # W6-BT-1: every unit of a losing side tests, in order.
+        testing = tuple((uid, result.difference, result.combat.side_of(result.winner).unit_ids)
+                        for result in fought if result.loser is not None
+                        and result.winner is not None  # W6-CR-2: a draw, nobody tests
+                        for uid in result.combat.side_of(result.loser).unit_ids)
+        yield from ()
+        return _BreakTests(tuple(fought), tuple(fallen), (), testing)
+
+
+@dataclass(frozen=True)
+class _BreakTests(Phase):
+    """W6-BT-1/2: the next unit of a losing side tests; one that breaks will flee from the
+    enemy with the highest Unit Strength (W6-FL-2)."""
+
+    fought: tuple[_Fought, ...]
+    fallen: tuple[tuple[str, Footprint], ...]  # in the order they fell
+    flee_from: tuple[tuple[str, str], ...]  # (unit, whom it flees from), in order
+    testing: tuple[tuple[str, int, tuple[str, ...]], ...]  # (unit, difference, winners)
+    tested: int = 0  # how many of `testing` are done
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        for index in range(self.tested, len(self.testing)):
+            uid, difference, winners = self.testing[index]
             if rec.battle.states[uid].status != Status.READY:
                 continue
-            if (yield from break_test(rec, uid, result.difference, clause="W6-BT-2",
-                                      waived_clause="W6-BT-4",
-                                      double_one_holds=double_one_holds)):
-                fallen[uid] = rec.battle.footprint(uid)
-                flee_from[uid] = flee_source(rec.battle, uid, winners)
+            double_one_holds = bool(RULESET.option(rec.battle, "double_one_holds"))
+            if not (yield from break_test(rec, uid, difference, clause="W6-BT-2",
+                                          waived_clause="W6-BT-4",
+                                          double_one_holds=double_one_holds)):
+                return replace(self, tested=index + 1)
+            return replace(self, tested=index + 1,
+                           fallen=(*self.fallen, (uid, rec.battle.footprint(uid))),
+                           flee_from=(*self.flee_from,
+                                      (uid, flee_source(rec.battle, uid, winners))))
+        return _PanicTests.after(rec, self.fought, self.fallen, self.flee_from)
 
-    in_combat = {c.unit for combat in combats for c in combat.combatants()}
-    flee_from.update((yield from _panic_tests(rec, fallen, in_combat)))
-    pursuits = yield from _declare_pursuits(rec, results)
 
-    # Where each runs to is fixed before anything moves, from where everyone stands now.
-    headings = {uid: _flee_heading(rec.battle, uid, source) for uid, source in flee_from.items()}
-    flee_rolls = {}
-    for uid, source in flee_from.items():
-        flee_rolls[uid] = yield from _flee_roll(
-            rec, uid, pursuits, functools.partial(_first_flee, rec.battle, uid, source,
-                                                  headings[uid]))
-    pursuit_rolls = {}
-    for pursuer, target in pursuits.items():
-        pursuit_rolls[pursuer] = yield from _pursuit_roll(rec, pursuer, target,
-                                                          flee_rolls[target])
+@dataclass(frozen=True)
+class _PanicTests(Phase):
+    """W6-PT-1/2: friends within 6" of a unit that broke or was wiped out test for Panic,
+    one by one, before anything flees."""
 
-    resolve_catches(rec, flee_rolls, pursuits, pursuit_rolls, "W6-PU-1")
+    fought: tuple[_Fought, ...]
+    flee_from: tuple[tuple[str, str], ...]
+    skipped: frozenset[str]  # fallen, or in a combat: they do not test (W6-PT-2)
+    # (unit, the fallen near it and where they stood), in roster order.
+    testing: tuple[tuple[str, tuple[tuple[str, Footprint], ...]], ...]
+    tested: int = 0
+    panicked: tuple[tuple[str, str], ...] = ()  # (unit, whom it flees from)
 
-    # Rolls that read "move" are audited where their unit moves (see Reads); their dice
-    # are the rolls' own, since nothing in an aftermath changes a unit's Move.
-    for uid, source in flee_from.items():
-        if rec.battle.states[uid].status != Status.BROKEN:
-            continue
-        battle, roll = rec.battle, flee_rolls[uid]
-        plan = _first_flee(battle, uid, source, headings[uid], roll)
-        if uid not in pursuits.values():
-            audit_move(rec, f"flee:{uid}", uid, plan,
-                       alike_totals(flee_dice(battle, uid), None, roll),
-                       functools.partial(_first_flee, battle, uid, source, headings[uid]))
-        emit_flee(rec, uid, plan, roll, away_from=source, clause="W6-FL-3",
-                  left_clause="W6-FL-6")
+    @classmethod
+    def after(cls, rec: Recorder, fought: tuple[_Fought, ...],
+              fallen: tuple[tuple[str, Footprint], ...], flee_from: tuple[tuple[str, str], ...]
+              ) -> _PanicTests:
+        # The index finds the friends near each fallen unit; they test in roster order, and
+        # their causes are listed in the order the units fell.
+        near: dict[str, dict[str, Footprint]] = {}
+        for fallen_id, footprint in fallen:
+            player = rec.battle.player_of(fallen_id)
+            for uid in spatial.candidates(rec.battle, footprint.polygon, PANIC_RADIUS):
+                if rec.battle.player_of(uid) == player:
+                    near.setdefault(uid, {})[fallen_id] = footprint
+        testing = tuple((uid, tuple(near[uid].items()))
+                        for uid in rec.battle.in_roster_order(near))
+        in_combat = {c.unit for result in fought for c in result.combat.combatants()}
+        return cls(fought, flee_from, frozenset(in_combat | {uid for uid, _ in fallen}),
+                   testing)
 
-    for pursuer, target in pursuits.items():
-        battle, roll = rec.battle, pursuit_rolls[pursuer]
-        plan = _pursuit_move(battle, pursuer, target, headings[target], roll)
-        audit_move(rec, f"pursue_roll:{pursuer}", pursuer, plan,
-                   alike_totals(flee_dice(battle, pursuer), _catches(flee_rolls[target]), roll),
-                   functools.partial(_pursuit_move, battle, pursuer, target, headings[target]))
-        rec.emit(UnitPursued(pursuer, roll, plan.path, plan.facing, target=target,
-                             charged=plan.contacted_enemy, clause="W6-PU-2", **plan.drawing()))
-    return
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        for index in range(self.tested, len(self.testing)):
+            uid, near = self.testing[index]
+            state = rec.battle.states[uid]
+            if uid in self.skipped or state.engaged_with:
+                continue  # W6-PT-2: engaged units do not test
+            if state.status != Status.READY:
+                continue  # W6-PT-2: fleeing units do not test
+            causes = within_radius(rec.battle.footprint(uid), dict(near), PANIC_RADIUS)
+            if not causes:
+                continue
+            unit = rec.battle.roster[uid]
+            if unit.has("unbreakable") or unit.has("immune_to_psychology"):
+                rec.emit(TestWaived(uid, "panic", "immune to psychology", clause="W6-PT-2"))
+                continue
+            cause = rec.battle.roster[causes[0]].name
+            many = plural(rec.battle, uid)
+            faces, target, passed = yield from attribute_test(
+                rec, uid, key=f"panic:{uid}", purpose="panic test", clause="W6-PT-1",
+                reason=(f"{cause} gave way within 6\" of {unit.name}, who "
+                        f"{verb('flee', many)} if {pronoun('they', many)} "
+                        f"{verb('panic', many)}."),
+                pass_label="keeps its nerve", fail_label="panics")
+            rec.emit(PanicTest(uid, "2D6", faces, 0, target, passed, clause="W6-PT-2"))
+            panicked = self.panicked
+            if not passed:
+                rec.emit(UnitPanicked(uid, causes[0], clause="W6-PT-2"))
+                panicked += ((uid, nearest_enemy(rec.battle, uid) or causes[0]),)
+            return replace(self, tested=index + 1, panicked=panicked)
+        return _Pursuits.after(self.fought, (*self.flee_from, *self.panicked))
+
+
+def _fighting(battle: Battle, unit_id: str, enemies: Sequence[str]) -> list[str]:
+    """The enemies of one combat this unit fights: those touching it, else all of them."""
+    footprint = battle.footprint(unit_id)
+    touching = [uid for uid in enemies if in_contact(footprint, battle.footprint(uid))]
+    return touching or list(enemies)
+
+
+@dataclass(frozen=True)
+class _Pursuits(Phase):
+    """W6-PU-2: the next winner whose every foe flees chooses to pursue, or tries to hold
+    back; then the flee rolls."""
+
+    flee_from: tuple[tuple[str, str], ...]
+    asking: tuple[tuple[str, tuple[str, ...]], ...]  # (winner, the losers of its combat)
+    asked: int = 0
+    pursuits: tuple[tuple[str, str], ...] = ()  # (pursuer, target), in order
+
+    @classmethod
+    def after(cls, fought: tuple[_Fought, ...], flee_from: tuple[tuple[str, str], ...]
+              ) -> _Pursuits:
+        asking = tuple((uid, result.combat.side_of(result.loser).unit_ids)
+                       for result in fought if result.winner is not None
+                       and result.loser is not None
+                       for uid in result.combat.side_of(result.winner).unit_ids)
+        return cls(flee_from, asking)
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        for index in range(self.asked, len(self.asking)):
+            uid, losers = self.asking[index]
+            target = yield from _declare_pursuit(rec, uid, losers)
+            if target is None:
+                continue
+            return replace(self, asked=index + 1, pursuits=(*self.pursuits, (uid, target)))
+        # Where each runs to is fixed before anything moves, from where everyone stands now.
+        headings = tuple((uid, _flee_heading(rec.battle, uid, source))
+                         for uid, source in self.flee_from)
+        return _FleeRolls(self.flee_from, headings, self.pursuits)
+
+
+@dataclass(frozen=True)
+class _FleeRolls(Phase):
+    """W6-FL-3: the next broken or panicked unit rolls how far it flees; nothing moves
+    yet. Then the pursuit rolls."""
+
+    flee_from: tuple[tuple[str, str], ...]
+    headings: tuple[tuple[str, float], ...]
+    pursuits: tuple[tuple[str, str], ...]
+    flee_rolls: tuple[tuple[str, int], ...] = ()
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        done = len(self.flee_rolls)
+        if done == len(self.flee_from):
+            yield from ()
+            return _PursuitRolls(self.flee_from, self.headings, self.pursuits, self.flee_rolls)
+        uid, source = self.flee_from[done]
+        heading = dict(self.headings)[uid]
+        roll = yield from _flee_roll(rec, uid, dict(self.pursuits), functools.partial(
+            _first_flee, rec.battle, uid, source, heading))
+        return replace(self, flee_rolls=(*self.flee_rolls, (uid, roll)))
+
+
+@dataclass(frozen=True)
+class _PursuitRolls(Phase):
+    """W6-PU-1: the next pursuer rolls; then catches and every move."""
+
+    flee_from: tuple[tuple[str, str], ...]
+    headings: tuple[tuple[str, float], ...]
+    pursuits: tuple[tuple[str, str], ...]
+    flee_rolls: tuple[tuple[str, int], ...]
+    pursuit_rolls: tuple[tuple[str, int], ...] = ()
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        done = len(self.pursuit_rolls)
+        if done == len(self.pursuits):
+            yield from ()
+            return _Moves(self.flee_from, self.headings, self.pursuits, self.flee_rolls,
+                          self.pursuit_rolls)
+        pursuer, target = self.pursuits[done]
+        roll = yield from _pursuit_roll(rec, pursuer, target, dict(self.flee_rolls)[target])
+        return replace(self, pursuit_rolls=(*self.pursuit_rolls, (pursuer, roll)))
+
+
+@dataclass(frozen=True)
+class _Moves(Phase):
+    """W6-PU-1 catches, then the flee moves (W6-FL-1/3) and the pursuit moves (W6-PU-2)."""
+
+    flee_from: tuple[tuple[str, str], ...]
+    headings: tuple[tuple[str, float], ...]
+    pursuits: tuple[tuple[str, str], ...]
+    flee_rolls: tuple[tuple[str, int], ...]
+    pursuit_rolls: tuple[tuple[str, int], ...]
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        flee_rolls, pursuits = dict(self.flee_rolls), dict(self.pursuits)
+        pursuit_rolls, headings = dict(self.pursuit_rolls), dict(self.headings)
+        resolve_catches(rec, flee_rolls, pursuits, pursuit_rolls, "W6-PU-1")
+        # Rolls that read "move" are audited where their unit moves (see Reads); their dice
+        # are the rolls' own, since nothing in an aftermath changes a unit's Move.
+        for uid, source in self.flee_from:
+            if rec.battle.states[uid].status != Status.BROKEN:
+                continue
+            battle, roll = rec.battle, flee_rolls[uid]
+            plan = _first_flee(battle, uid, source, headings[uid], roll)
+            if uid not in pursuits.values():
+                audit_move(rec, f"flee:{uid}", uid, plan,
+                           alike_totals(flee_dice(battle, uid), None, roll),
+                           functools.partial(_first_flee, battle, uid, source, headings[uid]))
+            emit_flee(rec, uid, plan, roll, away_from=source, clause="W6-FL-3",
+                      left_clause="W6-FL-6")
+        for pursuer, target in self.pursuits:
+            battle, roll = rec.battle, pursuit_rolls[pursuer]
+            plan = _pursuit_move(battle, pursuer, target, headings[target], roll)
+            audit_move(rec, f"pursue_roll:{pursuer}", pursuer, plan,
+                       alike_totals(flee_dice(battle, pursuer), _catches(flee_rolls[target]),
+                                    roll),
+                       functools.partial(_pursuit_move, battle, pursuer, target,
+                                         headings[target]))
+            rec.emit(UnitPursued(pursuer, roll, plan.path, plan.facing, target=target,
+                                 charged=plan.contacted_enemy, clause="W6-PU-2",
+                                 **plan.drawing()))
+        yield from ()
+        return None
 
 
 def _first_flee(battle: Battle, unit_id: str, source: str, heading: float, roll: int
@@ -210,108 +394,54 @@ def _flee_heading(battle: Battle, unit_id: str, source: str) -> float:
     return heading_away(battle, unit_id, battle.states[source].center)
 
 
-def _panic_tests(
-    rec: Recorder, fallen: Mapping[str, Footprint], in_combat: set[str]
-) -> Generator[Request, Answer, dict[str, str]]:
-    """W6-PT-1/2: friends within 6" of a unit that broke or was wiped out test for Panic."""
-    # The index finds the friends near each fallen unit; they test in roster order, and
-    # their causes are listed in the order the units fell.
-    near: dict[str, dict[str, Footprint]] = {}
-    for fallen_id, footprint in fallen.items():
-        player = rec.battle.player_of(fallen_id)
-        for uid in spatial.candidates(rec.battle, footprint.polygon, PANIC_RADIUS):
-            if rec.battle.player_of(uid) == player:
-                near.setdefault(uid, {})[fallen_id] = footprint
-    panicked: dict[str, str] = {}
-    for uid in rec.battle.in_roster_order(near):
-        state = rec.battle.states[uid]
-        if uid in fallen or uid in in_combat or state.engaged_with:
-            continue  # W6-PT-2: engaged units do not test
-        if state.status != Status.READY:
-            continue  # W6-PT-2: fleeing units do not test
-        causes = within_radius(rec.battle.footprint(uid), near[uid], PANIC_RADIUS)
-        if not causes:
-            continue
-        unit = rec.battle.roster[uid]
-        if unit.has("unbreakable") or unit.has("immune_to_psychology"):
-            rec.emit(TestWaived(uid, "panic", "immune to psychology", clause="W6-PT-2"))
-            continue
-        cause = rec.battle.roster[causes[0]].name
-        many = plural(rec.battle, uid)
-        faces, target, passed = yield from attribute_test(
-            rec, uid, key=f"panic:{uid}", purpose="panic test", clause="W6-PT-1",
-            reason=(f"{cause} gave way within 6\" of {unit.name}, who "
-                    f"{verb('flee', many)} if {pronoun('they', many)} {verb('panic', many)}."),
-            pass_label="keeps its nerve", fail_label="panics")
-        rec.emit(PanicTest(uid, "2D6", faces, 0, target, passed, clause="W6-PT-2"))
-        if not passed:
-            rec.emit(UnitPanicked(uid, causes[0], clause="W6-PT-2"))
-            panicked[uid] = nearest_enemy(rec.battle, uid) or causes[0]
-    return panicked
-
-
-def _fighting(battle: Battle, unit_id: str, enemies: Sequence[str]) -> list[str]:
-    """The enemies of one combat this unit fights: those touching it, else all of them."""
-    footprint = battle.footprint(unit_id)
-    touching = [uid for uid in enemies if in_contact(footprint, battle.footprint(uid))]
-    return touching or list(enemies)
-
-
-def _declare_pursuits(rec: Recorder, results: Sequence[Any]
-                      ) -> Generator[Request, Answer, dict[str, str]]:
-    """W6-PU-2: winners whose every foe flees choose to pursue, or try to hold back."""
-    pursuits: dict[str, str] = {}
-    for result in results:
-        if result.winner is None:
-            continue
-        losers = list(result.combat.side_of(result.loser).unit_ids)
-        for uid in result.combat.side_of(result.winner).unit_ids:
-            battle = rec.battle
-            if battle.states[uid].status != Status.READY:
-                continue
-            fighting = _fighting(battle, uid, losers)
-            if any(battle.states[e].status == Status.READY for e in fighting):
-                continue
-            fleeing = [e for e in fighting if battle.states[e].status == Status.BROKEN]
-            if not fleeing:
-                continue
-            unit = battle.roster[uid]
-            names = " and ".join(battle.roster[e].name for e in fleeing)
-            leadership = battle.stat(uid, "Ld")
-            decision = yield Choice(
-                key=f"pursue:{uid}", player=unit.player, unit=uid,
-                options=(Option("pursue", f"Pursue {names}",
-                                odds_of=_catch_odds(battle, uid, fleeing[0])),
-                         Option("hold", "Hold back (needs a Restraint test)",
-                                odds_of=functools.partial(_restraint_odds, leadership))),
-                default="pursue", clause="W6-PU-2",
-                why=(f"Every enemy {unit.name} fought is running. They may pursue and destroy "
-                     f"a unit they catch, or try to hold their position: holding needs 2D6 "
-                     f"of {battle.stat(uid, 'Ld')} or less, otherwise they pursue anyway."))
-            if decision == "hold":
-                faces, leadership, passed = yield from attribute_test(
-                    rec, uid, key=f"restraint:{uid}", purpose="restraint test",
-                    clause="W6-PU-2",
-                    reason=(f"{unit.name} {verb('try', plural(battle, uid))} to hold back "
-                            "instead of pursuing."),
-                    pass_label="holds back", fail_label="must pursue")
-                rec.emit(RestraintTest(uid, "2D6", faces, 0, leadership, passed,
-                                       clause="W6-PU-2"))
-                if passed:
-                    continue
-            target = fleeing[0]
-            if len(fleeing) > 1:
-                picked = yield Choice(
-                    key=f"pursue_target:{uid}", player=unit.player, unit=uid,
-                    options=tuple(Option(e, rec.battle.roster[e].name,
-                                         odds_of=_catch_odds(rec.battle, uid, e))
-                                  for e in fleeing),
-                    default=fleeing[0], clause="W6-PU-2",
-                    why=f"{unit.name} pursue one unit only: pick which.")
-                target = str(picked)
-            pursuits[uid] = target
-            rec.emit(PursuitDeclared(uid, target, clause="W6-PU-2"))
-    return pursuits
+def _declare_pursuit(rec: Recorder, uid: str, losers: Sequence[str]
+                     ) -> Generator[Request, Answer, str | None]:
+    """W6-PU-2 for one winner: the unit it pursues, or None (it may not, or held back)."""
+    battle = rec.battle
+    if battle.states[uid].status != Status.READY:
+        return None
+    fighting = _fighting(battle, uid, losers)
+    if any(battle.states[e].status == Status.READY for e in fighting):
+        return None
+    fleeing = [e for e in fighting if battle.states[e].status == Status.BROKEN]
+    if not fleeing:
+        return None
+    unit = battle.roster[uid]
+    names = " and ".join(battle.roster[e].name for e in fleeing)
+    leadership = battle.stat(uid, "Ld")
+    decision = yield Choice(
+        key=f"pursue:{uid}", player=unit.player, unit=uid,
+        options=(Option("pursue", f"Pursue {names}",
+                        odds_of=_catch_odds(battle, uid, fleeing[0])),
+                 Option("hold", "Hold back (needs a Restraint test)",
+                        odds_of=functools.partial(_restraint_odds, leadership))),
+        default="pursue", clause="W6-PU-2",
+        why=(f"Every enemy {unit.name} fought is running. They may pursue and destroy "
+             f"a unit they catch, or try to hold their position: holding needs 2D6 "
+             f"of {battle.stat(uid, 'Ld')} or less, otherwise they pursue anyway."))
+    if decision == "hold":
+        faces, leadership, passed = yield from attribute_test(
+            rec, uid, key=f"restraint:{uid}", purpose="restraint test",
+            clause="W6-PU-2",
+            reason=(f"{unit.name} {verb('try', plural(battle, uid))} to hold back "
+                    "instead of pursuing."),
+            pass_label="holds back", fail_label="must pursue")
+        rec.emit(RestraintTest(uid, "2D6", faces, 0, leadership, passed,
+                               clause="W6-PU-2"))
+        if passed:
+            return None
+    target = fleeing[0]
+    if len(fleeing) > 1:
+        picked = yield Choice(
+            key=f"pursue_target:{uid}", player=unit.player, unit=uid,
+            options=tuple(Option(e, rec.battle.roster[e].name,
+                                 odds_of=_catch_odds(rec.battle, uid, e))
+                          for e in fleeing),
+            default=fleeing[0], clause="W6-PU-2",
+            why=f"{unit.name} pursue one unit only: pick which.")
+        target = str(picked)
+    rec.emit(PursuitDeclared(uid, target, clause="W6-PU-2"))
+    return target
 
 
 def _restraint_odds(leadership: int) -> list[Outcome]:
@@ -374,12 +504,33 @@ def _catches(flee_roll: int) -> Threshold:
 
 def start_of_turn(rec: Recorder, player: str) -> Procedure:
     """W6-RA-1 then W6-FL-5: each fleeing unit of `player` tries to rally, else flees on."""
-    battle = rec.battle
-    if player not in {unit.player for unit in battle.roster.values()}:
-        raise ScenarioError(f"no player '{player}' in this battle")
-    fleeing = [uid for uid in battle.on_table()
-               if battle.player_of(uid) == player and battle.states[uid].status == Status.FLEEING]
-    for uid in fleeing:
+    return program(rec, _StartOfTurn(player))
+
+
+@dataclass(frozen=True)
+class _StartOfTurn(Phase):
+    player: str
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        battle = rec.battle
+        if self.player not in {unit.player for unit in battle.roster.values()}:
+            raise ScenarioError(f"no player '{self.player}' in this battle")
+        fleeing = tuple(uid for uid in battle.on_table()
+                        if battle.player_of(uid) == self.player
+                        and battle.states[uid].status == Status.FLEEING)
+        yield from ()
+        return _Rally(fleeing) if fleeing else None
+
+
+@dataclass(frozen=True)
+class _Rally(Phase):
+    """The first of `fleeing` tries to rally (W6-RA-1); failing, it flees on (W6-FL-5)."""
+
+    fleeing: tuple[str, ...]
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        uid, rest = self.fleeing[0], self.fleeing[1:]
+        later = _Rally(rest) if rest else None
         unit = rec.battle.roster[uid]
         many = plural(rec.battle, uid)
         faces, target, passed = yield from attribute_test(
@@ -390,7 +541,7 @@ def start_of_turn(rec: Recorder, player: str) -> Procedure:
         rec.emit(RallyTest(uid, "2D6", faces, 0, target, passed, clause="W6-RA-1"))
         if passed:
             rec.emit(UnitRallied(uid, clause="W6-RA-1"))
-            continue
+            return later
         dice = flee_dice(rec.battle, uid)
         total = yield from distance_roll(
             rec, uid, dice, key=f"flee:{uid}", purpose="flee", clause="W6-FL-5",
@@ -400,7 +551,7 @@ def start_of_turn(rec: Recorder, player: str) -> Procedure:
         plan = compulsory_flee(rec.battle, uid, total)
         emit_flee(rec, uid, plan, total, away_from="", clause="W6-FL-5",
                   left_clause="W6-FL-6")
-    return
+        return later
 
 
 def _compulsory_outcome(battle: Battle, unit_id: str, total: int) -> str:
@@ -425,53 +576,65 @@ class ChargeOnFleeing:
 
 def charge_fleeing(rec: Recorder, charge: ChargeOnFleeing) -> Procedure:
     """W6-FL-8: the charged unit flees again; the charger destroys it if it still reaches."""
-    battle = rec.battle
-    charger, target = charge.charger, charge.target
-    for uid in (charger, target):
-        if uid not in battle.roster:
-            raise ScenarioError(f"no unit '{uid}' in this battle")
-    if battle.states[target].status != Status.FLEEING:
-        raise ScenarioError(f"'{target}' is not fleeing; a charge on it is an ordinary charge")
-    if battle.player_of(charger) == battle.player_of(target):
-        raise ScenarioError(f"'{charger}' and '{target}' are on the same side")
-    if battle.states[charger].status != Status.READY:
-        raise ScenarioError(f"'{charger}' cannot charge: it is {battle.states[charger].status}")
-    reach = 2 * battle.stat(charger, "M")
-    dice = flee_dice(battle, target)
-    heading = heading_away(battle, target, battle.states[charger].center)
+    return program(rec, _ChargeOnFleeing(charge))
 
-    def outcome(total: int) -> str:
-        return ("caught" if _charge_reaches(battle, charger, target, heading, total, reach)
-                else "escapes")
 
-    unit = battle.roster[target]
-    roll = yield from distance_roll(
-        rec, target, dice, key=f"flee:{target}", purpose="flee", clause="W6-FL-8",
-        why=(f"{unit.name} are already fleeing and run from the charge: {dice}\" straight "
-             f"away from {battle.roster[charger].name}, who reach {reach}\" (twice their "
-             f"Move) and destroy them if that is enough."),
-        outcome_of=outcome)
-    plan = flee_around(rec.battle, target, heading, gap_length(rec.battle, target, charger, roll))
-    emit_flee(rec, target, plan, roll, away_from=charger, clause="W6-FL-8",
-              left_clause="W6-FL-6")
-    gap = distance(rec.battle.footprint(charger), rec.battle.footprint(target))
-    reached = not plan.left_table and gap <= reach
-    if reached:
-        rec.emit(UnitCaught.build(rec.battle, target, (charger,), roll, (), clause="W6-FL-8"),
-                 UnitDestroyed.build(rec.battle, target, "caught by a charge while fleeing",
-                                     clause="W6-FL-8"))
-    else:
-        rec.emit(ChargeFailed(charger, target, clause="W6-FL-8"))
-    towards = rec.battle.states[target].center
-    here = rec.battle.states[charger].center
-    move = straight_move(rec.battle, charger, heading_of((towards[0] - here[0],
-                                                          towards[1] - here[1])),
-                         gap if reached else float(battle.stat(charger, "M")),
-                         through_friends=False, halt_before=frozenset({target}),
-                         stay_on_table=True)
-    rec.emit(UnitCharged(charger, 0, move.path, move.facing, target=target, reached=reached,
-                         clause="W6-FL-8", **move.drawing()))
-    return
+@dataclass(frozen=True)
+class _ChargeOnFleeing(Phase):
+    charge: ChargeOnFleeing
+
+    def run(self, rec: Recorder) -> Generator[Request, Answer, Phase | None]:
+        battle = rec.battle
+        charger, target = self.charge.charger, self.charge.target
+        for uid in (charger, target):
+            if uid not in battle.roster:
+                raise ScenarioError(f"no unit '{uid}' in this battle")
+        if battle.states[target].status != Status.FLEEING:
+            raise ScenarioError(f"'{target}' is not fleeing; a charge on it is an ordinary "
+                                f"charge")
+        if battle.player_of(charger) == battle.player_of(target):
+            raise ScenarioError(f"'{charger}' and '{target}' are on the same side")
+        if battle.states[charger].status != Status.READY:
+            raise ScenarioError(f"'{charger}' cannot charge: it is "
+                                f"{battle.states[charger].status}")
+        reach = 2 * battle.stat(charger, "M")
+        dice = flee_dice(battle, target)
+        heading = heading_away(battle, target, battle.states[charger].center)
+
+        def outcome(total: int) -> str:
+            return ("caught" if _charge_reaches(battle, charger, target, heading, total, reach)
+                    else "escapes")
+
+        unit = battle.roster[target]
+        roll = yield from distance_roll(
+            rec, target, dice, key=f"flee:{target}", purpose="flee", clause="W6-FL-8",
+            why=(f"{unit.name} are already fleeing and run from the charge: {dice}\" straight "
+                 f"away from {battle.roster[charger].name}, who reach {reach}\" (twice their "
+                 f"Move) and destroy them if that is enough."),
+            outcome_of=outcome)
+        plan = flee_around(rec.battle, target, heading,
+                           gap_length(rec.battle, target, charger, roll))
+        emit_flee(rec, target, plan, roll, away_from=charger, clause="W6-FL-8",
+                  left_clause="W6-FL-6")
+        gap = distance(rec.battle.footprint(charger), rec.battle.footprint(target))
+        reached = not plan.left_table and gap <= reach
+        if reached:
+            rec.emit(UnitCaught.build(rec.battle, target, (charger,), roll, (),
+                                      clause="W6-FL-8"),
+                     UnitDestroyed.build(rec.battle, target,
+                                         "caught by a charge while fleeing", clause="W6-FL-8"))
+        else:
+            rec.emit(ChargeFailed(charger, target, clause="W6-FL-8"))
+        towards = rec.battle.states[target].center
+        here = rec.battle.states[charger].center
+        move = straight_move(rec.battle, charger, heading_of((towards[0] - here[0],
+                                                              towards[1] - here[1])),
+                             gap if reached else float(battle.stat(charger, "M")),
+                             through_friends=False, halt_before=frozenset({target}),
+                             stay_on_table=True)
+        rec.emit(UnitCharged(charger, 0, move.path, move.facing, target=target,
+                             reached=reached, clause="W6-FL-8", **move.drawing()))
+        return None
 
 
 def _charge_reaches(battle: Battle, charger: str, target: str, heading: float, roll: int,
