@@ -512,8 +512,33 @@ def test_a_sample_is_labelled_repeatable_and_its_intervals_hold_the_exact_chance
         assert low <= chance <= high, (label, float(chance), low, high)
     for uid, rows in exact.by_unit.items():
         for label, chance in rows:
-            low, high = sampled.intervals[f"{uid}: {label}"]
+            low, high = sampled.unit_intervals[uid, label]
             assert low <= chance <= high, (uid, label)
+
+
+def test_a_sampled_whole_outcome_carries_the_interval_of_its_own_share() -> None:
+    """Issue 24, D1: with units named by their ids, the whole outcome "samurai: runs away"
+    reads like the Ronin's own row "runs away" (which also counts the runs where the Oni
+    chase them down), and it was given that row's interval, one not holding its share."""
+    data = json.loads((SCENARIOS / "k1-ronin-run-through-ashigaru.json").read_text())
+    for unit in data["units"]:
+        unit["name"] = unit["id"]
+    resolution = load_scenario(data).resolution()
+    sampled = sample(resolution, ((10,), (10,), (2, 1)), samples=200, seed=1)
+    alone, row = sampled.chance("samurai: runs away"), sampled.chance("runs away", "samurai")
+    assert 0 < alone < row  # the case in point: the same words, two shares
+    for label, share in sampled.outcomes:
+        assert sampled.intervals[label] == forecast_module.wilson(share, 200), label
+    for uid, rows in sampled.by_unit.items():
+        for label, share in rows:
+            assert sampled.unit_intervals[uid, label] == forecast_module.wilson(share, 200)
+    shown = sampled.to_json()
+    low, high = next(row["interval_95"] for row in shown["outcomes"]
+                     if row["label"] == "samurai: runs away")
+    assert low <= float(alone) <= high
+    low, high = next(row["interval_95"] for row in shown["by_unit"]["samurai"]
+                     if row["label"] == "runs away")
+    assert low <= float(row) <= high
 
 
 def test_a_tree_past_the_budget_falls_back_to_a_sample() -> None:

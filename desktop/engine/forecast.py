@@ -101,8 +101,9 @@ class Forecast:
 
     `outcomes` are whole outcomes (every unit something happened to, in words), most likely
     first; `by_unit` is the same per unit, with `UNAFFECTED` for runs that leave it alone.
-    In a sample, each chance is the share of runs, and `intervals` holds a 95% interval for
-    every label (whole-outcome labels, and "unit: label" for the per-unit ones).
+    In a sample, each chance is the share of runs, with a 95% interval: `intervals` for
+    each whole outcome's label, `unit_intervals` for each (unit, label) of `by_unit` (kept
+    apart: a whole outcome's label can read like a unit's row, "s: runs away").
     """
 
     exact: bool
@@ -113,6 +114,7 @@ class Forecast:
     samples: int = 0
     seed: int | None = None
     intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
+    unit_intervals: dict[tuple[str, str], tuple[float, float]] = field(default_factory=dict)
     seconds: float = 0.0
     asked: int = 0  # the runs a sample was asked for: more than `samples` when time ran out
 
@@ -122,19 +124,20 @@ class Forecast:
         return next((chance for name, chance in rows if name == label), Fraction(0))
 
     def to_json(self) -> dict[str, Any]:
-        def row(label: str, chance: Fraction, key: str) -> dict[str, Any]:
+        def row(label: str, chance: Fraction, unit: str | None) -> dict[str, Any]:
             data: dict[str, Any] = {"label": label}
             if self.exact:
                 data |= {"chance": str(chance), "percent": percent(chance)}
             else:
-                low, high = self.intervals[key]
+                low, high = (self.intervals[label] if unit is None
+                             else self.unit_intervals[unit, label])
                 data |= {"share": str(chance), "percent": percent(chance),
                          "interval_95": [round(low, 4), round(high, 4)]}
             return data
 
         outcomes = []
         for label, chance in self.outcomes:
-            data = row(label, chance, label)
+            data = row(label, chance, None)
             data["units"] = dict(self.units.get(label, ()))
             outcomes.append(data)
         method = "exact" if self.exact else f"sample of {self.samples} runs"
@@ -148,7 +151,7 @@ class Forecast:
             "samples_asked": self.asked or self.samples,
             "seed": self.seed,
             "outcomes": outcomes,
-            "by_unit": {uid: [row(label, chance, f"{uid}: {label}") for label, chance in rows]
+            "by_unit": {uid: [row(label, chance, uid) for label, chance in rows]
                         for uid, rows in self.by_unit.items()},
         }
 
@@ -224,11 +227,12 @@ def sample(
     found = _summarise(resolution.battle, leaves, exact=False,
                        seconds=time.perf_counter() - started)
     intervals = {label: wilson(chance, samples) for label, chance in found.outcomes}
-    for uid, rows in found.by_unit.items():
-        intervals.update((f"{uid}: {label}", wilson(chance, samples)) for label, chance in rows)
+    unit_intervals = {(uid, label): wilson(chance, samples)
+                      for uid, rows in found.by_unit.items() for label, chance in rows}
     return Forecast(exact=False, outcomes=found.outcomes, by_unit=found.by_unit,
                     leaves=samples, units=found.units, samples=samples, seed=seed,
-                    intervals=intervals, seconds=found.seconds, asked=asked)
+                    intervals=intervals, unit_intervals=unit_intervals,
+                    seconds=found.seconds, asked=asked)
 
 
 def wilson(share: Fraction, runs: int, z: float = Z95) -> tuple[float, float]:
