@@ -88,6 +88,67 @@ def _wheel(field: QWidget, event: QWheelEvent) -> bool:
     return False
 
 
+def _past_limits(field: NumberField, number: float | None) -> bool:
+    return number is not None and not field.minimum() <= number <= field.maximum()
+
+
+def _validated(field: NumberField, result: object) -> tuple[State, str, int]:
+    """Qt's verdict on a text, except that a number past the limits is shown as typed (so
+    the player sees what will be refused) and a text no number can become is said."""
+    state, text, position = _state(result)
+    if state == State.Invalid:
+        if _past_limits(field, field.typed_number(text)):
+            return State.Intermediate, text, position
+        kind = "a number" if isinstance(field, QDoubleSpinBox) and field.decimals() else \
+            "a whole number"
+        low, high, _ = field.shown()
+        _say(field, takes_message(field.name, kind, low, high, text))
+    return state, text, position
+
+
+def _refused(field: NumberField, text: str) -> bool:
+    """Qt calls fixup for a text it cannot take as it is, whenever it interprets one (Enter,
+    leaving the field, a step, an item view committing its editor): a number past the
+    limits is refused there, once, and Qt then puts the value it had back
+    (CorrectToPreviousValue)."""
+    if not _past_limits(field, field.typed_number(text)):
+        return False
+    typed = text.removeprefix(field.prefix()).removesuffix(field.suffix()).strip()
+    low, high, stays = field.shown()
+    if field.specialValueText() and field.value() == field.minimum():
+        stays = field.specialValueText()
+    _say(field, refusal_message(field.name, low, high, typed, stays))
+    return True
+
+
+def _settle(field: NumberField) -> bool:
+    """Take the number typed, or refuse it when it is past the limits (the value stays,
+    `refused` says why); False when refused."""
+    refused = _past_limits(field, field.typed_number(field.text()))
+    field.interpretText()
+    return not refused
+
+
+def _kept_enter(field: NumberField, event: QKeyEvent) -> bool:
+    """True when Enter refused the number: the key is kept, not passed on, so that it does
+    not also press the dialog's OK button with the old value, out of sight of the message."""
+    if event.key() in COMMIT_KEYS and not _settle(field):
+        field.selectAll()
+        event.accept()
+        return True
+    return False
+
+
+def _say(field: NumberField, message: str) -> None:
+    _tell(field, message)
+    field.refused.emit(message)
+
+
+def _stripped(field: NumberField, text: str) -> str:
+    number = text.removeprefix(field.prefix()).removesuffix(field.suffix()).strip()
+    return number.replace(field.locale().groupSeparator(), "")
+
+
 class SpinBox(QSpinBox):
     """A whole-number field (see the module's docstring). `what` names it in messages."""
 
@@ -99,64 +160,32 @@ class SpinBox(QSpinBox):
         self.setKeyboardTracking(False)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # not WheelFocus: see wheelEvent
 
-    def typed_number(self, text: str) -> int | None:
-        """The whole number `text` holds, within limits or not; None for anything else."""
-        number = text.removeprefix(self.prefix()).removesuffix(self.suffix()).strip()
-        number = number.replace(self.locale().groupSeparator(), "")
-        return int(number) if re.fullmatch(r"[+-]?\d+", number) else None
-
-    def validate(self, text: str, position: int) -> tuple[State, str, int]:  # Qt override
-        state, text, position = _state(super().validate(text, position))
-        if state == State.Invalid:
-            if self._past_limits(self.typed_number(text)):
-                # Shown as typed, so the player sees what will be refused.
-                return State.Intermediate, text, position
-            self._say(takes_message(self.name, "a whole number",
-                                    self.textFromValue(self.minimum()),
-                                    self.textFromValue(self.maximum()), text))
-        return state, text, position
-
     @property
     def name(self) -> str:
         return field_name(self, self.what)
 
-    def _past_limits(self, number: int | None) -> bool:
-        return number is not None and not self.minimum() <= number <= self.maximum()
+    def shown(self) -> tuple[str, str, str]:
+        """The limits and the value as the field shows them."""
+        return (self.textFromValue(self.minimum()), self.textFromValue(self.maximum()),
+                self.textFromValue(self.value()))
+
+    def typed_number(self, text: str) -> int | None:
+        """The whole number `text` holds, within limits or not; None for anything else."""
+        number = _stripped(self, text)
+        return int(number) if re.fullmatch(r"[+-]?\d+", number) else None
+
+    def validate(self, text: str, position: int) -> tuple[State, str, int]:  # Qt override
+        return _validated(self, super().validate(text, position))
 
     def fixup(self, text: str) -> str:  # Qt override
-        """Qt calls this for a text it cannot take as it is, whenever it interprets one (Enter,
-        leaving the field, a step, an item view committing its editor): a number past the
-        limits is refused here, once, and Qt then puts the value it had back
-        (CorrectToPreviousValue)."""
-        number = self.typed_number(text)
-        if self._past_limits(number):
-            stays = self.specialValueText() if (self.specialValueText()
-                                                and self.value() == self.minimum()) \
-                else self.textFromValue(self.value())
-            self._say(refusal_message(self.name, self.textFromValue(self.minimum()),
-                                      self.textFromValue(self.maximum()), str(number), stays))
-            return text
-        return super().fixup(text)
+        return text if _refused(self, text) else super().fixup(text)
 
     def settle(self) -> bool:
-        """Take the number typed, or refuse it when it is past the limits (the value stays,
-        `refused` says why); False when refused."""
-        refused = self._past_limits(self.typed_number(self.text()))
-        self.interpretText()
-        return not refused
-
-    def _say(self, message: str) -> None:
-        _tell(self, message)
-        self.refused.emit(message)
+        return _settle(self)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # Qt override
-        if event.key() in COMMIT_KEYS and not self.settle():
-            # Kept here, not passed on: Enter must not also press the dialog's OK button
-            # with the old value, out of sight of the message.
-            self.selectAll()
-            event.accept()
-            return
-        super().keyPressEvent(event)
+        if not _kept_enter(self, event):
+            super().keyPressEvent(event)
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # Qt override
         if _wheel(self, event):
@@ -174,57 +203,33 @@ class DoubleSpinBox(QDoubleSpinBox):
         self.setKeyboardTracking(False)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
+    @property
+    def name(self) -> str:
+        return field_name(self, self.what)
+
+    def shown(self) -> tuple[str, str, str]:
+        return (self.textFromValue(self.minimum()), self.textFromValue(self.maximum()),
+                self.textFromValue(self.value()))
+
     def typed_number(self, text: str) -> float | None:
-        number = text.removeprefix(self.prefix()).removesuffix(self.suffix()).strip()
-        number = number.replace(self.locale().groupSeparator(), "")
+        number = _stripped(self, text)
         point = re.escape(self.locale().decimalPoint())
         if not re.fullmatch(rf"[+-]?(\d+({point}\d*)?|{point}\d+)", number):
             return None
         return float(number.replace(self.locale().decimalPoint(), "."))
 
-    def _past_limits(self, number: float | None) -> bool:
-        return number is not None and not self.minimum() <= number <= self.maximum()
-
     def validate(self, text: str, position: int) -> tuple[State, str, int]:  # Qt override
-        state, text, position = _state(super().validate(text, position))
-        if state == State.Invalid:
-            if self._past_limits(self.typed_number(text)):
-                return State.Intermediate, text, position
-            kind = "a whole number" if self.decimals() == 0 else "a number"
-            self._say(takes_message(self.name, kind, self.textFromValue(self.minimum()),
-                                    self.textFromValue(self.maximum()), text))
-        return state, text, position
-
-    @property
-    def name(self) -> str:
-        return field_name(self, self.what)
+        return _validated(self, super().validate(text, position))
 
     def fixup(self, text: str) -> str:  # Qt override
-        """As SpinBox.fixup."""
-        if self._past_limits(self.typed_number(text)):
-            typed = text.removeprefix(self.prefix()).removesuffix(self.suffix()).strip()
-            self._say(refusal_message(self.name, self.textFromValue(self.minimum()),
-                                      self.textFromValue(self.maximum()), typed,
-                                      self.textFromValue(self.value())))
-            return text
-        return super().fixup(text)
+        return text if _refused(self, text) else super().fixup(text)
 
     def settle(self) -> bool:
-        """As SpinBox.settle."""
-        refused = self._past_limits(self.typed_number(self.text()))
-        self.interpretText()
-        return not refused
-
-    def _say(self, message: str) -> None:
-        _tell(self, message)
-        self.refused.emit(message)
+        return _settle(self)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # Qt override
-        if event.key() in COMMIT_KEYS and not self.settle():
-            self.selectAll()
-            event.accept()
-            return
-        super().keyPressEvent(event)
+        if not _kept_enter(self, event):
+            super().keyPressEvent(event)
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # Qt override
         if _wheel(self, event):
