@@ -156,10 +156,15 @@ def closest_enemy(battle: Battle, unit_id: str) -> str | None:
 
 
 def _run_heading(battle: Battle, unit_id: str) -> tuple[float, str]:
-    source = closest_enemy(battle, unit_id)
-    if source is None:
-        return (battle.states[unit_id].facing + 180.0) % 360.0, ""
-    return heading_away(battle, unit_id, battle.states[source].center), source
+    """Away from the closest enemy (K-RA-1), and who that is ("" for none): kept with the
+    battle, since a forecast resumes many runs from one battle and each asks."""
+    def heading() -> tuple[float, str]:
+        source = closest_enemy(battle, unit_id)
+        if source is None:
+            return (battle.states[unit_id].facing + 180.0) % 360.0, ""
+        return heading_away(battle, unit_id, battle.states[source].center), source
+
+    return remember(battle, ("run_heading", unit_id), heading)
 
 
 def _run_plan(battle: Battle, unit_id: str, heading: float, length: float) -> MovePlan:
