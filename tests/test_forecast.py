@@ -450,6 +450,22 @@ def test_forecasts_of_made_up_battles_equal_every_total(data: dict[str, Any],
     assert whole(result) == every_total(resolution, answers)
 
 
+BP_TWO_COMBATS = SCENARIOS / "bp-two-combats.json"
+
+
+@pytest.mark.parametrize("flee", [(4, 3), (1, 1)], ids=["flees 7", "flees 2"])
+def test_breaks_pursues_pursuits_and_overruns_walked_by_class_equal_every_total(
+        flee: tuple[int, int]) -> None:
+    """Issue 24: BP's pursuit and Overrun rolls read "move" (catching is their threshold,
+    the rest only how far they go), audited where they move. From the Goblins' flee, every
+    total of the three rolls left (1,331 runs) against the forecast's few dozen."""
+    resolution = resolution_of(BP_TWO_COMBATS)
+    answers = ((3, 3), "swordmasters", flee, "overrun", "goblins", "goblins")
+    result = forecast(resolution, answers, budget_seconds=120)
+    assert result.exact and result.leaves < 100
+    assert whole(result) == every_total(resolution, answers)
+
+
 def test_a_panicked_unit_can_end_where_a_pursuit_runs_into_it() -> None:
     """Why the audit watches where a fled unit might stand: here C's flee roll decides
     whether A's pursuit runs into it."""

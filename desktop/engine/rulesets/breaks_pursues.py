@@ -8,6 +8,7 @@ Nothing moves before every roll is on the table.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -21,7 +22,13 @@ from desktop.engine.events import (
     UnitPursued,
 )
 from desktop.engine.model import Battle, Status
-from desktop.engine.movement import DEFLECTIONS, flee_around, heading_away, pursue_around
+from desktop.engine.movement import (
+    DEFLECTIONS,
+    MovePlan,
+    flee_around,
+    heading_away,
+    pursue_around,
+)
 from desktop.engine.procedure import (
     Answer,
     Choice,
@@ -32,11 +39,13 @@ from desktop.engine.procedure import (
     Recorder,
     Request,
     Threshold,
+    alike_totals,
     program,
 )
 from desktop.engine.rulesets.base import ProcedureKind
 from desktop.engine.rulesets.catalogue import BREAKS_PURSUES as RULESET
 from desktop.engine.rulesets.common import (
+    audit_move,
     break_test,
     distance_roll,
     emit_flee,
@@ -47,6 +56,7 @@ from desktop.engine.rulesets.common import (
     score_combat,
     strongest_enemy,
 )
+from desktop.engine.sight import remember
 
 
 def _dice_option(battle: Battle, name: str) -> Dice:
@@ -189,12 +199,12 @@ class _PursuitRolls(Phase):
         else:
             why += (f"to pursue {rec.battle.roster[target].name}, who rolled "
                     f"{flee_rolls[target]}: equal or more catches them.")
-            threshold = Threshold(">=", flee_rolls[target], "catches", "misses",
-                                  against=f"the flee roll of {flee_rolls[target]}")
-            outcome_of = None
+            threshold, outcome_of = _catches(flee_rolls[target]), None
+        # Beyond catching or not, the roll only says how far the unit goes: it reads "move",
+        # audited where the unit moves (the last moves of the resolution, see _Moves).
         roll = yield from distance_roll(
             rec, uid, pursue_dice, key=f"pursue_roll:{uid}", purpose="pursue", clause="BP-4",
-            why=why, threshold=threshold, outcome_of=outcome_of)
+            why=why, threshold=threshold, outcome_of=outcome_of, reads="move")
         return replace(self, pursuit_rolls=(*self.pursuit_rolls, (uid, roll)))
 
 
@@ -219,18 +229,37 @@ class _Moves(Phase):
             plan = flee_around(rec.battle, uid, headings[uid], flee_rolls[uid])
             emit_flee(rec, uid, plan, flee_rolls[uid], away_from=source, clause="BP-6",
                       left_clause="BP-6")
+        pursue_dice = _dice_option(rec.battle, "pursue_dice")
         for uid in [*pursuits, *self.overruns]:
             target = pursuits.get(uid, "")
-            heading = headings[target] if target else rec.battle.states[uid].facing
-            # BP-3a: an Overrun always goes straight forward.
-            plan = pursue_around(rec.battle, uid, heading, pursuit_rolls[uid],
-                                 halt_before=frozenset({target} - {""}),
-                                 deflections=DEFLECTIONS if target else (0.0,))
+            battle, roll = rec.battle, pursuit_rolls[uid]
+            heading = headings[target] if target else battle.states[uid].facing
+            plan = _pursuit_move(battle, uid, target, heading, roll)
+            threshold = _catches(flee_rolls[target]) if target else None
+            audit_move(rec, f"pursue_roll:{uid}", uid, plan,
+                       alike_totals(pursue_dice, threshold, roll),
+                       functools.partial(_pursuit_move, battle, uid, target, heading))
             rec.emit(UnitPursued(uid, pursuit_rolls[uid], plan.path, plan.facing,
                                  target=target, charged=plan.contacted_enemy, clause="BP-6",
                                  **plan.drawing()))
         yield from ()
         return None
+
+
+def _catches(flee_roll: int) -> Threshold:
+    """BP-5: a pursuit roll equal to or above the flee roll catches."""
+    return Threshold(">=", flee_roll, "catches", "misses",
+                     against=f"the flee roll of {flee_roll}")
+
+
+def _pursuit_move(battle: Battle, unit_id: str, target: str, heading: float, roll: int
+                  ) -> MovePlan:
+    """BP-6: the full roll after `target`, stopping short of it; with no target an Overrun,
+    always straight forward (BP-3a). Kept with the battle: the move and a forecast's audit
+    of the totals read alike both ask."""
+    return remember(battle, ("pursue", unit_id, target, heading, roll), lambda: pursue_around(
+        battle, unit_id, heading, roll, halt_before=frozenset({target} - {""}),
+        deflections=DEFLECTIONS if target else (0.0,)), mover=unit_id)
 
 
 def _flee_direction(rec: Recorder, unit_id: str, combat: Combat
