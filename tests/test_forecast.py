@@ -11,6 +11,7 @@ engine.
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from collections import Counter, defaultdict
@@ -28,6 +29,7 @@ from test_properties import battles, load_placed
 from desktop.engine import forecast as forecast_module
 from desktop.engine.dice import ScriptedRoller, SeededRoller
 from desktop.engine.errors import RuleError
+from desktop.engine.events import event_from_json
 from desktop.engine.forecast import (
     DEFAULT_MAX_LEAVES,
     UNAFFECTED,
@@ -284,6 +286,88 @@ def test_kensei_walk_from_checkpoints_equals_the_replaying_walk(
     assert result.exact and runs > 300
     assert whole(result) == old
     assert result.leaves == runs
+
+
+# ---------------------------------------------------------------------------------------------
+# Against seeded runs of `rout resolve`
+
+RESOLVE_RUNS = 300
+
+
+def chi_square_p(statistic: float, freedom: int) -> float:
+    """P(X >= statistic) for X chi-square with `freedom` degrees: the regularised upper
+    incomplete gamma Q(freedom / 2, statistic / 2), by its series or continued fraction."""
+    a, x = freedom / 2, statistic / 2
+    if x <= 0:
+        return 1.0
+    front = math.exp(-x + a * math.log(x) - math.lgamma(a))
+    if x < a + 1:  # P by its series, Q = 1 - P
+        term = total = 1 / a
+        n = a
+        while abs(term) > abs(total) * 1e-15:
+            n += 1
+            term *= x / n
+            total += term
+        return 1 - front * total
+    b, c, d = x + 1 - a, 1 / 1e-300, 1 / (x + 1 - a)  # Lentz's continued fraction for Q
+    h = d
+    for i in range(1, 1000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = 1 / (d if abs(d) > 1e-300 else 1e-300)
+        c = b + an / c
+        c = c if abs(c) > 1e-300 else 1e-300
+        h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return front * h
+
+
+def test_chi_square_p_matches_known_quantiles() -> None:
+    # Tables: 3.841 is the 95% quantile with one degree, 18.307 with ten, 2.706 the 90%
+    # with one; with two degrees Q is exp(-x/2) exactly.
+    assert chi_square_p(3.841, 1) == pytest.approx(0.05, abs=1e-4)
+    assert chi_square_p(18.307, 10) == pytest.approx(0.05, abs=1e-4)
+    assert chi_square_p(2.706, 1) == pytest.approx(0.10, abs=1e-4)
+    assert chi_square_p(7.0, 2) == pytest.approx(math.exp(-3.5), rel=1e-9)
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+def test_each_bundled_forecast_agrees_with_seeded_runs_of_rout_resolve(
+        path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 24: the whole tree's exact forecast against 300 runs of `rout resolve --seed`,
+    every die rolled from the seed (`--dice ""`), each labelled from the events it prints.
+    No run may end in an outcome the forecast gives no chance; the counts pass a chi-square
+    test (outcomes expected fewer than 5 times pooled). Seeds are fixed: it is repeatable."""
+    loaded = load_scenario(json.loads(path.read_text(encoding="utf-8")))
+    resolution = loaded.resolution()
+    result = forecast(resolution, (), loaded.choices, budget_seconds=120)
+    assert result.exact
+    expected = whole(result)
+    seen: Counter[UnitOutcome] = Counter()
+    for seed in range(RESOLVE_RUNS):
+        code, out, err = run_cli(capsys, "resolve", path, "--dice", "", "--seed", seed)
+        assert (code, err) == (0, ""), err
+        events = [event_from_json(event) for event in json.loads(out)["events"]]
+        seen[summarise(resolution.battle, events)] += 1
+    assert set(seen) <= {outcome for outcome, chance in expected.items() if chance > 0}
+    bins: list[tuple[float, int]] = []
+    pooled_chance, pooled_count = 0.0, 0
+    for outcome, chance in sorted(expected.items(), key=lambda item: item[1], reverse=True):
+        if chance * RESOLVE_RUNS >= 5:
+            bins.append((float(chance) * RESOLVE_RUNS, seen[outcome]))
+        else:
+            pooled_chance += float(chance)
+            pooled_count += seen[outcome]
+    if pooled_chance * RESOLVE_RUNS >= 5 or (pooled_chance and not bins):
+        bins.append((pooled_chance * RESOLVE_RUNS, pooled_count))
+    elif pooled_chance:  # too few to stand alone: into the smallest bin
+        low, count = bins.pop()
+        bins.append((low + pooled_chance * RESOLVE_RUNS, count + pooled_count))
+    statistic = sum((count - mean) ** 2 / mean for mean, count in bins)
+    if len(bins) > 1:
+        assert chi_square_p(statistic, len(bins) - 1) > 1e-3, (statistic, bins)
 
 
 # ---------------------------------------------------------------------------------------------

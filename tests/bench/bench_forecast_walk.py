@@ -1,0 +1,108 @@
+"""The exact walk against the walk it replaced (issue 24), on every bundled scenario. Run
+
+    python tests/bench/bench_forecast_walk.py
+
+For each file, in report.py's format:
+- `<name>_per_run_old`: the old walk (tests/replaying_walk.py, every run replayed from the
+  start) per run, timed in this run on a part of the tree (from where the file's own answers
+  leave a few hundred runs), the baseline;
+- `<name>_part`: the new walk on that part (its ratio to one old run), which must agree;
+- `<name>`: the whole tree's exact forecast, budget 1 s (issue 24: every bundled scenario
+  exact within a second), stretched as bench_forecast.py stretches it;
+- `<name>_per_run`: the whole tree's seconds per run (runs counted as the old walk makes
+  them), budget 1/50 of the old walk's (issue 24: 50x the runs per second).
+Exits 1 when a figure is over its budget or a whole forecast is not exact.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import timeit
+from pathlib import Path
+
+from report import Report, slowdown
+
+TESTS = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(TESTS))
+
+from replaying_walk import replaying_forecast  # noqa: E402  (the old walk, a test oracle)
+
+from desktop.engine.dice import ScriptedRoller  # noqa: E402
+from desktop.engine.forecast import forecast  # noqa: E402
+from desktop.engine.procedure import Answer, Roll, ScriptedAnswers, run  # noqa: E402
+from desktop.engine.scenario import Scenario, load_scenario  # noqa: E402
+
+SCENARIOS = TESTS.parent / "resources" / "scenarios"
+# One scripted run of w6-goblins-vs-elves on the idle 2-core development machine (2026-12).
+IDLE_BASELINE = 0.9e-3
+WHOLE_BUDGET = 1.0  # seconds, issue 24
+SPEED_UP = 50  # issue 24: at least 50x the runs per second of the old walk
+PART_RUNS = 300  # about how many runs the timed part of each tree holds
+# However slow the whole tree, the bench stops it here (it then reports a sample, OVER).
+CAP_SECONDS = 120.0
+
+
+def part_of_tree(scenario: Scenario) -> tuple[Answer, ...]:
+    """The file's own answers, less its last rolls, so that the old walk makes at least
+    PART_RUNS runs from there (or the whole tree, if it is smaller)."""
+    session = run(scenario.resolution(), ScriptedAnswers(ScriptedRoller(scenario.dice),
+                                                         scenario.choices))
+    cut = len(session.steps)
+    while cut > 0:
+        cut -= 1
+        while cut > 0 and not isinstance(session.steps[cut].request, Roll):
+            cut -= 1
+        answers = session.answers[:cut]
+        _, runs = replaying_forecast(scenario.resolution(), answers, scenario.choices)
+        if runs >= PART_RUNS:
+            return answers
+    return ()
+
+
+def scripted_run_seconds(scenario: Scenario) -> float:
+    def once() -> object:
+        return run(scenario.start(), ScriptedAnswers(ScriptedRoller(scenario.dice),
+                                                     scenario.choices)).events
+
+    return min(timeit.repeat(once, number=20, repeat=7)) / 20
+
+
+def main() -> int:
+    report = Report("forecast_walk")
+    paths = sorted(SCENARIOS.glob("*.json"))
+    loaded = {path.stem.replace("-", "_"): load_scenario(json.loads(
+        path.read_text(encoding="utf-8"))) for path in paths}
+    stretch = slowdown(scripted_run_seconds(loaded["w6_goblins_vs_elves"]), IDLE_BASELINE)
+    for name, scenario in loaded.items():
+        resolution = scenario.resolution()
+        answers = part_of_tree(scenario)
+        started = time.perf_counter()
+        old, runs = replaying_forecast(resolution, answers, scenario.choices)
+        old_per_run = report.time(f"{name}_per_run_old", (time.perf_counter() - started) / runs,
+                                  details=f"{runs} runs replayed from the start")
+        started = time.perf_counter()
+        part = forecast(resolution, answers, scenario.choices, budget_seconds=CAP_SECONDS)
+        same = part.exact and {part.units[label]: chance for label, chance in part.outcomes
+                               } == old and part.leaves == runs
+        report.time(f"{name}_part", time.perf_counter() - started, baseline=old_per_run,
+                    failed="" if same else "the walks disagree on this part of the tree",
+                    details=f"the same {runs} runs, new walk")
+        started = time.perf_counter()
+        whole = forecast(resolution, (), scenario.choices, budget_seconds=CAP_SECONDS,
+                         max_leaves=10**9)
+        seconds = time.perf_counter() - started
+        failed = "" if whole.exact else (f"NOT exact: a sample of {whole.samples} runs after "
+                                         f"{CAP_SECONDS * 0.75:.0f} s of walking")
+        report.time(name, seconds, budget=WHOLE_BUDGET, stretch=stretch, failed=failed,
+                    details=f"exact, {whole.leaves} runs" if whole.exact else "")
+        if whole.exact:
+            report.time(f"{name}_per_run", seconds / whole.leaves,
+                        budget=old_per_run.value / SPEED_UP, baseline=old_per_run,
+                        details=f"{whole.leaves / seconds:.0f} runs a second")
+    return report.finish()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
