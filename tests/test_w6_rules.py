@@ -506,6 +506,46 @@ def test_w6_fl_8_odds_follow_the_geometry_exactly():
     assert dict((o.label, o.chance) for o in request.odds)["caught"] == expected
 
 
+def flee_across_a_friend() -> dict:
+    """The winners are wiped out as they win; the Losers (20 wide) break and flee north,
+    and the Friends beside them panic and flee west, away from the enemy to their east,
+    across where a middling roll leaves the Losers."""
+    units = [w6_unit("winners", "A", 36, 20, models=5, Ld=7),
+             w6_unit("losers", "B", 36, 22, facing=270, models=20, files=20, Ld=7),
+             w6_unit("friends", "B", 50, 27, facing=90, models=10, Ld=2),
+             w6_unit("enemy", "A", 70, 27, facing=180, models=10)]
+    return scenario(units, aftermath((side({"unit": "winners", "wounds_caused": 9,
+                                            "casualties": 5}),
+                                      side({"unit": "losers", "wounds_caused": 0}))))
+
+
+@pytest.mark.parametrize("losers_flee", [(1, 1), (3, 2), (3, 3), (6, 6)])
+def test_w6_fl_3_a_later_flee_rolls_odds_see_the_friends_fled_before_it(losers_flee):
+    """Issue 24, D2: every flee roll is asked before anything moves, and the Friends' odds
+    were measured on the table as it stood then, so "moves the full distance" with chance 1
+    while the Losers, fleeing first (W6-FL-3), ended in their way. Each total's words must
+    be what that total then does."""
+    loaded = load_scenario(flee_across_a_friend())
+    resolution = loaded.resolution()
+    given = [(6, 6), (6, 6), losers_flee]  # broken, panicked, the Losers' flee
+    flee = resolution.replay(given).pending
+    assert isinstance(flee, Roll) and flee.key == "flee:friends" and flee.outcome_of
+    through = set()
+    for total in range(2, 13):
+        faces = (min(6, total - 1), total - min(6, total - 1))
+        session = resolution.replay([*given, faces])
+        [fled] = [e for e in session.events if isinstance(e, UnitFled) and e.unit == "friends"]
+        expected = "passes through friends" if fled.passed_through else "moves the full distance"
+        assert flee.outcome_of(total) == expected, total
+        if fled.passed_through:
+            through.add(total)
+    shown = dict((o.label, o.chance) for o in flee.odds)
+    assert shown.get("passes through friends", 0) == sum(
+        (p for total, p in D2D6.pmf().items() if total in through), Fraction(0))
+    if losers_flee == (3, 2):
+        assert through  # the case in point: the Losers stop in the Friends' way
+
+
 # --- W6-PU: pursuit ------------------------------------------------------------------------
 
 

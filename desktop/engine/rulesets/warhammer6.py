@@ -301,9 +301,35 @@ class _FleeRolls(Phase):
             return _PursuitRolls(self.flee_from, self.headings, self.pursuits, self.flee_rolls)
         uid, source = self.flee_from[done]
         heading = dict(self.headings)[uid]
-        roll = yield from _flee_roll(rec, uid, dict(self.pursuits), functools.partial(
-            _first_flee, rec.battle, uid, source, heading))
+        # Its odds are measured where it will move (issue 24, D2): after those before it.
+        battle = rec.battle
+        roll = yield from _flee_roll(rec, uid, dict(self.pursuits), lambda total: _first_flee(
+            _battle_when_fleeing(battle, self, uid), uid, source, heading, total))
         return replace(self, flee_rolls=(*self.flee_rolls, (uid, roll)))
+
+
+def _battle_when_fleeing(battle: Battle, rolls: _FleeRolls, unit_id: str) -> Battle:
+    """The battle as it will stand when `unit_id` flees (W6-FL-3: after the catches, the
+    units before it in `flee_from` flee one by one, each by its roll, known by now).
+
+    Exact when nobody pursues the units before it, as for a roll read "move" (its own unit
+    is not pursued either). A pursued one waits on pursuit dice still to roll, caught or
+    fled: it is taken where it stands. Kept with the battle, for every total's odds."""
+    def fled() -> Battle:
+        scratch = Recorder(battle)
+        flee_rolls, headings = dict(rolls.flee_rolls), dict(rolls.headings)
+        pursued = {target for _, target in rolls.pursuits}
+        for uid, source in rolls.flee_from:
+            if uid == unit_id:
+                break
+            if uid in pursued or scratch.battle.states[uid].status != Status.BROKEN:
+                continue
+            plan = _first_flee(scratch.battle, uid, source, headings[uid], flee_rolls[uid])
+            emit_flee(scratch, uid, plan, flee_rolls[uid], away_from=source,
+                      clause="W6-FL-3", left_clause="W6-FL-6")
+        return scratch.battle
+
+    return remember(battle, ("fled before", unit_id, rolls), fled)
 
 
 @dataclass(frozen=True)
