@@ -606,13 +606,30 @@ class Evaluation:
         if field_name in self.data.context(None).cost_type_ids \
                 or field_name in place.force.context.cost_type_ids:
             matched = self.matching(query, place, target, recursive)
-            value = sum((self.cost_of(n).get(field_name, ZERO) for n, _ in matched), ZERO)
+            value = self.costs_held(matched, field_name)
             if not query.percent_value:
                 return value
             everything = self.matching(query, place, "any", recursive)
-            total = sum((self.cost_of(n).get(field_name, ZERO) for n, _ in everything), ZERO)
+            total = self.costs_held(everything, field_name)
             return HUNDRED * value / total if total else ZERO
         return ZERO
+
+    def held(self, matched: Iterable[tuple[SNode, Decimal]]) -> Iterator[SNode]:
+        """The matched selections with everything they hold, each once (a selection
+        inside another matched one is not counted again)."""
+        seen: set[int] = set()
+        for node, _ in matched:
+            for inner in self.below((node,), True):
+                if inner.index not in seen:
+                    seen.add(inner.index)
+                    yield inner
+
+    def costs_held(self, matched: Iterable[tuple[SNode, Decimal]], field_name: str
+                   ) -> Decimal:
+        """A cost of the matched selections, what they hold included: a points limit on
+        a container entry (a Grey Seer's Magic Selection, at most 100 pts) counts the items
+        inside it, whose costs are theirs, not the container's."""
+        return sum((self.cost_of(n).get(field_name, ZERO) for n in self.held(matched)), ZERO)
 
     def count_forces(self, query: Query, place: Place, child: Option | str | None
                      ) -> Decimal:
@@ -851,9 +868,8 @@ class Evaluation:
                         if query.field not in types:
                             continue
                         recursive = query.include_child_selections
-                        for other, _ in self.matching(query, place, query.child_id,
-                                                      recursive):
-                            targets.append(other.index)
+                        matched = self.matching(query, place, query.child_id, recursive)
+                        targets.extend(other.index for other in self.held(matched))
             if targets:
                 edges[node.index] = targets
         if not edges:
@@ -1124,8 +1140,8 @@ class Evaluation:
             value = sum((w for _, w in members), ZERO)
             total = sum((w for _, w in pool), ZERO)
         else:
-            value = sum((self.cost_of(n).get(field_name, ZERO) for n, _ in members), ZERO)
-            total = sum((self.cost_of(n).get(field_name, ZERO) for n, _ in pool), ZERO)
+            value = self.costs_held(members, field_name)
+            total = self.costs_held(pool, field_name)
         if query.percent_value:
             return HUNDRED * value / total if total else ZERO
         return value

@@ -224,6 +224,7 @@ def _profile(evaluation: Evaluation, node: SNode, model: Option | None) -> dict[
 
 def _group_limit(evaluation: Evaluation, group: Option, node: SNode, pts_id: str
                  ) -> float | None:
+    """The points cap a group, or a container entry, puts on what it holds."""
     place = evaluation.virtual(group, node)
     modifiers = evaluation.option_modifiers(group)
     limits = [evaluation.constraint_value(c, modifiers, place)
@@ -275,6 +276,9 @@ def _options(evaluation: Evaluation, node: SNode, children: tuple[Option, ...], 
                   else evaluation.unit_costs(place).get(pts_id, Decimal(0)))
         found.append(OptionSummary(child.entry_id, name, _number(points),
                                    increment is not None, " > ".join(path), limit))
-        found.extend(_options(evaluation, node, child.children, pts_id, (*path, name), limit,
-                              depth + 1, None))
+        # A container entry (a Grey Seer's Magic Selection) may cap the points of what it
+        # holds, as a group does.
+        own = _group_limit(evaluation, child, node, pts_id)
+        found.extend(_options(evaluation, node, child.children, pts_id, (*path, name),
+                              own if own is not None else limit, depth + 1, None))
     return found
