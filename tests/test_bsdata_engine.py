@@ -356,3 +356,16 @@ def test_a_unit_made_of_priced_units_is_counted_in_them_a_single_companion_is_no
     assert (hermit.points_per_model, hermit.base_points, hermit.min_models,
             hermit.max_models) == (None, 50.0, 1, 1)
     assert [(o.name, o.points) for o in hermit.options] == [("Giant Toad", 30.0)]
+
+
+def test_a_cost_type_the_armys_data_prices_nothing_in_is_not_in_the_totals():
+    # As BattleScribe (battlescribe-spec cost-hidden-limit-validation): the roster lists a
+    # cost type once its data prices something in it; pts 0 is shown for an empty army.
+    with_cp = GST.replace('<costTypes>', '<costTypes><costType id="cp" name="CP" '
+                                         'defaultCostLimit="-1"/>')
+    data = GameData(read_data_file(with_cp.encode(), "test.gst"),
+                    [read_data_file(CAT.encode(), "test.cat")])
+    roster, _force = army(data)
+    state = roster_state(data, roster)
+    assert [(c.type_id, c.value) for c in state.costs] == [("pts", 0)]
+    assert [c.type_id for c in state.forces[0].costs] == ["pts"]

@@ -13,7 +13,7 @@ import pytest
 
 from tests.bsspec import DEFAULT_FOLDER, main, run_folder, summary
 
-FLOOR = 287
+FLOOR = 288
 
 SPEC = textwrap.dedent("""\
     id: made-up-cost

@@ -318,6 +318,15 @@ class Evaluation:
     def cost_types(self) -> tuple[CostType, ...]:
         return self._cost_types
 
+    @property
+    def shown_cost_types(self) -> tuple[CostType, ...]:
+        """The cost types a roster's totals list: those its data prices anything in. As
+        BattleScribe, which lists a type once a selection costing it is added, a type no
+        entry costs (a game system's CP where the army has none) is not shown at 0."""
+        contexts = [f.context for f in self.all_forces] or [self.data.context(None)]
+        priced = frozenset().union(*(c.priced_cost_type_ids for c in contexts))
+        return tuple(t for t in self.cost_types if t.id in priced)
+
     # -- places --------------------------------------------------------------------
     def place_of(self, node: SNode) -> Place:
         return Place(node, node.option, node.container, node.force)

@@ -155,6 +155,19 @@ class Context:
         return frozenset(cost_type.id for cost_type in self.cost_types)
 
     @cached_property
+    def priced_cost_type_ids(self) -> frozenset[str]:
+        """The cost types some entry of the load set has a cost of (0 included)."""
+        found: set[str] = set()
+        for data in self.files:
+            stack = list(data.root_entries() + data.shared_selection_entries
+                         + data.shared_selection_entry_groups)
+            while stack:
+                entry = stack.pop()
+                found.update(cost.type_id for cost in entry.costs)
+                stack.extend(entry.children())
+        return frozenset(found)
+
+    @cached_property
     def profile_types(self) -> dict[str, ProfileType]:
         found: dict[str, ProfileType] = {}
         for data in reversed(self.files):

@@ -100,12 +100,11 @@ class RosterState:
 def roster_state(data: GameData, roster: Roster, evaluation: Evaluation | None = None
                  ) -> RosterState:
     evaluation = evaluation or Evaluation(data, roster)
-    types = evaluation.cost_types
     totals = evaluation.totals()
     costs = tuple(CostValue(t.id, t.name, totals.get(t.id, Decimal(0)), t.hidden)
-                  for t in types)
+                  for t in evaluation.shown_cost_types)
     limits = []
-    for cost_type in types:
+    for cost_type in evaluation.cost_types:
         limit = evaluation.cost_limit(cost_type.id)
         if limit is not None and limit >= 0:
             limits.append(CostValue(cost_type.id, cost_type.name, limit, cost_type.hidden))
@@ -153,7 +152,7 @@ def _force(evaluation: Evaluation, node: FNode) -> ForceState:
         selections=tuple(_selection(evaluation, n) for n in roots),
         forces=tuple(_force(evaluation, f) for f in children),
         costs=tuple(CostValue(t.id, t.name, totals.get(t.id, Decimal(0)), t.hidden)
-                    for t in evaluation.cost_types))
+                    for t in evaluation.shown_cost_types))
 
 
 def _root_groups(options: tuple[object, ...]) -> int:
