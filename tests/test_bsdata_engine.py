@@ -369,3 +369,36 @@ def test_a_cost_type_the_armys_data_prices_nothing_in_is_not_in_the_totals():
     state = roster_state(data, roster)
     assert [(c.type_id, c.value) for c in state.costs] == [("pts", 0)]
     assert [c.type_id for c in state.forces[0].costs] == ["pts"]
+
+
+HOSTILE = CAT.replace('<costs><cost name="pts" typeId="pts" value="60"/></costs>', '''
+      <costs><cost name="pts" typeId="pts" value="60"/></costs>
+      <modifiers>
+        <modifier type="multiply" field="pts" value="10">
+          <repeats><repeat field="selections" scope="roster" childId="paladin" value="1"
+              repeats="10000000"/></repeats>
+        </modifier>
+        <modifier type="append" field="name" value="0.000001">
+          <repeats><repeat field="selections" scope="roster" childId="paladin"
+              value="0.000001" repeats="1000000"/></repeats>
+        </modifier>
+      </modifiers>''', 1)
+
+
+def test_a_modifier_repeated_millions_of_times_is_capped_and_an_overflow_left_out():
+    # A multiply by 10, ten million times, is past any number; an append of a millionth
+    # counted in millionths, a million times, was 10^12 appends.
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(HOSTILE.encode(), "test.cat")])
+    assert data.all_problems() == [
+        "test.cat: 'Paladin' ('paladin') has a modifier on 'pts' repeated more than 100,000 "
+        "times; it applies 100,000 times at most",
+        "test.cat: 'Paladin' ('paladin') has a modifier on 'name' repeated more than "
+        "100,000 times; it applies 100,000 times at most"]
+    paladin = next(u for u in catalogue_units(data, "cat") if u.id == "paladin")
+    assert paladin.base_points == 60  # the multiply left out
+    assert paladin.name.startswith("Paladin 0.000001 0.000001") and len(paladin.name) == 10_000
+    roster, force = army(data)
+    roster, _ = actions.select_entry(data, roster, force, "paladin")
+    assert "A modifier of Paladin (multiply pts by 10) gives a number too large to use; it " \
+           "is left out" in [e.message for e in roster_state(data, roster).errors]

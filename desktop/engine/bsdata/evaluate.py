@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
-from desktop.engine.bsdata.gamedata import Context, GameData, Option
+from desktop.engine.bsdata.gamedata import MAX_TIMES, Context, GameData, Option
 from desktop.engine.bsdata.model import (
     CategoryEntry,
     Condition,
@@ -57,6 +57,8 @@ TYPES = frozenset({"unit", "model", "upgrade", "mount", "crew", "unit-group"})
 TYPE_SCOPES = {"unit": ("unit",), "model": ("model",), "upgrade": ("upgrade",),
                "model-or-unit": ("model", "unit"), "unit-self": ("unit",)}
 MAX_AUTO = 1000  # a minimum this high is a data error, not a request
+MAX_TEXT = 10_000  # characters a name or characteristic can grow to by appending
+MAX_NUMBER = Decimal(10) ** 15  # no cost, limit or characteristic of a game is larger
 
 
 # -- the laid-out roster --------------------------------------------------------------
@@ -206,7 +208,10 @@ def _flatten_modifiers(modifiers: tuple[Modifier, ...], groups: tuple[ModifierGr
 
 
 def _number_text(value: Decimal) -> str:
-    """A number as BattleScribe shows it in text: 7, not 7.0; 0.5 stays 0.5."""
+    """A number as BattleScribe shows it in text: 7, not 7.0; 0.5 stays 0.5 (one past
+    any count, 1E+40, stays short)."""
+    if value.adjusted() > 30:
+        return str(value.normalize())
     if value == value.to_integral_value():
         return str(int(value))
     return format(value.normalize(), "f")
@@ -221,6 +226,7 @@ def _to_decimal(text: str) -> Decimal | None:
 
 
 def apply_number(kind: str, current: Decimal, text: str, times: int) -> Decimal:
+    """`current` modified `times` times (ArithmeticError when the result is too large)."""
     value = _to_decimal(text)
     if value is None:
         return current
@@ -247,14 +253,15 @@ def apply_text(kind: str, current: str, text: str, times: int, join: str | None)
         return text
     if kind in ("append", "prepend"):
         separator = " " if join is None else join
-        for _ in range(max(times, 0)):
-            if not current:
-                current = text
-            elif kind == "append":
-                current = f"{current}{separator}{text}"
-            else:
-                current = f"{text}{separator}{current}"
-        return current
+        # One join, never more pieces than fit in MAX_TEXT characters.
+        pieces = min(max(times, 0), MAX_TEXT // max(len(text) + len(separator), 1) + 1)
+        if not pieces:
+            return current
+        added = separator.join([text] * pieces)
+        if current:
+            added = f"{current}{separator}{added}" if kind == "append" \
+                else f"{added}{separator}{current}"
+        return added[:MAX_TEXT] if kind == "append" else added[-MAX_TEXT:]
     if kind == "replace":
         return text
     if kind in ("increment", "decrement", "multiply", "divide"):
@@ -289,6 +296,7 @@ class Evaluation:
         self._cost_busy: set[int] = set()
         self._hidden_cache: dict[tuple[int, int, int], bool] = {}
         self._no_cost_queries: set[int] = set()
+        self._number_errors: dict[int, ValidationError] = {}
         self.cycle_errors: list[ValidationError] = []
         self._find_cost_loops()
 
@@ -378,7 +386,7 @@ class Evaluation:
                 total *= sum(self.repeat_times(r, place) for r in holder.repeats)
                 if total <= 0:
                     return 0
-        return total
+        return min(total, MAX_TIMES)
 
     def _queries_costs(self, holder: Modifier | ModifierGroup) -> bool:
         types = self.data.context(None).cost_type_ids
@@ -399,6 +407,34 @@ class Evaluation:
         steps = value / repeat.value
         whole = math.ceil(steps) if repeat.round_up else math.floor(steps)
         return max(int(whole), 0) * repeat.repeats
+
+    def modified_number(self, modifier: Modifier, current: Decimal, times: int, owner: str
+                        ) -> Decimal:
+        """A number with `modifier` applied; one whose result is too large for any number
+        (a multiply repeated ten million times) is left out, and the roster says so."""
+        try:
+            value = apply_number(modifier.kind, current, modifier.value, times)
+        except ArithmeticError:
+            value = MAX_NUMBER + 1
+        if abs(value) > MAX_NUMBER >= abs(current):
+            self._too_large(modifier, owner)
+            return current
+        return value
+
+    def modified_text(self, modifier: Modifier, current: str, times: int, owner: str) -> str:
+        if modifier.kind in ("increment", "decrement", "multiply", "divide"):
+            number = _to_decimal(current)
+            if number is None:
+                return current  # not a number: BattleScribe leaves it as it is
+            return _number_text(self.modified_number(modifier, number, times, owner))
+        return apply_text(modifier.kind, current, modifier.value, times, modifier.join)
+
+    def _too_large(self, modifier: Modifier, owner: str) -> None:
+        if id(modifier) not in self._number_errors:
+            self._number_errors[id(modifier)] = ValidationError(
+                "roster", None, "modifiers/too-large",
+                f"A modifier of {owner} ({modifier.kind} {modifier.field} by "
+                f"{modifier.value[:40]}) gives a number too large to use; it is left out")
 
     # -- conditions ------------------------------------------------------------------
     def group_holds(self, group: ConditionGroup, place: Place) -> bool:
@@ -711,7 +747,7 @@ class Evaluation:
         for modifier, gates in self.option_modifiers(place.option).for_field("name"):
             times = self.times(modifier, gates, place)
             if times:
-                value = apply_text(modifier.kind, value, modifier.value, times, modifier.join)
+                value = self.modified_text(modifier, value, times, place.option.name)
         return value
 
     def hidden(self, place: Place) -> bool:
@@ -814,7 +850,7 @@ class Evaluation:
         for modifier, gates in modifiers.for_field(constraint.id):
             times = self.times(modifier, gates, place)
             if times:
-                value = apply_number(modifier.kind, value, modifier.value, times)
+                value = self.modified_number(modifier, value, times, constraint.id)
         return value
 
     # -- costs -----------------------------------------------------------------------
@@ -837,8 +873,8 @@ class Evaluation:
                 continue
             times = self.times(modifier, gates, place, skip_cost_queries)
             if times:
-                found[modifier.field] = apply_number(modifier.kind, found[modifier.field],
-                                                     modifier.value, times)
+                found[modifier.field] = self.modified_number(
+                    modifier, found[modifier.field], times, place.option.name)
         return found
 
     def cost_of(self, node: SNode) -> dict[str, Decimal]:
@@ -1006,12 +1042,12 @@ class Evaluation:
             if not times:
                 continue
             if modifier.field == "name":
-                name = apply_text(modifier.kind, name, modifier.value, times, modifier.join)
+                name = self.modified_text(modifier, name, times, profile.name)
             elif modifier.field == "hidden" and modifier.kind == "set":
                 hidden = modifier.value.strip().lower() == "true"
             elif modifier.field in values:
-                values[modifier.field] = apply_text(modifier.kind, values[modifier.field],
-                                                    modifier.value, times, modifier.join)
+                values[modifier.field] = self.modified_text(modifier, values[modifier.field],
+                                                            times, profile.name)
         return ProfileView(
             id=profile.id, name=name, type_id=profile.type_id, type_name=profile.type_name,
             hidden=hidden, page=profile.page, publication_id=profile.publication_id,
@@ -1026,10 +1062,9 @@ class Evaluation:
             if not times:
                 continue
             if modifier.field == "name":
-                name = apply_text(modifier.kind, name, modifier.value, times, modifier.join)
+                name = self.modified_text(modifier, name, times, rule.name)
             elif modifier.field == "description":
-                description = apply_text(modifier.kind, description, modifier.value, times,
-                                         modifier.join)
+                description = self.modified_text(modifier, description, times, rule.name)
             elif modifier.field == "hidden" and modifier.kind == "set":
                 hidden = modifier.value.strip().lower() == "true"
         return RuleView(rule.id, name, description, hidden, rule.page, rule.publication_id)
@@ -1049,7 +1084,7 @@ class Evaluation:
         for modifier, gates in self.element_modifiers(force.entry).for_field("name"):
             times = self.times(modifier, gates, place)
             if times:
-                name = apply_text(modifier.kind, name, modifier.value, times, modifier.join)
+                name = self.modified_text(modifier, name, times, force.entry.name)
         return name
 
     def force_categories(self, force: FNode) -> list[tuple[str, str]]:
@@ -1090,6 +1125,8 @@ class Evaluation:
             for node in self.below(force.roots, True):
                 found.extend(self._container_errors(node, node.option.children,
                                                     node.children, seen))
+        # Last: what was evaluated so far (costs, limits; a state's names) has been seen.
+        found.extend(self._number_errors.values())
         return found
 
     def _force_errors(self, force: FNode) -> Iterator[ValidationError]:

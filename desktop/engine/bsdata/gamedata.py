@@ -38,6 +38,9 @@ from desktop.engine.bsdata.model import (
 from desktop.engine.errors import quoted
 
 MAX_OPTION_DEPTH = 64  # links nest 4 deep in real data; deeper means a cycle slipped by
+# A modifier applies at most this often in one place (as many times as a roster holds
+# selections): a repeat of 10,000,000 is a data error, not a request.
+MAX_TIMES = 100_000
 # What a modifier on an entry may change besides costs, characteristics and constraints.
 FIELDS = frozenset({"name", "hidden", "category", "defaultSelectionEntryId", "defaultAmount",
                     "page", "publicationId", "annotation", "error", "warning", "info",
@@ -284,6 +287,12 @@ class Context:
                             f"({quoted(entry.id, 40)}) has a modifier on "
                             f"{quoted(modifier.field, 40)}, which is no field of it nor one "
                             "of its constraints; it is ignored")
+                    if any(r.repeats > MAX_TIMES for r in modifier.repeats):
+                        self.problems.append(
+                            f"{data.source or data.name}: {quoted(entry.name, 40)} "
+                            f"({quoted(entry.id, 40)}) has a modifier on "
+                            f"{quoted(modifier.field, 40)} repeated more than {MAX_TIMES:,} "
+                            f"times; it applies {MAX_TIMES:,} times at most")
 
     def _file_of(self, root: Entry) -> str:
         for data in self.files:
