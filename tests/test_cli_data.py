@@ -11,13 +11,17 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
+import subprocess
+import sys
 import zipfile
 
 import pytest
+from conftest import REPO
 
 from desktop.engine.bsdata import actions
 from desktop.engine.bsdata.gamedata import GameData
-from desktop.engine.bsdata.reader import read_data_file
+from desktop.engine.bsdata.reader import MAX_FILE_BYTES, read_data_file
 from desktop.engine.bsdata.rosterfile import write_roster
 from desktop.store.gamedata import DataInput, add_data, list_data, load_game_data
 from desktop.store.store import Store
@@ -217,3 +221,48 @@ def test_the_new_recruit_roster_imports_at_705_points_from_the_stored_catalogue(
         "edition)", "linked_selections": 48,
         "costs": {"pts": 705.0, "Casting Dice": 2.0, "Dispel Dice": 2.0}, "errors": []}
     assert not any("catalogue gives" in w for w in imported["warnings"])
+
+
+
+def peak_of_data_add(path, url, tmp_path):
+    """`rout data add PATH` run as a process of its own: its exit code, its stderr and the
+    most memory it held (its own peak resident size, in MiB; Linux counts KiB)."""
+    err = tmp_path / "stderr.txt"
+    with err.open("wb") as handle:
+        process = subprocess.Popen([sys.executable, "-m", "desktop", "data", "add", str(path),
+                                    "--database", url], stdout=subprocess.DEVNULL,
+                                   stderr=handle, cwd=REPO)
+        _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return process.returncode, err.read_text(encoding="utf-8"), usage.ru_maxrss / 1024
+
+
+def test_a_small_zip_declaring_too_much_is_refused_before_unpacking(url, tmp_path):
+    # 513 members of 1 MiB of zeros: a 0.5 MB zip, each member within every limit of its
+    # own, together past the 512 MiB Rout reads at once. Unpacking them all and then
+    # counting held 513 MiB at once.
+    buffer = io.BytesIO()
+    zeros = bytes(1024 * 1024)
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for number in range(513):
+            archive.writestr(f"repo/army{number}.cat", zeros)
+    (tmp_path / "bomb.zip").write_bytes(buffer.getvalue())
+    code, err, peak = peak_of_data_add(tmp_path / "bomb.zip", url, tmp_path)
+    assert (code, err.splitlines()[-1]) == (2, f"rout data: {tmp_path / 'bomb.zip'}: more "
+                                            "than 2000 files or 536870912 bytes of game "
+                                            "data at once")
+    assert peak < 200, peak
+
+
+def test_a_folder_of_files_too_large_together_is_refused_before_reading(url, tmp_path):
+    # Nine sparse 64 MiB files (the most one file may hold): 576 MiB together. Reading
+    # them all and then counting held 576 MiB at once.
+    folder = tmp_path / "repo"
+    folder.mkdir()
+    for number in range(9):
+        with (folder / f"army{number}.cat").open("wb") as handle:
+            handle.truncate(MAX_FILE_BYTES)
+    code, err, peak = peak_of_data_add(folder, url, tmp_path)
+    assert (code, err.splitlines()[-1]) == (2, f"rout data: {folder}: more than 2000 files "
+                                            "or 536870912 bytes of game data at once")
+    assert peak < 200, peak
