@@ -216,51 +216,50 @@ class Context:
         """Record links to missing ids, and break circular links (an entry reached again
         through its own descendants), so that the tree below every option is finite."""
         state: dict[int, int] = {}  # id(entry) → 1 on the path, 2 done
-        roots: list[Entry] = []
         for data in self.files:
-            roots.extend(data.root_entries() + data.shared_selection_entries
-                         + data.shared_selection_entry_groups)
-        for root in roots:
-            if state.get(id(root)) == 2:
-                continue
-            # An explicit stack of (node, children iterator) keeps deep data off the C stack.
-            stack: list[tuple[Entry, Iterator[Entry]]] = [(root, iter(root.children()))]
-            state[id(root)] = 1
-            while stack:
-                node, children = stack[-1]
-                child = next(children, None)
-                if child is None:
-                    state[id(node)] = 2
-                    stack.pop()
+            where = data.source or data.name  # the file its messages name
+            for root in (data.root_entries() + data.shared_selection_entries
+                         + data.shared_selection_entry_groups):
+                if state.get(id(root)) == 2:
                     continue
-                nxt: Entry | None = child
-                if child.is_link:
-                    target = self.target(child)
-                    if target is None:
-                        if id(child) not in self._broken:
+                # An explicit stack of (node, children iterator) keeps deep data off the C stack.
+                stack: list[tuple[Entry, Iterator[Entry]]] = [(root, iter(root.children()))]
+                state[id(root)] = 1
+                while stack:
+                    node, children = stack[-1]
+                    child = next(children, None)
+                    if child is None:
+                        state[id(node)] = 2
+                        stack.pop()
+                        continue
+                    nxt: Entry | None = child
+                    if child.is_link:
+                        target = self.target(child)
+                        if target is None:
+                            if id(child) not in self._broken:
+                                self._broken.add(id(child))
+                                self.problems.append(
+                                    f"{where}: link {quoted(child.id, 40)} "
+                                    f"({quoted(child.name, 40)}) points at "
+                                    f"{quoted(child.target_id, 40)}, which does not exist "
+                                    f"(or is not a {child.link_type}); it is left out")
+                            continue
+                        if state.get(id(target)) == 1:
                             self._broken.add(id(child))
                             self.problems.append(
-                                f"{self._file_of(root)}: link {quoted(child.id, 40)} "
-                                f"({quoted(child.name, 40)}) points at "
-                                f"{quoted(child.target_id, 40)}, which does not exist "
-                                f"(or is not a {child.link_type}); it is left out")
+                                f"{where}: link {quoted(child.id, 40)} "
+                                f"({quoted(child.name, 40)}) leads back to "
+                                f"{quoted(target.name, 40)}, which contains it (circular links); "
+                                "it is left out")
+                            continue
+                        # The link's own children belong to the link, its target's to the target.
+                        if state.get(id(child)) != 2:
+                            state[id(child)] = 1
+                            stack.append((child, iter((*child.children(), target))))
                         continue
-                    if state.get(id(target)) == 1:
-                        self._broken.add(id(child))
-                        self.problems.append(
-                            f"{self._file_of(root)}: link {quoted(child.id, 40)} "
-                            f"({quoted(child.name, 40)}) leads back to "
-                            f"{quoted(target.name, 40)}, which contains it (circular links); "
-                            "it is left out")
-                        continue
-                    # The link's own children belong to the link, its target's to the target.
-                    if state.get(id(child)) != 2:
-                        state[id(child)] = 1
-                        stack.append((child, iter((*child.children(), target))))
-                    continue
-                if nxt is not None and state.get(id(nxt)) is None:
-                    state[id(nxt)] = 1
-                    stack.append((nxt, iter(nxt.children())))
+                    if nxt is not None and state.get(id(nxt)) is None:
+                        state[id(nxt)] = 1
+                        stack.append((nxt, iter(nxt.children())))
 
     def check_modifiers(self) -> None:
         """Record modifiers on a field that is none of the entry's: not a field BattleScribe
@@ -293,13 +292,6 @@ class Context:
                             f"({quoted(entry.id, 40)}) has a modifier on "
                             f"{quoted(modifier.field, 40)} repeated more than {MAX_TIMES:,} "
                             f"times; it applies {MAX_TIMES:,} times at most")
-
-    def _file_of(self, root: Entry) -> str:
-        for data in self.files:
-            if root in data.root_entries() or root in data.shared_selection_entries \
-                    or root in data.shared_selection_entry_groups:
-                return data.source or data.name
-        return self.files[0].source or self.files[0].name
 
 
 @dataclass(frozen=True)
@@ -377,7 +369,7 @@ class GameData:
         context = Context(self, files, catalogue)
         context.check_links()
         context.check_modifiers()
-        self.problems.extend(p for p in context.problems if p not in self.problems)
+        self.problems.extend(context.problems)  # all_problems() gives each once
         self._contexts[catalogue_id] = context
         return context
 
