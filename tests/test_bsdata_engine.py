@@ -402,3 +402,55 @@ def test_a_modifier_repeated_millions_of_times_is_capped_and_an_overflow_left_ou
     roster, _ = actions.select_entry(data, roster, force, "paladin")
     assert "A modifier of Paladin (multiply pts by 10) gives a number too large to use; it " \
            "is left out" in [e.message for e in roster_state(data, roster).errors]
+
+
+REFERENCES = CAT.replace('''  <sharedSelectionEntryGroups>''', '''  <entryLinks>
+    <entryLink id="l-gone" name="Mercenary" targetId="gone" type="selectionEntry"/>
+    <entryLink id="l-other" name="Other Army's Hero" targetId="o-hero" type="selectionEntry"/>
+  </entryLinks>
+  <sharedSelectionEntryGroups>''', 1).replace(
+    '''<selectionEntry id="shield" name="Shield of Tests" type="upgrade">''',
+    '''<selectionEntry id="shield" name="Shield of Tests" type="upgrade">
+      <categoryLinks><categoryLink id="sh-rare" targetId="cat-rare"/></categoryLinks>
+      <infoLinks><infoLink id="sh-rule" name="Ward" targetId="r-ward" type="rule"/></infoLinks>
+      <modifiers>
+        <modifier type="set" field="hidden" value="true">
+          <conditions>
+            <condition type="atLeast" value="1" field="selections" scope="roster"
+                childId="o-hero"/>
+          </conditions>
+          <conditionGroups><conditionGroup type="or"><conditions>
+            <condition type="atLeast" value="1" field="selections" scope="roster"
+                childId="nowhere"/>
+          </conditions></conditionGroup></conditionGroups>
+        </modifier>
+      </modifiers>''', 1)
+OTHER = """<?xml version="1.0" encoding="UTF-8"?>
+<catalogue id="other" name="Others" revision="1" gameSystemId="gs"
+    xmlns="http://www.battlescribe.net/schema/catalogueSchema">
+  <selectionEntries><selectionEntry id="o-hero" name="Hero" type="unit"/></selectionEntries>
+</catalogue>"""
+
+
+def test_every_reference_to_a_missing_id_is_a_warning_a_root_link_too():
+    # A link at the root of a catalogue (a unit from a library not added) vanished
+    # without a word; so did a category link, an info link and a condition on an id no
+    # file has. A condition on another catalogue's entry names something that is there
+    # (a roster may hold forces of both); a link to it from this one is not.
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(REFERENCES.encode(), "test.cat"),
+                     read_data_file(OTHER.encode(), "other.cat")])
+    assert sorted(data.all_problems()) == [
+        "test.cat: 'Shield of Tests' ('shield') has a category link 'sh-rare' to "
+        "'cat-rare', which is no category; it is left out",
+        "test.cat: 'Shield of Tests' ('shield') has a condition or repeat counting "
+        "'nowhere', which no file of the game system defines (is a catalogue missing?); it "
+        "counts nothing",
+        "test.cat: 'Shield of Tests' ('shield') has an info link 'sh-rule' to 'r-ward', "
+        "which is no rule; it is left out",
+        "test.cat: link 'l-gone' ('Mercenary') points at 'gone', which does not exist (or "
+        "is not a selectionEntry); it is left out",
+        "test.cat: link 'l-other' (\"Other Army's Hero\") points at 'o-hero', which does not "
+        "exist (or is not a selectionEntry); it is left out"]
+    # The rest is usable: the units are there, the broken root links are not.
+    assert [u.id for u in catalogue_units(data, "cat")] == ["knights", "paladin"]

@@ -292,3 +292,22 @@ def test_data_units_gives_a_container_entrys_points_limit_to_the_items_inside():
     seer = next(u for u in units("ergofarg", "Skaven.cat") if u.name == "Grey Seer")
     inside = [o for o in seer.options if o.group.startswith("Magic Selection")]
     assert inside and {o.group_points_limit for o in inside} == {100.0}
+
+
+def test_bretonnia_without_mercenaries_names_each_root_unit_it_cannot_offer():
+    # Nine of the catalogue's 13 root entryLinks point into Mercenaries (the XML: their
+    # targetIds are defined there); without it they vanished without a warning.
+    need(BSDATA / "lexicanum")
+    folder = BSDATA / "lexicanum"
+    system = next(p for p in folder.iterdir() if p.suffix == ".gst")
+    bretonnia = folder / "Bretonnia (6th definitive edition).cat"
+    data = GameData(read_data_file(system.read_bytes(), system.name),
+                    [read_data_file(bretonnia.read_bytes(), bretonnia.name)])
+    root_links = {e.id: e.name for e in data.catalogues[catalogue_id(
+        data, bretonnia.name)].entry_links}
+    named = {p.split("link '", 1)[1].split("'", 1)[0] for p in data.all_problems()
+             if "points at" in p}
+    assert sorted(root_links[i] for i in named if i in root_links) == [
+        "0-1 Amazon Serpent Priestess", "Amazon Cold One Outriders",
+        "Amazon Serpent Warriors (Totem Warriors)", "Anakonda's Amazons", "Dark Emissary",
+        "Emperor Fire Dragon", "Fenbeasts", "Gotrek Gurnisson & Felix Jaeger", "Truthsayer"]
