@@ -8,10 +8,12 @@ today: a change that makes fewer pass fails here.
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
+import yaml
 
-from tests.bsspec import DEFAULT_FOLDER, main, run_folder, summary
+from tests.bsspec import DEFAULT_FOLDER, _Loader, main, run_folder, summary
 
 FLOOR = 288
 
@@ -158,3 +160,27 @@ def test_the_runner_is_as_strict_as_the_suites_own(tmp_path, change, problem):
         assert lines == ["bsspec: 1/1 specs pass (0 skipped)"]
     else:
         assert len(lines) == 2 and problem in lines[0], lines
+
+
+DEPARTURES = Path(__file__).resolve().parent / "bsspec" / "departures"
+
+
+def test_routs_departures_from_battlescribe_pass_as_their_specs_say():
+    lines: list[str] = []
+    assert main([str(DEPARTURES)], lines.append) == 0
+    assert lines == ["bsspec: 2/2 specs pass (0 skipped)"]
+
+
+def test_each_departure_is_one_battlescribe_would_fail(tmp_path):
+    # Each spec's base expectation is BattleScribe's; without Rout's own, each fails: the
+    # departure is real, and README's list of them is not a list of nothing.
+    for path in sorted(DEPARTURES.glob("*.yaml")):
+        spec = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+        for step in spec["steps"]:
+            step.get("expectedState", {}).pop("engines", None)
+        (tmp_path / path.name).write_text(yaml.safe_dump(spec), encoding="utf-8")
+    lines: list[str] = []
+    assert main([str(tmp_path)], lines.append) == 1
+    assert [line.split(":")[0] for line in lines] == [
+        "FAIL rout-army-limit-counts-any-depth", "FAIL rout-group-minimum-one-combination",
+        "bsspec"]
