@@ -454,3 +454,34 @@ def test_every_reference_to_a_missing_id_is_a_warning_a_root_link_too():
         "exist (or is not a selectionEntry); it is left out"]
     # The rest is usable: the units are there, the broken root links are not.
     assert [u.id for u in catalogue_units(data, "cat")] == ["knights", "paladin"]
+
+
+ONCE_PER_CATALOGUE = """<?xml version="1.0" encoding="UTF-8"?>
+<catalogue id="cat" name="Knights" revision="1" gameSystemId="gs"
+    xmlns="http://www.battlescribe.net/schema/catalogueSchema">
+  <selectionEntries>
+    <selectionEntry id="hero" name="Hero" type="unit">
+      <selectionEntries>
+        <selectionEntry id="grail" name="Grail" type="upgrade">
+          <constraints>
+            <constraint id="one-grail" type="max" value="1" field="selections"
+                scope="primary-catalogue" shared="true"/>
+          </constraints>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntry>
+  </selectionEntries>
+</catalogue>"""
+
+
+def test_a_limit_broken_in_two_places_of_a_fresh_scope_is_one_error():
+    # A limit per primary catalogue, broken by two heroes' grails: its scope is made anew
+    # for each hero, and keying the broken limit by that object's id() gave two errors.
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(ONCE_PER_CATALOGUE.encode(), "test.cat")])
+    roster, force = army(data)
+    for _ in range(2):
+        roster, hero = actions.select_entry(data, roster, force, "hero")
+        roster, _ = actions.select_entry(data, roster, force, "grail", hero)
+    errors = [e for e in Evaluation(data, roster).errors() if e.source == "grail/one-grail"]
+    assert len(errors) == 1, errors

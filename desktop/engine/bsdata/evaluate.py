@@ -1115,7 +1115,7 @@ class Evaluation:
         found.extend(self.cycle_errors)
         # One constraint broken in one scope is one error, however many containers see it
         # (two squads, each with a special weapon over the force's limit).
-        seen: set[tuple[int, int, str | None]] = set()
+        seen: set[tuple[int, object, str | None]] = set()
         for force in self.all_forces:
             if self.force_hidden(force) and not force.children:
                 continue  # BattleScribe checks nothing in a hidden force of its own
@@ -1193,7 +1193,7 @@ class Evaluation:
         return value
 
     def _container_errors(self, container: SNode | FNode, children: tuple[Option, ...],
-                          selections: list[SNode], seen: set[tuple[int, int, str | None]]
+                          selections: list[SNode], seen: set[tuple[int, object, str | None]]
                           ) -> Iterator[ValidationError]:
         by_option: dict[int, list[SNode]] = {}
         in_group: dict[int, list[SNode]] = {}
@@ -1212,7 +1212,7 @@ class Evaluation:
             yield from self._option_errors(container, option, held, seen)
 
     def _option_errors(self, container: SNode | FNode, option: Option, held: list[SNode],
-                       seen: set[tuple[int, int, str | None]]) -> Iterator[ValidationError]:
+                       seen: set[tuple[int, object, str | None]]) -> Iterator[ValidationError]:
         constraints = option.definition.constraints + (
             option.link.constraints if option.link is not None else ())
         if not held and not any(c.kind in ("min", "exactly") for c in constraints):
@@ -1241,7 +1241,9 @@ class Evaluation:
             problem = _broken(constraint.kind, value, count, constraint.query.percent_value)
             if not problem:
                 continue
-            key = (id(constraint), id(self.scope(constraint.query.scope, place)),
+            # By what the scope stands for: a catalogue's or a category's scope is made
+            # afresh per call, and its id() was another each time (one limit, two errors).
+            key = (id(constraint), _scope_key(self.scope(constraint.query.scope, place)),
                    None if constraint.query.shared else option.entry_id)
             if key in seen:
                 continue
