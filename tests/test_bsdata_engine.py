@@ -485,3 +485,7 @@ def test_a_limit_broken_in_two_places_of_a_fresh_scope_is_one_error():
         roster, _ = actions.select_entry(data, roster, force, "grail", hero)
     errors = [e for e in Evaluation(data, roster).errors() if e.source == "grail/one-grail"]
     assert len(errors) == 1, errors
+    # The army's limit, said of the army (it read "Hero can have at most 1 Grail"), owned
+    # by the selection that breaks it, as a per-force limit is.
+    assert (errors[0].message, errors[0].owner_entry_id) == (
+        "Army can have at most 1 Grail (has 2)", "grail")

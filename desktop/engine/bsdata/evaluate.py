@@ -1276,7 +1276,8 @@ class Evaluation:
         shown = _number_text(count)
         if scope == "roster":
             owner_kind, owner_id, where = "roster", None, "The roster"
-        elif scope == "force" or (scope == "parent" and isinstance(container, FNode)):
+        elif scope in ("force", "primary-catalogue") or (
+                scope == "parent" and isinstance(container, FNode)):
             owner_kind, owner_id = "force", force.entry.id
             where = self.force_name(force)
             if scope == "parent":
