@@ -489,3 +489,26 @@ def test_a_limit_broken_in_two_places_of_a_fresh_scope_is_one_error():
     # by the selection that breaks it, as a per-force limit is.
     assert (errors[0].message, errors[0].owner_entry_id) == (
         "Army can have at most 1 Grail (has 2)", "grail")
+
+
+def roster_file(forces_deep: int, number: str = "1") -> bytes:
+    """A roster of one Paladin (`number` of them) in a force `forces_deep` forces down."""
+    body = f'<selections><selection entryId="paladin" number="{number}"/></selections>'
+    for _ in range(forces_deep):
+        body = f'<forces><force entryId="fe-army" catalogueId="cat">{body}</force></forces>'
+    return ('<roster id="r" name="R" gameSystemId="gs" '
+            f'xmlns="http://www.battlescribe.net/schema/rosterSchema">{body}</roster>').encode()
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    # Forces 3,000 deep ran out of Python's stack (a RecursionError, not a message).
+    (roster_file(3000), "deep.ros: forces nested more than 50 deep"),
+    # 1e100000 is a whole number: it was taken, and then no figure could be shown of it.
+    (roster_file(1, "1e100000"), "deep.ros: the number of 'paladin' is '1e100000', more "
+                                 "than 100,000 of anything"),
+])
+def test_a_hostile_roster_file_is_one_message(content, message):
+    with pytest.raises(DataError) as raised:
+        load_roster(game_data(), content, "deep.ros")
+    assert str(raised.value) == message
+    assert load_roster(game_data(), roster_file(2), "ok.ros").roster.forces[0].forces
