@@ -512,3 +512,29 @@ def test_a_hostile_roster_file_is_one_message(content, message):
         load_roster(game_data(), content, "deep.ros")
     assert str(raised.value) == message
     assert load_roster(game_data(), roster_file(2), "ok.ros").roster.forces[0].forces
+
+
+ROOT_GROUP = CAT.replace('''  <sharedSelectionEntryGroups>''', '''  <entryLinks>
+    <entryLink id="l-hirelings" name="Hirelings" targetId="hirelings"
+        type="selectionEntryGroup"/>
+  </entryLinks>
+  <sharedSelectionEntryGroups>
+    <selectionEntryGroup id="hirelings" name="Hirelings">
+      <selectionEntries>
+        <selectionEntry id="scout" name="Scout" type="unit"/>
+        <selectionEntry id="spy" name="Spy" type="unit" hidden="true"/>
+      </selectionEntries>
+    </selectionEntryGroup>''', 1).replace(
+    '<selectionEntry id="paladin" name="Paladin" type="unit">',
+    '''<selectionEntry id="ghost" name="Ghost" type="unit" hidden="true"/>
+    <selectionEntry id="paladin" name="Paladin" type="unit">''', 1)
+
+
+def test_a_force_offers_its_visible_root_entries_a_root_groups_apart():
+    # Knights and Paladin (the hidden Ghost not); the entries of the Hirelings group,
+    # linked at the root, are listed apart. Every entry of it was taken off the visible
+    # ones, the hidden Spy too, which gave 1.
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(ROOT_GROUP.encode(), "test.cat")])
+    roster, _ = army(data)
+    assert roster_state(data, roster).forces[0].available_entry_count == 2
