@@ -538,3 +538,25 @@ def test_a_force_offers_its_visible_root_entries_a_root_groups_apart():
                     [read_data_file(ROOT_GROUP.encode(), "test.cat")])
     roster, _ = army(data)
     assert roster_state(data, roster).forces[0].available_entry_count == 2
+
+
+GOLD = CAT.replace("  <selectionEntries>", '''  <costTypes>
+    <costType id="gold" name="Gold" defaultCostLimit="-1"/>
+  </costTypes>
+  <selectionEntries>''', 1).replace(
+    '<costs><cost name="pts" typeId="pts" value="60"/></costs>',
+    '<costs><cost name="pts" typeId="pts" value="60"/><cost name="Gold" typeId="gold" '
+    'value="5"/></costs>', 1)
+
+
+def test_a_cost_type_a_catalogue_declares_is_in_the_roster():
+    # The catalogue's own Gold: the Paladin costs 5 of it. The roster listed only the game
+    # system's cost types, so the 5 Gold were nowhere.
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(GOLD.encode(), "test.cat")])
+    roster, force = army(data)
+    roster, _ = actions.select_entry(data, roster, force, "paladin")
+    state = roster_state(data, roster)
+    assert [(c.name, c.value) for c in state.costs] == [("pts", 60), ("Gold", 5)]
+    assert [(c.name, c.value) for c in state.forces[0].selections[0].costs] == [
+        ("pts", 60), ("Gold", 5)]

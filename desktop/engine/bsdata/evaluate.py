@@ -285,7 +285,12 @@ class Evaluation:
         self.by_force_id: dict[str, FNode] = {}
         for force in roster.forces:
             self.forces.append(self._lay_force(force, None))
-        self._cost_types = data.context(None).cost_types
+        # The game system's cost types, then those a force's catalogue declares itself.
+        declared: dict[str, CostType] = {}
+        for context in [data.context(None), *(f.context for f in self.all_forces)]:
+            for cost_type in context.cost_types:
+                declared.setdefault(cost_type.id, cost_type)
+        self._cost_types = tuple(declared.values())
         self._modifier_cache: dict[tuple[int, ...], _Modifiers] = {}
         self._scope_cache: dict[tuple[object, bool, bool], list[tuple[SNode, Decimal]]] = {}
         self._key_cache: dict[tuple[object, bool, bool, bool], dict[str, Decimal]] = {}
