@@ -560,3 +560,21 @@ def test_a_cost_type_a_catalogue_declares_is_in_the_roster():
     assert [(c.name, c.value) for c in state.costs] == [("pts", 60), ("Gold", 5)]
     assert [(c.name, c.value) for c in state.forces[0].selections[0].costs] == [
         ("pts", 60), ("Gold", 5)]
+
+
+def test_an_option_priced_per_two_models_is_half_a_point_per_model():
+    # +1 pts repeated once per 2 models: `rout data units` said 1 per model.
+    per_one = '''<repeat field="selections" scope="parent" value="1" repeats="1"
+                    childId="model" shared="true"/>'''
+    halves = CAT.replace(per_one, per_one.replace('value="1"', 'value="2"'), 1)
+    assert halves != CAT
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(halves.encode(), "test.cat")])
+    knights = next(u for u in catalogue_units(data, "cat") if u.id == "knights")
+    stakes = next(o for o in knights.options if o.name == "Stakes")
+    assert (stakes.points, stakes.per_model) == (0.5, True)
+    # The roster agrees: 5 knights (their minimum) pay 2 for their stakes.
+    roster, force = army(data)
+    roster, unit = actions.select_entry(data, roster, force, "knights")
+    roster, _ = actions.select_entry(data, roster, force, "stakes", unit)
+    assert roster_state(data, roster).costs[0].value == 5 * 24 + 2

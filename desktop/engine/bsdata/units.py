@@ -237,16 +237,19 @@ def _group_limit(evaluation: Evaluation, group: Option, node: SNode, pts_id: str
 
 def _per_model_increment(evaluation: Evaluation, option: Option, pts_id: str
                          ) -> Decimal | None:
-    """The points of an option priced per model: a cost increment repeated once per model
-    of the unit (Peasant Bowmen's stakes: 0 pts, +1 per model)."""
+    """The points per model of an option priced by the number of models: a cost increment
+    repeated per so many models of the unit (Peasant Bowmen's stakes: 0 pts, +1 per model;
+    +1 per 2 models is half a point per model)."""
     for modifier, _ in evaluation.option_modifiers(option).for_field(pts_id):
         if modifier.kind != "increment" or modifier.conditions or modifier.condition_groups:
             continue
         for repeat in modifier.repeats:
             child = repeat.query.child_id or ""
             if repeat.query.scope in ("parent", "unit", "model-or-unit") and (
-                    child == "model" or child not in ("", "any", "upgrade", "unit")):
-                return apply_number("increment", Decimal(0), modifier.value, 1)
+                    child == "model" or child not in ("", "any", "upgrade", "unit")) \
+                    and repeat.value > 0:
+                step = apply_number("increment", Decimal(0), modifier.value, 1)
+                return step * repeat.repeats / repeat.value
     return None
 
 
