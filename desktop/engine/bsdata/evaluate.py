@@ -28,7 +28,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
-from desktop.engine.bsdata.gamedata import MAX_TIMES, Context, GameData, Option
+from desktop.engine.bsdata.gamedata import (
+    MAX_TIMES,
+    Context,
+    GameData,
+    Option,
+    flatten_modifiers,
+    holder_queries,
+)
 from desktop.engine.bsdata.model import (
     CategoryEntry,
     Condition,
@@ -198,13 +205,8 @@ class _Modifiers:
         return (item for item in self.items if item[0].field == name)
 
 
-def _flatten_modifiers(modifiers: tuple[Modifier, ...], groups: tuple[ModifierGroup, ...],
-                       gates: tuple[ModifierGroup, ...] = ()
-                       ) -> list[tuple[Modifier, tuple[ModifierGroup, ...]]]:
-    found = [(modifier, gates) for modifier in modifiers]
-    for group in groups:
-        found.extend(_flatten_modifiers(group.modifiers, group.groups, (*gates, group)))
-    return found
+def _true(text: str) -> bool:
+    return text.strip().lower() == "true"
 
 
 def _number_text(value: Decimal) -> str:
@@ -356,10 +358,10 @@ class Evaluation:
         key = (id(option.definition), id(option.link))
         found = self._modifier_cache.get(key)
         if found is None:
-            items = _flatten_modifiers(option.definition.modifiers,
-                                       option.definition.modifier_groups)
+            items = flatten_modifiers(option.definition.modifiers,
+                                      option.definition.modifier_groups)
             if option.link is not None:
-                items += _flatten_modifiers(option.link.modifiers, option.link.modifier_groups)
+                items += flatten_modifiers(option.link.modifiers, option.link.modifier_groups)
             found = self._modifier_cache[key] = _Modifiers(items)
         return found
 
@@ -370,8 +372,8 @@ class Evaluation:
         if found is None:
             items: list[tuple[Modifier, tuple[ModifierGroup, ...]]] = []
             for element in elements:
-                items += _flatten_modifiers(getattr(element, "modifiers", ()),
-                                            getattr(element, "modifier_groups", ()))
+                items += flatten_modifiers(getattr(element, "modifiers", ()),
+                                           getattr(element, "modifier_groups", ()))
             found = self._modifier_cache[key] = _Modifiers(items)
         return found
 
@@ -395,13 +397,7 @@ class Evaluation:
 
     def _queries_costs(self, holder: Modifier | ModifierGroup) -> bool:
         types = self.data.context(None).cost_type_ids
-        queries = [c.query for c in holder.conditions] + [r.query for r in holder.repeats]
-        stack = list(holder.condition_groups)
-        while stack:
-            group = stack.pop()
-            queries += [c.query for c in group.conditions]
-            stack.extend(group.groups)
-        return any(q.field in types for q in queries)
+        return any(q.field in types for q in holder_queries(holder))
 
     def repeat_times(self, repeat: Repeat, place: Place) -> int:
         if repeat.value == 0:
@@ -772,11 +768,14 @@ class Evaluation:
         return found
 
     def own_hidden(self, option: Option, place: Place) -> bool:
-        value = option.hidden
-        for modifier, gates in self.option_modifiers(option).for_field("hidden"):
+        return self._hidden_as_set(self.option_modifiers(option), place, option.hidden)
+
+    def _hidden_as_set(self, modifiers: _Modifiers, place: Place, hidden: bool) -> bool:
+        """`hidden` as the modifiers on it that apply at `place` set it, the last one last."""
+        for modifier, gates in modifiers.for_field("hidden"):
             if modifier.kind == "set" and self.times(modifier, gates, place):
-                value = modifier.value.strip().lower() == "true"
-        return value
+                hidden = _true(modifier.value)
+        return hidden
 
     def base_categories(self, option: Option) -> dict[str, bool]:
         """The categories an option's links give it, id → primary (link's primary first)."""
@@ -914,7 +913,7 @@ class Evaluation:
             for modifier, gates in cost_modifiers:
                 holders: tuple[Modifier | ModifierGroup, ...] = (*gates, modifier)
                 for holder in holders:
-                    for query in self._holder_queries(holder):
+                    for query in holder_queries(holder):
                         if query.field not in types:
                             continue
                         recursive = query.include_child_selections
@@ -931,15 +930,6 @@ class Evaluation:
                 "roster", None, "costs/loop",
                 f"The costs of {', '.join(names)} count each other's costs in a loop; their "
                 "cost modifiers that count costs are left out"))
-
-    def _holder_queries(self, holder: Modifier | ModifierGroup) -> list[Query]:
-        queries = [c.query for c in holder.conditions] + [r.query for r in holder.repeats]
-        stack = list(holder.condition_groups)
-        while stack:
-            group = stack.pop()
-            queries += [c.query for c in group.conditions]
-            stack.extend(group.groups)
-        return queries
 
     def cost_limit(self, type_id: str) -> Decimal | None:
         limit = self.roster.limit(type_id)
@@ -1033,10 +1023,7 @@ class Evaluation:
 
     def _info_hidden(self, element: object, owners: tuple[object, ...], place: Place,
                      hidden: bool) -> bool:
-        for modifier, gates in self.element_modifiers(*owners).for_field("hidden"):
-            if modifier.kind == "set" and self.times(modifier, gates, place):
-                hidden = modifier.value.strip().lower() == "true"
-        return hidden
+        return self._hidden_as_set(self.element_modifiers(*owners), place, hidden)
 
     def _profile(self, profile: Profile, owners: tuple[object, ...], place: Place,
                  hidden: bool) -> ProfileView:
@@ -1049,7 +1036,7 @@ class Evaluation:
             if modifier.field == "name":
                 name = self.modified_text(modifier, name, times, profile.name)
             elif modifier.field == "hidden" and modifier.kind == "set":
-                hidden = modifier.value.strip().lower() == "true"
+                hidden = _true(modifier.value)
             elif modifier.field in values:
                 values[modifier.field] = self.modified_text(modifier, values[modifier.field],
                                                             times, profile.name)
@@ -1071,17 +1058,13 @@ class Evaluation:
             elif modifier.field == "description":
                 description = self.modified_text(modifier, description, times, rule.name)
             elif modifier.field == "hidden" and modifier.kind == "set":
-                hidden = modifier.value.strip().lower() == "true"
+                hidden = _true(modifier.value)
         return RuleView(rule.id, name, description, hidden, rule.page, rule.publication_id)
 
     # -- forces ----------------------------------------------------------------------
     def force_hidden(self, force: FNode) -> bool:
-        hidden = force.entry.hidden
-        place = self.force_place(force)
-        for modifier, gates in self.element_modifiers(force.entry).for_field("hidden"):
-            if modifier.kind == "set" and self.times(modifier, gates, place):
-                hidden = modifier.value.strip().lower() == "true"
-        return hidden
+        return self._hidden_as_set(self.element_modifiers(force.entry),
+                                   self.force_place(force), force.entry.hidden)
 
     def force_name(self, force: FNode) -> str:
         name = force.entry.name
@@ -1218,8 +1201,7 @@ class Evaluation:
 
     def _option_errors(self, container: SNode | FNode, option: Option, held: list[SNode],
                        seen: set[tuple[int, object, str | None]]) -> Iterator[ValidationError]:
-        constraints = option.definition.constraints + (
-            option.link.constraints if option.link is not None else ())
+        constraints = option.constraints
         if not held and not any(c.kind in ("min", "exactly") for c in constraints):
             return
         place = (self.place_of(held[0]) if held and not option.is_group
@@ -1361,16 +1343,14 @@ class Evaluation:
         for option in left:
             place = self.virtual(option, container)
             limits = [self.constraint_value(c, self.option_modifiers(option), place)
-                      for c in option.definition.constraints + (
-                          option.link.constraints if option.link is not None else ())
+                      for c in option.constraints
                       if c.kind == "max" and c.query.scope == "parent"]
             if not limits or min(limits) != 1:
                 return []
         return [(option, 1) for option in left]
 
     def _missing(self, container: SNode | FNode, option: Option, counted: Option) -> int:
-        constraints = option.definition.constraints + (
-            option.link.constraints if option.link is not None else ())
+        constraints = option.constraints
         if not constraints:
             return 0
         place = self.virtual(option, container)

@@ -24,6 +24,7 @@ from desktop.engine.bsdata.model import (
     GROUP,
     CategoryEntry,
     CategoryLink,
+    Constraint,
     CostType,
     DataFile,
     Entry,
@@ -35,6 +36,7 @@ from desktop.engine.bsdata.model import (
     Profile,
     ProfileType,
     Publication,
+    Query,
     Rule,
 )
 from desktop.engine.errors import quoted
@@ -59,14 +61,26 @@ def _name(data: DataFile) -> str:
     return data.source or data.name
 
 
-def _modifiers_of(entry: Entry) -> list[Modifier]:
-    found = list(entry.modifiers)
-    stack = list(entry.modifier_groups)
+def flatten_modifiers(modifiers: tuple[Modifier, ...], groups: tuple[ModifierGroup, ...],
+                      gates: tuple[ModifierGroup, ...] = ()
+                      ) -> list[tuple[Modifier, tuple[ModifierGroup, ...]]]:
+    """An element's modifiers in document order, each with the groups that gate it."""
+    found = [(modifier, gates) for modifier in modifiers]
+    for group in groups:
+        found.extend(flatten_modifiers(group.modifiers, group.groups, (*gates, group)))
+    return found
+
+
+def holder_queries(holder: Modifier | ModifierGroup) -> list[Query]:
+    """What the conditions (in their groups too) and repeats of a modifier or a modifier
+    group count."""
+    queries = [c.query for c in holder.conditions] + [r.query for r in holder.repeats]
+    stack = list(holder.condition_groups)
     while stack:
         group = stack.pop()
-        found.extend(group.modifiers)
+        queries += [c.query for c in group.conditions]
         stack.extend(group.groups)
-    return found
+    return queries
 
 
 def _index_file(data: DataFile) -> dict[str, object]:
@@ -285,13 +299,7 @@ class Context:
         stack: list[Modifier | ModifierGroup] = [*entry.modifiers, *entry.modifier_groups]
         while stack:
             item = stack.pop()
-            queries = [c.query for c in item.conditions] + [r.query for r in item.repeats]
-            groups = list(item.condition_groups)
-            while groups:
-                group = groups.pop()
-                queries.extend(c.query for c in group.conditions)
-                groups.extend(group.groups)
-            for query in queries:
+            for query in holder_queries(item):
                 if query.child_id is not None and query.child_id not in known:
                     self.problems.append(
                         f"{where}: {quoted(entry.name, 40)} ({quoted(entry.id, 40)}) has a "
@@ -360,7 +368,7 @@ class Context:
                     target = self.target(entry)
                     if target is not None:
                         own.update(c.id for c in target.constraints)
-                for modifier in _modifiers_of(entry):
+                for modifier, _ in flatten_modifiers(entry.modifiers, entry.modifier_groups):
                     if modifier.field not in known and modifier.field not in own \
                             and not modifier.field.startswith("limit::"):
                         self.problems.append(
@@ -569,19 +577,14 @@ class Option:
         return parent
 
     @property
+    def constraints(self) -> tuple[Constraint, ...]:
+        """The definition's constraints, then the link's."""
+        own = self.definition.constraints
+        return own + self.link.constraints if self.link is not None else own
+
+    @property
     def entry_group_id(self) -> str | None:
         return self.groups[0].entry_id if self.groups else None
-
-    @cached_property
-    def group_options(self) -> tuple[Option, ...]:
-        """Every group below this option, looking into groups, outer first."""
-        found: list[Option] = []
-        stack = [c for c in reversed(self.children) if c.is_group]
-        while stack:
-            group = stack.pop()
-            found.append(group)
-            stack.extend(c for c in reversed(group.children) if c.is_group)
-        return tuple(found)
 
     @cached_property
     def category_links(self) -> tuple[CategoryLink, ...]:

@@ -18,7 +18,9 @@ from desktop.engine.bsdata.model import CostType, ForceEntry
 from desktop.engine.bsdata.roster import Roster
 
 UNIT_TYPES = ("unit", "model")
-MAX_OPTION_DEPTH = 6
+# How deep `rout data units` looks into entries inside entries for options (deeper ones
+# are not listed); not gamedata.MAX_OPTION_DEPTH, the bound on following links.
+MAX_LISTED_DEPTH = 6
 
 
 @dataclass(frozen=True)
@@ -163,8 +165,7 @@ def _sizes(evaluation: Evaluation, model: Option, node: SNode) -> tuple[int, int
     for holder in (model, *model.groups):
         place = evaluation.virtual(holder, node)
         modifiers = evaluation.option_modifiers(holder)
-        constraints = holder.definition.constraints + (
-            holder.link.constraints if holder.link is not None else ())
+        constraints = holder.constraints
         mins, maxes = [], []
         for constraint in constraints:
             if constraint.query.field != "selections" or constraint.query.scope != "parent":
@@ -197,8 +198,7 @@ def _max_per_army(evaluation: Evaluation, option: Option, force: FNode) -> int |
     place = evaluation.virtual(option, force)
     modifiers = evaluation.option_modifiers(option)
     limits = []
-    for constraint in option.definition.constraints + (
-            option.link.constraints if option.link is not None else ()):
+    for constraint in option.constraints:
         if constraint.kind == "max" and constraint.query.scope in ("roster", "force") \
                 and constraint.query.field == "selections":
             value = evaluation.constraint_value(constraint, modifiers, place)
@@ -228,8 +228,7 @@ def _group_limit(evaluation: Evaluation, group: Option, node: SNode, pts_id: str
     place = evaluation.virtual(group, node)
     modifiers = evaluation.option_modifiers(group)
     limits = [evaluation.constraint_value(c, modifiers, place)
-              for c in group.definition.constraints + (
-                  group.link.constraints if group.link is not None else ())
+              for c in group.constraints
               if c.kind == "max" and c.query.field == pts_id]
     limits = [v for v in limits if v >= 0]
     return _number(min(limits)) if limits else None
@@ -257,7 +256,7 @@ def _options(evaluation: Evaluation, node: SNode, children: tuple[Option, ...], 
              path: tuple[str, ...], limit: float | None, depth: int, model: Option | None
              ) -> list[OptionSummary]:
     found: list[OptionSummary] = []
-    if depth > MAX_OPTION_DEPTH:
+    if depth > MAX_LISTED_DEPTH:
         return found
     for child in children:
         place = evaluation.virtual(child, node)
