@@ -234,7 +234,7 @@ class CombatPage(InputPage):
 
     def _spin(self, node: dict[str, Any], key: str, low: int, high: int) -> QSpinBox:
         spin = SpinBox(self, key.replace("_", " ").capitalize())
-        spin.refused.connect(self.error_label.setText)
+        spin.refused.connect(self.show_error)
         spin.setRange(low, high)
         spin.setValue(int(node.get(key, 0)))
         node[key] = spin.value()
@@ -318,7 +318,7 @@ class FieldsPage(InputPage):
             combo.setCurrentIndex(max(found, 0))
             return combo
         spin = SpinBox(self, name.replace("_", " ").capitalize())
-        spin.refused.connect(self.error_label.setText)
+        spin.refused.connect(self.show_error)
         spin.setRange(0, MAX_COUNT)
         spin.setValue(int(value) if isinstance(value, int) else 0)
         return spin
