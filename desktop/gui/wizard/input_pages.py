@@ -301,8 +301,7 @@ class FieldsPage(InputPage):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.error_label)
-        layout.addWidget(self.forecast_area)
-        layout.addStretch(1)
+        layout.addWidget(self.forecast_area, 1)  # the rest of the page, as on CombatPage
 
     def _field(self, name: str, value: Any, battle: Battle) -> QComboBox | QSpinBox:
         if name in UNIT_FIELDS or name == "player":
