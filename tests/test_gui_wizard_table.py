@@ -127,6 +127,21 @@ def test_a_kensei_first_page_gives_its_forecast_the_room_below_the_fields(qtbot,
 # --- item 5: what the table already knows ------------------------------------------------
 
 
+@pytest.mark.parametrize(("scenario_file", "clause"), [("bp-two-combats.json", "BP-B"),
+                                                       ("w6-four-units.json", "W6-CR-1")])
+def test_the_combat_page_cites_the_rule_of_the_battles_ruleset(qtbot, scenario_file, clause):
+    """Breaks or Pursues scores a combat by BP-B: its first page must not cite Warhammer's
+    W6-CR-1 for the ranks and outnumbering it counts (the engine's event names the rule)."""
+    data = json.loads((REPO / "resources" / "scenarios" / scenario_file)
+                      .read_text(encoding="utf-8"))
+    wizard = open_wizard(qtbot, load_scenario(data), data["resolve"])
+    page = wizard.input_page
+    facts = [page.findChild(QLabel, f"combatFacts{index}").text()
+             for index in range(len(data["resolve"]["combats"]))]
+    assert facts and all(text.endswith(f"counted from the table ({clause}).") for text in facts)
+    wizard.leave(DISCARD)
+
+
 def test_the_combat_page_takes_the_charge_the_flanks_and_ranks_from_the_table(qtbot, url):
     battle_id, _ = stored_battle(url, FOUR_UNITS)
     window = opened(qtbot, url, battle_id)
