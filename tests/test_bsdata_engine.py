@@ -356,3 +356,225 @@ def test_a_unit_made_of_priced_units_is_counted_in_them_a_single_companion_is_no
     assert (hermit.points_per_model, hermit.base_points, hermit.min_models,
             hermit.max_models) == (None, 50.0, 1, 1)
     assert [(o.name, o.points) for o in hermit.options] == [("Giant Toad", 30.0)]
+
+
+def test_a_cost_type_the_armys_data_prices_nothing_in_is_not_in_the_totals():
+    # As BattleScribe (battlescribe-spec cost-hidden-limit-validation): the roster lists a
+    # cost type once its data prices something in it; pts 0 is shown for an empty army.
+    with_cp = GST.replace('<costTypes>', '<costTypes><costType id="cp" name="CP" '
+                                         'defaultCostLimit="-1"/>')
+    data = GameData(read_data_file(with_cp.encode(), "test.gst"),
+                    [read_data_file(CAT.encode(), "test.cat")])
+    roster, _force = army(data)
+    state = roster_state(data, roster)
+    assert [(c.type_id, c.value) for c in state.costs] == [("pts", 0)]
+    assert [c.type_id for c in state.forces[0].costs] == ["pts"]
+
+
+HOSTILE = CAT.replace('<costs><cost name="pts" typeId="pts" value="60"/></costs>', '''
+      <costs><cost name="pts" typeId="pts" value="60"/></costs>
+      <modifiers>
+        <modifier type="multiply" field="pts" value="10">
+          <repeats><repeat field="selections" scope="roster" childId="paladin" value="1"
+              repeats="10000000"/></repeats>
+        </modifier>
+        <modifier type="append" field="name" value="0.000001">
+          <repeats><repeat field="selections" scope="roster" childId="paladin"
+              value="0.000001" repeats="1000000"/></repeats>
+        </modifier>
+      </modifiers>''', 1)
+
+
+def test_a_modifier_repeated_millions_of_times_is_capped_and_an_overflow_left_out():
+    # A multiply by 10, ten million times, is past any number; an append of a millionth
+    # counted in millionths, a million times, was 10^12 appends.
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(HOSTILE.encode(), "test.cat")])
+    assert data.all_problems() == [
+        "test.cat: 'Paladin' ('paladin') has a modifier on 'pts' repeated more than 100,000 "
+        "times; it applies 100,000 times at most",
+        "test.cat: 'Paladin' ('paladin') has a modifier on 'name' repeated more than "
+        "100,000 times; it applies 100,000 times at most"]
+    paladin = next(u for u in catalogue_units(data, "cat") if u.id == "paladin")
+    assert paladin.base_points == 60  # the multiply left out
+    assert paladin.name.startswith("Paladin 0.000001 0.000001") and len(paladin.name) == 10_000
+    roster, force = army(data)
+    roster, _ = actions.select_entry(data, roster, force, "paladin")
+    assert "A modifier of Paladin (multiply pts by 10) gives a number too large to use; it " \
+           "is left out" in [e.message for e in roster_state(data, roster).errors]
+
+
+REFERENCES = CAT.replace('''  <sharedSelectionEntryGroups>''', '''  <entryLinks>
+    <entryLink id="l-gone" name="Mercenary" targetId="gone" type="selectionEntry"/>
+    <entryLink id="l-other" name="Other Army's Hero" targetId="o-hero" type="selectionEntry"/>
+  </entryLinks>
+  <sharedSelectionEntryGroups>''', 1).replace(
+    '''<selectionEntry id="shield" name="Shield of Tests" type="upgrade">''',
+    '''<selectionEntry id="shield" name="Shield of Tests" type="upgrade">
+      <categoryLinks><categoryLink id="sh-rare" targetId="cat-rare"/></categoryLinks>
+      <infoLinks><infoLink id="sh-rule" name="Ward" targetId="r-ward" type="rule"/></infoLinks>
+      <modifiers>
+        <modifier type="set" field="hidden" value="true">
+          <conditions>
+            <condition type="atLeast" value="1" field="selections" scope="roster"
+                childId="o-hero"/>
+          </conditions>
+          <conditionGroups><conditionGroup type="or"><conditions>
+            <condition type="atLeast" value="1" field="selections" scope="roster"
+                childId="nowhere"/>
+          </conditions></conditionGroup></conditionGroups>
+        </modifier>
+      </modifiers>''', 1)
+OTHER = """<?xml version="1.0" encoding="UTF-8"?>
+<catalogue id="other" name="Others" revision="1" gameSystemId="gs"
+    xmlns="http://www.battlescribe.net/schema/catalogueSchema">
+  <selectionEntries><selectionEntry id="o-hero" name="Hero" type="unit"/></selectionEntries>
+</catalogue>"""
+
+
+def test_every_reference_to_a_missing_id_is_a_warning_a_root_link_too():
+    # A link at the root of a catalogue (a unit from a library not added) vanished
+    # without a word; so did a category link, an info link and a condition on an id no
+    # file has. A condition on another catalogue's entry names something that is there
+    # (a roster may hold forces of both); a link to it from this one is not.
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(REFERENCES.encode(), "test.cat"),
+                     read_data_file(OTHER.encode(), "other.cat")])
+    assert sorted(data.all_problems()) == [
+        "test.cat: 'Shield of Tests' ('shield') has a category link 'sh-rare' to "
+        "'cat-rare', which is no category; it is left out",
+        "test.cat: 'Shield of Tests' ('shield') has a condition or repeat counting "
+        "'nowhere', which no file of the game system defines (is a catalogue missing?); it "
+        "counts nothing",
+        "test.cat: 'Shield of Tests' ('shield') has an info link 'sh-rule' to 'r-ward', "
+        "which is no rule; it is left out",
+        "test.cat: link 'l-gone' ('Mercenary') points at 'gone', which does not exist (or "
+        "is not a selectionEntry); it is left out",
+        "test.cat: link 'l-other' (\"Other Army's Hero\") points at 'o-hero', which does not "
+        "exist (or is not a selectionEntry); it is left out"]
+    # The rest is usable: the units are there, the broken root links are not.
+    assert [u.id for u in catalogue_units(data, "cat")] == ["knights", "paladin"]
+
+
+ONCE_PER_CATALOGUE = """<?xml version="1.0" encoding="UTF-8"?>
+<catalogue id="cat" name="Knights" revision="1" gameSystemId="gs"
+    xmlns="http://www.battlescribe.net/schema/catalogueSchema">
+  <selectionEntries>
+    <selectionEntry id="hero" name="Hero" type="unit">
+      <selectionEntries>
+        <selectionEntry id="grail" name="Grail" type="upgrade">
+          <constraints>
+            <constraint id="one-grail" type="max" value="1" field="selections"
+                scope="primary-catalogue" shared="true"/>
+          </constraints>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntry>
+  </selectionEntries>
+</catalogue>"""
+
+
+def test_a_limit_broken_in_two_places_of_a_fresh_scope_is_one_error():
+    # A limit per primary catalogue, broken by two heroes' grails: its scope is made anew
+    # for each hero, and keying the broken limit by that object's id() gave two errors.
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(ONCE_PER_CATALOGUE.encode(), "test.cat")])
+    roster, force = army(data)
+    for _ in range(2):
+        roster, hero = actions.select_entry(data, roster, force, "hero")
+        roster, _ = actions.select_entry(data, roster, force, "grail", hero)
+    errors = [e for e in Evaluation(data, roster).errors() if e.source == "grail/one-grail"]
+    assert len(errors) == 1, errors
+    # The army's limit, said of the army (it read "Hero can have at most 1 Grail"), owned
+    # by the selection that breaks it, as a per-force limit is.
+    assert (errors[0].message, errors[0].owner_entry_id) == (
+        "Army can have at most 1 Grail (has 2)", "grail")
+
+
+def roster_file(forces_deep: int, number: str = "1") -> bytes:
+    """A roster of one Paladin (`number` of them) in a force `forces_deep` forces down."""
+    body = f'<selections><selection entryId="paladin" number="{number}"/></selections>'
+    for _ in range(forces_deep):
+        body = f'<forces><force entryId="fe-army" catalogueId="cat">{body}</force></forces>'
+    return ('<roster id="r" name="R" gameSystemId="gs" '
+            f'xmlns="http://www.battlescribe.net/schema/rosterSchema">{body}</roster>').encode()
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    # Forces 3,000 deep ran out of Python's stack (a RecursionError, not a message).
+    (roster_file(3000), "deep.ros: forces nested more than 50 deep"),
+    # 1e100000 is a whole number: it was taken, and then no figure could be shown of it.
+    (roster_file(1, "1e100000"), "deep.ros: the number of 'paladin' is '1e100000', more "
+                                 "than 100,000 of anything"),
+])
+def test_a_hostile_roster_file_is_one_message(content, message):
+    with pytest.raises(DataError) as raised:
+        load_roster(game_data(), content, "deep.ros")
+    assert str(raised.value) == message
+    assert load_roster(game_data(), roster_file(2), "ok.ros").roster.forces[0].forces
+
+
+ROOT_GROUP = CAT.replace('''  <sharedSelectionEntryGroups>''', '''  <entryLinks>
+    <entryLink id="l-hirelings" name="Hirelings" targetId="hirelings"
+        type="selectionEntryGroup"/>
+  </entryLinks>
+  <sharedSelectionEntryGroups>
+    <selectionEntryGroup id="hirelings" name="Hirelings">
+      <selectionEntries>
+        <selectionEntry id="scout" name="Scout" type="unit"/>
+        <selectionEntry id="spy" name="Spy" type="unit" hidden="true"/>
+      </selectionEntries>
+    </selectionEntryGroup>''', 1).replace(
+    '<selectionEntry id="paladin" name="Paladin" type="unit">',
+    '''<selectionEntry id="ghost" name="Ghost" type="unit" hidden="true"/>
+    <selectionEntry id="paladin" name="Paladin" type="unit">''', 1)
+
+
+def test_a_force_offers_its_visible_root_entries_a_root_groups_apart():
+    # Knights and Paladin (the hidden Ghost not); the entries of the Hirelings group,
+    # linked at the root, are listed apart. Every entry of it was taken off the visible
+    # ones, the hidden Spy too, which gave 1.
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(ROOT_GROUP.encode(), "test.cat")])
+    roster, _ = army(data)
+    assert roster_state(data, roster).forces[0].available_entry_count == 2
+
+
+GOLD = CAT.replace("  <selectionEntries>", '''  <costTypes>
+    <costType id="gold" name="Gold" defaultCostLimit="-1"/>
+  </costTypes>
+  <selectionEntries>''', 1).replace(
+    '<costs><cost name="pts" typeId="pts" value="60"/></costs>',
+    '<costs><cost name="pts" typeId="pts" value="60"/><cost name="Gold" typeId="gold" '
+    'value="5"/></costs>', 1)
+
+
+def test_a_cost_type_a_catalogue_declares_is_in_the_roster():
+    # The catalogue's own Gold: the Paladin costs 5 of it. The roster listed only the game
+    # system's cost types, so the 5 Gold were nowhere.
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(GOLD.encode(), "test.cat")])
+    roster, force = army(data)
+    roster, _ = actions.select_entry(data, roster, force, "paladin")
+    state = roster_state(data, roster)
+    assert [(c.name, c.value) for c in state.costs] == [("pts", 60), ("Gold", 5)]
+    assert [(c.name, c.value) for c in state.forces[0].selections[0].costs] == [
+        ("pts", 60), ("Gold", 5)]
+
+
+def test_an_option_priced_per_two_models_is_half_a_point_per_model():
+    # +1 pts repeated once per 2 models: `rout data units` said 1 per model.
+    per_one = '''<repeat field="selections" scope="parent" value="1" repeats="1"
+                    childId="model" shared="true"/>'''
+    halves = CAT.replace(per_one, per_one.replace('value="1"', 'value="2"'), 1)
+    assert halves != CAT
+    data = GameData(read_data_file(GST.encode(), "test.gst"),
+                    [read_data_file(halves.encode(), "test.cat")])
+    knights = next(u for u in catalogue_units(data, "cat") if u.id == "knights")
+    stakes = next(o for o in knights.options if o.name == "Stakes")
+    assert (stakes.points, stakes.per_model) == (0.5, True)
+    # The roster agrees: 5 knights (their minimum) pay 2 for their stakes.
+    roster, force = army(data)
+    roster, unit = actions.select_entry(data, roster, force, "knights")
+    roster, _ = actions.select_entry(data, roster, force, "stakes", unit)
+    assert roster_state(data, roster).costs[0].value == 5 * 24 + 2

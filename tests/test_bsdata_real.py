@@ -243,3 +243,71 @@ def test_a_regiment_of_renown_made_of_priced_units_counts_them_as_its_models():
     assert (bolt.slot, bolt.points_per_model, bolt.min_models, bolt.max_models) == (
         "Special", 45.0, 1, 2)
     assert "Engineer" in {o.name for o in bolt.options}
+
+
+def _character_with_items(folder: str, file_name: str, character: str, container: str,
+                          items: tuple[str, ...]) -> tuple[GameData, Any]:
+    """A force of the catalogue with `character`, holding `items` inside its `container`
+    entry (a Magic Selection: an entry, not a group, that caps the points inside it)."""
+    data = game_data(folder)
+    cid = catalogue_id(data, file_name)
+    context = data.context(cid)
+    entry = next(f for d in context.files for f in d.force_entries)
+    roster, force = actions.add_force(data, actions.new_roster("t"), entry.id, cid)
+    unit = next(o for o in context.root_selectable if o.name == character)
+    roster, holder = actions.select_entry(data, roster, force, unit.entry_id)
+    box = next(o for o in unit.selectable if o.name == container)
+    assert not box.is_group
+    roster, inside = actions.select_entry(data, roster, force, box.entry_id, holder)
+    for name in items:
+        item = next(o for o in box.selectable if o.name == name)
+        roster, _ = actions.select_entry(data, roster, force, item.entry_id, inside)
+    return data, roster
+
+
+def test_a_points_limit_on_a_container_entry_counts_the_items_inside_it():
+    # Skaven.cat: a Grey Seer's "Magic Selection" is an entry holding links to the magic
+    # item groups, with a max of 100 pts (scope parent) of itself; the items' points are
+    # theirs, the container's own cost is 0.
+    need(BSDATA / "ergofarg")
+    data, roster = _character_with_items("ergofarg", "Skaven.cat", "Grey Seer",
+                                         "Magic Selection",
+                                         ("Fellblade", "Staff of Sorcery", "Brass Orb"))
+    assert "Grey Seer can have at most 100 pts of Magic Selection (has 185)" in _messages(
+        data, roster)
+    data, roster = _character_with_items("ergofarg", "Skaven.cat", "Grey Seer",
+                                         "Magic Selection", ("Fellblade",))
+    assert not any("Magic Selection" in m for m in _messages(data, roster))
+    # Dogs of War: a Paymaster's Magic Items entry, at most 50 pts.
+    need(BSDATA / "lexicanum")
+    data, roster = _character_with_items(
+        "lexicanum", "Dogs of War (6th definitive edition).cat", "Paymaster", "Magic Items",
+        ("Sword of Striking", "Gleaming Pendant of Chotec"))
+    assert "Paymaster can have at most 50 pts of Magic Items (has 65)" in _messages(
+        data, roster)
+
+
+def test_data_units_gives_a_container_entrys_points_limit_to_the_items_inside():
+    need(BSDATA / "ergofarg")
+    seer = next(u for u in units("ergofarg", "Skaven.cat") if u.name == "Grey Seer")
+    inside = [o for o in seer.options if o.group.startswith("Magic Selection")]
+    assert inside and {o.group_points_limit for o in inside} == {100.0}
+
+
+def test_bretonnia_without_mercenaries_names_each_root_unit_it_cannot_offer():
+    # Nine of the catalogue's 13 root entryLinks point into Mercenaries (the XML: their
+    # targetIds are defined there); without it they vanished without a warning.
+    need(BSDATA / "lexicanum")
+    folder = BSDATA / "lexicanum"
+    system = next(p for p in folder.iterdir() if p.suffix == ".gst")
+    bretonnia = folder / "Bretonnia (6th definitive edition).cat"
+    data = GameData(read_data_file(system.read_bytes(), system.name),
+                    [read_data_file(bretonnia.read_bytes(), bretonnia.name)])
+    root_links = {e.id: e.name for e in data.catalogues[catalogue_id(
+        data, bretonnia.name)].entry_links}
+    named = {p.split("link '", 1)[1].split("'", 1)[0] for p in data.all_problems()
+             if "points at" in p}
+    assert sorted(root_links[i] for i in named if i in root_links) == [
+        "0-1 Amazon Serpent Priestess", "Amazon Cold One Outriders",
+        "Amazon Serpent Warriors (Totem Warriors)", "Anakonda's Amazons", "Dark Emissary",
+        "Emperor Fire Dragon", "Fenbeasts", "Gotrek Gurnisson & Felix Jaeger", "Truthsayer"]

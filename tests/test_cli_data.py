@@ -11,13 +11,17 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import subprocess
+import sys
 import zipfile
+from pathlib import Path
 
 import pytest
+from conftest import REPO
 
 from desktop.engine.bsdata import actions
 from desktop.engine.bsdata.gamedata import GameData
-from desktop.engine.bsdata.reader import read_data_file
+from desktop.engine.bsdata.reader import MAX_FILE_BYTES, read_data_file
 from desktop.engine.bsdata.rosterfile import write_roster
 from desktop.store.gamedata import DataInput, add_data, list_data, load_game_data
 from desktop.store.store import Store
@@ -217,3 +221,58 @@ def test_the_new_recruit_roster_imports_at_705_points_from_the_stored_catalogue(
         "edition)", "linked_selections": 48,
         "costs": {"pts": 705.0, "Casting Dice": 2.0, "Dispel Dice": 2.0}, "errors": []}
     assert not any("catalogue gives" in w for w in imported["warnings"])
+
+
+
+# `rout data add` in a process of its own that, done, writes the most memory it held: the
+# high-water mark of its own memory since it started (ru_maxrss would not do: Linux carries
+# it over from the process that started it, here pytest's).
+PEAK_OF_DATA_ADD = """import sys
+from desktop.cli import main
+code = main(sys.argv[1:])
+with open("/proc/self/status", encoding="ascii") as status:
+    sys.stderr.write(next(line for line in status if line.startswith("VmHWM:")))
+sys.exit(code)
+"""
+
+
+def peak_of_data_add(path, url):
+    """`rout data add PATH`'s exit code, its last line before the peak, and its peak
+    resident memory in MiB."""
+    done = subprocess.run([sys.executable, "-c", PEAK_OF_DATA_ADD, "data", "add", str(path),
+                           "--database", url], capture_output=True, text=True, cwd=REPO,
+                          check=False)
+    *lines, peak = done.stderr.splitlines()
+    return done.returncode, lines[-1], int(peak.split()[1]) / 1024
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc")
+def test_a_small_zip_declaring_too_much_is_refused_before_unpacking(url, tmp_path):
+    # 513 members of 1 MiB of zeros: a 0.5 MB zip, each member within every limit of its
+    # own, together past the 512 MiB Rout reads at once. Unpacking them all and then
+    # counting held 513 MiB at once.
+    buffer = io.BytesIO()
+    zeros = bytes(1024 * 1024)
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for number in range(513):
+            archive.writestr(f"repo/army{number}.cat", zeros)
+    (tmp_path / "bomb.zip").write_bytes(buffer.getvalue())
+    code, line, peak = peak_of_data_add(tmp_path / "bomb.zip", url)
+    assert (code, line) == (2, f"rout data: {tmp_path / 'bomb.zip'}: more than 2000 files "
+                               "or 536870912 bytes of game data at once")
+    assert peak < 200, peak
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc")
+def test_a_folder_of_files_too_large_together_is_refused_before_reading(url, tmp_path):
+    # Nine sparse 64 MiB files (the most one file may hold): 576 MiB together. Reading
+    # them all and then counting held 576 MiB at once.
+    folder = tmp_path / "repo"
+    folder.mkdir()
+    for number in range(9):
+        with (folder / f"army{number}.cat").open("wb") as handle:
+            handle.truncate(MAX_FILE_BYTES)
+    code, line, peak = peak_of_data_add(folder, url)
+    assert (code, line) == (2, f"rout data: {folder}: more than 2000 files or 536870912 "
+                               "bytes of game data at once")
+    assert peak < 200, peak

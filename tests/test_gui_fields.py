@@ -142,9 +142,16 @@ def test_wizard_casualties_past_the_models_are_refused_and_said_on_the_page(qtbo
     assert casualties.value() == before
     assert page.error_label.text() == (
         f"Casualties takes 0 to {models}: {models + 5} refused, it stays {before}")
+    # Seen on the page, not only set on a hidden label: the tool tip at the field goes
+    # as soon as Tab moves on, so the page's line is what the player reads.
+    assert page.error_label.isVisible()
     assert page.mapping()["combats"][0]["sides"][1]["units"][0]["casualties"] == before
     retype(qtbot, casualties, "q")
     assert page.error_label.text() == f"Casualties takes a whole number from 0 to {models}, not “q”"
+    assert page.error_label.isVisible()
+    retype(qtbot, casualties, "1")
+    qtbot.keyClick(casualties, Qt.Key.Key_Tab)
+    assert not page.error_label.isVisible()  # a number taken puts the message away
 
 
 def test_odds_dialog_refuses_ld_15_and_keeps_its_answers(qtbot):

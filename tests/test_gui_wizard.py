@@ -372,6 +372,27 @@ def test_the_close_button_after_answers_can_keep_them_for_later(qtbot):
     assert seen and wizard.keep_answers and wizard.answers == [(6, 6)]
 
 
+def test_dice_typed_but_not_yet_taken_by_next_are_kept_when_leaving(qtbot):
+    """Real dice were rolled and typed, the result shows, and the player presses Cancel
+    before Next: the wizard asks, and Keep for later keeps those dice as the answer."""
+    scene, resolve = scenario("w6-goblins-vs-elves.json")
+    wizard = open_wizard(qtbot, scene, resolve)
+    enter(qtbot, wizard)
+    page = wizard.currentPage()
+    assert isinstance(page, RollPage)
+    qtbot.waitUntil(lambda: focused() is page.fields[0], timeout=2000)
+    for digit in "66":  # a face a d6 cannot add a digit to moves on to the next die
+        qtbot.keyClicks(focused(), digit)
+    assert page.faces() == (6, 6) and wizard.answers == []
+    seen: list[str] = []
+    press_in_box("Keep for later", seen)
+    cancel = wizard.button(QWizard.WizardButton.CancelButton)
+    with qtbot.waitSignal(wizard.rejected, timeout=2000):
+        QTest.mouseClick(cancel, Qt.MouseButton.LeftButton)
+    assert seen and seen[0].startswith("1 answer given so far")
+    assert wizard.keep_answers and wizard.answers == [(6, 6)]
+
+
 def test_typed_combat_results_are_not_thrown_away_without_asking(qtbot):
     scene, resolve = scenario("w6-goblins-vs-elves.json")
     wizard = open_wizard(qtbot, scene, resolve)

@@ -101,7 +101,45 @@ def test_every_units_row_shows_without_scrolling_and_the_forecast_takes_the_rest
     wizard.leave(DISCARD)
 
 
+@pytest.mark.parametrize("screen_size", list(FIRST_WINDOWS))
+def test_a_kensei_first_page_gives_its_forecast_the_room_below_the_fields(qtbot, screen_size):
+    """Kensei's (and Breaks or Pursues') first page is a few fields: the forecast below
+    them takes the rest of the page, not two lines of a scroll box over empty space."""
+    data = json.loads((REPO / "resources" / "scenarios" /
+                       "k1-ronin-run-through-ashigaru.json").read_text(encoding="utf-8"))
+    wizard = open_wizard(qtbot, load_scenario(data), data["resolve"])
+    runner = TaskRunner(wizard)
+    view = wizard.add_forecast(runner)
+    qtbot.waitUntil(lambda: view.forecast is not None, timeout=60_000)
+    window, table = FIRST_WINDOWS[screen_size]
+    place = beside_the_table(window=window, table=table, units=[table.center()],
+                             screen=QRect(QPoint(0, 0), QSize(*screen_size)),
+                             wanted=wizard.size(), least=wizard.sizeHint())
+    wizard.resize(place.size())
+    qtbot.waitUntil(lambda: wizard.size() == place.size(), timeout=2000)
+    QApplication.processEvents()
+    assert view.lines.text().count("<br>") >= 2  # several outcomes to show
+    assert view.figures.verticalScrollBar().maximum() == 0, \
+        f"the forecast scrolls in {view.figures.height()} px at {screen_size}"
+    wizard.leave(DISCARD)
+
+
 # --- item 5: what the table already knows ------------------------------------------------
+
+
+@pytest.mark.parametrize(("scenario_file", "clause"), [("bp-two-combats.json", "BP-B"),
+                                                       ("w6-four-units.json", "W6-CR-1")])
+def test_the_combat_page_cites_the_rule_of_the_battles_ruleset(qtbot, scenario_file, clause):
+    """Breaks or Pursues scores a combat by BP-B: its first page must not cite Warhammer's
+    W6-CR-1 for the ranks and outnumbering it counts (the engine's event names the rule)."""
+    data = json.loads((REPO / "resources" / "scenarios" / scenario_file)
+                      .read_text(encoding="utf-8"))
+    wizard = open_wizard(qtbot, load_scenario(data), data["resolve"])
+    page = wizard.input_page
+    facts = [page.findChild(QLabel, f"combatFacts{index}").text()
+             for index in range(len(data["resolve"]["combats"]))]
+    assert facts and all(text.endswith(f"counted from the table ({clause}).") for text in facts)
+    wizard.leave(DISCARD)
 
 
 def test_the_combat_page_takes_the_charge_the_flanks_and_ranks_from_the_table(qtbot, url):

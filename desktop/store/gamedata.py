@@ -103,10 +103,16 @@ def collect(paths: Sequence[Path]) -> list[DataInput]:
             if not files:
                 raise BadFileError(f"{short_path(path)}: holds no game system or catalogue "
                                    "(.gst, .cat, .gstz, .catz)")
-            found.extend(DataInput(str(p), read_bytes(p, MAX_FILE_BYTES, "data file"))
-                         for p in files)
+            # What the files say they hold is checked before any is read, what was read
+            # after each one: no more than one file past the limit is ever in memory.
+            _check_room(path, len(found) + len(files),
+                        total + sum(_declared_size(p) for p in files))
+            for p in files:
+                found.append(DataInput(str(p), read_bytes(p, MAX_FILE_BYTES, "data file")))
+                total += len(found[-1].content)
+                _check_room(path, len(found), total)
         elif path.suffix.lower() == ".zip":
-            found.extend(_from_zip(path))
+            found.extend(_from_zip(path, len(found), total))
         elif path.suffix.lower() in SUFFIXES:
             found.append(DataInput(str(path), read_bytes(path, MAX_FILE_BYTES, "data file")))
         elif not path.exists():
@@ -115,13 +121,27 @@ def collect(paths: Sequence[Path]) -> list[DataInput]:
             raise BadFileError(f"{short_path(path)}: not game data (Rout reads .gst, .cat, "
                                ".gstz, .catz, folders of them, or a .zip of a repository)")
         total = sum(len(item.content) for item in found)
-        if len(found) > MAX_FILES or total > MAX_TOTAL_BYTES:
-            raise BadFileError(f"{short_path(path)}: more than {MAX_FILES} files or "
-                               f"{MAX_TOTAL_BYTES} bytes of game data at once")
+        _check_room(path, len(found), total)
     return found
 
 
-def _from_zip(path: Path) -> list[DataInput]:
+def _declared_size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0  # reading it names the problem
+
+
+def _check_room(path: Path, files: int, size: int) -> None:
+    if files > MAX_FILES or size > MAX_TOTAL_BYTES:
+        raise BadFileError(f"{short_path(path)}: more than {MAX_FILES} files or "
+                           f"{MAX_TOTAL_BYTES} bytes of game data at once")
+
+
+def _from_zip(path: Path, files_before: int, bytes_before: int) -> list[DataInput]:
+    """The data files in the zip at `path`, refused when with what was collected before
+    they are too many or too large: the sizes its members declare are summed before any is
+    unpacked (a small zip can declare gigabytes), and what unpacking gives is counted too."""
     content = read_bytes(path, MAX_TOTAL_BYTES, "zip of game data")
     where = short_path(path)
     try:
@@ -133,22 +153,11 @@ def _from_zip(path: Path) -> list[DataInput]:
         members = archive.infolist()
         if len(members) > 50 * MAX_FILES:
             raise BadFileError(f"{where}: refused: {len(members)} entries in one zip")
-        for member in members:
-            inside = PurePosixPath(member.filename.replace("\\", "/"))
-            if inside.is_absolute() or ".." in inside.parts or ":" in inside.parts[0]:
-                raise BadFileError(f"{where}: refused: the zip holds a path outside itself "
-                                   f"{quoted(member.filename)}")
-            if member.is_dir() or inside.suffix.lower() not in SUFFIXES or any(
-                    part.startswith((".", "__MACOSX")) for part in inside.parts):
-                continue
-            if member.flag_bits & 0x1:
-                raise BadFileError(f"{where}: {quoted(member.filename)} is encrypted")
-            if member.file_size > MAX_FILE_BYTES or (
-                    member.file_size > 1024 * 1024
-                    and member.file_size > MAX_COMPRESSION_RATIO * max(member.compress_size, 1)):
-                raise BadFileError(f"{where}: refused: {quoted(member.filename)} unpacks to "
-                                   f"{member.file_size} bytes from {member.compress_size} "
-                                   "(too large, or a zip bomb)")
+        wanted = [m for m in members if _wanted(where, m)]
+        _check_room(path, files_before + len(wanted),
+                    bytes_before + sum(m.file_size for m in wanted))
+        total = bytes_before
+        for member in wanted:
             try:
                 with archive.open(member) as handle:
                     data = handle.read(MAX_FILE_BYTES + 1)
@@ -159,13 +168,34 @@ def _from_zip(path: Path) -> list[DataInput]:
             if len(data) > MAX_FILE_BYTES:
                 raise BadFileError(f"{where}: refused: {quoted(member.filename)} unpacks to "
                                    f"more than {MAX_FILE_BYTES} bytes")
+            total += len(data)
+            _check_room(path, files_before + len(wanted), total)
             found.append(DataInput(f"{where}:{member.filename}", data))
-            if len(found) > MAX_FILES:
-                raise BadFileError(f"{where}: more than {MAX_FILES} data files")
     if not found:
         raise BadFileError(f"{where}: holds no game system or catalogue (.gst, .cat, .gstz, "
                            ".catz)")
     return found
+
+
+def _wanted(where: str, member: zipfile.ZipInfo) -> bool:
+    """Whether a zip's member is game data to read; refused when it is a path outside the
+    zip, encrypted, or unpacks to too much."""
+    inside = PurePosixPath(member.filename.replace("\\", "/"))
+    if inside.is_absolute() or ".." in inside.parts or ":" in inside.parts[0]:
+        raise BadFileError(f"{where}: refused: the zip holds a path outside itself "
+                           f"{quoted(member.filename)}")
+    if member.is_dir() or inside.suffix.lower() not in SUFFIXES or any(
+            part.startswith((".", "__MACOSX")) for part in inside.parts):
+        return False
+    if member.flag_bits & 0x1:
+        raise BadFileError(f"{where}: {quoted(member.filename)} is encrypted")
+    if member.file_size > MAX_FILE_BYTES or (
+            member.file_size > 1024 * 1024
+            and member.file_size > MAX_COMPRESSION_RATIO * max(member.compress_size, 1)):
+        raise BadFileError(f"{where}: refused: {quoted(member.filename)} unpacks to "
+                           f"{member.file_size} bytes from {member.compress_size} "
+                           "(too large, or a zip bomb)")
+    return True
 
 
 # -- reading what is stored ---------------------------------------------------------------

@@ -197,53 +197,88 @@ def select_entry(data: GameData, roster: Roster, force_id: str, entry_id: str,
     return _auto_select(data, roster, [(force.id, s) for s in created]), holder
 
 
+# What one action adds: per force, per container (None: the force's root), the options and
+# how many of each, in order.
+Additions = dict[str, dict[str | None, list[tuple[Option, int]]]]
+
+
 def _add(data: GameData, roster: Roster, force_id: str, parent_id: str | None,
          option: Option, count: int) -> tuple[Roster, str, list[str]]:
     """`count` more of `option` in a container: the roster, the selection holding them, and
     the selections created (new containers)."""
-    ids = _Ids(roster)
-    holder: list[str] = []
-    created: list[str] = []
+    roster, holders, created = _add_all(data, roster, _Ids(roster),
+                                        {force_id: {parent_id: [(option, count)]}})
+    return roster, holders[0], [selection_id for _, selection_id in created]
 
-    def grow(selections: tuple[Selection, ...], in_selection: bool) -> tuple[Selection, ...]:
+
+def _add_all(data: GameData, roster: Roster, ids: _Ids, additions: Additions
+             ) -> tuple[Roster, list[str], list[tuple[str, str]]]:
+    """Every addition made in one walk of the roster (a walk per addition made filling a
+    large unit's minimums quadratic): the roster, the selection holding each addition, and
+    the (force, selection) of each selection created, in the roster's order."""
+    holders: list[str] = []
+    created: list[tuple[str, str]] = []
+
+    def grow(selections: tuple[Selection, ...], in_selection: bool, option: Option,
+             count: int, force_id: str) -> tuple[Selection, ...]:
         if merges(data, option, in_selection):
             for index, existing in enumerate(selections):
                 if existing.option is option:
-                    holder.append(existing.id)
+                    holders.append(existing.id)
                     bumped = replace(existing, amount=existing.amount + count)
                     return (*selections[:index], bumped, *selections[index + 1:])
-            new = Selection(id=ids.new("s"), option=option, amount=count)
-            holder.append(new.id)
-            created.append(new.id)
-            return (*selections, new)
-        fresh = [Selection(id=ids.new("s"), option=option) for _ in range(count)]
-        holder.append(fresh[0].id)
-        created.extend(s.id for s in fresh)
+            fresh = [Selection(id=ids.new("s"), option=option, amount=count)]
+        else:
+            fresh = [Selection(id=ids.new("s"), option=option) for _ in range(count)]
+        if len(ids.taken) > MAX_SELECTIONS:
+            raise RosterActionError(f"more than {MAX_SELECTIONS} selections in one roster")
+        holders.append(fresh[0].id)
+        created.extend((force_id, s.id) for s in fresh)
         return (*selections, *fresh)
 
-    if parent_id is None:
-        forces, _ = map_forces(roster.forces, force_id,
-                               lambda f: replace(f, selections=grow(f.selections, False)))
-    else:
-        def update(force: Force) -> Force:
-            selections, _ = map_selections(
-                force.selections, parent_id,
-                lambda s: (replace(s, children=grow(s.children, True)),))
-            return replace(force, selections=selections)
-        forces, _ = map_forces(roster.forces, force_id, update)
-    roster = replace(roster, forces=forces, serial=ids.serial)
-    if len(ids.taken) > MAX_SELECTIONS:
-        raise RosterActionError(f"more than {MAX_SELECTIONS} selections in one roster")
-    return roster, holder[0], created
+    def in_selections(selections: tuple[Selection, ...],
+                      wanted: dict[str | None, list[tuple[Option, int]]], force_id: str
+                      ) -> tuple[Selection, ...]:
+        result: list[Selection] = []
+        for selection in selections:
+            children = in_selections(selection.children, wanted, force_id)
+            for option, count in wanted.get(selection.id, ()):
+                children = grow(children, True, option, count, force_id)
+            result.append(selection if children is selection.children
+                          else replace(selection, children=children))
+        changed = any(a is not b for a, b in zip(result, selections, strict=True))
+        return tuple(result) if changed else selections
+
+    def in_forces(forces: tuple[Force, ...]) -> tuple[Force, ...]:
+        result: list[Force] = []
+        for force in forces:
+            wanted = additions.get(force.id)
+            changed = force
+            if wanted:
+                selections = in_selections(force.selections, wanted, force.id)
+                for option, count in wanted.get(None, ()):
+                    selections = grow(selections, False, option, count, force.id)
+                changed = replace(changed, selections=selections)
+            children = in_forces(force.forces)
+            if children is not force.forces:
+                changed = replace(changed, forces=children)
+            result.append(changed)
+        changed_any = any(a is not b for a, b in zip(result, forces, strict=True))
+        return tuple(result) if changed_any else forces
+
+    forces = in_forces(roster.forces)
+    return replace(roster, forces=forces, serial=ids.serial), holders, created
 
 
 def _auto_select(data: GameData, roster: Roster,
                  containers: list[tuple[str, str | None]]) -> Roster:
-    """What new containers (a force: selection None) must hold, level by level."""
+    """What new containers (a force: selection None) must hold, level by level: one
+    evaluation and one walk of the roster per level."""
     pending = containers
+    ids = _Ids(roster)
     while pending:
         evaluation = Evaluation(data, roster)
-        work: list[tuple[str, str | None, list[tuple[Option, int]]]] = []
+        additions: Additions = {}
         for force_id, selection_id in pending:
             container: SNode | FNode
             if selection_id is None:
@@ -252,12 +287,13 @@ def _auto_select(data: GameData, roster: Roster,
             else:
                 container = evaluation.by_selection_id[selection_id]
                 options = container.option.children
-            work.append((force_id, selection_id, evaluation.needed(container, options)))
-        pending = []
-        for force_id, selection_id, needs in work:
-            for option, count in needs:
-                roster, _, created = _add(data, roster, force_id, selection_id, option, count)
-                pending.extend((force_id, s) for s in created)
+            needs = evaluation.needed(container, options)
+            if needs:
+                additions.setdefault(force_id, {}).setdefault(selection_id, []).extend(needs)
+        if not additions:
+            break
+        roster, _, created = _add_all(data, roster, ids, additions)
+        pending = [(force_id, selection_id) for force_id, selection_id in created]
     return roster
 
 

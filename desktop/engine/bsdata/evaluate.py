@@ -28,7 +28,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
-from desktop.engine.bsdata.gamedata import Context, GameData, Option
+from desktop.engine.bsdata.gamedata import (
+    MAX_TIMES,
+    Context,
+    GameData,
+    Option,
+    flatten_modifiers,
+    holder_queries,
+)
 from desktop.engine.bsdata.model import (
     CategoryEntry,
     Condition,
@@ -57,6 +64,8 @@ TYPES = frozenset({"unit", "model", "upgrade", "mount", "crew", "unit-group"})
 TYPE_SCOPES = {"unit": ("unit",), "model": ("model",), "upgrade": ("upgrade",),
                "model-or-unit": ("model", "unit"), "unit-self": ("unit",)}
 MAX_AUTO = 1000  # a minimum this high is a data error, not a request
+MAX_TEXT = 10_000  # characters a name or characteristic can grow to by appending
+MAX_NUMBER = Decimal(10) ** 15  # no cost, limit or characteristic of a game is larger
 
 
 # -- the laid-out roster --------------------------------------------------------------
@@ -196,17 +205,15 @@ class _Modifiers:
         return (item for item in self.items if item[0].field == name)
 
 
-def _flatten_modifiers(modifiers: tuple[Modifier, ...], groups: tuple[ModifierGroup, ...],
-                       gates: tuple[ModifierGroup, ...] = ()
-                       ) -> list[tuple[Modifier, tuple[ModifierGroup, ...]]]:
-    found = [(modifier, gates) for modifier in modifiers]
-    for group in groups:
-        found.extend(_flatten_modifiers(group.modifiers, group.groups, (*gates, group)))
-    return found
+def _true(text: str) -> bool:
+    return text.strip().lower() == "true"
 
 
 def _number_text(value: Decimal) -> str:
-    """A number as BattleScribe shows it in text: 7, not 7.0; 0.5 stays 0.5."""
+    """A number as BattleScribe shows it in text: 7, not 7.0; 0.5 stays 0.5 (one past
+    any count, 1E+40, stays short)."""
+    if value.adjusted() > 30:
+        return str(value.normalize())
     if value == value.to_integral_value():
         return str(int(value))
     return format(value.normalize(), "f")
@@ -221,6 +228,7 @@ def _to_decimal(text: str) -> Decimal | None:
 
 
 def apply_number(kind: str, current: Decimal, text: str, times: int) -> Decimal:
+    """`current` modified `times` times (ArithmeticError when the result is too large)."""
     value = _to_decimal(text)
     if value is None:
         return current
@@ -247,14 +255,15 @@ def apply_text(kind: str, current: str, text: str, times: int, join: str | None)
         return text
     if kind in ("append", "prepend"):
         separator = " " if join is None else join
-        for _ in range(max(times, 0)):
-            if not current:
-                current = text
-            elif kind == "append":
-                current = f"{current}{separator}{text}"
-            else:
-                current = f"{text}{separator}{current}"
-        return current
+        # One join, never more pieces than fit in MAX_TEXT characters.
+        pieces = min(max(times, 0), MAX_TEXT // max(len(text) + len(separator), 1) + 1)
+        if not pieces:
+            return current
+        added = separator.join([text] * pieces)
+        if current:
+            added = f"{current}{separator}{added}" if kind == "append" \
+                else f"{added}{separator}{current}"
+        return added[:MAX_TEXT] if kind == "append" else added[-MAX_TEXT:]
     if kind == "replace":
         return text
     if kind in ("increment", "decrement", "multiply", "divide"):
@@ -278,7 +287,12 @@ class Evaluation:
         self.by_force_id: dict[str, FNode] = {}
         for force in roster.forces:
             self.forces.append(self._lay_force(force, None))
-        self._cost_types = data.context(None).cost_types
+        # The game system's cost types, then those a force's catalogue declares itself.
+        declared: dict[str, CostType] = {}
+        for context in [data.context(None), *(f.context for f in self.all_forces)]:
+            for cost_type in context.cost_types:
+                declared.setdefault(cost_type.id, cost_type)
+        self._cost_types = tuple(declared.values())
         self._modifier_cache: dict[tuple[int, ...], _Modifiers] = {}
         self._scope_cache: dict[tuple[object, bool, bool], list[tuple[SNode, Decimal]]] = {}
         self._key_cache: dict[tuple[object, bool, bool, bool], dict[str, Decimal]] = {}
@@ -289,6 +303,7 @@ class Evaluation:
         self._cost_busy: set[int] = set()
         self._hidden_cache: dict[tuple[int, int, int], bool] = {}
         self._no_cost_queries: set[int] = set()
+        self._number_errors: dict[int, ValidationError] = {}
         self.cycle_errors: list[ValidationError] = []
         self._find_cost_loops()
 
@@ -318,6 +333,15 @@ class Evaluation:
     def cost_types(self) -> tuple[CostType, ...]:
         return self._cost_types
 
+    @property
+    def shown_cost_types(self) -> tuple[CostType, ...]:
+        """The cost types a roster's totals list: those its data prices anything in. As
+        BattleScribe, which lists a type once a selection costing it is added, a type no
+        entry costs (a game system's CP where the army has none) is not shown at 0."""
+        contexts = [f.context for f in self.all_forces] or [self.data.context(None)]
+        priced = frozenset().union(*(c.priced_cost_type_ids for c in contexts))
+        return tuple(t for t in self.cost_types if t.id in priced)
+
     # -- places --------------------------------------------------------------------
     def place_of(self, node: SNode) -> Place:
         return Place(node, node.option, node.container, node.force)
@@ -334,10 +358,10 @@ class Evaluation:
         key = (id(option.definition), id(option.link))
         found = self._modifier_cache.get(key)
         if found is None:
-            items = _flatten_modifiers(option.definition.modifiers,
-                                       option.definition.modifier_groups)
+            items = flatten_modifiers(option.definition.modifiers,
+                                      option.definition.modifier_groups)
             if option.link is not None:
-                items += _flatten_modifiers(option.link.modifiers, option.link.modifier_groups)
+                items += flatten_modifiers(option.link.modifiers, option.link.modifier_groups)
             found = self._modifier_cache[key] = _Modifiers(items)
         return found
 
@@ -348,8 +372,8 @@ class Evaluation:
         if found is None:
             items: list[tuple[Modifier, tuple[ModifierGroup, ...]]] = []
             for element in elements:
-                items += _flatten_modifiers(getattr(element, "modifiers", ()),
-                                            getattr(element, "modifier_groups", ()))
+                items += flatten_modifiers(getattr(element, "modifiers", ()),
+                                           getattr(element, "modifier_groups", ()))
             found = self._modifier_cache[key] = _Modifiers(items)
         return found
 
@@ -369,17 +393,11 @@ class Evaluation:
                 total *= sum(self.repeat_times(r, place) for r in holder.repeats)
                 if total <= 0:
                     return 0
-        return total
+        return min(total, MAX_TIMES)
 
     def _queries_costs(self, holder: Modifier | ModifierGroup) -> bool:
         types = self.data.context(None).cost_type_ids
-        queries = [c.query for c in holder.conditions] + [r.query for r in holder.repeats]
-        stack = list(holder.condition_groups)
-        while stack:
-            group = stack.pop()
-            queries += [c.query for c in group.conditions]
-            stack.extend(group.groups)
-        return any(q.field in types for q in queries)
+        return any(q.field in types for q in holder_queries(holder))
 
     def repeat_times(self, repeat: Repeat, place: Place) -> int:
         if repeat.value == 0:
@@ -390,6 +408,34 @@ class Evaluation:
         steps = value / repeat.value
         whole = math.ceil(steps) if repeat.round_up else math.floor(steps)
         return max(int(whole), 0) * repeat.repeats
+
+    def modified_number(self, modifier: Modifier, current: Decimal, times: int, owner: str
+                        ) -> Decimal:
+        """A number with `modifier` applied; one whose result is too large for any number
+        (a multiply repeated ten million times) is left out, and the roster says so."""
+        try:
+            value = apply_number(modifier.kind, current, modifier.value, times)
+        except ArithmeticError:
+            value = MAX_NUMBER + 1
+        if abs(value) > MAX_NUMBER >= abs(current):
+            self._too_large(modifier, owner)
+            return current
+        return value
+
+    def modified_text(self, modifier: Modifier, current: str, times: int, owner: str) -> str:
+        if modifier.kind in ("increment", "decrement", "multiply", "divide"):
+            number = _to_decimal(current)
+            if number is None:
+                return current  # not a number: BattleScribe leaves it as it is
+            return _number_text(self.modified_number(modifier, number, times, owner))
+        return apply_text(modifier.kind, current, modifier.value, times, modifier.join)
+
+    def _too_large(self, modifier: Modifier, owner: str) -> None:
+        if id(modifier) not in self._number_errors:
+            self._number_errors[id(modifier)] = ValidationError(
+                "roster", None, "modifiers/too-large",
+                f"A modifier of {owner} ({modifier.kind} {modifier.field} by "
+                f"{modifier.value[:40]}) gives a number too large to use; it is left out")
 
     # -- conditions ------------------------------------------------------------------
     def group_holds(self, group: ConditionGroup, place: Place) -> bool:
@@ -606,13 +652,30 @@ class Evaluation:
         if field_name in self.data.context(None).cost_type_ids \
                 or field_name in place.force.context.cost_type_ids:
             matched = self.matching(query, place, target, recursive)
-            value = sum((self.cost_of(n).get(field_name, ZERO) for n, _ in matched), ZERO)
+            value = self.costs_held(matched, field_name)
             if not query.percent_value:
                 return value
             everything = self.matching(query, place, "any", recursive)
-            total = sum((self.cost_of(n).get(field_name, ZERO) for n, _ in everything), ZERO)
+            total = self.costs_held(everything, field_name)
             return HUNDRED * value / total if total else ZERO
         return ZERO
+
+    def held(self, matched: Iterable[tuple[SNode, Decimal]]) -> Iterator[SNode]:
+        """The matched selections with everything they hold, each once (a selection
+        inside another matched one is not counted again)."""
+        seen: set[int] = set()
+        for node, _ in matched:
+            for inner in self.below((node,), True):
+                if inner.index not in seen:
+                    seen.add(inner.index)
+                    yield inner
+
+    def costs_held(self, matched: Iterable[tuple[SNode, Decimal]], field_name: str
+                   ) -> Decimal:
+        """A cost of the matched selections, what they hold included: a points limit on
+        a container entry (a Grey Seer's Magic Selection, at most 100 pts) counts the items
+        inside it, whose costs are theirs, not the container's."""
+        return sum((self.cost_of(n).get(field_name, ZERO) for n in self.held(matched)), ZERO)
 
     def count_forces(self, query: Query, place: Place, child: Option | str | None
                      ) -> Decimal:
@@ -685,7 +748,7 @@ class Evaluation:
         for modifier, gates in self.option_modifiers(place.option).for_field("name"):
             times = self.times(modifier, gates, place)
             if times:
-                value = apply_text(modifier.kind, value, modifier.value, times, modifier.join)
+                value = self.modified_text(modifier, value, times, place.option.name)
         return value
 
     def hidden(self, place: Place) -> bool:
@@ -705,11 +768,14 @@ class Evaluation:
         return found
 
     def own_hidden(self, option: Option, place: Place) -> bool:
-        value = option.hidden
-        for modifier, gates in self.option_modifiers(option).for_field("hidden"):
+        return self._hidden_as_set(self.option_modifiers(option), place, option.hidden)
+
+    def _hidden_as_set(self, modifiers: _Modifiers, place: Place, hidden: bool) -> bool:
+        """`hidden` as the modifiers on it that apply at `place` set it, the last one last."""
+        for modifier, gates in modifiers.for_field("hidden"):
             if modifier.kind == "set" and self.times(modifier, gates, place):
-                value = modifier.value.strip().lower() == "true"
-        return value
+                hidden = _true(modifier.value)
+        return hidden
 
     def base_categories(self, option: Option) -> dict[str, bool]:
         """The categories an option's links give it, id → primary (link's primary first)."""
@@ -788,7 +854,7 @@ class Evaluation:
         for modifier, gates in modifiers.for_field(constraint.id):
             times = self.times(modifier, gates, place)
             if times:
-                value = apply_number(modifier.kind, value, modifier.value, times)
+                value = self.modified_number(modifier, value, times, constraint.id)
         return value
 
     # -- costs -----------------------------------------------------------------------
@@ -811,8 +877,8 @@ class Evaluation:
                 continue
             times = self.times(modifier, gates, place, skip_cost_queries)
             if times:
-                found[modifier.field] = apply_number(modifier.kind, found[modifier.field],
-                                                     modifier.value, times)
+                found[modifier.field] = self.modified_number(
+                    modifier, found[modifier.field], times, place.option.name)
         return found
 
     def cost_of(self, node: SNode) -> dict[str, Decimal]:
@@ -847,13 +913,12 @@ class Evaluation:
             for modifier, gates in cost_modifiers:
                 holders: tuple[Modifier | ModifierGroup, ...] = (*gates, modifier)
                 for holder in holders:
-                    for query in self._holder_queries(holder):
+                    for query in holder_queries(holder):
                         if query.field not in types:
                             continue
                         recursive = query.include_child_selections
-                        for other, _ in self.matching(query, place, query.child_id,
-                                                      recursive):
-                            targets.append(other.index)
+                        matched = self.matching(query, place, query.child_id, recursive)
+                        targets.extend(other.index for other in self.held(matched))
             if targets:
                 edges[node.index] = targets
         if not edges:
@@ -865,15 +930,6 @@ class Evaluation:
                 "roster", None, "costs/loop",
                 f"The costs of {', '.join(names)} count each other's costs in a loop; their "
                 "cost modifiers that count costs are left out"))
-
-    def _holder_queries(self, holder: Modifier | ModifierGroup) -> list[Query]:
-        queries = [c.query for c in holder.conditions] + [r.query for r in holder.repeats]
-        stack = list(holder.condition_groups)
-        while stack:
-            group = stack.pop()
-            queries += [c.query for c in group.conditions]
-            stack.extend(group.groups)
-        return queries
 
     def cost_limit(self, type_id: str) -> Decimal | None:
         limit = self.roster.limit(type_id)
@@ -967,10 +1023,7 @@ class Evaluation:
 
     def _info_hidden(self, element: object, owners: tuple[object, ...], place: Place,
                      hidden: bool) -> bool:
-        for modifier, gates in self.element_modifiers(*owners).for_field("hidden"):
-            if modifier.kind == "set" and self.times(modifier, gates, place):
-                hidden = modifier.value.strip().lower() == "true"
-        return hidden
+        return self._hidden_as_set(self.element_modifiers(*owners), place, hidden)
 
     def _profile(self, profile: Profile, owners: tuple[object, ...], place: Place,
                  hidden: bool) -> ProfileView:
@@ -981,12 +1034,12 @@ class Evaluation:
             if not times:
                 continue
             if modifier.field == "name":
-                name = apply_text(modifier.kind, name, modifier.value, times, modifier.join)
+                name = self.modified_text(modifier, name, times, profile.name)
             elif modifier.field == "hidden" and modifier.kind == "set":
-                hidden = modifier.value.strip().lower() == "true"
+                hidden = _true(modifier.value)
             elif modifier.field in values:
-                values[modifier.field] = apply_text(modifier.kind, values[modifier.field],
-                                                    modifier.value, times, modifier.join)
+                values[modifier.field] = self.modified_text(modifier, values[modifier.field],
+                                                            times, profile.name)
         return ProfileView(
             id=profile.id, name=name, type_id=profile.type_id, type_name=profile.type_name,
             hidden=hidden, page=profile.page, publication_id=profile.publication_id,
@@ -1001,22 +1054,17 @@ class Evaluation:
             if not times:
                 continue
             if modifier.field == "name":
-                name = apply_text(modifier.kind, name, modifier.value, times, modifier.join)
+                name = self.modified_text(modifier, name, times, rule.name)
             elif modifier.field == "description":
-                description = apply_text(modifier.kind, description, modifier.value, times,
-                                         modifier.join)
+                description = self.modified_text(modifier, description, times, rule.name)
             elif modifier.field == "hidden" and modifier.kind == "set":
-                hidden = modifier.value.strip().lower() == "true"
+                hidden = _true(modifier.value)
         return RuleView(rule.id, name, description, hidden, rule.page, rule.publication_id)
 
     # -- forces ----------------------------------------------------------------------
     def force_hidden(self, force: FNode) -> bool:
-        hidden = force.entry.hidden
-        place = self.force_place(force)
-        for modifier, gates in self.element_modifiers(force.entry).for_field("hidden"):
-            if modifier.kind == "set" and self.times(modifier, gates, place):
-                hidden = modifier.value.strip().lower() == "true"
-        return hidden
+        return self._hidden_as_set(self.element_modifiers(force.entry),
+                                   self.force_place(force), force.entry.hidden)
 
     def force_name(self, force: FNode) -> str:
         name = force.entry.name
@@ -1024,7 +1072,7 @@ class Evaluation:
         for modifier, gates in self.element_modifiers(force.entry).for_field("name"):
             times = self.times(modifier, gates, place)
             if times:
-                name = apply_text(modifier.kind, name, modifier.value, times, modifier.join)
+                name = self.modified_text(modifier, name, times, force.entry.name)
         return name
 
     def force_categories(self, force: FNode) -> list[tuple[str, str]]:
@@ -1055,7 +1103,7 @@ class Evaluation:
         found.extend(self.cycle_errors)
         # One constraint broken in one scope is one error, however many containers see it
         # (two squads, each with a special weapon over the force's limit).
-        seen: set[tuple[int, int, str | None]] = set()
+        seen: set[tuple[int, object, str | None]] = set()
         for force in self.all_forces:
             if self.force_hidden(force) and not force.children:
                 continue  # BattleScribe checks nothing in a hidden force of its own
@@ -1065,6 +1113,8 @@ class Evaluation:
             for node in self.below(force.roots, True):
                 found.extend(self._container_errors(node, node.option.children,
                                                     node.children, seen))
+        # Last: what was evaluated so far (costs, limits; a state's names) has been seen.
+        found.extend(self._number_errors.values())
         return found
 
     def _force_errors(self, force: FNode) -> Iterator[ValidationError]:
@@ -1124,14 +1174,14 @@ class Evaluation:
             value = sum((w for _, w in members), ZERO)
             total = sum((w for _, w in pool), ZERO)
         else:
-            value = sum((self.cost_of(n).get(field_name, ZERO) for n, _ in members), ZERO)
-            total = sum((self.cost_of(n).get(field_name, ZERO) for n, _ in pool), ZERO)
+            value = self.costs_held(members, field_name)
+            total = self.costs_held(pool, field_name)
         if query.percent_value:
             return HUNDRED * value / total if total else ZERO
         return value
 
     def _container_errors(self, container: SNode | FNode, children: tuple[Option, ...],
-                          selections: list[SNode], seen: set[tuple[int, int, str | None]]
+                          selections: list[SNode], seen: set[tuple[int, object, str | None]]
                           ) -> Iterator[ValidationError]:
         by_option: dict[int, list[SNode]] = {}
         in_group: dict[int, list[SNode]] = {}
@@ -1150,9 +1200,8 @@ class Evaluation:
             yield from self._option_errors(container, option, held, seen)
 
     def _option_errors(self, container: SNode | FNode, option: Option, held: list[SNode],
-                       seen: set[tuple[int, int, str | None]]) -> Iterator[ValidationError]:
-        constraints = option.definition.constraints + (
-            option.link.constraints if option.link is not None else ())
+                       seen: set[tuple[int, object, str | None]]) -> Iterator[ValidationError]:
+        constraints = option.constraints
         if not held and not any(c.kind in ("min", "exactly") for c in constraints):
             return
         place = (self.place_of(held[0]) if held and not option.is_group
@@ -1179,7 +1228,9 @@ class Evaluation:
             problem = _broken(constraint.kind, value, count, constraint.query.percent_value)
             if not problem:
                 continue
-            key = (id(constraint), id(self.scope(constraint.query.scope, place)),
+            # By what the scope stands for: a catalogue's or a category's scope is made
+            # afresh per call, and its id() was another each time (one limit, two errors).
+            key = (id(constraint), _scope_key(self.scope(constraint.query.scope, place)),
                    None if constraint.query.shared else option.entry_id)
             if key in seen:
                 continue
@@ -1212,7 +1263,8 @@ class Evaluation:
         shown = _number_text(count)
         if scope == "roster":
             owner_kind, owner_id, where = "roster", None, "The roster"
-        elif scope == "force" or (scope == "parent" and isinstance(container, FNode)):
+        elif scope in ("force", "primary-catalogue") or (
+                scope == "parent" and isinstance(container, FNode)):
             owner_kind, owner_id = "force", force.entry.id
             where = self.force_name(force)
             if scope == "parent":
@@ -1291,16 +1343,14 @@ class Evaluation:
         for option in left:
             place = self.virtual(option, container)
             limits = [self.constraint_value(c, self.option_modifiers(option), place)
-                      for c in option.definition.constraints + (
-                          option.link.constraints if option.link is not None else ())
+                      for c in option.constraints
                       if c.kind == "max" and c.query.scope == "parent"]
             if not limits or min(limits) != 1:
                 return []
         return [(option, 1) for option in left]
 
     def _missing(self, container: SNode | FNode, option: Option, counted: Option) -> int:
-        constraints = option.definition.constraints + (
-            option.link.constraints if option.link is not None else ())
+        constraints = option.constraints
         if not constraints:
             return 0
         place = self.virtual(option, container)

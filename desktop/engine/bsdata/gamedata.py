@@ -24,34 +24,63 @@ from desktop.engine.bsdata.model import (
     GROUP,
     CategoryEntry,
     CategoryLink,
+    Constraint,
     CostType,
     DataFile,
     Entry,
     ForceEntry,
     InfoGroup,
+    InfoLink,
     Modifier,
+    ModifierGroup,
     Profile,
     ProfileType,
     Publication,
+    Query,
     Rule,
 )
 from desktop.engine.errors import quoted
 
 MAX_OPTION_DEPTH = 64  # links nest 4 deep in real data; deeper means a cycle slipped by
+# A modifier applies at most this often in one place (as many times as a roster holds
+# selections): a repeat of 10,000,000 is a data error, not a request.
+MAX_TIMES = 100_000
 # What a modifier on an entry may change besides costs, characteristics and constraints.
 FIELDS = frozenset({"name", "hidden", "category", "defaultSelectionEntryId", "defaultAmount",
                     "page", "publicationId", "annotation", "error", "warning", "info",
                     "description", "collective", "sortIndex"})
 
 
-def _modifiers_of(entry: Entry) -> list[Modifier]:
-    found = list(entry.modifiers)
-    stack = list(entry.modifier_groups)
+# What an info link of each kind must point at to be shown.
+INFO_KINDS: dict[str, type] = {"profile": Profile, "rule": Rule, "infoGroup": InfoGroup}
+# What a condition or repeat may count besides an id: every selection, or one type of them.
+COUNTABLE = frozenset({"any", "unit", "model", "upgrade", "mount", "crew", "unit-group"})
+
+
+def _name(data: DataFile) -> str:
+    return data.source or data.name
+
+
+def flatten_modifiers(modifiers: tuple[Modifier, ...], groups: tuple[ModifierGroup, ...],
+                      gates: tuple[ModifierGroup, ...] = ()
+                      ) -> list[tuple[Modifier, tuple[ModifierGroup, ...]]]:
+    """An element's modifiers in document order, each with the groups that gate it."""
+    found = [(modifier, gates) for modifier in modifiers]
+    for group in groups:
+        found.extend(flatten_modifiers(group.modifiers, group.groups, (*gates, group)))
+    return found
+
+
+def holder_queries(holder: Modifier | ModifierGroup) -> list[Query]:
+    """What the conditions (in their groups too) and repeats of a modifier or a modifier
+    group count."""
+    queries = [c.query for c in holder.conditions] + [r.query for r in holder.repeats]
+    stack = list(holder.condition_groups)
     while stack:
         group = stack.pop()
-        found.extend(group.modifiers)
+        queries += [c.query for c in group.conditions]
         stack.extend(group.groups)
-    return found
+    return queries
 
 
 def _index_file(data: DataFile) -> dict[str, object]:
@@ -155,6 +184,19 @@ class Context:
         return frozenset(cost_type.id for cost_type in self.cost_types)
 
     @cached_property
+    def priced_cost_type_ids(self) -> frozenset[str]:
+        """The cost types some entry of the load set has a cost of (0 included)."""
+        found: set[str] = set()
+        for data in self.files:
+            stack = list(data.root_entries() + data.shared_selection_entries
+                         + data.shared_selection_entry_groups)
+            while stack:
+                entry = stack.pop()
+                found.update(cost.type_id for cost in entry.costs)
+                stack.extend(entry.children())
+        return frozenset(found)
+
+    @cached_property
     def profile_types(self) -> dict[str, ProfileType]:
         found: dict[str, ProfileType] = {}
         for data in reversed(self.files):
@@ -200,51 +242,114 @@ class Context:
         """Record links to missing ids, and break circular links (an entry reached again
         through its own descendants), so that the tree below every option is finite."""
         state: dict[int, int] = {}  # id(entry) → 1 on the path, 2 done
-        roots: list[Entry] = []
         for data in self.files:
-            roots.extend(data.root_entries() + data.shared_selection_entries
-                         + data.shared_selection_entry_groups)
-        for root in roots:
-            if state.get(id(root)) == 2:
-                continue
-            # An explicit stack of (node, children iterator) keeps deep data off the C stack.
-            stack: list[tuple[Entry, Iterator[Entry]]] = [(root, iter(root.children()))]
-            state[id(root)] = 1
+            self._check_force_references(_name(data), data)
+            # A frame with no entry holds the file's roots, so that a root that is a link
+            # is followed and checked as any link is. An explicit stack of (node, iterator
+            # of its children, each with the file that holds it, which messages name) keeps
+            # deep data off the C stack.
+            stack: list[tuple[Entry | None, Iterator[tuple[Entry, str]]]] = [(None, iter([
+                (root, _name(data)) for root in data.root_entries()
+                + data.shared_selection_entries + data.shared_selection_entry_groups]))]
             while stack:
                 node, children = stack[-1]
-                child = next(children, None)
+                child, where = next(children, (None, ""))
                 if child is None:
-                    state[id(node)] = 2
+                    if node is not None:
+                        state[id(node)] = 2
                     stack.pop()
                     continue
-                nxt: Entry | None = child
-                if child.is_link:
-                    target = self.target(child)
-                    if target is None:
-                        if id(child) not in self._broken:
-                            self._broken.add(id(child))
-                            self.problems.append(
-                                f"{self._file_of(root)}: link {quoted(child.id, 40)} "
-                                f"({quoted(child.name, 40)}) points at "
-                                f"{quoted(child.target_id, 40)}, which does not exist "
-                                f"(or is not a {child.link_type}); it is left out")
-                        continue
-                    if state.get(id(target)) == 1:
+                if state.get(id(child)) is not None:
+                    continue  # done (a shared entry reached before), or a link on the path
+                state[id(child)] = 1
+                self._check_references(where, child)
+                if not child.is_link:
+                    stack.append((child, iter([(c, where) for c in child.children()])))
+                    continue
+                target = self.target(child)
+                if target is None:
+                    if id(child) not in self._broken:
                         self._broken.add(id(child))
                         self.problems.append(
-                            f"{self._file_of(root)}: link {quoted(child.id, 40)} "
-                            f"({quoted(child.name, 40)}) leads back to "
-                            f"{quoted(target.name, 40)}, which contains it (circular links); "
-                            "it is left out")
-                        continue
-                    # The link's own children belong to the link, its target's to the target.
-                    if state.get(id(child)) != 2:
-                        state[id(child)] = 1
-                        stack.append((child, iter((*child.children(), target))))
+                            f"{where}: link {quoted(child.id, 40)} ({quoted(child.name, 40)}) "
+                            f"points at {quoted(child.target_id, 40)}, which does not exist "
+                            f"(or is not a {child.link_type}); it is left out")
+                    state[id(child)] = 2
                     continue
-                if nxt is not None and state.get(id(nxt)) is None:
-                    state[id(nxt)] = 1
-                    stack.append((nxt, iter(nxt.children())))
+                if state.get(id(target)) == 1:
+                    self._broken.add(id(child))
+                    self.problems.append(
+                        f"{where}: link {quoted(child.id, 40)} ({quoted(child.name, 40)}) "
+                        f"leads back to {quoted(target.name, 40)}, which contains it "
+                        "(circular links); it is left out")
+                    state[id(child)] = 2
+                    continue
+                # The link's own children belong to the link, its target's to the target.
+                stack.append((child, iter([*((c, where) for c in child.children()),
+                                           (target, self._holder(target))])))
+
+    def _check_references(self, where: str, entry: Entry) -> None:
+        """Record what an entry names that is not there: a category it links to, a profile,
+        rule or info group it links to, an id a condition or repeat of it counts."""
+        for link in entry.category_links:
+            self._check_category_link(where, entry.name, entry.id, link)
+        self._check_info_links(where, entry.name, entry.id, entry.info_links,
+                               entry.info_groups)
+        known = self.data.known_ids
+        stack: list[Modifier | ModifierGroup] = [*entry.modifiers, *entry.modifier_groups]
+        while stack:
+            item = stack.pop()
+            for query in holder_queries(item):
+                if query.child_id is not None and query.child_id not in known:
+                    self.problems.append(
+                        f"{where}: {quoted(entry.name, 40)} ({quoted(entry.id, 40)}) has a "
+                        f"condition or repeat counting {quoted(query.child_id, 40)}, which "
+                        "no file of the game system defines (is a catalogue missing?); it "
+                        "counts nothing")
+            if isinstance(item, ModifierGroup):
+                stack.extend((*item.modifiers, *item.groups))
+
+    def _holder(self, entry: Entry) -> str:
+        """The name of the file of the load set that defines `entry`."""
+        for data in self.files:
+            if self.data.index(data).get(entry.id) is entry:
+                return _name(data)
+        return _name(self.files[0])
+
+    def _check_force_references(self, where: str, data: DataFile) -> None:
+        for category in data.category_entries:
+            self._check_info_links(where, category.name, category.id, category.info_links,
+                                   category.info_groups)
+        forces = list(data.force_entries)
+        while forces:
+            force = forces.pop()
+            forces.extend(force.force_entries)
+            for link in force.category_links:
+                self._check_category_link(where, force.name, force.id, link)
+            self._check_info_links(where, force.name, force.id, force.info_links,
+                                   force.info_groups)
+
+    def _check_category_link(self, where: str, name: str, owner_id: str,
+                             link: CategoryLink) -> None:
+        if self.category(link.target_id) is None:
+            self.problems.append(
+                f"{where}: {quoted(name, 40)} ({quoted(owner_id, 40)}) has a category link "
+                f"{quoted(link.id, 40)} to {quoted(link.target_id, 40)}, which is no "
+                "category; it is left out")
+
+    def _check_info_links(self, where: str, name: str, owner_id: str,
+                          links: tuple[InfoLink, ...], groups: tuple[InfoGroup, ...]) -> None:
+        pending = [(links, groups)]
+        while pending:
+            links, groups = pending.pop()
+            pending.extend((g.info_links, g.info_groups) for g in groups)
+            for link in links:
+                wanted = INFO_KINDS.get(link.kind)
+                if wanted is not None and not isinstance(self.find(link.target_id), wanted):
+                    self.problems.append(
+                        f"{where}: {quoted(name, 40)} ({quoted(owner_id, 40)}) has an info "
+                        f"link {quoted(link.id, 40)} to {quoted(link.target_id, 40)}, which "
+                        f"is no {link.kind}; it is left out")
 
     def check_modifiers(self) -> None:
         """Record modifiers on a field that is none of the entry's: not a field BattleScribe
@@ -263,7 +368,7 @@ class Context:
                     target = self.target(entry)
                     if target is not None:
                         own.update(c.id for c in target.constraints)
-                for modifier in _modifiers_of(entry):
+                for modifier, _ in flatten_modifiers(entry.modifiers, entry.modifier_groups):
                     if modifier.field not in known and modifier.field not in own \
                             and not modifier.field.startswith("limit::"):
                         self.problems.append(
@@ -271,13 +376,12 @@ class Context:
                             f"({quoted(entry.id, 40)}) has a modifier on "
                             f"{quoted(modifier.field, 40)}, which is no field of it nor one "
                             "of its constraints; it is ignored")
-
-    def _file_of(self, root: Entry) -> str:
-        for data in self.files:
-            if root in data.root_entries() or root in data.shared_selection_entries \
-                    or root in data.shared_selection_entry_groups:
-                return data.source or data.name
-        return self.files[0].source or self.files[0].name
+                    if any(r.repeats > MAX_TIMES for r in modifier.repeats):
+                        self.problems.append(
+                            f"{data.source or data.name}: {quoted(entry.name, 40)} "
+                            f"({quoted(entry.id, 40)}) has a modifier on "
+                            f"{quoted(modifier.field, 40)} repeated more than {MAX_TIMES:,} "
+                            f"times; it applies {MAX_TIMES:,} times at most")
 
 
 @dataclass(frozen=True)
@@ -355,9 +459,28 @@ class GameData:
         context = Context(self, files, catalogue)
         context.check_links()
         context.check_modifiers()
-        self.problems.extend(p for p in context.problems if p not in self.problems)
+        self.problems.extend(context.problems)  # all_problems() gives each once
         self._contexts[catalogue_id] = context
         return context
+
+    @cached_property
+    def known_ids(self) -> frozenset[str]:
+        """Every id a condition or repeat may count in this game system's data: its
+        files', entries', groups', links', categories' and forces' ids (those of any
+        catalogue: a roster may hold forces of several), and the names of what counts
+        every selection or one type of them."""
+        found: set[str] = set(COUNTABLE)
+        for data in (self.game_system, *self.catalogues.values()):
+            found.add(data.id)
+            found.update(self.index(data))
+            stack = list(data.root_entries() + data.shared_selection_entries
+                         + data.shared_selection_entry_groups)
+            while stack:
+                entry = stack.pop()
+                found.add(entry.id)
+                found.update(link.id for link in entry.category_links)
+                stack.extend(entry.children())
+        return frozenset(found)
 
     def all_problems(self) -> list[str]:
         """Every problem of every load set: dangling and circular links, missing imports."""
@@ -454,19 +577,14 @@ class Option:
         return parent
 
     @property
+    def constraints(self) -> tuple[Constraint, ...]:
+        """The definition's constraints, then the link's."""
+        own = self.definition.constraints
+        return own + self.link.constraints if self.link is not None else own
+
+    @property
     def entry_group_id(self) -> str | None:
         return self.groups[0].entry_id if self.groups else None
-
-    @cached_property
-    def group_options(self) -> tuple[Option, ...]:
-        """Every group below this option, looking into groups, outer first."""
-        found: list[Option] = []
-        stack = [c for c in reversed(self.children) if c.is_group]
-        while stack:
-            group = stack.pop()
-            found.append(group)
-            stack.extend(c for c in reversed(group.children) if c.is_group)
-        return tuple(found)
 
     @cached_property
     def category_links(self) -> tuple[CategoryLink, ...]:

@@ -14,7 +14,7 @@ import lzma
 import re
 import zipfile
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from pathlib import PurePosixPath
 from typing import TypeVar
@@ -521,11 +521,3 @@ class _Reader:
         except RecursionError:
             raise DataError(f"{self.name}: elements nested too deeply to be data") from None
 
-
-def walk_entries(entries: tuple[Entry, ...]) -> Iterator[Entry]:
-    """Every entry, group and link at or below `entries`, depth first."""
-    stack = list(reversed(entries))
-    while stack:
-        entry = stack.pop()
-        yield entry
-        stack.extend(reversed(entry.children()))

@@ -17,7 +17,6 @@ from xml.sax.saxutils import escape, quoteattr
 from desktop.engine.bsdata.errors import DataError
 from desktop.engine.bsdata.evaluate import Evaluation, SNode
 from desktop.engine.bsdata.gamedata import GameData, Option
-from desktop.engine.bsdata.model import ForceEntry
 from desktop.engine.bsdata.reader import parse_xml, root_kind, unpack
 from desktop.engine.bsdata.roster import CategoryNote, Force, Roster, Selection
 from desktop.engine.bsdata.state import ForceState, SelectionState, roster_state
@@ -25,6 +24,7 @@ from desktop.engine.errors import quoted
 
 NAMESPACE = "http://www.battlescribe.net/schema/rosterSchema"
 MAX_SELECTIONS = 100_000
+MAX_NESTING = 50  # forces in forces, selections in selections: real rosters nest 5 deep
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def load_roster(data: GameData, content: bytes, name: str) -> RosterFile:
     limits = tuple((limit.get("typeId", ""), _number(limit, "value", name))
                    for limit in _children(root, "costLimits", "costLimit"))
     counter = [0]
-    forces = tuple(_force(data, element, None, result, name, counter)
+    forces = tuple(_force(data, element, result, name, counter, 0)
                    for element in _children(root, "forces", "force"))
     result.roster = Roster(id=result.roster.id, name=result.roster.name,
                            forces=tuple(f for f in forces if f is not None),
@@ -99,8 +99,10 @@ def read_roster(data: GameData, content: bytes, name: str) -> Roster:
     return load_roster(data, content, name).roster
 
 
-def _force(data: GameData, element: Element, parent: ForceEntry | None, result: RosterFile,
-           name: str, counter: list[int]) -> Force | None:
+def _force(data: GameData, element: Element, result: RosterFile, name: str,
+           counter: list[int], depth: int) -> Force | None:
+    if depth > MAX_NESTING:
+        raise DataError(f"{name}: forces nested more than {MAX_NESTING} deep")
     entry_id = element.get("entryId", "")
     catalogue_id = element.get("catalogueId") or None
     if catalogue_id is not None and catalogue_id not in data.catalogues:
@@ -128,7 +130,7 @@ def _force(data: GameData, element: Element, parent: ForceEntry | None, result: 
         id=element.get("id") or f"f{counter[0]}", entry=force_entry, catalogue_id=catalogue_id,
         selections=tuple(selections),
         forces=tuple(f for c in _children(element, "forces", "force")
-                     if (f := _force(data, c, force_entry, result, name, counter))),
+                     if (f := _force(data, c, result, name, counter, depth + 1))),
         custom_name=element.get("customName"), custom_notes=element.get("customNotes"),
         category_notes=notes)
 
@@ -153,8 +155,8 @@ def _resolve(options: tuple[Option, ...], entry_id: str, group_id: str | None
 def _selection(element: Element, options: tuple[Option, ...], above: int,
                result: RosterFile, name: str, counter: list[int], depth: int
                ) -> Selection | None:
-    if depth > 50:
-        raise DataError(f"{name}: selections nested too deeply")
+    if depth > MAX_NESTING:
+        raise DataError(f"{name}: selections nested more than {MAX_NESTING} deep")
     counter[0] += 1
     if counter[0] > MAX_SELECTIONS:
         raise DataError(f"{name}: more than {MAX_SELECTIONS} selections")
@@ -169,6 +171,10 @@ def _selection(element: Element, options: tuple[Option, ...], above: int,
     if number != number.to_integral_value() or number < 0:
         raise DataError(f"{name}: the number of {quoted(label, 60)} is {number}; a count "
                         "is a whole number, not negative")
+    if number > MAX_SELECTIONS:  # 1e100000 is a whole number too
+        raise DataError(f"{name}: the number of {quoted(label, 60)} is "
+                        f"{quoted(element.get('number', ''), 40)}, more than "
+                        f"{MAX_SELECTIONS:,} of anything")
     amount, remainder = divmod(int(number), max(above, 1))
     if remainder:
         result.problems.append(f"selection {quoted(label, 60)}: {int(number)} is not a "

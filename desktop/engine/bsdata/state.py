@@ -21,7 +21,7 @@ from desktop.engine.bsdata.evaluate import (
     SNode,
     ValidationError,
 )
-from desktop.engine.bsdata.gamedata import GameData, flatten
+from desktop.engine.bsdata.gamedata import GameData
 from desktop.engine.bsdata.roster import Roster
 
 UNSORTED = 10_000
@@ -100,12 +100,11 @@ class RosterState:
 def roster_state(data: GameData, roster: Roster, evaluation: Evaluation | None = None
                  ) -> RosterState:
     evaluation = evaluation or Evaluation(data, roster)
-    types = evaluation.cost_types
     totals = evaluation.totals()
     costs = tuple(CostValue(t.id, t.name, totals.get(t.id, Decimal(0)), t.hidden)
-                  for t in types)
+                  for t in evaluation.shown_cost_types)
     limits = []
-    for cost_type in types:
+    for cost_type in evaluation.cost_types:
         limit = evaluation.cost_limit(cost_type.id)
         if limit is not None and limit >= 0:
             limits.append(CostValue(cost_type.id, cost_type.name, limit, cost_type.hidden))
@@ -137,8 +136,10 @@ def _force(evaluation: Evaluation, node: FNode) -> ForceState:
     for data in context.files:
         publications.extend(PublicationState(p.id, p.name) for p in data.publications)
     catalogue = context.catalogue
-    available = sum(1 for option in flatten(context.root_options)
-                    if not evaluation.hidden(evaluation.virtual(option, node)))
+    # The entries a force offers at its root, visible here; a group's entries are listed
+    # apart (BattleScribe counts none of them).
+    available = sum(1 for option in context.root_options if not option.is_group
+                    and not evaluation.hidden(evaluation.virtual(option, node)))
     totals = evaluation.force_totals(node)
     return ForceState(
         id=force.id, entry_id=force.entry.id, name=evaluation.force_name(node),
@@ -149,21 +150,11 @@ def _force(evaluation: Evaluation, node: FNode) -> ForceState:
         custom_name=force.custom_name, custom_notes=force.custom_notes,
         profiles=tuple(profiles), rules=tuple(rules), categories=states,
         publications=tuple(publications),
-        available_entry_count=available - _root_groups(context.root_options),
+        available_entry_count=available,
         selections=tuple(_selection(evaluation, n) for n in roots),
         forces=tuple(_force(evaluation, f) for f in children),
         costs=tuple(CostValue(t.id, t.name, totals.get(t.id, Decimal(0)), t.hidden)
-                    for t in evaluation.cost_types))
-
-
-def _root_groups(options: tuple[object, ...]) -> int:
-    """Entries reached only through a group link at a force's root are not counted as
-    entries of the force (BattleScribe lists the group's entries apart)."""
-    count = 0
-    for option in options:
-        if getattr(option, "is_group", False):
-            count += len(getattr(option, "selectable", ()))
-    return count
+                    for t in evaluation.shown_cost_types))
 
 
 def _sort_key(evaluation: Evaluation, node: SNode) -> tuple[int, str]:

@@ -18,7 +18,9 @@ from desktop.engine.bsdata.model import CostType, ForceEntry
 from desktop.engine.bsdata.roster import Roster
 
 UNIT_TYPES = ("unit", "model")
-MAX_OPTION_DEPTH = 6
+# How deep `rout data units` looks into entries inside entries for options (deeper ones
+# are not listed); not gamedata.MAX_OPTION_DEPTH, the bound on following links.
+MAX_LISTED_DEPTH = 6
 
 
 @dataclass(frozen=True)
@@ -163,8 +165,7 @@ def _sizes(evaluation: Evaluation, model: Option, node: SNode) -> tuple[int, int
     for holder in (model, *model.groups):
         place = evaluation.virtual(holder, node)
         modifiers = evaluation.option_modifiers(holder)
-        constraints = holder.definition.constraints + (
-            holder.link.constraints if holder.link is not None else ())
+        constraints = holder.constraints
         mins, maxes = [], []
         for constraint in constraints:
             if constraint.query.field != "selections" or constraint.query.scope != "parent":
@@ -197,8 +198,7 @@ def _max_per_army(evaluation: Evaluation, option: Option, force: FNode) -> int |
     place = evaluation.virtual(option, force)
     modifiers = evaluation.option_modifiers(option)
     limits = []
-    for constraint in option.definition.constraints + (
-            option.link.constraints if option.link is not None else ()):
+    for constraint in option.constraints:
         if constraint.kind == "max" and constraint.query.scope in ("roster", "force") \
                 and constraint.query.field == "selections":
             value = evaluation.constraint_value(constraint, modifiers, place)
@@ -224,11 +224,11 @@ def _profile(evaluation: Evaluation, node: SNode, model: Option | None) -> dict[
 
 def _group_limit(evaluation: Evaluation, group: Option, node: SNode, pts_id: str
                  ) -> float | None:
+    """The points cap a group, or a container entry, puts on what it holds."""
     place = evaluation.virtual(group, node)
     modifiers = evaluation.option_modifiers(group)
     limits = [evaluation.constraint_value(c, modifiers, place)
-              for c in group.definition.constraints + (
-                  group.link.constraints if group.link is not None else ())
+              for c in group.constraints
               if c.kind == "max" and c.query.field == pts_id]
     limits = [v for v in limits if v >= 0]
     return _number(min(limits)) if limits else None
@@ -236,16 +236,19 @@ def _group_limit(evaluation: Evaluation, group: Option, node: SNode, pts_id: str
 
 def _per_model_increment(evaluation: Evaluation, option: Option, pts_id: str
                          ) -> Decimal | None:
-    """The points of an option priced per model: a cost increment repeated once per model
-    of the unit (Peasant Bowmen's stakes: 0 pts, +1 per model)."""
+    """The points per model of an option priced by the number of models: a cost increment
+    repeated per so many models of the unit (Peasant Bowmen's stakes: 0 pts, +1 per model;
+    +1 per 2 models is half a point per model)."""
     for modifier, _ in evaluation.option_modifiers(option).for_field(pts_id):
         if modifier.kind != "increment" or modifier.conditions or modifier.condition_groups:
             continue
         for repeat in modifier.repeats:
             child = repeat.query.child_id or ""
             if repeat.query.scope in ("parent", "unit", "model-or-unit") and (
-                    child == "model" or child not in ("", "any", "upgrade", "unit")):
-                return apply_number("increment", Decimal(0), modifier.value, 1)
+                    child == "model" or child not in ("", "any", "upgrade", "unit")) \
+                    and repeat.value > 0:
+                step = apply_number("increment", Decimal(0), modifier.value, 1)
+                return step * repeat.repeats / repeat.value
     return None
 
 
@@ -253,7 +256,7 @@ def _options(evaluation: Evaluation, node: SNode, children: tuple[Option, ...], 
              path: tuple[str, ...], limit: float | None, depth: int, model: Option | None
              ) -> list[OptionSummary]:
     found: list[OptionSummary] = []
-    if depth > MAX_OPTION_DEPTH:
+    if depth > MAX_LISTED_DEPTH:
         return found
     for child in children:
         place = evaluation.virtual(child, node)
@@ -275,6 +278,9 @@ def _options(evaluation: Evaluation, node: SNode, children: tuple[Option, ...], 
                   else evaluation.unit_costs(place).get(pts_id, Decimal(0)))
         found.append(OptionSummary(child.entry_id, name, _number(points),
                                    increment is not None, " > ".join(path), limit))
-        found.extend(_options(evaluation, node, child.children, pts_id, (*path, name), limit,
-                              depth + 1, None))
+        # A container entry (a Grey Seer's Magic Selection) may cap the points of what it
+        # holds, as a group does.
+        own = _group_limit(evaluation, child, node, pts_id)
+        found.extend(_options(evaluation, node, child.children, pts_id, (*path, name),
+                              own if own is not None else limit, depth + 1, None))
     return found

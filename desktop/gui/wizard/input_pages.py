@@ -148,6 +148,7 @@ class CombatPage(InputPage):
         self._data = copy.deepcopy(dict(prepared))
         self._data.setdefault("combats", [])
         self.score_labels: list[QLabel] = []
+        self.facts_labels: list[QLabel] = []
         holder = QWidget()
         column = QVBoxLayout(holder)
         column.setContentsMargins(0, 0, 0, 0)
@@ -184,11 +185,12 @@ class CombatPage(InputPage):
         facts.setTextFormat(Qt.TextFormat.PlainText)
         facts.setWordWrap(True)
         facts.setStyleSheet("color: #505050")
-        facts.setText(self._facts_text(combat))
+        facts.setText(self._facts_text(combat, ""))
+        self.facts_labels.append(facts)
         layout.addWidget(facts)
         return box
 
-    def _facts_text(self, combat: dict[str, Any]) -> str:
+    def _facts_text(self, combat: dict[str, Any], clause: str) -> str:
         """What the table says of this combat, so the players see where the ticks came from
         and that ranks and outnumbering need nothing from them."""
         sides = [[entry["unit"] for entry in side.get("units", [])
@@ -199,8 +201,9 @@ class CombatPage(InputPage):
             for units, enemies in ((sides[0], sides[1]), (sides[1], sides[0])):
                 notes += side_facts(self.battle, units, enemies).notes(self.battle)
         told = f"From the table: {'; '.join(notes)}. " if notes else ""
-        return (f"{told}Ranks, standards and outnumbering are counted from the table "
-                "(W6-CR-1).")
+        # The clause is the engine's (its score event's): W6-CR-1, or BP-B in Breaks or Pursues.
+        cited = f" ({clause})" if clause else ""
+        return f"{told}Ranks, standards and outnumbering are counted from the table{cited}."
 
     def _side_box(self, side: dict[str, Any]) -> QGroupBox:
         units = side.setdefault("units", [])
@@ -234,7 +237,7 @@ class CombatPage(InputPage):
 
     def _spin(self, node: dict[str, Any], key: str, low: int, high: int) -> QSpinBox:
         spin = SpinBox(self, key.replace("_", " ").capitalize())
-        spin.refused.connect(self.error_label.setText)
+        spin.refused.connect(self.show_error)
         spin.setRange(low, high)
         spin.setValue(int(node.get(key, 0)))
         node[key] = spin.value()
@@ -273,6 +276,9 @@ class CombatPage(InputPage):
                 label.clear()
             return
         self.show_error("")
+        for facts, combat, result in zip(self.facts_labels, self._data["combats"], results,
+                                         strict=False):
+            facts.setText(self._facts_text(combat, result.clause))
         for label, result in zip(self.score_labels, results, strict=False):
             # The log's own sentence: every bonus the engine counted, by name.
             label.setText(scores(result))
@@ -301,8 +307,7 @@ class FieldsPage(InputPage):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.error_label)
-        layout.addWidget(self.forecast_area)
-        layout.addStretch(1)
+        layout.addWidget(self.forecast_area, 1)  # the rest of the page, as on CombatPage
 
     def _field(self, name: str, value: Any, battle: Battle) -> QComboBox | QSpinBox:
         if name in UNIT_FIELDS or name == "player":
@@ -318,7 +323,7 @@ class FieldsPage(InputPage):
             combo.setCurrentIndex(max(found, 0))
             return combo
         spin = SpinBox(self, name.replace("_", " ").capitalize())
-        spin.refused.connect(self.error_label.setText)
+        spin.refused.connect(self.show_error)
         spin.setRange(0, MAX_COUNT)
         spin.setValue(int(value) if isinstance(value, int) else 0)
         return spin

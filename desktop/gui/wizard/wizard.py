@@ -189,6 +189,12 @@ class ResolutionWizard(QWizard):
         focused = QApplication.focusWidget()
         if isinstance(focused, SpinBox | DoubleSpinBox) and focused.window() is self:
             focused.interpretText()
+        # So do dice typed in full on the roll not answered yet: real dice were rolled, and
+        # they could not be rolled again the same.
+        page = self.currentPage()
+        if (isinstance(page, RollPage) and page.step == len(self._answers)
+                and page.faces() is not None):
+            page.validatePage()  # refused dice stay unanswered, their error on the page
         typed = self.input_page.mapping() != self._prepared_input
         if not self._answers and not typed:
             return DISCARD  # nothing to lose
