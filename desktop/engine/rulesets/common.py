@@ -290,7 +290,8 @@ def audit_move(rec: Recorder, key: str, unit_id: str, plan: MovePlan, alike: Seq
     where any of them would leave it (desktop/engine/sight.py); otherwise the run says so.
 
     Sound only while everything after the move reads other units through movement, which
-    reports what it looks at: true of the moves that end a W6 aftermath.
+    reports what it looks at: true of the moves that end a W6 aftermath and a Breaks or
+    Pursues resolution.
     """
     sight = rec.sight
     if sight is None or not sight.relies_on(key):
