@@ -73,7 +73,7 @@ def test_every_units_row_shows_without_scrolling_and_the_forecast_takes_the_rest
     wizard = open_wizard(qtbot, scene, resolve)
     runner = TaskRunner(wizard)
     view = wizard.add_forecast(runner)
-    qtbot.waitUntil(lambda: view.forecast is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: view.forecast is not None and not view.updating, timeout=60_000)
     # Placed and sized as the main window places it on that screen (placement's own test
     # measured those windows under openbox).
     window, table = FIRST_WINDOWS[screen_size]
@@ -110,7 +110,8 @@ def test_a_kensei_first_page_gives_its_forecast_the_room_below_the_fields(qtbot,
     wizard = open_wizard(qtbot, load_scenario(data), data["resolve"])
     runner = TaskRunner(wizard)
     view = wizard.add_forecast(runner)
-    qtbot.waitUntil(lambda: view.forecast is not None, timeout=60_000)
+    # The exact figures, not the first look's sample of what fitted in its time.
+    qtbot.waitUntil(lambda: view.forecast is not None and not view.updating, timeout=60_000)
     window, table = FIRST_WINDOWS[screen_size]
     place = beside_the_table(window=window, table=table, units=[table.center()],
                              screen=QRect(QPoint(0, 0), QSize(*screen_size)),
@@ -258,6 +259,37 @@ def test_a_certain_break_test_is_shown_as_passed_not_asked(qtbot):
 
 
 # --- item 9: the forecast keeps up --------------------------------------------------------
+
+
+def test_a_change_gets_figures_at_once_and_the_exact_ones_after(qtbot):
+    """Issue 20 item 9: the page has figures for the new input after a first look of a
+    fraction of a second (a sample, with its intervals, where the tree is too big for it),
+    then the exact ones, as `rout forecast` gives them."""
+    scene, resolve = four_units()
+    wizard = open_wizard(qtbot, scene, resolve)
+    runner = TaskRunner(wizard)
+    view = wizard.add_forecast(runner)
+    qtbot.waitUntil(lambda: view.forecast is not None and not view.updating, timeout=60_000)
+    shown: list = []
+    view.shown.connect(shown.append)
+    spin = wizard.input_page.findChild(QSpinBox, "wounds:swordsmen")
+    spin.setFocus()
+    qtbot.waitUntil(lambda: focused() is spin)
+    qtbot.keyClick(spin, Qt.Key.Key_Up)  # a 512-run tree: far more than a first look walks
+    qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
+    first = shown[0]
+    assert not first.exact and first.samples >= 1
+    assert "working out the exact figures" in view.title.text()
+    assert view.figures.isEnabled()  # the figures are of this input, not greyed as old
+    assert view.updating  # the exact walk goes on
+    qtbot.waitUntil(lambda: not view.updating, timeout=60_000)
+    assert len(shown) == 2 and shown[1].exact
+    exact = forecast(wizard.resolution_for(wizard.input_page.mapping()), budget_seconds=600)
+    assert shown[1].outcomes == exact.outcomes
+    # Every outcome the sample saw is one the exact walk gives a chance to.
+    assert {label for label, _ in first.outcomes} <= {label for label, _ in exact.outcomes}
+    assert "working out" not in view.title.text()
+    runner.wait_for_idle()
 
 
 def test_the_forecast_keeps_its_figures_while_new_ones_are_worked_out(qtbot):

@@ -5,26 +5,36 @@
 The W6-BT-3 worked example with 198 more units standing far from the combat (200 on the
 table): each Next is timed from the key press to the next page built and shown, the best of
 five walks, as `bench wizard.page_after_<page>` in report.py's format; the preview the page
-then sends (after a delay, off the page's time) is a reference figure. Exits 1 when a page is
-over budget.
+then sends (after a delay, off the page's time) is a reference figure.
+
+The first page's forecast (issue 20 item 9): on the four-unit battle (a 512-run tree), a
+wounds field stepped up, timed from the change to the first figures for the new input on the
+page (budget 200 ms) and to the exact ones (a reference), the median of five changes.
+Exits 1 when a figure is over budget.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import statistics
 import sys
 import time
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QSpinBox
 from report import Report
 
 from desktop.engine.scenario import load_scenario
+from desktop.gui.tasks import TaskRunner
+from desktop.gui.wizard import ResolutionWizard
 
 SCENARIO = (Path(__file__).resolve().parents[2] / "resources" / "scenarios"
             / "w6-goblins-vs-elves.json")
+FOUR_UNITS = SCENARIO.with_name("w6-four-units.json")
 BUDGET_S = 0.050
+FIRST_FIGURES_BUDGET_S = 0.200
+CHANGES = 5
 UNITS = 200
 WALKS = 5
 DICE = [(3, 4), None, (5, 4), (6, 5)]  # None: the choice's default
@@ -46,8 +56,6 @@ def crowded_scenario() -> dict:
 
 def walk_once(app: QApplication, data: dict) -> dict[str, float]:
     """Seconds for each figure, by name: page_after_<page>, preview_after_<page>."""
-    from desktop.gui.wizard import ResolutionWizard
-
     scenario = load_scenario(data)
     prepared = {k: v for k, v in data["resolve"].items() if k != "procedure"}
     wizard = ResolutionWizard(scenario.battle, scenario.procedure.name, prepared, seed=1)
@@ -80,6 +88,45 @@ def walk_once(app: QApplication, data: dict) -> dict[str, float]:
     return times
 
 
+def forecast_after_changes(app: QApplication) -> tuple[list[float], list[float]]:
+    """Seconds from each change of a wounds field to the first figures for it and to the
+    exact ones."""
+    data = json.loads(FOUR_UNITS.read_text(encoding="utf-8"))
+    scenario = load_scenario(data)
+    prepared = {k: v for k, v in data["resolve"].items() if k != "procedure"}
+    wizard = ResolutionWizard(scenario.battle, scenario.procedure.name, prepared, seed=1)
+    runner = TaskRunner(wizard)
+    view = wizard.add_forecast(runner)
+    wizard.show()
+    firsts: list[float] = []
+    exacts: list[float] = []
+    shown: list[float] = []
+    view.shown.connect(lambda _result: shown.append(time.perf_counter()))
+
+    def settle() -> None:
+        deadline = time.perf_counter() + 120
+        while (view.forecast is None or view.updating) and time.perf_counter() < deadline:
+            app.processEvents()
+            time.sleep(0.001)
+        assert not view.updating, "the forecast did not finish in 120 s"
+
+    settle()
+    spin = wizard.input_page.findChild(QSpinBox, "wounds:swordsmen")
+    for _ in range(CHANGES):
+        shown.clear()
+        start = time.perf_counter()
+        spin.stepBy(1 if spin.value() < 2 else -1)
+        settle()
+        assert view.forecast is not None and view.forecast.exact
+        firsts.append(shown[0] - start)
+        exacts.append(shown[-1] - start)
+    runner.wait_for_idle()
+    wizard.leave("discard")
+    wizard.deleteLater()
+    app.processEvents()
+    return firsts, exacts
+
+
 def main() -> int:
     app = QApplication.instance() or QApplication(sys.argv)
     data = crowded_scenario()
@@ -94,6 +141,13 @@ def main() -> int:
             report.time(name, seconds, details="off the page's time")
         else:
             report.time(name, seconds, budget=BUDGET_S, details=f"best of {WALKS} walks")
+    firsts, exacts = forecast_after_changes(app)
+    report.time("forecast_first_figures_after_a_change", statistics.median(firsts),
+                budget=FIRST_FIGURES_BUDGET_S,
+                details=f"median of {CHANGES} changes ({min(firsts) * 1000:.0f}–"
+                        f"{max(firsts) * 1000:.0f} ms), four-unit battle")
+    report.time("forecast_exact_figures_after_a_change", statistics.median(exacts),
+                details=f"median of {CHANGES} changes, 512 runs walked")
     return report.finish()
 
 

@@ -2,10 +2,16 @@
 resolution (desktop.engine.forecast), worked out in a worker so the page never waits.
 
 It follows the input as it is filled in and the answers as they are given. A burst of
-changes (typing "12") starts one walk, DEBOUNCE_MS after the last; a walk still running
-when a newer one is asked for is cancelled at its next run. Until the new figures arrive
-the last ones stay on screen, marked as being updated. The budget is the one `rout
-forecast` has, or more: the wizard never samples where the command line is exact.
+changes (clicking a spin box's arrow twice) starts one walk, DEBOUNCE_MS after the last; a
+walk still running when a newer one is asked for is cancelled at its next run. Until new
+figures arrive the last ones stay on screen, marked as being updated.
+
+A walk has two looks, so that the page has figures for its input within 200 ms of a change
+(issue 20, item 9) and exact ones where the command line has them: a first look of
+FIRST_LOOK_SECONDS, exact when the tree is that small, else a sample of as many runs as fit,
+shown with its intervals and "exact figures coming"; then, only if the first was a sample,
+the whole walk within BUDGET_SECONDS (the one `rout forecast` has, or more: the wizard never
+samples where the command line is exact).
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from PySide6.QtCore import QSize, QTimer
+from PySide6.QtCore import QSize, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
@@ -34,7 +40,10 @@ from desktop.gui.plots import plot_widget
 from desktop.gui.tasks import TaskRunner
 
 SHOWN = 6  # outcomes on the chart; the rest are summed as "other outcomes"
-DEBOUNCE_MS: Final = 150
+DEBOUNCE_MS: Final = 30
+# The first look's time: with the debounce, figures within 200 ms of a change on an idle
+# machine (tests/bench/bench_wizard.py measures it).
+FIRST_LOOK_SECONDS: Final = 0.12
 # The walk shares the interpreter with the window and a busy machine, and a newer input
 # cancels it: it may take far longer than the command line's before it gives up on exact
 # figures (its leaves are bounded as the command line's are). On a busy machine a sample
@@ -48,13 +57,18 @@ CHART_ROOM: Final = 260
 class _Walk:
     """One forecast asked for: what it walks, and the flag that cancels it."""
 
-    def __init__(self, number: int) -> None:
+    def __init__(self, number: int, resolution: Resolution, given: tuple[object, ...]) -> None:
         self.number = number
+        self.resolution = resolution
+        self.given = given
+        self.first_look = True  # until the first look's figures are shown
         self.stop = threading.Event()
 
 
 class ForecastView(QWidget):
     """Bars of the likeliest whole outcomes, and whether the numbers are exact."""
+
+    shown = Signal(object)  # each Forecast as it is put on the page
 
     def __init__(self, runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -133,9 +147,12 @@ class ForecastView(QWidget):
         if self.running is not None:
             self.running.stop.set()  # it ends at its next run; its figures are dropped
         self.walks_started += 1
-        walk = self.running = _Walk(self.walks_started)
+        walk = self.running = _Walk(self.walks_started, resolution, given)
+        self._walk(walk, FIRST_LOOK_SECONDS)
+
+    def _walk(self, walk: _Walk, budget_seconds: float) -> None:
         self.runner.run(
-            lambda: forecast(resolution, given, budget_seconds=BUDGET_SECONDS,
+            lambda: forecast(walk.resolution, walk.given, budget_seconds=budget_seconds,
                              samples=DEFAULT_SAMPLES, cancelled=walk.stop.is_set),
             lambda result: self._show(result, walk),
             lambda error: self._failed(error, walk))
@@ -157,15 +174,23 @@ class ForecastView(QWidget):
     def _show(self, result: Forecast, walk: _Walk) -> None:
         if walk is not self.running:
             return  # the input or the answers changed since
-        self.running = None
         if self._wanted is not None:
+            self.running = None
             return  # newer input waits for its own walk; these figures are already old
+        coming = walk.first_look and not result.exact
+        walk.first_look = False
+        if coming:
+            self._walk(walk, BUDGET_SECONDS)  # `running` stays this walk until it ends
+        else:
+            self.running = None
         self.forecast = result
         outcomes = list(result.outcomes[:SHOWN])
         rest = sum((chance for _, chance in result.outcomes[SHOWN:]), Fraction(0))
         if rest:
             outcomes.append(("other outcomes", rest))
-        self.title.setText(self._heading(result))
+        self.title.setText(self._heading(result) + (" — <i>working out the exact figures…</i>"
+                                                    if coming else ""))
+        self.shown.emit(result)
         lines = []
         for label, chance in outcomes:
             text = f"{percent(chance)} — {label}"
