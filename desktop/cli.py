@@ -11,8 +11,9 @@
               | --charge TARGET | --reform FILES)   check one player move, print its events
     rout import FILE [--ruleset ID]       a .json, .ros or .rosz army, or a .json battle or
                                           scenario (its battle), into the database
-    rout export NAME FILE [--format F]    an army (name or id) as .json, .txt or .md, or a
-                                          battle (title or id) as .json
+    rout export NAME FILE [--format F]    an army (name or id) as .json, .txt or .md (one
+                                          built from an army book also as .ros or .rosz),
+                                          or a battle (title or id) as .json
     rout armies                           the armies in the database
     rout check ARMY                       an army's warnings (roster and composition)
     rout battles                          the battles in the database
@@ -227,8 +228,9 @@ def _build_parser() -> _Parser:
     export_parser.add_argument("name", metavar="ARMY_OR_BATTLE",
                                help="an army's name or id (see `rout armies`) or a battle's "
                                "title or id (see `rout battles`)")
-    export_parser.add_argument("file", type=Path, help=".json, .txt or .md (battles: .json)")
-    export_parser.add_argument("--format", choices=("json", "text", "markdown"),
+    export_parser.add_argument("file", type=Path, help=".json, .txt, .md, or .ros/.rosz for "
+                               "an army built from an army book (battles: .json)")
+    export_parser.add_argument("--format", choices=("json", "text", "markdown", "ros", "rosz"),
                                help="default: from the file's extension")
     commands.add_parser("armies", parents=[database], help="list the armies as JSON")
     check_parser = commands.add_parser(
@@ -471,10 +473,16 @@ def _missing_database(url: str | None) -> str:
 def export_command(args: argparse.Namespace) -> dict[str, Any]:
     """NAME is looked up among armies (id, else name) and battles (id, else title); a name
     that fits both is refused, since writing the wrong one would go unnoticed."""
+    from desktop.store.armybooks import write_army_roster
     from desktop.store.errors import NotFoundError
     from desktop.store.files import short_path
     from desktop.store.store import Store
-    from desktop.store.transfer import export_format, write_army_file, write_battle_file
+    from desktop.store.transfer import (
+        ROSTER_FORMATS,
+        export_format,
+        write_army_file,
+        write_battle_file,
+    )
 
     chosen = export_format(args.file, args.format)
     missing = _missing_database(args.database)
@@ -499,7 +507,11 @@ def export_command(args: argparse.Namespace) -> dict[str, Any]:
         return {"battle": saved.id, "title": saved.title, "file": str(args.file),
                 "format": chosen, "units": len(saved.start.roster),
                 "steps": len(saved.steps), "events": len(saved.events)}
-    write_army_file(army, args.file, chosen)
+    if chosen in ROSTER_FORMATS:
+        with Store.open(args.database) as store:
+            write_army_roster(store, army, args.file)
+    else:
+        write_army_file(army, args.file, chosen)
     return {"army": army.id, "name": army.name, "file": str(args.file), "format": chosen,
             "units": len(army.units), "points": army.points}
 
