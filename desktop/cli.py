@@ -247,9 +247,12 @@ def _build_parser() -> _Parser:
                              "catalogues (files, folders, zips of a repository)").add_argument(
         "paths", type=Path, nargs="+", metavar="PATH")
     data_commands.add_parser("list", parents=[database], help="what is stored, as JSON")
-    data_commands.add_parser("remove", parents=[database], help="remove a catalogue, or a "
-                             "game system with its catalogues").add_argument("name",
-                                                                             metavar="NAME|ID")
+    remove_parser = data_commands.add_parser(
+        "remove", parents=[database], help="remove a catalogue, or a game system with its "
+        "catalogues (refused while armies are built from it)")
+    remove_parser.add_argument("name", metavar="NAME|ID")
+    remove_parser.add_argument("--keep-armies", action="store_true",
+                               help="armies built from it keep their units as plain units")
     data_commands.add_parser("units", parents=[database], help="a catalogue's units as "
                              "JSON").add_argument("catalogue", metavar="CATALOGUE")
     commands.add_parser(

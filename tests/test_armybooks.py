@@ -295,3 +295,23 @@ def test_an_army_from_its_book_deploys_like_any_other():
     assert (knights.models, knights.files, knights.profile.stats["M"]) == (5, 5, 4)
     assert deployed.states["knights"].status is Status.READY
     assert deployed.states["paladin"].status is Status.READY
+
+
+def test_removing_the_data_an_army_is_built_from_is_refused_or_keeps_it_plain(capsys, url):
+    store_sample_data(url)
+    with Store.open(url) as store:
+        saved = store.save_army(lances(sample_data())[0])
+    assert_bad(capsys, ["data", "remove", "Knights", "--database", url],
+               "'Knights' is the army book of 1 army ('Lances'); nothing was removed")
+    assert_bad(capsys, ["data", "remove", "Test Battles", "--database", url],
+               "'Test Battles' is the army book of 1 army ('Lances')")
+    with Store.open(url) as store:
+        assert store.load_army(saved.id).book is not None
+    code, out, err = run_cli(capsys, "data", "remove", "Knights", "--keep-armies",
+                             "--database", url)
+    assert (code, err) == (0, ""), err
+    assert json.loads(out)["armies_kept_as_plain_units"] == ["Lances"]
+    with Store.open(url) as store:
+        kept = store.load_army(saved.id)
+    assert kept.book is None and kept.units == saved.units
+    assert kept.version == saved.version + 1  # a window holding the old one must reload

@@ -225,6 +225,19 @@ def join_refusal(source: Army, target: Army) -> str:
             "statistics")
 
 
+def move_refusal(source: Army, target: Army, unit_ids: Iterable[str]) -> str:
+    """Why these units may not move from `source` to `target` ("" when they may), besides
+    join_refusal: a unit of an army book is its roster's selection, which another army's
+    roster cannot hold, so it stays (a copy goes as a plain unit)."""
+    book = source.book
+    if source.id == target.id or book is None:
+        return ""
+    if any(book.selection_of(unit_id) for unit_id in unit_ids):
+        return (f"units of {source.name} come from its army book ({book.catalogue_name}): "
+                "copy them instead (hold Ctrl), or delete them there")
+    return ""
+
+
 def joined(army: Army, units: Sequence[Unit],
            position: int | None = None) -> tuple[Army, list[str]]:
     """`army` with `units` added at `position` (the end by default), and the ids they got.
