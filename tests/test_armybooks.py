@@ -30,6 +30,7 @@ from desktop.engine.bsdata.reader import read_data_file
 from desktop.engine.composition import Library, army_problems
 from desktop.engine.events import fold
 from desktop.engine.model import Status, TroopType
+from desktop.engine.roster import move_refusal
 from desktop.engine.setup import deploy_army, new_battle
 from desktop.store.armybooks import (
     book_roster,
@@ -315,3 +316,15 @@ def test_removing_the_data_an_army_is_built_from_is_refused_or_keeps_it_plain(ca
         kept = store.load_army(saved.id)
     assert kept.book is None and kept.units == saved.units
     assert kept.version == saved.version + 1  # a window holding the old one must reload
+
+
+def test_units_of_an_army_book_stay_in_their_army_and_copies_go_plain():
+    army, _, _ = lances(sample_data())
+    army = replace(army, id="a1")
+    other = replace(plain_army("Grimgor's Boyz", ruleset=army.ruleset), id="a2")
+    knights = army.units[0].id
+    assert move_refusal(army, other, [knights]) == (
+        "units of Lances come from its army book (Knights): copy them instead (hold Ctrl), "
+        "or delete them there")
+    assert move_refusal(army, army, [knights]) == ""  # a reorder
+    assert move_refusal(other, army, [other.units[0].id]) == ""
