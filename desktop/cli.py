@@ -41,13 +41,54 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-# Only light modules up here: `rout` with no command starts the GUI, and the window should
-# paint before shapely, the rulesets or the database are imported.
 from desktop.engine.errors import QUOTED_LENGTH, RuleError, one_line, quoted
+from desktop.lazy import lazy_module
+from desktop.store.errors import BadFileError, CorruptDatabaseError, NotFoundError, StoreError
 from desktop.store.location import database_url_from
 
+# Each command's modules load when it runs (desktop.lazy): `rout` with no command starts the
+# GUI, which must paint before shapely, the rulesets or the database are imported.
 if TYPE_CHECKING:
-    from desktop.engine.dice import Dice, Roller
+    import desktop.cli_data as cli_data
+    import desktop.engine.composition as composition
+    import desktop.engine.dice as dice_rolls
+    import desktop.engine.events as engine_events
+    import desktop.engine.forecast as forecasting
+    import desktop.engine.moves as moves
+    import desktop.engine.odds as odds
+    import desktop.engine.procedure as procedure
+    import desktop.engine.rulesets as rulesets
+    import desktop.engine.scenario as scenarios
+    import desktop.gui.app as gui_app
+    import desktop.store.armybooks as armybooks
+    import desktop.store.checking as checking
+    import desktop.store.database as databases
+    import desktop.store.files as files
+    import desktop.store.libraries as libraries
+    import desktop.store.roster_data as roster_data
+    import desktop.store.store as storage
+    import desktop.store.transfer as transfer
+    from desktop.engine.dice import Roller
+else:
+    armybooks = lazy_module("desktop.store.armybooks")
+    checking = lazy_module("desktop.store.checking")
+    cli_data = lazy_module("desktop.cli_data")
+    composition = lazy_module("desktop.engine.composition")
+    databases = lazy_module("desktop.store.database")
+    dice_rolls = lazy_module("desktop.engine.dice")
+    engine_events = lazy_module("desktop.engine.events")
+    files = lazy_module("desktop.store.files")
+    forecasting = lazy_module("desktop.engine.forecast")
+    gui_app = lazy_module("desktop.gui.app")
+    libraries = lazy_module("desktop.store.libraries")
+    moves = lazy_module("desktop.engine.moves")
+    odds = lazy_module("desktop.engine.odds")
+    procedure = lazy_module("desktop.engine.procedure")
+    roster_data = lazy_module("desktop.store.roster_data")
+    rulesets = lazy_module("desktop.engine.rulesets")
+    scenarios = lazy_module("desktop.engine.scenario")
+    storage = lazy_module("desktop.store.store")
+    transfer = lazy_module("desktop.store.transfer")
 
 EXIT_BAD_INPUT = 2
 MAX_SCENARIO_BYTES = 10 * 1024 * 1024
@@ -83,16 +124,14 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _chance(chance: Fraction) -> dict[str, Any]:
-    from desktop.engine import odds
 
     return {"chance": str(chance), "percent": odds.percent(chance), "value": float(chance)}
 
 
-def _dice(text: str) -> Dice:
-    from desktop.engine.dice import Dice
+def _dice(text: str) -> dice_rolls.Dice:
 
     try:
-        return Dice.parse(text)
+        return dice_rolls.Dice.parse(text)
     except RuleError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
@@ -263,13 +302,11 @@ def _build_parser() -> _Parser:
 
 
 def _leadership(value: int) -> int:
-    from desktop.engine.rulesets import get_ruleset
 
-    return get_ruleset("warhammer6").check_stat("Ld", value, "--ld")
+    return rulesets.get_ruleset("warhammer6").check_stat("Ld", value, "--ld")
 
 
 def odds_command(args: argparse.Namespace) -> dict[str, Any]:
-    from desktop.engine import odds
 
     if args.test == "break":
         leadership = _leadership(args.ld)
@@ -288,9 +325,8 @@ def odds_command(args: argparse.Namespace) -> dict[str, Any]:
         return {"test": "panic", "clause": "W6-PT-2", "ld": leadership,
                 "dice": str(args.dice), "flees": _chance(fails), "passes": _chance(1 - fails)}
     if args.test == "honor":
-        from desktop.engine.rulesets import get_ruleset
 
-        honor = get_ruleset("kensei1").check_stat("Honor", args.honor, "--honor")
+        honor = rulesets.get_ruleset("kensei1").check_stat("Honor", args.honor, "--honor")
         fails = odds.attribute_test_fails(honor - 1 if args.below else honor, args.dice,
                                           rerolls=1 if args.ronin else 0)
         return {"test": "honor", "clause": "K-HT-1", "honor": honor, "dice": str(args.dice),
@@ -307,25 +343,19 @@ def odds_command(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _read_json(path: Path) -> Any:
-    from desktop.store.errors import BadFileError
-    from desktop.store.files import read_json
 
     try:
-        return read_json(path, MAX_SCENARIO_BYTES, "scenario")
+        return files.read_json(path, MAX_SCENARIO_BYTES, "scenario")
     except BadFileError as error:
         raise UsageError(str(error)) from None
 
 
 def resolve_command(args: argparse.Namespace) -> dict[str, Any]:
-    from desktop.engine.dice import ScriptedRoller, SeededRoller, TypicalRoller, parse_faces
-    from desktop.engine.events import fold
-    from desktop.engine.procedure import ScriptedAnswers, run
-    from desktop.engine.scenario import load_scenario
 
-    scenario = load_scenario(_read_json(args.scenario))
+    scenario = scenarios.load_scenario(_read_json(args.scenario))
     faces: list[int] = []
     for text in args.dice:
-        faces.extend(parse_faces(text))
+        faces.extend(dice_rolls.parse_faces(text))
     script = faces if args.dice else list(scenario.dice)
     seed = args.seed
     fallback: Roller | None = None
@@ -333,16 +363,16 @@ def resolve_command(args: argparse.Namespace) -> dict[str, Any]:
         if seed is not None:
             raise UsageError("rout resolve: --preview rolls the middle of the dice; "
                              "it takes no --seed")
-        fallback = TypicalRoller()
+        fallback = dice_rolls.TypicalRoller()
     elif seed is not None or not script:
         seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
-        fallback = SeededRoller(seed)
-    roller = ScriptedRoller(script, then=fallback)
+        fallback = dice_rolls.SeededRoller(seed)
+    roller = dice_rolls.ScriptedRoller(script, then=fallback)
     choices = dict(scenario.choices)
     choices.update(_choices(args.choose, "resolve"))
-    session = run(scenario.start(), ScriptedAnswers(roller, choices))
+    session = procedure.run(scenario.start(), procedure.ScriptedAnswers(roller, choices))
     assert session.events is not None
-    battle = fold(scenario.battle, session.events)
+    battle = engine_events.fold(scenario.battle, session.events)
     asked = {step.request.key for step in session.steps}
     return {
         "scenario": scenario.title,
@@ -375,36 +405,31 @@ def _choices(texts: Sequence[str], command: str) -> dict[str, str]:
 def forecast_command(args: argparse.Namespace) -> dict[str, Any]:
     """Dice given are rolls already made; the file's scripted dice are not (a forecast
     looks ahead of them), but its choices are taken like `rout resolve` takes them."""
-    from desktop.engine.dice import parse_faces
-    from desktop.engine.forecast import answers_for, forecast, sample
-    from desktop.engine.scenario import load_scenario
 
-    scenario = load_scenario(_read_json(args.scenario))
+    scenario = scenarios.load_scenario(_read_json(args.scenario))
     faces: list[int] = []
     for text in args.dice:
-        faces.extend(parse_faces(text))
+        faces.extend(dice_rolls.parse_faces(text))
     choices = dict(scenario.choices) | _choices(args.choose, "forecast")
     resolution = scenario.resolution()
-    answers = answers_for(resolution, faces, choices)
+    answers = forecasting.answers_for(resolution, faces, choices)
     if args.samples is not None:
-        found = sample(resolution, answers, choices, samples=args.samples, seed=args.seed)
+        found = forecasting.sample(resolution, answers, choices, samples=args.samples,
+                                   seed=args.seed)
     else:
-        found = forecast(resolution, answers, choices, seed=args.seed)
+        found = forecasting.forecast(resolution, answers, choices, seed=args.seed)
     return {"scenario": scenario.title, "ruleset": scenario.ruleset.id,
             "procedure": scenario.procedure.name, "dice_given": faces,
             "choices": choices, **found.to_json()}
 
 
 def move_command(args: argparse.Namespace) -> dict[str, Any]:
-    from desktop.engine import moves
-    from desktop.engine.events import Event, fold
-    from desktop.engine.scenario import load_scenario
 
-    scenario = load_scenario(_read_json(args.scenario))
+    scenario = scenarios.load_scenario(_read_json(args.scenario))
     battle = scenario.battle
     if args.facing is not None and args.to is None:
         raise UsageError("rout move: --facing goes with --to")
-    events: list[Event]
+    events: list[engine_events.Event]
     if args.to is not None:
         events = [moves.move_to(battle, args.unit, args.to, args.facing)]
     elif args.wheel is not None:
@@ -413,7 +438,7 @@ def move_command(args: argparse.Namespace) -> dict[str, Any]:
         events = list(moves.charge(battle, args.unit, args.charge))
     else:
         events = [moves.reform(battle, args.unit, args.reform)]
-    state = fold(battle, events).states[args.unit]
+    state = engine_events.fold(battle, events).states[args.unit]
     return {"scenario": scenario.title, "unit": args.unit,
             "events": [event.to_json() for event in events],
             "position": [round(state.center[0], 3), round(state.center[1], 3)],
@@ -421,18 +446,14 @@ def move_command(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def import_command(args: argparse.Namespace) -> dict[str, Any]:
-    from desktop.store.libraries import library_for
-    from desktop.store.store import Store
-    from desktop.store.transfer import ImportedBattle, read_import_file, with_army_list
 
     if args.ruleset is not None:
-        from desktop.engine.rulesets import get_ruleset
 
-        get_ruleset(args.ruleset)  # an unknown id is named before any file is read
+        rulesets.get_ruleset(args.ruleset)  # an unknown id is named before any file is read
     # Read and check the whole file before the database is opened: a bad file writes nothing.
-    imported = read_import_file(args.file, args.ruleset)
-    if isinstance(imported, ImportedBattle):
-        with Store.open(args.database) as store:
+    imported = transfer.read_import_file(args.file, args.ruleset)
+    if isinstance(imported, transfer.ImportedBattle):
+        with storage.Store.open(args.database) as store:
             # A file's events have no step boundaries: they come in as one step.
             battle_id = store.import_battle(imported.start, imported.title,
                                             [imported.events])
@@ -441,14 +462,14 @@ def import_command(args: argparse.Namespace) -> dict[str, Any]:
                 "ruleset": imported.start.ruleset, "units": len(imported.start.roster),
                 "terrain": len(imported.start.terrain), "events": len(imported.events),
                 "database": where}
-    with Store.open(args.database) as store:
+    with storage.Store.open(args.database) as store:
         game_data: dict[str, Any] = {}
         if args.file.suffix.lower() in (".ros", ".rosz"):  # priced from stored game data
-            from desktop.store.roster_data import priced_from_stored_data
 
-            imported, pricing = priced_from_stored_data(store, imported, args.file)
+            imported, pricing = roster_data.priced_from_stored_data(store, imported, args.file)
             game_data = pricing.to_json() if pricing.catalogue else {}
-        imported = with_army_list(imported, library_for(store, imported.army.ruleset))
+        library = libraries.library_for(store, imported.army.ruleset)
+        imported = transfer.with_army_list(imported, library)
         army = store.save_army(imported.army)
         where = store.describe()
     return {"army": army.id, "name": army.name, "ruleset": army.ruleset,
@@ -460,15 +481,10 @@ def import_command(args: argparse.Namespace) -> dict[str, Any]:
 
 def _missing_database(url: str | None) -> str:
     """The SQLite file a read-only command would have to create, or ''."""
-    from desktop.store.database import (
-        create_database_engine,
-        default_database_url,
-        sqlite_path,
-    )
 
-    chosen = url or default_database_url()
-    create_database_engine(chosen).dispose()  # a bad URL or driver is named first
-    path = sqlite_path(chosen)
+    chosen = url or databases.default_database_url()
+    databases.create_database_engine(chosen).dispose()  # a bad URL or driver is named first
+    path = databases.sqlite_path(chosen)
     # os.path.exists: a name the system refuses (too long, say) is a file that is not there.
     return str(path) if path is not None and not os.path.exists(path) else ""
 
@@ -476,23 +492,13 @@ def _missing_database(url: str | None) -> str:
 def export_command(args: argparse.Namespace) -> dict[str, Any]:
     """NAME is looked up among armies (id, else name) and battles (id, else title); a name
     that fits both is refused, since writing the wrong one would go unnoticed."""
-    from desktop.store.armybooks import write_army_roster
-    from desktop.store.errors import NotFoundError
-    from desktop.store.files import short_path
-    from desktop.store.store import Store
-    from desktop.store.transfer import (
-        ROSTER_FORMATS,
-        export_format,
-        write_army_file,
-        write_battle_file,
-    )
 
-    chosen = export_format(args.file, args.format)
+    chosen = transfer.export_format(args.file, args.format)
     missing = _missing_database(args.database)
     if missing:  # reading must not leave a new, empty database behind
         raise NotFoundError(f"no army or battle named {quoted(args.name)}: there is no "
-                            f"database at {short_path(missing)}")
-    with Store.open(args.database) as store:
+                            f"database at {files.short_path(missing)}")
+    with storage.Store.open(args.database) as store:
         armies, battles = store.match_armies(args.name), store.match_battles(args.name)
         if armies and battles:
             raise NotFoundError(
@@ -506,25 +512,24 @@ def export_command(args: argparse.Namespace) -> dict[str, Any]:
         else:
             army = store.find_army(args.name)
     if battles:
-        write_battle_file(args.file, saved.start, saved.title, saved.events, chosen)
+        transfer.write_battle_file(args.file, saved.start, saved.title, saved.events, chosen)
         return {"battle": saved.id, "title": saved.title, "file": str(args.file),
                 "format": chosen, "units": len(saved.start.roster),
                 "steps": len(saved.steps), "events": len(saved.events)}
-    if chosen in ROSTER_FORMATS:
-        with Store.open(args.database) as store:
-            write_army_roster(store, army, args.file)
+    if chosen in transfer.ROSTER_FORMATS:
+        with storage.Store.open(args.database) as store:
+            armybooks.write_army_roster(store, army, args.file)
     else:
-        write_army_file(army, args.file, chosen)
+        transfer.write_army_file(army, args.file, chosen)
     return {"army": army.id, "name": army.name, "file": str(args.file), "format": chosen,
             "units": len(army.units), "points": army.points}
 
 
 def armies_command(args: argparse.Namespace) -> list[dict[str, Any]]:
-    from desktop.store.store import Store
 
     if _missing_database(args.database):
         return []  # nothing saved yet; listing does not create the database
-    with Store.open(args.database) as store:
+    with storage.Store.open(args.database) as store:
         summaries = store.list_armies()
     return [{"id": s.id, "name": s.name, "player": s.player, "ruleset": s.ruleset,
              "army_list": s.army_list,
@@ -536,35 +541,30 @@ def armies_command(args: argparse.Namespace) -> list[dict[str, Any]]:
 def check_command(args: argparse.Namespace) -> dict[str, Any]:
     """The warnings and notes the window lists for the army, army-wide first. The library
     is the database's, else the bundled one: checking writes nothing."""
-    from desktop.engine.composition import army_problems, has_warnings
-    from desktop.store.errors import NotFoundError
-    from desktop.store.libraries import library_for
-    from desktop.store.store import Store
 
     missing = _missing_database(args.database)
     if missing:  # reading must not leave a new, empty database behind
         raise NotFoundError(f"no army named '{args.army}': there is no database at {missing}")
-    with Store.open(args.database) as store:
+    with storage.Store.open(args.database) as store:
         army = store.find_army(args.army)
-        library = library_for(store, army.ruleset)
-    found = army_problems(army, library)
+        library = libraries.library_for(store, army.ruleset)
+    found = composition.army_problems(army, library)
     names = {unit.id: unit.name for unit in army.units}
     chosen = library.army_list(army.army_list)
     return {"army": army.id, "name": army.name, "ruleset": army.ruleset,
             "army_list": army.army_list, "army_list_name": chosen.name if chosen else "",
             "points": army.points, "points_limit": army.points_limit,
-            "has_warnings": has_warnings(found),
+            "has_warnings": composition.has_warnings(found),
             "warnings": [{"severity": problem.severity.value, "message": problem.message,
                           "unit": problem.unit_id, "unit_name": names.get(problem.unit_id, ""),
                           "field": problem.field} for problem in found]}
 
 
 def battles_command(args: argparse.Namespace) -> list[dict[str, Any]]:
-    from desktop.store.store import Store
 
     if _missing_database(args.database):
         return []  # nothing saved yet; listing does not create the database
-    with Store.open(args.database) as store:
+    with storage.Store.open(args.database) as store:
         summaries = store.list_battles()
     return [{"id": s.id, "title": s.title, "ruleset": s.ruleset, "units": s.units,
              "steps": s.steps, "events": s.events,
@@ -573,15 +573,12 @@ def battles_command(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 def check_database_command(args: argparse.Namespace) -> dict[str, Any]:
     """The full check start-up leaves out (desktop.store.checking); it writes nothing."""
-    from desktop.store.checking import check_database
-    from desktop.store.errors import CorruptDatabaseError, NotFoundError
-    from desktop.store.store import Store
 
     missing = _missing_database(args.database)
     if missing:  # checking must not leave a new, empty database behind
         raise NotFoundError(f"there is no database at {missing}")
-    with Store.open(args.database) as store:
-        report = check_database(store)
+    with storage.Store.open(args.database) as store:
+        report = checking.check_database(store)
     if not report.ok:
         raise CorruptDatabaseError(f"{report.database} is damaged: {report.summary()}; Rout "
                                    "left it as it is — restore a copy or open another "
@@ -592,9 +589,8 @@ def check_database_command(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def data_command(args: argparse.Namespace) -> dict[str, Any]:
-    from desktop.cli_data import data_command as run_data
 
-    return run_data(args, bool(_missing_database(args.database)))
+    return cli_data.data_command(args, bool(_missing_database(args.database)))
 
 
 STORE_COMMANDS = {"import": import_command, "export": export_command,
@@ -608,7 +604,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _build_parser().parse_args(arguments)
         if getattr(args, "database", None):  # the same forms for every command: see there
-            args.database = database_url_from(args.database)
+            try:
+                args.database = database_url_from(args.database)
+            except StoreError as error:
+                raise UsageError(f"rout: --database: {error}") from None
         if args.command == "odds":
             result = odds_command(args)
         elif args.command == "resolve":
@@ -620,11 +619,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command in STORE_COMMANDS:
             result = _store_command(args)
         else:
-            from desktop.gui.app import run_app
-
-            return run_app(screenshot=args.screenshot, database=args.database, army=args.army,
-                           battle=args.battle,
-                           size=args.size)
+            return gui_app.run_app(screenshot=args.screenshot, database=args.database,
+                                   army=args.army, battle=args.battle, size=args.size)
     except (UsageError, RuleError) as error:
         # one_line: what a library or the system said may hold anything a player typed.
         print(one_line(f"rout: {error}" if isinstance(error, RuleError) else str(error)),
@@ -642,7 +638,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _store_command(args: argparse.Namespace) -> Any:
-    from desktop.store.errors import StoreError
 
     try:
         return STORE_COMMANDS[args.command](args)

@@ -246,9 +246,10 @@ def test_the_forecast_keeps_its_figures_while_new_ones_are_worked_out(qtbot):
     assert view.walks_started == started + 1
     running = view.running
     # Another change while it walks: the old walk is told to stop; only the newest shows.
+    still_walking = view.running is running  # a fast walk may be over already
     qtbot.keyClick(spin, Qt.Key.Key_Up)  # 13 wounds
     qtbot.waitUntil(lambda: view.running is not running, timeout=2000)
-    assert running.stop.is_set()
+    assert running.stop.is_set() or not still_walking
     qtbot.waitUntil(lambda: not view.updating, timeout=60_000)
     assert view.walks_started == started + 2
     mapping = wizard.input_page.mapping()

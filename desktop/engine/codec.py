@@ -53,6 +53,14 @@ from desktop.engine.reading import (
 )
 from desktop.engine.roster import MAX_POINTS
 from desktop.engine.rulesets import Ruleset, get_ruleset
+from desktop.lazy import lazy_module
+
+# Loaded on first use (desktop.lazy): battles' events, which reading armies (at start-up) never
+# needs.
+if TYPE_CHECKING:
+    import desktop.engine.events as engine_events
+else:
+    engine_events = lazy_module("desktop.engine.events")
 
 if TYPE_CHECKING:
     from desktop.engine.events import Event
@@ -672,11 +680,10 @@ def _kind_of(value: object) -> str:
 
 
 def _event(node: Reader) -> Event:
-    from desktop.engine.events import event_from_json
 
     data = node.mapping()  # names its own place when the entry is not an object
     try:
-        event = event_from_json(data)
+        event = engine_events.event_from_json(data)
     except ScenarioError as error:
         raise node.fail(str(error)) from None
     except (TypeError, ValueError) as error:

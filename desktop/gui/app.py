@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Final
 
@@ -12,6 +14,7 @@ from PySide6.QtCore import (
     QCoreApplication,
     QEvent,
     QEventLoop,
+    QLibraryInfo,
     QObject,
     QSettings,
     QSize,
@@ -23,6 +26,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from desktop import __version__
 from desktop.bundled import resource_path
 from desktop.gui.database_open import DATABASE_KEY
+from desktop.gui.features import crash, platform_check
 from desktop.gui.main_window import MainWindow
 from desktop.gui.pictures import save_picture
 from desktop.store.location import DATABASE_ENVIRONMENT, database_url_from, default_database_url
@@ -44,15 +48,12 @@ class CannotStart(Exception):
 
 def _log_cannot_start(message: str) -> None:
     """Into rout.log as well: a launch from the desktop menu has no terminal to read."""
-    import logging
-    from datetime import datetime
 
-    from desktop.gui.crash import LOG_FILE_NAME, default_log_folder
 
     try:
-        folder = default_log_folder()
+        folder = crash.default_log_folder()
         folder.mkdir(parents=True, exist_ok=True)
-        with (folder / LOG_FILE_NAME).open("a", encoding="utf-8") as log:
+        with (folder / crash.LOG_FILE_NAME).open("a", encoding="utf-8") as log:
             log.write(f"{datetime.now().isoformat(timespec='seconds')} ERROR {message}\n")
     except OSError as error:
         logging.getLogger(__name__).warning("rout.log not written: %s", error)
@@ -67,11 +68,10 @@ def _application() -> QApplication:
     if isinstance(existing, QApplication):
         app = existing
     elif existing is None:
-        from PySide6.QtCore import QLibraryInfo
 
-        from desktop.gui.platform_check import platform_problem
 
-        problem = platform_problem(Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath)))
+        plugins = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath))
+        problem = platform_check.platform_problem(plugins)
         if problem:
             _log_cannot_start(problem)
             raise CannotStart(problem)
@@ -302,10 +302,9 @@ def run_app(screenshot: str | os.PathLike[str] | None = None,
 
     def start_crash_log() -> None:
         nonlocal crash_handler
-        from desktop.gui.crash import default_log_folder, install
 
         try:
-            crash_handler = install(lambda: window, default_log_folder())
+            crash_handler = crash.install(lambda: window, crash.default_log_folder())
         except OSError as error:  # a read-only home: run without the crash log, but say so
             print(f"rout: crashes will not be logged: {error}", file=sys.stderr)
             crash_handler = None

@@ -17,6 +17,8 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog
 
 from desktop.bundled import resources_dir
+from desktop.gui.features import codec, files, transfer
+from desktop.store.errors import StoreError
 
 if TYPE_CHECKING:
     from desktop.engine.model import Army
@@ -25,10 +27,8 @@ if TYPE_CHECKING:
 NAME_LIMIT = 200  # the store's longest army name
 
 def sample_armies() -> list[Army]:
-    from desktop.engine.codec import army_from_json
-    from desktop.store.files import read_json
 
-    return [army_from_json(read_json(path))
+    return [codec.army_from_json(files.read_json(path))
             for path in sorted((resources_dir() / "armies").glob("*.json"))]
 
 
@@ -79,13 +79,12 @@ class ArmyFiles(QObject):
 
     def import_army(self, path: Path, on_finished: Callable[[], None] | None = None) -> None:
         """Read the file in a worker; the army then arrives as one undoable step."""
-        from desktop.store.transfer import read_army_file, with_army_list
 
         window = self.window
 
         def done(imported: Any) -> None:
             if window.workspace is not None:  # a BattleScribe catalogue names its army list
-                imported = with_army_list(imported,
+                imported = transfer.with_army_list(imported,
                                           window.workspace.full_library(imported.army.ruleset))
             for warning in imported.warnings:
                 window.log(f"{path.name}: {warning}")
@@ -99,8 +98,8 @@ class ArmyFiles(QObject):
             if on_finished:
                 on_finished()
 
-        window.runner.run(lambda: read_army_file(path), done, failed, progress_parent=window,
-                          label=f"Importing {path.name}…")
+        window.runner.run(lambda: transfer.read_army_file(path), done, failed,
+                          progress_parent=window, label=f"Importing {path.name}…")
 
     def choose_export(self) -> None:
         army = self.window.current_army
@@ -114,14 +113,12 @@ class ArmyFiles(QObject):
 
     def export_army(self, path: Path) -> bool:
         """Write the army on screen to `path`, in the format its suffix names."""
-        from desktop.store.errors import StoreError
-        from desktop.store.transfer import write_army_file
 
         army = self.window.current_army
         if army is None:
             return False
         try:
-            chosen = write_army_file(army, path)
+            chosen = transfer.write_army_file(army, path)
         except StoreError as error:
             self.window.report_error("Cannot export", error)
             return False

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,8 +35,26 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.engine.errors import RuleError
 from desktop.engine.model import Status
 from desktop.gui.army_tree import ARMY_ID_ROLE
+from desktop.gui.features import (
+    battle_report,
+    battle_setup,
+    battlefield_scene,
+    battlefield_tools,
+    battlefield_view,
+    battles,
+    bundled_samples,
+    dialogs,
+    geometry,
+    moves,
+    narrate,
+    replay,
+    resolutions,
+    spatial,
+    terrain_tool,
+)
 from desktop.gui.fields import ComboBox
 
 if TYPE_CHECKING:
@@ -103,9 +122,8 @@ class BattlePanel(QObject):
         # True in a window nobody sits at (--screenshot): a message box would wait forever.
         self.unattended = False
         self.list_model: BattleListModel | None = None
-        from desktop.gui.resolutions import Resolutions
 
-        self.resolutions = Resolutions(self)
+        self.resolutions = resolutions.Resolutions(self)
         # The battlefield (scene, view, tools, replay bar) is built the first time it is
         # needed: a battle opens or the player looks at the tab. A database that shows only
         # armies loads none of it, and its armies are on screen sooner.
@@ -165,19 +183,15 @@ class BattlePanel(QObject):
         return self._scene is not None
 
     def _build_battlefield(self) -> None:
-        from desktop.gui.battlefield.replay import Replay, ReplayBar
-        from desktop.gui.battlefield.scene import BattlefieldScene
-        from desktop.gui.battlefield.view import BattlefieldView
-
         ui = self.ui
-        scene = self._scene = BattlefieldScene(self.window)
+        scene = self._scene = battlefield_scene.BattlefieldScene(self.window)
         scene.locked = self._locked
-        self._view = BattlefieldView(scene, ui.battlefieldTab)
+        self._view = battlefield_view.BattlefieldView(scene, ui.battlefieldTab)
         self.tools = self._tool_bar(ui.battlefieldTab)
         ui.battlefieldLayout.addWidget(self.tools)
         ui.battlefieldLayout.addWidget(self._view)
-        self.replay_bar = ReplayBar(ui.battlefieldTab)
-        self.replay = Replay(self.replay_bar, scene)
+        self.replay_bar = replay.ReplayBar(ui.battlefieldTab)
+        self.replay = replay.Replay(self.replay_bar, scene)
         ui.battlefieldLayout.addWidget(self.replay_bar)
         # Whatever the table shows (now, a replayed step, a preview, the end of a preview),
         # the Unit dock describes it.
@@ -193,14 +207,12 @@ class BattlePanel(QObject):
     def _tool_bar(self, parent: QWidget) -> QToolBar:
         """One checkable action per battlefield tool; its letter picks it while the
         battlefield has focus (not elsewhere: the roster takes typed letters)."""
-        from desktop.gui.battlefield.tools import TOOLS
-
         bar = QToolBar("Battlefield tools", parent)
         bar.setObjectName("battlefieldTools")
         bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         group = QActionGroup(bar)
         self.tool_actions: dict[str, QAction] = {}
-        for name in TOOLS:
+        for name in battlefield_tools.TOOLS:
             label, key, tip = TOOL_LABELS.get(name, (name.title(), "", ""))
             action = QAction(label, bar)
             action.setObjectName(f"tool_{name}")
@@ -250,10 +262,8 @@ class BattlePanel(QObject):
         self._apply_terrain_kind()
 
     def _apply_terrain_kind(self) -> None:
-        from desktop.gui.battlefield.terrain_tool import TerrainTool
-
         # A new Terrain tool starts at its own default: the player's choice is put back.
-        if isinstance(self.view.tool, TerrainTool):
+        if isinstance(self.view.tool, terrain_tool.TerrainTool):
             self.view.tool.kind = str(self.terrain_kind.currentData())
 
     def refresh_inspector(self) -> None:
@@ -261,9 +271,6 @@ class BattlePanel(QObject):
         self._selection_changed()
 
     def _selection_changed(self) -> None:
-        from desktop.engine.geometry import CONTACT_TOLERANCE
-        from desktop.engine.spatial import units_within
-
         battle = self.scene.battle
         chosen = self.scene.selected_units()
         if battle is None:
@@ -288,7 +295,7 @@ class BattlePanel(QObject):
         uid = chosen[0]
         unit, state = battle.roster[uid], battle.states[uid]
         touching = [battle.roster[other].name
-                    for other in units_within(battle, uid, CONTACT_TOLERANCE)]
+                    for other in spatial.units_within(battle, uid, geometry.CONTACT_TOLERANCE)]
         engaged = [battle.roster[other].name for other in sorted(state.engaged_with)
                    if other in battle.roster]
         unit_symbol = self.scene.unit_symbol()
@@ -305,12 +312,10 @@ class BattlePanel(QObject):
     # The database
 
     def database_opened(self, store: Store, runner: TaskRunner, armies: Sequence[Army]) -> None:
-        from desktop.gui.battles import BattleListModel, BattleWorkspace
-
         old_model, old_workspace = self.list_model, self.workspace
         self.armies = armies
         self.story.emit("", [])  # another database: no battle on the table yet
-        self.workspace = BattleWorkspace(store, runner, self.undo_stack, self)
+        self.workspace = battles.BattleWorkspace(store, runner, self.undo_stack, self)
         self.workspace.changed.connect(self._battle_changed)
         self.workspace.opened.connect(self._opened)
         self.workspace.stepped.connect(self._narrate)
@@ -320,7 +325,7 @@ class BattlePanel(QObject):
         self.workspace.failed.connect(self.report_failure)
         self.workspace.stale.connect(self._changed_elsewhere)
         self.workspace.listChanged.connect(self.update_actions)
-        self.list_model = BattleListModel(self.workspace, self)
+        self.list_model = battles.BattleListModel(self.workspace, self)
         self.ui.battleList.setModel(self.list_model)
         self.ui.battleList.selectionModel().currentChanged.connect(
             lambda current, previous: self.update_actions())
@@ -376,39 +381,32 @@ class BattlePanel(QObject):
 
     def activate(self, index: Any) -> None:
         """Open the battle at `index` of the Battles list (activated, or its menu's Open)."""
-        from desktop.gui.battles import BATTLE_ID_ROLE
 
-        battle_id = index.data(BATTLE_ID_ROLE)
+        battle_id = index.data(battles.BATTLE_ID_ROLE)
         if battle_id:
             self.open_battle(str(battle_id))
 
     def _selected_or_open(self) -> str:
-        from desktop.gui.battles import BATTLE_ID_ROLE
-
         index = self.ui.battleList.currentIndex()
         if index.isValid():
-            return str(index.data(BATTLE_ID_ROLE))
+            return str(index.data(battles.BATTLE_ID_ROLE))
         return self.workspace.current_id if self.workspace else ""
 
     # Battle menu
 
     def new_battle(self) -> None:
-        from desktop.engine.errors import RuleError
-        from desktop.engine.setup import new_battle
-        from desktop.gui.dialogs import NewBattleDialog
-
         if self.workspace is None:
             return
         looked_at = self.ui.armyTree.currentIndex().data(ARMY_ID_ROLE)  # the Armies dock's
-        dialog = NewBattleDialog(self.armies, self.window, current=str(looked_at or ""))
-        if dialog.exec() != NewBattleDialog.DialogCode.Accepted:
+        dialog = dialogs.NewBattleDialog(self.armies, self.window, current=str(looked_at or ""))
+        if dialog.exec() != dialogs.NewBattleDialog.DialogCode.Accepted:
             return
-        from desktop.engine.geometry import Table
 
         chosen = [a for a in self.armies if a.id in dialog.army_ids]
         try:
-            made = new_battle(dialog.ruleset, chosen, table=Table(*dialog.table),
-                              zone_depth=dialog.zone_depth, title=dialog.title)
+            made = battle_setup.new_battle(dialog.ruleset, chosen,
+                                           table=geometry.Table(*dialog.table),
+                                           zone_depth=dialog.zone_depth, title=dialog.title)
         except RuleError as error:
             self.report_failure(str(error))
             return
@@ -416,12 +414,11 @@ class BattlePanel(QObject):
 
     def add_sample_battles(self) -> None:
         """One battle per ruleset from the bundled scenarios; the first is opened."""
-        from desktop.store.samples import sample_battles
 
         if self.workspace is None:
             return
         try:
-            samples = sample_battles()
+            samples = bundled_samples.sample_battles()
         except Exception as error:  # a damaged installation: say so, change nothing
             self.report_failure(f"Cannot read the sample battles: {error}")
             return
@@ -456,15 +453,12 @@ class BattlePanel(QObject):
             self.workspace.delete(battle_id)
 
     def deploy_army(self) -> None:
-        from desktop.engine.errors import RuleError
-        from desktop.engine.setup import deploy_army
-
         battle = self.battle
         player = self.ui.sideCombo.currentData()
         if battle is None or not player or self.workspace is None:
             return
         try:
-            events = deploy_army(battle, str(player))
+            events = battle_setup.deploy_army(battle, str(player))
         except RuleError as error:
             self.status.emit(self.scene.readable(error))
             return
@@ -547,11 +541,10 @@ class BattlePanel(QObject):
                        self.ui.actionDeleteBattle):
             action.setEnabled(listed)
         self.ui.actionDeployArmy.setEnabled(changeable and self.ui.reserveList.count() > 0)
-        from desktop.gui.resolutions import COMBAT_PROCEDURES, TURN_PROCEDURES
 
         procedures = self.resolutions.procedures()
-        for action, names in ((self.ui.actionResolveCombat, COMBAT_PROCEDURES),
-                              (self.ui.actionStartOfTurn, TURN_PROCEDURES),
+        for action, names in ((self.ui.actionResolveCombat, resolutions.COMBAT_PROCEDURES),
+                              (self.ui.actionStartOfTurn, resolutions.TURN_PROCEDURES),
                               (self.ui.actionChargeFleeing, ("charge_fleeing",)),
                               (self.ui.actionShooting, ("shooting",)),
                               (self.ui.actionChargeReaction, ("charge_reaction",))):
@@ -587,11 +580,10 @@ class BattlePanel(QObject):
     # The battle log: every event of every step in plain words
 
     def _narrate(self, before: Battle, events: Sequence[Event]) -> None:
-        from desktop.engine.narrate import describe, units_named
-
         battle = before
         for event in events:
-            self.loggedEvent.emit(describe(event, battle), units_named(event, battle))
+            self.loggedEvent.emit(narrate.describe(event, battle),
+                                  narrate.units_named(event, battle))
             battle = event.apply_to(battle)
 
     def choose_report(self) -> None:
@@ -607,14 +599,12 @@ class BattlePanel(QObject):
     def export_report(self, path: Path) -> bool:
         """The battle in plain words, step by step, with a picture of the table
         (desktop.gui.battle_report): only the chosen file is written, whole."""
-        from desktop.gui.battle_report import ReportError, write_report
-
         current = self.workspace.current if self.workspace else None
         if current is None:
             return False
         try:
-            beside = write_report(current, self.view.table_picture(), path)
-        except ReportError as error:
+            beside = battle_report.write_report(current, self.view.table_picture(), path)
+        except battle_report.ReportError as error:
             self.report_failure(str(error))
             return False
         self.status.emit(f"Wrote {path}" + (f" and its picture {beside.name}" if beside else ""))
@@ -643,16 +633,13 @@ class BattlePanel(QObject):
 
     def deploy_at(self, unit_id: str, where: QPointF) -> bool:
         """Deploy a reserve unit centred at `where`, facing the enemy's side of the table."""
-        from desktop.engine import moves
-        from desktop.engine.errors import RuleError
-        from desktop.engine.setup import deploy_facing
 
         battle = self.battle
         if battle is None or self.workspace is None:
             return False
         try:
             event = moves.deploy(battle, unit_id, (where.x(), where.y()),
-                                 deploy_facing(battle, battle.player_of(unit_id)))
+                                 battle_setup.deploy_facing(battle, battle.player_of(unit_id)))
         except RuleError as error:
             self.status.emit(self.scene.readable(error))
             return False
@@ -675,7 +662,6 @@ TERRAIN_KINDS = (("difficult", "Difficult ground"), ("open", "Open ground"),
 
 
 def _html(text: str) -> str:
-    from html import escape
 
     return escape(text)
 

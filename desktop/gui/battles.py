@@ -21,9 +21,10 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtGui import QFont, QUndoCommand, QUndoStack
 
 from desktop.engine.model import Battle
+from desktop.gui.features import engine_events, replay, rulesets
 from desktop.gui.tasks import TaskRunner
 from desktop.store.errors import ConflictError, StoreError
 from desktop.store.store import BattleSummary, SavedBattle, Store
@@ -96,23 +97,22 @@ class BattleWorkspace(QObject):
     def open(self, battle_id: str, done: Callable[[], None] | None = None) -> None:
         """Load and fold the battle in a worker; the window keeps answering meanwhile."""
         # Here, not at the top: a database that only shows armies needs no battle's events.
-        from desktop.gui.battlefield.replay import ReplayHistory, no_full_collections
 
         self._opening += 1
         generation = self._opening
         self.loading.emit(True)
 
-        def load() -> tuple[SavedBattle, ReplayHistory, list[tuple[str, list[str]]]]:
+        def load() -> tuple[SavedBattle, replay.ReplayHistory, list[tuple[str, list[str]]]]:
             # Full garbage collections while thousands of events are built would hold the
             # GIL for 100 ms at a time and freeze the window (tests/bench/bench_battle_open).
-            with no_full_collections():
+            with replay.no_full_collections():
                 saved = self.store.load_battle(battle_id)
-                history = ReplayHistory(saved.start, saved.steps)
+                history = replay.ReplayHistory(saved.start, saved.steps)
                 history.warm()  # every checkpoint folded here, not on the first slider move
                 story = history.story()  # the battle log's words, here too
             return saved, history, story
 
-        def loaded(result: tuple[SavedBattle, ReplayHistory,
+        def loaded(result: tuple[SavedBattle, replay.ReplayHistory,
                                  list[tuple[str, list[str]]]]) -> None:
             if generation != self._opening:
                 return  # the player has since opened another
@@ -195,11 +195,10 @@ class BattleWorkspace(QObject):
         if self.current is not None and self.current.id == battle_id and self.state is not None:
             self.current = replace(self.current, steps=(*self.current.steps, events),
                                    version=self.current.version + 1)
-            from desktop.engine.events import fold
 
             before = self.state
             self._before = [*self._before[-(KEPT_STATES - 1):], before]
-            self.state = fold(before, events)
+            self.state = engine_events.fold(before, events)
             if self.history is not None:
                 self.history = self.history.extended(events, self.state)
             self.changed.emit(self.state, events if animate else ())
@@ -214,12 +213,11 @@ class BattleWorkspace(QObject):
         self._checked(battle_id, lambda: self.store.remove_step(battle_id, step,
                                                                 version=version))
         if self.current is not None and self.current.id == battle_id:
-            from desktop.engine.events import fold
 
             self.current = replace(self.current, steps=self.current.steps[:-1],
                                    version=self.current.version + 1)
             self.state = (self._before.pop() if self._before
-                          else fold(self.current.start, self.current.events))
+                          else engine_events.fold(self.current.start, self.current.events))
             if self.history is not None:
                 self.history = self.history.truncated(len(self.current.steps))
             self.changed.emit(self.state, ())
@@ -406,16 +404,14 @@ class BattleListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.EditRole:
             return summary.title
         if role == Qt.ItemDataRole.ToolTipRole:
-            from desktop.engine.rulesets import get_ruleset
 
             # The whole title first: the dock is narrow and cuts long titles short.
             return (f"{summary.title or 'Untitled battle'}\n"
-                    f"{get_ruleset(summary.ruleset).name}, {summary.events} events, "
+                    f"{rulesets.get_ruleset(summary.ruleset).name}, {summary.events} events, "
                     f"created {summary.created:%Y-%m-%d %H:%M}")
         if role == BATTLE_ID_ROLE:
             return summary.id
         if role == Qt.ItemDataRole.FontRole and summary.id == self.workspace.current_id:
-            from PySide6.QtGui import QFont
 
             font = QFont()
             font.setBold(True)

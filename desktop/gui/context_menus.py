@@ -15,6 +15,8 @@ from PySide6.QtCore import QItemSelectionModel, QObject, QPoint, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QAbstractItemView, QMenu
 
+from desktop.gui.features import army_tree, rulesets
+
 if TYPE_CHECKING:
     from desktop.gui.main_window import MainWindow
 
@@ -43,17 +45,16 @@ class ContextMenus(QObject):
 
     def tree_menu(self, pos: QPoint) -> QMenu | None:
         """The menu for a right-click at `pos` in the tree's viewport."""
-        from desktop.gui.army_tree import ARMY_ID_ROLE, UNIT_ID_ROLE
 
         window, ui = self.window, self.window.ui
         if window.workspace is None:
             return None
         index = ui.armyTree.indexAt(pos)
-        army_id = index.data(ARMY_ID_ROLE) if index.isValid() else None
+        army_id = index.data(army_tree.ARMY_ID_ROLE) if index.isValid() else None
         if not army_id:  # a ruleset row or the empty space below the armies
             return self._menu(ui.actionNewArmy, ui.actionImport, ui.actionOpenSamples)
         ui.armyTree.setCurrentIndex(index.siblingAtColumn(0))
-        if index.data(UNIT_ID_ROLE):
+        if index.data(army_tree.UNIT_ID_ROLE):
             return self._units_menu()
         window.ui.rosterTable.clearSelection()  # army-wide: no unit is meant
         return self._menu(ui.actionAddUnits, None, ui.actionArmySettings, ui.actionCloneArmy,
@@ -114,8 +115,6 @@ class ContextMenus(QObject):
         return menu
 
     def _transfer_menu(self, menu: QMenu, title: str, *, copy: bool) -> None:
-        from desktop.engine.rulesets import get_ruleset
-
         window = self.window
         source = window.current_army
         units = [unit.id for unit in window.selected_units()]
@@ -133,7 +132,7 @@ class ContextMenus(QObject):
                 lambda checked=False, target_id=target.id: window.army_actions.transfer(
                     source.id, units, target_id, copy=copy))
         if not targets:
-            none = submenu.addAction(f"No other {get_ruleset(source.ruleset).name} army")
+            none = submenu.addAction(f"No other {rulesets.get_ruleset(source.ruleset).name} army")
             none.setEnabled(False)
 
     def _menu(self, *actions: QAction | None) -> QMenu:

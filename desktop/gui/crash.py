@@ -35,6 +35,8 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
+from desktop.gui.features import platformdirs
+
 LOG_FILE_NAME: Final = "rout.log"
 FAULT_FILE_NAME: Final = "faults.log"
 QT_LOGGER_NAME: Final = "qt"
@@ -73,9 +75,7 @@ def default_log_folder() -> Path:
     Computed here rather than imported from desktop.store.database: that module pulls in
     SQLAlchemy, too slow an import for the first thing the GUI does.
     """
-    from platformdirs import user_data_path
-
-    return user_data_path("Rout", appauthor=False)
+    return platformdirs.user_data_path("Rout", appauthor=False)
 
 
 def install(window_provider: Callable[[], QWidget | None], log_folder: Path) -> CrashHandler:

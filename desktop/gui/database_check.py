@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox
 
+from desktop.gui.features import checking
+from desktop.store.errors import CorruptDatabaseError
+
 if TYPE_CHECKING:
     from desktop.gui.main_window import MainWindow
     from desktop.store.checking import DatabaseCheck
@@ -36,12 +39,10 @@ class DatabaseChecker(QObject):
         window.ready.connect(lambda: self.action.setEnabled(window.store is not None))
 
     def run(self) -> None:
-        from desktop.store.checking import check_database
-
         store = self.window.store
         if store is None:
             return
-        self.window.runner.run(lambda: check_database(store),
+        self.window.runner.run(lambda: checking.check_database(store),
                                lambda report: self._checked(store, report),
                                lambda error: self._failed(store, error),
                                progress_parent=self.window, label="Checking the database…")
@@ -62,8 +63,6 @@ class DatabaseChecker(QObject):
         QMessageBox.information(self.window, TITLE, text)
 
     def _failed(self, store: Store, error: BaseException) -> None:
-        from desktop.store.errors import CorruptDatabaseError
-
         if self.window.store is not store:
             return
         if isinstance(error, CorruptDatabaseError):

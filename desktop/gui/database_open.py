@@ -16,6 +16,16 @@ from PySide6.QtCore import QLockFile, QObject, QSettings, QTimer
 from PySide6.QtWidgets import QMessageBox
 
 from desktop.bundled import resources_dir
+from desktop.gui.features import (
+    codec,
+    databases,
+    dialogs,
+    files,
+    sqlalchemy_engine,
+    storage,
+    stored_libraries,
+)
+from desktop.store.errors import LockedDatabaseError
 from desktop.store.location import database_url_from
 
 if TYPE_CHECKING:  # the store imports SQLAlchemy: not before the first paint
@@ -29,7 +39,7 @@ RECENT_KEY: Final = "database/recent"
 RECENT_COUNT: Final = 8
 
 
-def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, Library]]:
+def read_database(url: str) -> tuple[storage.Store, dict[str, Army], dict[str, Library]]:
     """Open the store and read everything the panes show (runs in a worker thread).
 
     A ruleset whose library is empty gets the bundled one, so a first start has units to add;
@@ -37,22 +47,18 @@ def read_database(url: str) -> tuple[Store, dict[str, Army], dict[str, Library]]
     read finds is left exactly as it was. When another program keeps a SQLite file locked,
     so that the libraries cannot be stored, it opens read-only and says why (LOCKED_REASON).
     """
-    from desktop.store.database import sqlite_path
-    from desktop.store.errors import LockedDatabaseError
-    from desktop.store.libraries import store_bundled
-    from desktop.store.store import Store
-
-    store = Store.open(url)
+    store = storage.Store.open(url)
     try:
         armies, libraries = _read_panes(store)
         for ruleset, (stored, bundled) in libraries.items():
             if not stored.entries and not store.read_only:
-                libraries[ruleset] = (store_bundled(store, stored, bundled), bundled)
+                kept = stored_libraries.store_bundled(store, stored, bundled)
+                libraries[ruleset] = (kept, bundled)
     except LockedDatabaseError:
         store.close()
-        if sqlite_path(url) is None:
+        if databases.sqlite_path(url) is None:
             raise  # a server's lock: there is no file to read meanwhile
-        store = Store.open_read_only(url, LOCKED_REASON)
+        store = storage.Store.open_read_only(url, LOCKED_REASON)
         try:
             armies, libraries = _read_panes(store)
         except BaseException:
@@ -72,10 +78,8 @@ LOCKED_REASON: Final = ("another program kept it locked when Rout opened it, so 
 
 def _read_panes(store: Store) -> tuple[dict[str, Army], dict[str, tuple[Library, Library]]]:
     """The armies, and each ruleset's stored library with its bundled one. Reads only."""
-    from desktop.engine.codec import library_from_json
-    from desktop.store.files import read_json
 
-    bundled = [library_from_json(read_json(path))
+    bundled = [codec.library_from_json(files.read_json(path))
                for path in sorted((resources_dir() / "libraries").glob("*.json"))]
     libraries = {library.ruleset: (store.load_library(library.ruleset), library)
                  for library in bundled}
@@ -139,9 +143,7 @@ class DatabaseOpener(QObject):
     def _lock_database(self, store: Store) -> QLockFile | Literal[False] | None:
         """One window per SQLite file: a second Rout's whole-army saves would overwrite the
         first's edits. None for databases without a file (PostgreSQL), False when taken."""
-        from desktop.store.database import sqlite_path
-
-        path = sqlite_path(store.url)
+        path = databases.sqlite_path(store.url)
         # A window that only reads overwrites nothing (and could not write the lock file).
         if path is None or not self.window.exclusive or store.read_only:
             return None
@@ -182,11 +184,9 @@ class DatabaseOpener(QObject):
         self._release_lock()
 
     def choose_database(self) -> None:
-        from desktop.gui.dialogs import OpenDatabaseDialog
-
         current = _without_password(self.store.url) if self.store else ""
-        dialog = OpenDatabaseDialog(current, self.window)
-        if dialog.exec() == OpenDatabaseDialog.DialogCode.Accepted and dialog.location:
+        dialog = dialogs.OpenDatabaseDialog(current, self.window)
+        if dialog.exec() == dialogs.OpenDatabaseDialog.DialogCode.Accepted and dialog.location:
             self.open_database(database_url_from(dialog.location))
 
     def _remember_database(self, url: str) -> None:
@@ -217,10 +217,9 @@ def _without_password(url: str) -> str:
     """The URL with any password replaced by ***; the player types it again when needed."""
     if "@" not in url:
         return url
-    from sqlalchemy.engine import make_url
 
     try:
-        return make_url(url).render_as_string(hide_password=True)
+        return sqlalchemy_engine.make_url(url).render_as_string(hide_password=True)
     except Exception:  # not a URL SQLAlchemy reads: keep nothing secret-looking
         return ""
 

@@ -28,6 +28,8 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QAbstractItemView, QApplication
 
+from desktop.gui.features import commands, databases
+
 if TYPE_CHECKING:
     from desktop.engine.model import Army
     from desktop.gui.battles import BattleWorkspace
@@ -94,13 +96,12 @@ class FileWatch(QObject):
 def history_refers(stack: QUndoStack, army_ids: set[str], battles: bool) -> bool:
     """Whether undoing or redoing a step of `stack` would write one of these armies, or
     (with `battles`) a battle."""
-    from desktop.gui.commands import ReplaceArmies, ReplaceArmy
 
     def refers(command: QUndoCommand) -> bool:
-        if isinstance(command, ReplaceArmy):
+        if isinstance(command, commands.ReplaceArmy):
             return any(army is not None and army.id in army_ids
                        for army in (command.before, command.after))
-        if isinstance(command, ReplaceArmies):
+        if isinstance(command, commands.ReplaceArmies):
             return any(before.id in army_ids for before, _ in command.changes)
         if command.childCount():  # a macro (the sample armies)
             return any(refers(command.child(i)) for i in range(command.childCount()))
@@ -133,7 +134,6 @@ class DatabaseReload(QObject):
 
     def database_opened(self, store: Store, workspace: Workspace,
                         battles: BattleWorkspace) -> None:
-        from desktop.store.database import sqlite_path
 
         self._store = store
         self._pending = None
@@ -141,7 +141,7 @@ class DatabaseReload(QObject):
         if self._watch is not None:
             self._watch.deleteLater()
             self._watch = None
-        path = sqlite_path(store.url)
+        path = databases.sqlite_path(store.url)
         if path is not None:
             self._watch = FileWatch(path, self)
             self._watch.changed.connect(self._file_changed)

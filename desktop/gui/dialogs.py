@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QListWidge
 from desktop.engine.composition import Library, split_by_list
 from desktop.engine.model import Army, ArmyList, LibraryEntry
 from desktop.engine.rulesets import RULESETS
+from desktop.gui.features import battle_setup
 from desktop.gui.forms.ui_librarydialog import Ui_LibraryDialog
 from desktop.gui.forms.ui_newarmydialog import Ui_NewArmyDialog
 from desktop.gui.forms.ui_newbattledialog import Ui_NewBattleDialog
@@ -312,8 +313,6 @@ class NewBattleDialog(QDialog):
         self._ruleset_changed()
 
     def _ruleset_changed(self) -> None:
-        from desktop.engine.setup import default_table, default_zone_depth
-
         self.ui.armyList.clear()
         for army in self.armies:
             if army.ruleset != self.ruleset:
@@ -332,9 +331,9 @@ class NewBattleDialog(QDialog):
         armies.setMinimumWidth(min(max(wanted, armies.minimumWidth()), MAX_ARMY_LIST_WIDTH))
         unit = RULESETS[self.ruleset].distance_unit
         suffix = " cm" if unit == "cm" else '"'
-        width, depth = default_table(self.ruleset)
+        width, depth = battle_setup.default_table(self.ruleset)
         for spin, value in ((self.ui.widthSpin, width), (self.ui.depthSpin, depth),
-                            (self.ui.zoneSpin, default_zone_depth(self.ruleset))):
+                            (self.ui.zoneSpin, battle_setup.default_zone_depth(self.ruleset))):
             spin.setSuffix(suffix)
             spin.setValue(value)
         self._check()

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import replace
+from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from PySide6.QtCore import (
     QByteArray,
+    QItemSelectionModel,
     QObject,
     QRect,
     QSettings,
@@ -51,6 +54,24 @@ from desktop.gui.context_menus import ContextMenus
 from desktop.gui.database_check import DatabaseChecker
 from desktop.gui.database_open import DatabaseOpener
 from desktop.gui.database_watch import DatabaseReload
+from desktop.gui.features import (
+    army_actions,
+    army_tree,
+    battle_panel,
+    chart,
+    columns,
+    commands,
+    delegates,
+    dialogs,
+    model,
+    odds_dialog,
+    printing,
+    roster_table,
+    rosters,
+    rulesets,
+    tasks,
+    workspaces,
+)
 from desktop.gui.forms.ui_mainwindow import Ui_MainWindow
 
 if TYPE_CHECKING:  # the panes import the engine and the store: not before the first paint
@@ -233,13 +254,12 @@ class MainWindow(QMainWindow):
             self.restore_layout(settings)
 
     @property
-    def battles(self) -> BattlePanel:
+    def battles(self) -> battle_panel.BattlePanel:
         """The Battles dock, reserve, Battle menu and battlefield (desktop.gui.battle_panel)."""
         if self._battles is None:
-            from desktop.gui.battle_panel import BattlePanel, StatusLine
 
-            self._battles = BattlePanel(self.ui, self, self.undo_stack, self._settings)
-            self.battle_line = StatusLine(self.battle_status, self)
+            self._battles = battle_panel.BattlePanel(self.ui, self, self.undo_stack, self._settings)
+            self.battle_line = battle_panel.StatusLine(self.battle_status, self)
             self._battles.status.connect(self.battle_line.say)
             self._battles.opened.connect(self._battle_opened)
             self._battles.inspect.connect(self._inspect_table_unit)
@@ -249,12 +269,11 @@ class MainWindow(QMainWindow):
         return self._battles
 
     @property
-    def army_actions(self) -> ArmyActions:
+    def army_actions(self) -> army_actions.ArmyActions:
         """Clone Army, units copied or moved between armies, Sort Units by Slot."""
         if self._army_actions is None:
-            from desktop.gui.army_actions import ArmyActions
 
-            self._army_actions = ArmyActions(self)
+            self._army_actions = army_actions.ArmyActions(self)
         return self._army_actions
 
     @property
@@ -332,9 +351,8 @@ class MainWindow(QMainWindow):
 
     def show_odds(self) -> None:
         """Quick odds without a battle; kept open beside the window while a game goes on."""
-        from desktop.gui.odds_dialog import OddsDialog
 
-        dialog = OddsDialog(self)
+        dialog = odds_dialog.OddsDialog(self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()
         self.odds_dialog = dialog
@@ -387,11 +405,10 @@ class MainWindow(QMainWindow):
     # The database
 
     @property
-    def runner(self) -> TaskRunner:
+    def runner(self) -> tasks.TaskRunner:
         if self._runner is None:
-            from desktop.gui.tasks import TaskRunner
 
-            self._runner = TaskRunner(self)
+            self._runner = tasks.TaskRunner(self)
         return self._runner
 
     def open_database(self, url: str) -> None:
@@ -424,10 +441,9 @@ class MainWindow(QMainWindow):
 
     def _show_database(self, store: Store, armies: dict[str, Army],
                        libraries: dict[str, Library]) -> None:
-        from desktop.gui.workspace import Workspace
 
         self.undo_stack.clear()
-        workspace = Workspace(store, self)
+        workspace = workspaces.Workspace(store, self)
         workspace.adopt(armies, libraries)
         self._show_workspace(workspace)
         self.battles.database_opened(store, self.runner, workspace.armies())
@@ -446,11 +462,6 @@ class MainWindow(QMainWindow):
             self.roster_columns.fit_now()
 
     def _show_workspace(self, workspace: Workspace) -> None:
-        from desktop.gui.army_tree import ArmyTreeModel, DropHints
-        from desktop.gui.columns import ArmyNameDelegate, NameColumnFollower, RosterColumns
-        from desktop.gui.delegates import RosterDelegate
-        from desktop.gui.roster_table import RosterFilter, RosterTableModel
-
         old = self.workspace
         # The previous database's models go with it (the views hold only the new ones).
         leftovers: list[QObject] = [
@@ -461,36 +472,36 @@ class MainWindow(QMainWindow):
         self.workspace = workspace
         workspace.failed.connect(self._store_refused)
         workspace.touched.connect(self._show_touched)
-        self.tree_model = ArmyTreeModel(workspace, self.undo_stack, self)
+        self.tree_model = army_tree.ArmyTreeModel(workspace, self.undo_stack, self)
         self.ui.armyTree.setModel(self.tree_model)
         # Set widths, not fitted ones: measuring every row on every change is slow with big
         # armies. The name column can be dragged wider; long names elide in the middle, where
         # "Bretonnian Expedition (…)" and "Bretonnian Errantry (…)" still differ.
         if self.tree_columns is None:
             points_width = self.fontMetrics().horizontalAdvance("0000 / 0000") + 10
-            self.tree_columns = NameColumnFollower(self.ui.armyTree, points_width)
+            self.tree_columns = columns.NameColumnFollower(self.ui.armyTree, points_width)
         self.tree_columns.apply()
-        if not isinstance(self.ui.armyTree.itemDelegate(), ArmyNameDelegate):
-            self.ui.armyTree.setItemDelegate(ArmyNameDelegate(self.ui.armyTree))
+        if not isinstance(self.ui.armyTree.itemDelegate(), columns.ArmyNameDelegate):
+            self.ui.armyTree.setItemDelegate(columns.ArmyNameDelegate(self.ui.armyTree))
         self.ui.armyTree.setIndentation(14)  # two levels of the default 20 ate a short name
         self.ui.armyTree.expandToDepth(0)
         self.ui.armyTree.selectionModel().currentChanged.connect(self._tree_current)
         self.tree_model.unitsDropped.connect(lambda army_id, ids: self.select_units(ids))
         if self._drop_hints is None:  # why a drag cannot land, in the status bar ("" clears)
-            self._drop_hints = DropHints(self.ui.armyTree)
+            self._drop_hints = army_tree.DropHints(self.ui.armyTree)
             self._drop_hints.hint.connect(lambda text: self.statusBar().showMessage(text, 6000))
-        self.roster_model = RosterTableModel(workspace, self.undo_stack, self)
-        self.roster_filter = RosterFilter(self)
+        self.roster_model = roster_table.RosterTableModel(workspace, self.undo_stack, self)
+        self.roster_filter = roster_table.RosterFilter(self)
         self.roster_filter.setSourceModel(self.roster_model)
         self.roster_filter.set_grouped(self.ui.actionGroupBySlot.isChecked())
         self.ui.rosterTable.setModel(self.roster_filter)
-        if not isinstance(self.ui.rosterTable.itemDelegate(), RosterDelegate):
-            delegate = RosterDelegate(self.ui.rosterTable)
+        if not isinstance(self.ui.rosterTable.itemDelegate(), delegates.RosterDelegate):
+            delegate = delegates.RosterDelegate(self.ui.rosterTable)
             delegate.limitHit.connect(lambda message: self.statusBar().showMessage(message, 6000))
             self.ui.rosterTable.setItemDelegate(delegate)
         self.ui.rosterTable.verticalHeader().setVisible(False)
         self.ui.rosterTable.selectionModel().selectionChanged.connect(self._roster_selection)
-        self.roster_columns = RosterColumns(self.ui.rosterTable, self.roster_model)
+        self.roster_columns = columns.RosterColumns(self.ui.rosterTable, self.roster_model)
         workspace.army_added.connect(self._army_added)
         for signal in (workspace.army_added, workspace.army_changed, workspace.army_removed):
             signal.connect(lambda *args: self.battles.armies_changed(workspace.armies()))
@@ -500,10 +511,9 @@ class MainWindow(QMainWindow):
             item.deleteLater()
         if old is not None:
             old.deleteLater()
-        from desktop.gui.army_tree import RULESET_ORDER
 
         shown_first = sorted(workspace.armies(), key=lambda a: (
-            RULESET_ORDER.index(a.ruleset), a.name.casefold(), a.id))
+            army_tree.RULESET_ORDER.index(a.ruleset), a.name.casefold(), a.id))
         last = str(self._settings.value(LAST_ARMY_KEY, "")) if self._settings else ""
         if last and workspace.army(last) is not None:
             self.select_army(last)
@@ -533,7 +543,6 @@ class MainWindow(QMainWindow):
             self.ui.armyTree.expand(index.parent())
             self.ui.armyTree.expand(index)
             if self.ui.armyTree.currentIndex() != index:
-                from PySide6.QtCore import QItemSelectionModel
 
                 self.ui.armyTree.selectionModel().setCurrentIndex(
                     index, QItemSelectionModel.SelectionFlag.ClearAndSelect
@@ -560,7 +569,6 @@ class MainWindow(QMainWindow):
             return
         selection = self.ui.rosterTable.selectionModel()
         selection.clearSelection()
-        from PySide6.QtCore import QItemSelectionModel
 
         flags = (QItemSelectionModel.SelectionFlag.Select
                  | QItemSelectionModel.SelectionFlag.Rows)
@@ -571,16 +579,14 @@ class MainWindow(QMainWindow):
                     self.roster_model.index(row, 0)), flags)
 
     def _tree_current(self, current: Any, previous: Any) -> None:
-        from desktop.gui.army_tree import ARMY_ID_ROLE, UNIT_ID_ROLE
-
-        army_id = current.data(ARMY_ID_ROLE) if current.isValid() else None
+        army_id = current.data(army_tree.ARMY_ID_ROLE) if current.isValid() else None
         if not army_id:
             return
         if self.roster_model is not None and army_id != self.roster_model.army_id:
             self.roster_model.set_army(army_id)
             self._remember_army(army_id)
             self._refresh_army()
-        unit_id = current.data(UNIT_ID_ROLE)
+        unit_id = current.data(army_tree.UNIT_ID_ROLE)
         if unit_id:
             self.select_units([unit_id])
 
@@ -602,10 +608,9 @@ class MainWindow(QMainWindow):
             self.ui.pointsLabel.setText("")
             self.setWindowTitle("Rout")
         else:
-            from desktop.engine.rulesets import get_ruleset
 
             self.ui.armyTitle.setText(f"<b>{_escape(army.name)}</b> — {_escape(army.player)}")
-            self.ui.armyTitle.setToolTip(get_ruleset(army.ruleset).name)
+            self.ui.armyTitle.setToolTip(rulesets.get_ruleset(army.ruleset).name)
             limit = f" / {army.points_limit}" if army.points_limit else ""
             over = army.points_limit and army.points > army.points_limit
             colour = "#a02020" if over else "#2f3b45"
@@ -652,9 +657,8 @@ class MainWindow(QMainWindow):
         if self.chart is None:
             if army is None:
                 return
-            from desktop.gui.chart import RosterChart
 
-            self.chart = RosterChart(self.ui.chartHolder)
+            self.chart = chart.RosterChart(self.ui.chartHolder)
             # The chart fits the dock, never widens it past the window's edge.
             self.chart.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             self.ui.chartLayout.addWidget(self.chart)
@@ -702,10 +706,10 @@ class MainWindow(QMainWindow):
 
     def push_army(self, before: Army | None, after: Army | None, text: str) -> None:
         """One undo step replacing `before` with `after` (None: the army is new or gone)."""
-        from desktop.gui.commands import ReplaceArmy, push_edit
 
         if self.workspace is not None:
-            push_edit(self.undo_stack, ReplaceArmy(self.workspace, before, after, text))
+            commands.push_edit(self.undo_stack,
+                               commands.ReplaceArmy(self.workspace, before, after, text))
 
     def _show_touched(self, army_id: str) -> None:
         """After an undo or redo, show the army it changed, even if another was on screen."""
@@ -723,28 +727,22 @@ class MainWindow(QMainWindow):
         QMessageBox.critical(self, title, str(error) or type(error).__name__)
 
     def new_army(self) -> None:
-        from desktop.engine.model import Army
-        from desktop.gui.dialogs import NewArmyDialog
-
-        dialog = NewArmyDialog(self, army_lists=self.workspace.army_lists()
+        dialog = dialogs.NewArmyDialog(self, army_lists=self.workspace.army_lists()
                                if self.workspace else None)
-        if dialog.exec() != NewArmyDialog.DialogCode.Accepted:
+        if dialog.exec() != dialogs.NewArmyDialog.DialogCode.Accepted:
             return
-        army = Army(name=dialog.name, player=dialog.player, ruleset=dialog.ruleset, units=(),
+        army = model.Army(name=dialog.name, player=dialog.player, ruleset=dialog.ruleset, units=(),
                     points_limit=dialog.points_limit, army_list=dialog.army_list,
                     notes=dialog.notes)
         self.push_army(None, army, f"New army {army.name}")
 
     def edit_army_settings(self) -> None:
-        from dataclasses import replace
-
-        from desktop.gui.dialogs import NewArmyDialog
 
         army = self.current_army
         if army is None or self.workspace is None:
             return
-        dialog = NewArmyDialog(self, army, self.workspace.army_lists())
-        if dialog.exec() != NewArmyDialog.DialogCode.Accepted:
+        dialog = dialogs.NewArmyDialog(self, army, self.workspace.army_lists())
+        if dialog.exec() != dialogs.NewArmyDialog.DialogCode.Accepted:
             return
         player = dialog.player
         units = tuple(replace(unit, player=player) for unit in army.units)
@@ -765,21 +763,15 @@ class MainWindow(QMainWindow):
             self.push_army(army, None, f"Delete army {army.name}")
 
     def add_units_from_library(self) -> None:
-        from desktop.engine.rulesets import get_ruleset
-        from desktop.gui.dialogs import LibraryDialog
-
         army = self.current_army
         if army is None or self.workspace is None:
             return
-        dialog = LibraryDialog(self.workspace.full_library(army.ruleset),
-                               get_ruleset(army.ruleset).name, self, army.army_list)
-        if dialog.exec() == LibraryDialog.DialogCode.Accepted:
+        dialog = dialogs.LibraryDialog(self.workspace.full_library(army.ruleset),
+                               rulesets.get_ruleset(army.ruleset).name, self, army.army_list)
+        if dialog.exec() == dialogs.LibraryDialog.DialogCode.Accepted:
             self.add_units(dialog.chosen())
 
     def add_units(self, entries: list[LibraryEntry]) -> None:
-        from dataclasses import replace
-
-        from desktop.engine.roster import unique_unit_id, unit_from_library
 
         army = self.current_army
         if army is None or not entries:
@@ -787,8 +779,8 @@ class MainWindow(QMainWindow):
         grown = army
         added = []
         for entry in entries:
-            unit = unit_from_library(entry, unique_unit_id(grown, entry.profile.name),
-                                     army.player)
+            unit_id = rosters.unique_unit_id(grown, entry.profile.name)
+            unit = rosters.unit_from_library(entry, unit_id, army.player)
             grown = replace(grown, units=(*grown.units, unit))
             added.append(unit.id)
         names = ", ".join(entry.profile.name for entry in entries)
@@ -796,9 +788,6 @@ class MainWindow(QMainWindow):
         self.select_units(added)
 
     def duplicate_units(self) -> None:
-        from dataclasses import replace
-
-        from desktop.engine.roster import unique_unit_id
 
         army = self.current_army
         chosen = self.selected_units()
@@ -809,15 +798,13 @@ class MainWindow(QMainWindow):
         for unit in chosen:
             stem = unit.id.rsplit("-", 1)[0] if unit.id.rsplit("-", 1)[-1].isdigit() else unit.id
             name = f"{unit.name} (copy)" if len(unit.name) <= 193 else unit.name
-            copy = replace(unit, id=unique_unit_id(grown, stem), name=name)
+            copy = replace(unit, id=rosters.unique_unit_id(grown, stem), name=name)
             grown = replace(grown, units=(*grown.units, copy))
             copies.append(copy.id)
         self.push_army(army, grown, f"Duplicate {', '.join(u.name for u in chosen)}")
         self.select_units(copies)
 
     def delete_units(self) -> None:
-        from dataclasses import replace
-
         army = self.current_army
         chosen = {unit.id for unit in self.selected_units()}
         if army is None or not chosen:
@@ -835,21 +822,19 @@ class MainWindow(QMainWindow):
         self.army_files.add_sample_armies()
 
     def show_welcome(self) -> None:
-        from desktop.gui.dialogs import WelcomeDialog
-
         if self._closing or not self.isVisible():
             return
         if self._settings is not None:
             if self._settings.value(WELCOMED_KEY, False, bool):
                 return
             self._settings.setValue(WELCOMED_KEY, True)
-        dialog = WelcomeDialog(self)
+        dialog = dialogs.WelcomeDialog(self)
         dialog.exec()
-        if dialog.choice == WelcomeDialog.NEW_ARMY:
+        if dialog.choice == dialogs.WelcomeDialog.NEW_ARMY:
             self.new_army()
-        elif dialog.choice == WelcomeDialog.SAMPLES:
+        elif dialog.choice == dialogs.WelcomeDialog.SAMPLES:
             self.add_sample_armies()
-        elif dialog.choice == WelcomeDialog.SAMPLE_BATTLES:
+        elif dialog.choice == dialogs.WelcomeDialog.SAMPLE_BATTLES:
             self.battles.add_sample_battles()
 
     # Files
@@ -868,10 +853,9 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getSaveFileName(self, "Export as PDF", f"{army.name}.pdf",
                                               "PDF (*.pdf)")
         if path:
-            from desktop.gui.printing import write_pdf
 
             try:
-                write_pdf(army, Path(path), self._printed_problems(army))
+                printing.write_pdf(army, Path(path), self._printed_problems(army))
             except OSError as error:
                 self.report_error("Cannot write the PDF", error)
                 return
@@ -880,16 +864,14 @@ class MainWindow(QMainWindow):
     def print_roster(self) -> None:
         army = self.current_army
         if army is not None:
-            from desktop.gui.printing import print_roster
 
-            print_roster(army, self, self._printed_problems(army))
+            printing.print_roster(army, self, self._printed_problems(army))
 
     def preview_roster(self) -> None:
         army = self.current_army
         if army is not None:
-            from desktop.gui.printing import preview_roster
 
-            preview_roster(army, self, self._printed_problems(army))
+            printing.preview_roster(army, self, self._printed_problems(army))
 
     def _printed_problems(self, army: Army) -> list[RosterProblem] | None:
         # The warnings the roster panes show, so the printout says what the window says.
@@ -917,7 +899,6 @@ class MainWindow(QMainWindow):
 
 
 def _escape(text: str) -> str:
-    from html import escape
 
     return escape(text)
 
@@ -932,11 +913,9 @@ def _unit_html(unit: Unit, ruleset: str) -> str:
              f"Troop type: {unit.profile.troop_type.value.replace('_', ' ')}; unit strength "
              f"{unit.profile.unit_strength} each"]
     if unit.upgrades:
-        from desktop.engine.roster import upgrade_labels
-        from desktop.engine.rulesets import get_ruleset
 
-        lines.append("Upgrades: " + _escape(", ".join(upgrade_labels(unit,
-                                                                     get_ruleset(ruleset)))))
+        lines.append("Upgrades: " + _escape(", ".join(rosters.upgrade_labels(unit,
+                                                                     rulesets.get_ruleset(ruleset)))))
     if unit.profile.special_rules:
         lines.append("Special rules: " + _escape(", ".join(sorted(unit.profile.special_rules))))
     lines += [_escape(note) for note in unit.notes[:8]]

@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Final
 
+from desktop.gui.features import ctypes, subprocess
+
 # The Debian/Ubuntu package of each library Qt's xcb plugin loads (Qt's own list of
 # requirements for X11, plus the GL/EGL and font libraries every Qt GUI needs).
 PACKAGES: Final = {
@@ -64,8 +66,6 @@ def _platform() -> str:
 def missing_libraries(plugin: Path) -> list[str]:
     """Libraries `plugin` cannot load with, by file name; empty when it loads."""
     # Here, not at the top: only a start on X11 needs them (offscreen and tests do not).
-    import ctypes
-    import subprocess
 
     try:
         ctypes.CDLL(str(plugin))
@@ -115,7 +115,6 @@ def platform_problem(plugins: Path) -> str | None:
 
 def display_reachable(display: str) -> bool:
     """Whether an X server answers on `display`, asked the way Qt will (libxcb)."""
-    import ctypes
 
     try:
         xcb = ctypes.CDLL("libxcb.so.1")

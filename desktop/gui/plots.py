@@ -11,10 +11,11 @@ from typing import Any
 
 from PySide6.QtWidgets import QApplication, QWidget
 
+from desktop.gui.features import pg
+
 
 def plot_widget(parent: QWidget, **options: Any) -> Any:
     """A pyqtgraph PlotWidget owned by `parent`, without mouse panning or a context menu."""
-    import pyqtgraph as pg
 
     windows_before = set(QApplication.topLevelWidgets())
     widget = pg.PlotWidget(parent, **options)

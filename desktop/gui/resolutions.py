@@ -11,8 +11,12 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, QPointF, QRect, Qt
 from PySide6.QtWidgets import QDialog, QMessageBox
+
+from desktop.engine.answers import answers_to_json
+from desktop.gui.features import moves, placement, resolution_wizard, rulesets
+from desktop.store.errors import StoreError
 
 if TYPE_CHECKING:
     from desktop.engine.events import Event
@@ -37,10 +41,8 @@ class Resolutions(QObject):
     # Resolutions: the wizard asks, the engine decides, one undo step applies it all
 
     def procedures(self) -> tuple[str, ...]:
-        from desktop.engine.rulesets import get_ruleset
-
         battle = self.panel.battle
-        return tuple(get_ruleset(battle.ruleset).procedures) if battle is not None else ()
+        return tuple(rulesets.get_ruleset(battle.ruleset).procedures) if battle is not None else ()
 
     def resolve_combat(self) -> None:
         battle = self.panel.battle
@@ -55,10 +57,9 @@ class Resolutions(QObject):
             engaged = next(uid for uid in chosen if battle.states[uid].engaged_with)
             self.resolve("combat", {"unit": engaged})
             return
-        from desktop.gui.wizard import combats_from_selection
 
         name = next(n for n in COMBAT_PROCEDURES if n in procedures)
-        self.resolve(name, combats_from_selection(battle, chosen))
+        self.resolve(name, resolution_wizard.combats_from_selection(battle, chosen))
 
     def start_of_turn(self) -> None:
         procedures = self.procedures()
@@ -70,7 +71,6 @@ class Resolutions(QObject):
 
     def next_turn(self) -> None:
         """The next turn begins (what lasted a turn runs out), then its start is resolved."""
-        from desktop.engine import moves
 
         battle = self.panel.battle
         if battle is None or self.panel.workspace is None:
@@ -92,8 +92,6 @@ class Resolutions(QObject):
         """Open the resolution wizard (window-modal); Finish applies its events as one step.
 
         With `answers` (a resumed resolution) it goes on from the first one not given."""
-        from desktop.gui.wizard import ResolutionWizard
-
         battle = self.panel.battle
         if battle is None or self.panel.workspace is None or self.wizard is not None:
             return
@@ -102,7 +100,8 @@ class Resolutions(QObject):
         current = self.panel.workspace.current_id
         if not answers and current and (self._kept_elsewhere() or self.offer_resume(current)):
             return
-        wizard = ResolutionWizard(battle, procedure, prepared, parent=self.panel.window)
+        wizard = resolution_wizard.ResolutionWizard(battle, procedure, prepared,
+                                                    parent=self.panel.window)
         wizard.setWindowModality(Qt.WindowModality.WindowModal)
         wizard.previewChanged.connect(
             lambda start, events: self._preview(wizard, start, events))
@@ -127,9 +126,7 @@ class Resolutions(QObject):
 
     def _place(self, wizard: Any) -> None:
         """Beside the table's centre rather than over it: its preview is drawn there."""
-        from PySide6.QtCore import QPointF, QRect
 
-        from desktop.gui.wizard.placement import beside_the_table
 
         window, view = self.panel.window, self.panel.view
         screen = window.screen()
@@ -139,7 +136,7 @@ class Resolutions(QObject):
         viewport = view.viewport()
         units = [viewport.mapToGlobal(view.mapFromScene(QPointF(*battle.states[uid].center)))
                  for uid in self.panel.scene.selected_units() if uid in battle.states]
-        place = beside_the_table(
+        place = placement.beside_the_table(
             window=window.frameGeometry(),
             table=QRect(viewport.mapToGlobal(viewport.rect().topLeft()), viewport.size()),
             units=units, screen=screen.availableGeometry(), wanted=wizard.size(),
@@ -176,9 +173,6 @@ class Resolutions(QObject):
     # Every answer is saved at once: a resolution cut short by a crash can go on
 
     def _save_pending(self, wizard: Any, answers: Sequence[object]) -> None:
-        from desktop.engine.answers import answers_to_json
-        from desktop.store.errors import StoreError
-
         if self.panel.workspace is None or not self.panel.workspace.current_id:
             return
         try:
@@ -189,8 +183,6 @@ class Resolutions(QObject):
             self.panel.status.emit(f"Could not save the answers so far: {error}")
 
     def _drop_pending(self) -> None:
-        from desktop.store.errors import StoreError
-
         if self.panel.workspace is not None and self.panel.workspace.current_id:
             try:
                 self.panel.workspace.store.drop_pending(self.panel.workspace.current_id,
@@ -201,8 +193,6 @@ class Resolutions(QObject):
     def offer_resume(self, battle_id: str) -> bool:
         """Offer to go on with the battle's unfinished resolution, if it has one; True when
         the players took it up (its wizard is open)."""
-        from desktop.store.errors import StoreError
-
         if (self.panel.workspace is None or self.wizard is not None
                 or self.panel.workspace.store.read_only):  # it could be neither kept nor dropped
             return False
@@ -229,8 +219,6 @@ class Resolutions(QObject):
     def _kept_elsewhere(self) -> bool:
         """A battle keeps one unfinished resolution: when another window's (or one a killed
         window left) is kept, say so and offer to go on with it here instead of a new one."""
-        from desktop.store.errors import StoreError
-
         workspace = self.panel.workspace
         if workspace is None or not workspace.current_id or workspace.store.read_only:
             return False
@@ -255,8 +243,6 @@ class Resolutions(QObject):
         return True
 
     def _take_over(self, battle_id: str) -> None:
-        from desktop.store.errors import StoreError
-
         assert self.panel.workspace is not None
         try:
             pending = self.panel.workspace.store.claim_pending(battle_id, self.owner)

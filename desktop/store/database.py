@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, Connection, make_url
@@ -27,6 +27,7 @@ from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 
 from desktop.engine.errors import quoted
 from desktop.engine.reading import text_problem
+from desktop.lazy import lazy_module
 from desktop.store.errors import (
     CorruptDatabaseError,
     DatabaseError,
@@ -42,6 +43,19 @@ from desktop.store.location import default_database_path as default_database_pat
 from desktop.store.location import default_database_url as default_database_url
 from desktop.store.open_files import TrackedConnection
 from desktop.store.sqlite_file import locked_message, start_facts
+
+# Loaded on first use (desktop.lazy): Alembic, only when a database's schema must be created or
+# migrated.
+if TYPE_CHECKING:
+    import alembic.command as alembic_command
+    import alembic.config as alembic_config
+    import alembic.script as alembic_script
+    import alembic.util as alembic_util
+else:
+    alembic_command = lazy_module("alembic.command")
+    alembic_config = lazy_module("alembic.config")
+    alembic_script = lazy_module("alembic.script")
+    alembic_util = lazy_module("alembic.util")
 
 # Every revision this Rout knows, oldest first; the last is the head. A test checks that
 # this matches the Alembic scripts in desktop/store/migrations/versions.
@@ -330,7 +344,6 @@ MIGRATION_LOCK = 7_310_531
 def _migrate(url: str, path: Path | None, script: Any, config: Any,
              busy_timeout: float, *, backup: bool = True) -> None:
     """`backup=False` for a file that is itself a copy (desktop.store.read_only)."""
-    from alembic import command
 
     engine = create_database_engine(url, busy_timeout, foreign_keys=False)
     try:
@@ -347,7 +360,7 @@ def _migrate(url: str, path: Path | None, script: Any, config: Any,
             if path is not None and revision is not None and backup:
                 backup_sqlite(path, f"before-{script.get_current_head()}")
             config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+            alembic_command.upgrade(config, "head")
             if path is not None:
                 broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
                 if broken:
@@ -364,23 +377,20 @@ def _newer_message(url: str, revision: str) -> str:
 
 
 def _alembic(version_locations: Sequence[Path]) -> tuple[Any, Any]:
-    from alembic.config import Config
-    from alembic.script import ScriptDirectory
 
-    config = Config()
+    config = alembic_config.Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     locations = [MIGRATIONS / "versions", *version_locations]
     config.set_main_option("version_locations", " ".join(str(p) for p in locations))
     config.set_main_option("path_separator", "space")
-    return ScriptDirectory.from_config(config), config
+    return alembic_script.ScriptDirectory.from_config(config), config
 
 
 def _known(script: Any, revision: str) -> bool:
-    from alembic.util import CommandError
 
     try:
         return script.get_revision(revision) is not None
-    except CommandError:
+    except alembic_util.CommandError:
         return False
 
 

@@ -42,20 +42,12 @@ def read_bytes(path: Path, limit: int = MAX_INPUT_BYTES, what: str = "file") -> 
     try:
         with OPENING:
             refuse_open_database(path, what)
-            # Opened without blocking (a pipe with no writer would wait here), then asked
-            # what it is: the name is not looked up twice, so nothing can be swapped between.
-            descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
-                                 | getattr(os, "O_BINARY", 0))
-            with os.fdopen(descriptor, "rb") as handle:
-                mode = os.fstat(descriptor).st_mode
-                if stat.S_ISDIR(mode):
-                    raise IsADirectoryError
-                if not stat.S_ISREG(mode):
-                    raise BadFileError(f"{short_path(path)}: not a regular file (a pipe, a "
-                                       f"device or a socket), so not a {what}")
-                # Read one byte past the limit: the size a file claims is not trusted (a
-                # file still growing says less).
-                data = handle.read(limit + 1)
+            # One byte past the limit: the size a file claims is not trusted (a file still
+            # growing says less).
+            data = read_regular(path, limit + 1)
+    except NotRegularFileError:
+        raise BadFileError(f"{short_path(path)}: not a regular file (a pipe, a device or a "
+                           f"socket), so not a {what}") from None
     except FileNotFoundError:
         raise BadFileError(f"{short_path(path)}: no such file") from None
     except IsADirectoryError:
@@ -67,6 +59,28 @@ def read_bytes(path: Path, limit: int = MAX_INPUT_BYTES, what: str = "file") -> 
         raise BadFileError(f"{short_path(path)}: too large for a {what} (the limit is "
                            f"{limit} bytes)")
     return data
+
+
+class NotRegularFileError(OSError):
+    """A named pipe, a device or a socket: reading one waits for a writer that may never
+    come."""
+
+
+def read_regular(path: Path, size: int) -> bytes:
+    """Up to `size` bytes of the regular file at `path`. It is opened without blocking (a
+    pipe with no writer would wait there) and then asked what it is through that descriptor,
+    so nothing can be swapped in between: IsADirectoryError for a folder,
+    NotRegularFileError for anything else that is not a file, other OSErrors as the system
+    gives them. Call it under OPENING (desktop.store.open_files)."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                         | getattr(os, "O_BINARY", 0))
+    with os.fdopen(descriptor, "rb") as handle:
+        mode = os.fstat(descriptor).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "is a folder", str(path))
+        if not stat.S_ISREG(mode):
+            raise NotRegularFileError(errno.EINVAL, "not a regular file", str(path))
+        return handle.read(size)
 
 
 def refuse_open_database(path: Path, what: str) -> None:

@@ -5,6 +5,17 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from desktop.engine.errors import printable
+from desktop.lazy import lazy_module
+from desktop.store.errors import DatabaseError
+
+# Loaded on first use (desktop.lazy): platformdirs, only when no database was named.
+if TYPE_CHECKING:
+    import platformdirs as platformdirs
+else:
+    platformdirs = lazy_module("platformdirs")
 
 DATABASE_ENVIRONMENT = "ROUT_DATABASE"
 # A scheme of two letters or more, then a colon: a URL (left to the store to judge), not a
@@ -13,9 +24,7 @@ URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")
 
 
 def default_database_path() -> Path:
-    from platformdirs import user_data_path
-
-    return user_data_path("Rout", appauthor=False) / "rout.sqlite"
+    return platformdirs.user_data_path("Rout", appauthor=False) / "rout.sqlite"
 
 
 def database_url_from(text: str) -> str:
@@ -24,7 +33,11 @@ def database_url_from(text: str) -> str:
     command and the window read it through here, so they all take the same forms."""
     if "://" in text or URL_SCHEME.match(text):  # "postgresql:/x" is a mistyped URL
         return text
-    return f"sqlite:///{Path(text).expanduser().resolve()}"
+    try:
+        return f"sqlite:///{Path(text).expanduser().resolve()}"
+    except (ValueError, OSError, RuntimeError) as error:  # a NUL, a loop of links, no home
+        raise DatabaseError(f"{printable(text[:80])!r} cannot name a database file: "
+                            f"{error}") from None
 
 
 def default_database_url() -> str:

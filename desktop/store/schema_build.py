@@ -17,9 +17,18 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Column, MetaData, Table
+
+from desktop.lazy import lazy_module
+
+# Loaded on first use (desktop.lazy): the sqlmodel declarations (sqlmodel, pydantic, the ORM),
+# for this developer tool alone.
+if TYPE_CHECKING:
+    import desktop.store.tables as tables
+else:
+    tables = lazy_module("desktop.store.tables")
 
 SCHEMA_PATH = Path(__file__).resolve().with_name("schema.py")
 LINE_LENGTH = 100
@@ -74,9 +83,8 @@ def _call(indent: str, name: str, parts: Sequence[str], end: str) -> list[str]:
 
 
 def declared_metadata() -> MetaData:
-    from desktop.store.tables import SQLModel
 
-    return SQLModel.metadata
+    return tables.SQLModel.metadata
 
 
 def _type(column: Column[Any]) -> str:

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import stat
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -43,7 +42,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from desktop.store.errors import CorruptDatabaseError, DatabaseError, LockedDatabaseError
-from desktop.store.files import short_path
+from desktop.store.files import NotRegularFileError, read_regular, short_path
 from desktop.store.open_files import OPENING, TrackedConnection, held
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -82,17 +81,10 @@ def read_header(path: Path) -> bytes | None:
         if held(path):
             return None
         try:
-            # Without blocking, and asked what it is: a named pipe would wait for a writer.
-            descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
-                                 | getattr(os, "O_BINARY", 0))
-            with os.fdopen(descriptor, "rb") as handle:
-                mode = os.fstat(descriptor).st_mode
-                if stat.S_ISDIR(mode):
-                    raise IsADirectoryError
-                if not stat.S_ISREG(mode):
-                    raise DatabaseError(f"{short_path(path)} is not a regular file (a pipe, a "
-                                        "device or a socket), so not a database")
-                header = handle.read(HEADER_SIZE)
+            header = read_regular(path, HEADER_SIZE)
+        except NotRegularFileError:
+            raise DatabaseError(f"{short_path(path)} is not a regular file (a pipe, a device "
+                                "or a socket), so not a database") from None
         except IsADirectoryError:
             raise DatabaseError(f"{short_path(path)} is a folder, not a database file"
                                 ) from None

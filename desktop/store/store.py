@@ -60,6 +60,7 @@ from desktop.engine.model import (
 )
 from desktop.engine.reading import Reader
 from desktop.engine.rulesets import get_ruleset
+from desktop.lazy import lazy_module
 from desktop.store.database import (
     create_database_engine,
     default_database_url,
@@ -94,6 +95,13 @@ from desktop.store.schema import (
     ROSTER,
 )
 from desktop.store.sqlite_file import READ_ATTEMPTS, READ_RETRY_PAUSE, ImmutableConnection
+
+# Loaded on first use (desktop.lazy): battles' events, with the first battle read (reading
+# armies needs none).
+if TYPE_CHECKING:
+    import desktop.engine.events as engine_events
+else:
+    engine_events = lazy_module("desktop.engine.events")
 
 if TYPE_CHECKING:
     # Battles' events and answers load with the first battle: reading armies needs neither.
@@ -149,9 +157,8 @@ class SavedBattle:
     @property
     def state(self) -> Battle:
         """The battle now: its start with every event applied (DESIGN: state = fold)."""
-        from desktop.engine.events import fold
 
-        return fold(self.start, self.events)
+        return engine_events.fold(self.start, self.events)
 
 
 @dataclass(frozen=True)
@@ -620,13 +627,12 @@ class Store:
             select(EVENTS.c.step, EVENTS.c.data)
             .where(EVENTS.c.battle_id == battle_id)
             .order_by(EVENTS.c.sequence)).all()
-        from desktop.engine.events import event_from_json
 
         with self._damage_reported(f"battle {battle_id}"):
             _, start, _ = battle_from_json(found.start)
             steps: dict[int, list[Event]] = {}
             for step, data in rows:
-                steps.setdefault(step, []).append(event_from_json(data))
+                steps.setdefault(step, []).append(engine_events.event_from_json(data))
         # The title column is the one renamed; the copy inside `start` follows it.
         return SavedBattle(battle_id, found.title, start,
                            tuple(tuple(steps[key]) for key in sorted(steps)), found.created,
@@ -745,13 +751,12 @@ class Store:
 
     def _take_off(self, connection: Connection, battle_id: str, step: int
                   ) -> tuple[Event, ...]:
-        from desktop.engine.events import event_from_json
 
         rows = connection.execute(
             select(EVENTS.c.data).where(EVENTS.c.battle_id == battle_id, EVENTS.c.step == step)
             .order_by(EVENTS.c.sequence)).scalars().all()
         with self._damage_reported(f"battle {battle_id}"):
-            events = tuple(event_from_json(data) for data in rows)
+            events = tuple(engine_events.event_from_json(data) for data in rows)
         connection.execute(delete(EVENTS).where(EVENTS.c.battle_id == battle_id,
                                                 EVENTS.c.step == step))
         return events

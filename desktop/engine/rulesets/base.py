@@ -9,11 +9,21 @@ from typing import TYPE_CHECKING, Any
 
 from desktop.engine.dice import Dice
 from desktop.engine.errors import ScenarioError, StatError, quoted
+from desktop.lazy import lazy_module
+
+# Loaded on first use (desktop.lazy): a ruleset's procedures and events, loaded with the first
+# battle, not with its declarations.
+if TYPE_CHECKING:
+    import desktop.engine.events as engine_events
+    import desktop.engine.procedure as procedure
+else:
+    engine_events = lazy_module("desktop.engine.events")
+    procedure = lazy_module("desktop.engine.procedure")
 
 if TYPE_CHECKING:
     from desktop.engine.events import Event
     from desktop.engine.model import Battle, UnitProfile
-    from desktop.engine.procedure import Procedure, Recorder, Resolution
+    from desktop.engine.procedure import Procedure, Recorder
 
 
 @dataclass(frozen=True)
@@ -92,14 +102,12 @@ class ProcedureKind:
 
     def prepared(self, battle: Battle, procedure_input: Any) -> Battle:
         """The battle the resolution starts from: `battle` after its setup events."""
-        from desktop.engine.events import fold
 
-        return fold(battle, self.setup_events(battle, procedure_input))
+        return engine_events.fold(battle, self.setup_events(battle, procedure_input))
 
-    def resolution(self, battle: Battle, procedure_input: Any) -> Resolution:
-        from desktop.engine.procedure import Resolution
+    def resolution(self, battle: Battle, procedure_input: Any) -> procedure.Resolution:
 
-        return Resolution(battle, lambda recorder: self.start(recorder, procedure_input))
+        return procedure.Resolution(battle, lambda recorder: self.start(recorder, procedure_input))
 
 
 class ProcedureTable(Mapping[str, ProcedureKind]):

@@ -8,7 +8,7 @@ follows a combat, with the events, movement and odds they use) stay in its own m
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from desktop.engine.errors import RuleError, quoted
 from desktop.engine.rulesets.base import (
@@ -20,6 +20,17 @@ from desktop.engine.rulesets.base import (
     UpgradeSpec,
     check_dice_option,
 )
+from desktop.lazy import lazy_module
+
+# Loaded on first use (desktop.lazy): each ruleset's procedures, when a battle first asks for them.
+if TYPE_CHECKING:
+    import desktop.engine.rulesets.breaks_pursues as breaks_pursues
+    import desktop.engine.rulesets.kensei1 as kensei1
+    import desktop.engine.rulesets.warhammer6 as warhammer6
+else:
+    breaks_pursues = lazy_module("desktop.engine.rulesets.breaks_pursues")
+    kensei1 = lazy_module("desktop.engine.rulesets.kensei1")
+    warhammer6 = lazy_module("desktop.engine.rulesets.warhammer6")
 
 # K-HT-1: how a Kensei Honor roll compares with Honor (the "honor_test" option).
 HONOR_RULES = {
@@ -42,19 +53,16 @@ def check_shooting_total(value: Any) -> object:
 
 
 def _warhammer6_procedures() -> Mapping[str, ProcedureKind]:
-    from desktop.engine.rulesets import warhammer6
 
     return warhammer6.PROCEDURES
 
 
 def _kensei1_procedures() -> Mapping[str, ProcedureKind]:
-    from desktop.engine.rulesets import kensei1
 
     return kensei1.PROCEDURES
 
 
 def _breaks_pursues_procedures() -> Mapping[str, ProcedureKind]:
-    from desktop.engine.rulesets import breaks_pursues
 
     return breaks_pursues.PROCEDURES
 

@@ -40,6 +40,7 @@ from desktop.gui.battlefield.items import (
 )
 from desktop.gui.battlefield.labelling import LabelRoom, Rect
 from desktop.gui.battlefield.terrain_items import TerrainItem
+from desktop.gui.features import engine_events
 
 DEFAULT_TABLE: Final = Table(72.0, 48.0)
 PREVIEW_OPACITY: Final = 0.55
@@ -187,10 +188,8 @@ class BattlefieldScene(QGraphicsScene):
     def show_preview(self, start: Battle, events: Sequence[Event]) -> None:
         """What a resolution would do, read-only: the units it moves or removes drawn as
         ghosts where they would end; `show_battle` ends the preview."""
-        from desktop.engine.events import fold
-
         self.animator.skip()
-        end = fold(start, events)
+        end = engine_events.fold(start, events)
         self.banner = "Preview — Finish applies these moves"
         self.shown_as = "in the preview"
         self._show(end)

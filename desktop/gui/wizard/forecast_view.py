@@ -29,6 +29,7 @@ from desktop.engine.forecast import (
 )
 from desktop.engine.odds import percent
 from desktop.engine.procedure import Resolution
+from desktop.gui.features import pg
 from desktop.gui.plots import plot_widget
 from desktop.gui.tasks import TaskRunner
 
@@ -186,7 +187,6 @@ class ForecastView(QWidget):
 
     def _draw(self, outcomes: Sequence[tuple[str, Fraction]]) -> None:
         # pyqtgraph is heavy: imported only when a forecast is first shown.
-        import pyqtgraph as pg
 
         if self.chart is None:
             self.chart = plot_widget(self._body_widget, background="w")

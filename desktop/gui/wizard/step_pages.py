@@ -32,9 +32,9 @@ from desktop.engine.narrate import sentences
 from desktop.engine.odds import percent
 from desktop.engine.procedure import ANY_ANGLE, Answer, Choice, Outcome, Roll, summed
 from desktop.engine.wording import said
+from desktop.gui.features import odds_chart
 
 if TYPE_CHECKING:
-    from desktop.gui.wizard.odds_chart import OddsChart
     from desktop.gui.wizard.wizard import ResolutionWizard
 
 log = logging.getLogger(__name__)
@@ -150,10 +150,9 @@ class RollPage(StepPage):
 
     def __init__(self, wizard: ResolutionWizard, step: int) -> None:
         super().__init__(wizard, step)
-        from desktop.gui.wizard.odds_chart import OddsChart
 
         self.roll: Roll | None = None
-        self.chart: OddsChart = OddsChart(self)
+        self.chart: odds_chart.OddsChart = odds_chart.OddsChart(self)
         self.dice_row = QHBoxLayout()
         self.dice_row.setSpacing(6)
         self.fields: list[DieField] = []
@@ -193,9 +192,9 @@ class RollPage(StepPage):
         self.show_passed()
         self.why_label.setText(self._why(request.why, request.clause))
         self.chart.show_roll(request)
-        from desktop.gui.wizard.odds_chart import outcome_colours
 
-        colours = {label: colour.name() for label, colour in outcome_colours(request).items()}
+        colours = {label: colour.name()
+                   for label, colour in odds_chart.outcome_colours(request).items()}
         self.odds_label.setText(odds_text(request.odds, colours))
         self._make_fields(request)
         given = self.resolution_wizard.answer_at(self.step)
