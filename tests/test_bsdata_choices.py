@@ -145,6 +145,21 @@ def test_a_paladin_takes_one_vow_and_one_mount_and_magic_items_up_to_50():
     assert after.points == 60 + 14 + 8
 
 
+def test_another_choice_of_a_group_that_takes_one_is_not_greyed_by_the_one_it_replaces():
+    """A radio button stays clickable: the group's "at most 1" is kept by the swap, which
+    `choose` makes. A limit of the choice itself still greys it (none on foot here)."""
+    need(LEXICANUM)
+    data, roster, force = bretonnian_army(1000)
+    roster, paladin = actions.select_entry(data, roster, force, PALADIN)
+    shown = unit_choices(data, roster, paladin)
+    assert [(c.name, c.blocked) for c in find(shown.choices, "Vow").children] == [
+        ("Knights Vow", "at most 1 in Paladin (1 taken)"), ("Grail Vow", ""),
+        ("Questing Vow", "")]
+    mounts = {c.name: c.blocked for c in find(shown.choices, "Mounts").children}
+    assert mounts["Royal Pegasus"] == ""
+    assert mounts["On Foot"] == "the army book allows none here as the army stands"
+
+
 def test_units_the_force_may_not_take_now_say_why():
     need(LEXICANUM)
     data, roster, force = bretonnian_army(1000)

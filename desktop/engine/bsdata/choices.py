@@ -20,7 +20,7 @@ is never changed to find out, so a pane of fifty choices costs one evaluation.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from desktop.engine.bsdata import actions
@@ -154,10 +154,12 @@ def _where(evaluation: Evaluation, scope: str, container: SNode | FNode) -> str:
 
 
 def blocked(evaluation: Evaluation, option: Option, container: SNode | FNode,
-            adding: dict[str, Decimal] | None = None) -> str:
+            adding: dict[str, Decimal] | None = None, replaces: Option | None = None) -> str:
     """Why one more of `option` cannot be chosen in `container` now ("" when it can): the
     first max limit, of the entry or a group it sits in, that one more would break.
-    `adding`: what one more brings by cost type (default: the entry's own costs there)."""
+    `adding`: what one more brings by cost type (default: the entry's own costs there).
+    `replaces`: a group that takes one, whose other choice `choose` takes away first: its
+    count of choices is kept by the swap, so it greys nothing."""
     place = evaluation.virtual(option, container)
     brings = adding if adding is not None else evaluation.unit_costs(place)
     for holder in (option, *option.groups):
@@ -170,6 +172,8 @@ def blocked(evaluation: Evaluation, option: Option, container: SNode | FNode,
             if limit < 0:
                 continue
             query = constraint.query
+            if query.field == "selections" and holder is replaces:
+                continue
             if query.field == "selections":
                 more = Decimal(1)
             else:
@@ -244,6 +248,12 @@ def _exclusive(evaluation: Evaluation, group: Option, container: SNode | FNode) 
     return high == 1
 
 
+def _taking_one(evaluation: Evaluation, option: Option, container: SNode | FNode
+                ) -> Option | None:
+    """The group that takes one whose choice `option` would replace (as `choose` does)."""
+    return next((g for g in option.groups if _exclusive(evaluation, g, container)), None)
+
+
 def _choices(evaluation: Evaluation, options: Iterable[Option], container: SNode,
              depth: int, pts_id: str, skip: Option | None, exclusive: bool
              ) -> list[Choice]:
@@ -287,7 +297,10 @@ def _choices(evaluation: Evaluation, options: Iterable[Option], container: SNode
             option.entry_id, name, False, depth, container.selection.id, points=points,
             per_model=increment is not None, other_costs=others, count=count,
             selection_ids=tuple(node.selection.id for node in nodes), minimum=low,
-            maximum=high, exclusive=exclusive, blocked=blocked(evaluation, option, container),
+            maximum=high, exclusive=exclusive,
+            blocked=blocked(evaluation, option, container,
+                            replaces=_taking_one(evaluation, option, container) if exclusive
+                            and not count else None),
             required=_required(evaluation, option, container, count), children=children))
     return found
 
@@ -497,5 +510,36 @@ def add_unit(data: GameData, roster: Roster, force_id: str, entry_id: str
     return actions.select_entry(data, roster, force_id, entry_id)
 
 
+def remove_unit(roster: Roster, selection_id: str) -> Roster:
+    """A unit (a root selection) and everything it holds taken away."""
+    return actions.set_count(roster, selection_id, 0)
+
+
+def duplicate(roster: Roster, selection_id: str) -> Roster:
+    """A copy of a selection beside it, with everything it holds."""
+    return actions.duplicate_selection(roster, selection_id)[0]
+
+
+def rename(roster: Roster, selection_id: str, name: str) -> Roster:
+    """The player's own name for a selection (its notes stay)."""
+    found = find_selection(roster, selection_id)
+    if found is None:
+        raise RosterActionError(f"no selection {quoted(selection_id, 40)} in the roster")
+    return actions.customize(roster, selection_id=selection_id, name=name or None,
+                             notes=found[1].custom_notes)
+
+
+def with_points_limit(data: GameData, roster: Roster, points: int) -> Roster:
+    """The roster's points limit (0: none, the cost type's own default)."""
+    found = points_type(data.context(None).cost_types)
+    if found is None:
+        return roster
+    if points > 0:
+        return actions.set_cost_limit(roster, found.id, Decimal(points))
+    return replace(roster, cost_limits=tuple((k, v) for k, v in roster.cost_limits
+                                             if k != found.id))
+
+
 __all__ = ["Choice", "ModelCount", "UnitChoices", "UnitOffer", "add_unit", "blocked",
-           "choose", "model_option", "set_amount", "unchoose", "unit_choices", "unit_offers"]
+           "choose", "duplicate", "model_option", "remove_unit", "rename", "set_amount",
+           "unchoose", "unit_choices", "unit_offers", "with_points_limit"]
