@@ -273,6 +273,9 @@ def _summary(data: GameData, file: DataFile) -> dict[str, Any]:
     }
     if file.is_game_system:
         summary["cost_types"] = [c.name.strip() for c in file.cost_types]
+    else:  # the units a player can pick from it (links resolved), for the Game Data dialog
+        summary["units"] = sum(1 for option in data.context(file.id).root_selectable
+                               if option.type in ("unit", "model") and not option.hidden)
     where = file.source
     summary["problems"] = [p for p in data.all_problems() if p.startswith(f"{where}:")]
     return summary
