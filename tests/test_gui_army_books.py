@@ -29,7 +29,15 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
     QWidget,
 )
-from test_gui_roster import open_window, stored, url  # noqa: F401
+from test_gui_roster import (  # noqa: F401
+    cell,
+    commit,
+    open_editor,
+    open_window,
+    stored,
+    type_number,
+    url,
+)
 
 from desktop.gui.book_dialogs import (
     NO_DATA_LINE,
@@ -440,3 +448,80 @@ def test_a_unit_of_models_is_sized_in_the_dock_and_the_limits_follow(qtbot, url,
     window.undo_action.trigger()
     dock_settled(qtbot, window)
     assert [u.models for u in window.current_army.units] == [6]
+
+
+def knights_army(qtbot, window, answers) -> None:
+    new_army(qtbot, window, answers)
+    qtbot.waitUntil(lambda: window.current_army is not None, timeout=20_000)
+    add_units(qtbot, window, answers, "Knights")
+    dock_settled(qtbot, window)
+
+
+def test_roster_cells_of_a_unit_of_an_army_book_change_its_roster(qtbot, url, answers):
+    store_sample_data(url)
+    window = open_window(qtbot, url)
+    knights_army(qtbot, window, answers)
+    unit = window.current_army.units[0]
+    editor = open_editor(window, cell(window, unit.id, "name"))
+    editor.selectAll()
+    qtbot.keyClicks(editor, "Lances of Tests")
+    commit(qtbot, window, editor)
+    spin = open_editor(window, cell(window, unit.id, "models"))
+    type_number(qtbot, spin, 7)
+    commit(qtbot, window, spin)
+    army = window.current_army
+    assert (army.units[0].name, army.units[0].models, army.points) == ("Lances of Tests", 7,
+                                                                        168)
+    # Both went to the roster: the name and the count survive a change of option made later.
+    tick(qtbot, window, "Stakes")
+    dock_settled(qtbot, window)
+    kept = stored(url, army.id)
+    assert (kept.units[0].name, kept.units[0].models, kept.points) == ("Lances of Tests", 7,
+                                                                       175)
+    assert window.army_books.panel.ui.unitTitle.text().startswith("<b>Lances of Tests</b>")
+    # What the book decides is not typed over: the points come from it.
+    points = open_editor(window, cell(window, unit.id, "points"))
+    type_number(qtbot, points, 5)
+    qtbot.keyClick(points, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: "comes from its army book" in window.statusBar().currentMessage())
+    assert stored(url, army.id).points == 175
+
+
+def test_a_unit_of_an_army_book_is_duplicated_with_its_options(qtbot, url, answers):
+    store_sample_data(url)
+    window = open_window(qtbot, url)
+    knights_army(qtbot, window, answers)
+    tick(qtbot, window, "Stakes")
+    dock_settled(qtbot, window)
+    window.ui.actionDuplicateUnit.trigger()
+    dock_settled(qtbot, window)
+    army = window.current_army
+    assert [(u.name, u.models) for u in army.units] == [("Knights", 5), ("Knights", 5)]
+    assert army.points == 2 * 125 and stored(url, army.id).points == 250
+    assert [u.id for u in window.selected_units()] == [army.units[1].id]
+    assert "[x] Stakes · +1 per model" in options(window)
+    window.undo_action.trigger()
+    assert stored(url, army.id).points == 125
+
+
+def test_removing_the_book_of_an_army_keeps_it_as_plain_units(qtbot, url, answers):
+    store_sample_data(url)
+    window = open_window(qtbot, url)
+    knights_army(qtbot, window, answers)
+    army = window.current_army
+    dialog = open_game_data(qtbot, window)
+    dialog.choose("gs", "cat")
+    assert "1 army built from it" in dialog.ui.detailsText.text()
+    asked: list[str] = []
+
+    def keep(box: QMessageBox) -> None:
+        asked.append(box.text())
+        next(b for b in box.buttons() if b.text() == "Keep as plain units and remove").click()
+    answers.answer(QMessageBox, keep)
+    qtbot.mouseClick(dialog.ui.removeButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.shown() == ["Test Battles · 3"])
+    assert asked and asked[0].startswith("Knights is the army book of 1 army: Lances.")
+    kept = stored(url, army.id)
+    assert kept.book is None and [(u.name, u.models) for u in kept.units] == [("Knights", 5)]
+    assert window.current_army.book is None and window.current_army.points == kept.points
+    close(qtbot, dialog)
