@@ -303,6 +303,7 @@ def test_a_new_army_is_built_from_an_army_book(qtbot, url, answers):
     kept = stored(url, army.id)
     assert kept.book is not None and kept.book.catalogue_id == "cat"
     assert window.undo_stack.undoText() == "New army Lances"
+    assert window.ui.actionAddUnits.text() == "&Add Units from the Army Book…"
     dock_settled(qtbot, window)
     # The dock tells what the catalogue still asks for: the game system's Core minimum.
     limits = window.army_books.panel.limits_shown()

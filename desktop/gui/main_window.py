@@ -684,6 +684,15 @@ class MainWindow(QMainWindow):
         army = self.current_army
         units = self.selected_units() if army is not None and writable else []
         self.ui.actionNewArmy.setEnabled(writable)
+        self.ui.actionNewBookArmy.setEnabled(writable)
+        self.ui.actionGameData.setEnabled(self.workspace is not None)
+        # An army built from an army book takes its units from it, not from the library.
+        from_book = army is not None and army.book is not None
+        self.ui.actionAddUnits.setText("&Add Units from the Army Book…" if from_book
+                                       else "&Add Units from Library…")
+        self.ui.actionAddUnits.setStatusTip(
+            "Add units from the army's catalogue, priced by it" if from_book
+            else "Add units from the ruleset's unit library")
         self.ui.actionImport.setEnabled(writable)
         self.ui.actionOpenSamples.setEnabled(writable)
         # Reading again is no edit: offered on a database that may only be read too.
