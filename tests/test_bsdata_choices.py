@@ -158,6 +158,16 @@ def test_another_choice_of_a_group_that_takes_one_is_not_greyed_by_the_one_it_re
     mounts = {c.name: c.blocked for c in find(shown.choices, "Mounts").children}
     assert mounts["Royal Pegasus"] == ""
     assert mounts["On Foot"] == "the army book allows none here as the army stands"
+    # A magic weapon of the army book sits in two groups that take one (its own list, and
+    # the army book's with the common ones): another of its list swaps with it.
+    quest = find(shown.choices, "Sword of the Quest")
+    roster = choose(data, roster, paladin, quest.entry_id)
+    chosen = unit_choices(data, roster, paladin)
+    assert find(chosen.choices, "Sword of the Quest").count == 1
+    assert find(chosen.choices, "Sword of Heroes").blocked == ""
+    # A common one is of another list: the army book's "at most 1" greys it, as it is.
+    common = find(find(chosen.choices, "Magic Weapons (Common)").children, "Biting Blade")
+    assert common.blocked == "Magic Weapons (BR-AB + Common): at most 1 in Paladin (1 taken)"
 
 
 def test_units_the_force_may_not_take_now_say_why():

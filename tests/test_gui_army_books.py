@@ -386,6 +386,9 @@ def test_a_paladins_options_are_ticked_and_greyed_as_his_army_book_says(qtbot, u
     army = window.current_army
     assert army.units[-1].name == "Paladin" and army.points == start + 74
     assert [u.name for u in window.selected_units()] == ["Paladin"]
+    dock = window.army_books.dock
+    assert dock.isVisible() and not dock.visibleRegion().isEmpty()  # in front of the Unit dock
+    assert dock.width() >= 320
     shown = options(window)
     # A group that takes one (the Vow): the Knights Vow comes chosen, the others priced.
     assert shown[:4] == ["Vow", "  [x] Knights Vow · free", "  [ ] Grail Vow · +21",

@@ -76,6 +76,7 @@ else:
 DATA_SUFFIXES = (".gst", ".cat", ".gstz", ".catz", ".zip")
 ROSTER_SUFFIXES = (".ros", ".rosz")
 PROGRESS_DELAY_MS = 300
+DOCK_WIDTH = 320  # the Army Book dock's width when it comes to the front for building
 DATA_FILTER = "Game data (*.gst *.cat *.gstz *.catz *.zip);;All files (*)"
 
 
@@ -221,6 +222,14 @@ class ArmyBooks(QObject):
             self.panel.show_unit(None, str(error))
             return
         self.panel.show_unit(shown, "")
+
+    def show_dock(self) -> None:
+        """The Army Book dock in front, wide enough for its option names: its options and
+        limits are what the player works with while building."""
+        self.dock.show()
+        self.dock.raise_()
+        if not self.dock.isFloating() and self.dock.width() < DOCK_WIDTH:
+            self.window.resizeDocks([self.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
 
     # Reading a catalogue's data
 
@@ -475,6 +484,7 @@ class ArmyBooks(QObject):
         created = self._push(None, built.army, f"New army {built.army.name}")
         if created is not None:
             window.select_army(created.id)
+            self.show_dock()
 
     # Add Units
 
@@ -523,6 +533,7 @@ class ArmyBooks(QObject):
         saved = self.edit(army, f"Add {names}", change)
         if saved is not None:
             self.window.select_units([u.id for u in saved.units if u.id not in before])
+            self.show_dock()
 
     # File ▸ Game Data…
 

@@ -417,9 +417,11 @@ class BookUnitsDialog(QDialog):
         if index is None:
             return
         view = self.ui.unitTree
+        # Current first: the details the selection change shows are the current row's.
+        view.selectionModel().setCurrentIndex(index,
+                                              QItemSelectionModel.SelectionFlag.NoUpdate)
         view.selectionModel().select(index, QItemSelectionModel.SelectionFlag.ClearAndSelect
                                      | QItemSelectionModel.SelectionFlag.Rows)
-        view.setCurrentIndex(index)
 
     def shown(self) -> list[str]:
         """The rows as listed, slots unindented, units indented with points and size."""

@@ -65,12 +65,17 @@ class RadioDelegate(QStyledItemDelegate):
             return
         check = style.subElementRect(QStyle.SubElement.SE_ItemViewItemCheckIndicator, opt,
                                      widget)
+        text = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, widget)
+        # The item without its check box, its text where the check box layout put it.
         opt.features &= ~QStyleOptionViewItem.ViewItemFeature.HasCheckIndicator
+        opt.rect.setLeft(text.left() - style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin,
+                                                         None, widget) - 1)
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
         radio = QStyleOptionButton()
         radio.rect = QRect(check)
         radio.state = opt.state & ~QStyle.StateFlag.State_HasFocus
-        checked = index.data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Checked
+        state = index.data(Qt.ItemDataRole.CheckStateRole)  # an enum or its number
+        checked = state in (Qt.CheckState.Checked, Qt.CheckState.Checked.value)
         radio.state |= QStyle.StateFlag.State_On if checked else QStyle.StateFlag.State_Off
         style.drawPrimitive(QStyle.PrimitiveElement.PE_IndicatorRadioButton, radio, painter,
                             widget)

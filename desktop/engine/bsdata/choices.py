@@ -158,10 +158,24 @@ def blocked(evaluation: Evaluation, option: Option, container: SNode | FNode,
     """Why one more of `option` cannot be chosen in `container` now ("" when it can): the
     first max limit, of the entry or a group it sits in, that one more would break.
     `adding`: what one more brings by cost type (default: the entry's own costs there).
-    `replaces`: a group that takes one, whose other choice `choose` takes away first: its
-    count of choices is kept by the swap, so it greys nothing."""
+    `replaces`: a group that takes one, whose other choice `choose` takes away first: the
+    swap keeps the count of choices of that group and of the groups around it, so those
+    grey nothing."""
     place = evaluation.virtual(option, container)
     brings = adding if adding is not None else evaluation.unit_costs(place)
+    kept_by_swap: set[int] = set()
+    freed: dict[str, Decimal] = {}  # what the choice swapped out costs, by cost type
+    if replaces is not None and replaces in option.groups and isinstance(container, SNode):
+        members = {id(member) for member in replaces.selectable}
+        swapped = [node for node in container.children
+                   if id(node.option) in members and node.option is not option]
+        if swapped:
+            outward = option.groups[option.groups.index(replaces):]
+            kept_by_swap = {id(group) for group in outward}
+        for node in swapped:
+            for cost, value in evaluation.unit_costs(
+                    evaluation.virtual(node.option, container)).items():
+                freed[cost] = freed.get(cost, ZERO) + value * node.selection.amount
     for holder in (option, *option.groups):
         holder_place = evaluation.virtual(holder, container)
         modifiers = evaluation.option_modifiers(holder)
@@ -172,12 +186,14 @@ def blocked(evaluation: Evaluation, option: Option, container: SNode | FNode,
             if limit < 0:
                 continue
             query = constraint.query
-            if query.field == "selections" and holder is replaces:
+            if query.field == "selections" and id(holder) in kept_by_swap:
                 continue
             if query.field == "selections":
                 more = Decimal(1)
             else:
                 more = brings.get(query.field, ZERO)
+                if id(holder) in kept_by_swap:
+                    more -= freed.get(query.field, ZERO)
                 if more <= 0:
                     continue
             count = evaluation.query_value(query, holder_place, holder, constraint=True)
