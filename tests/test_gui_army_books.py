@@ -529,3 +529,23 @@ def test_removing_the_book_of_an_army_keeps_it_as_plain_units(qtbot, url, answer
     assert kept.book is None and [(u.name, u.models) for u in kept.units] == [("Knights", 5)]
     assert window.current_army.book is None and window.current_army.points == kept.points
     close(qtbot, dialog)
+
+
+def test_add_units_is_driven_by_the_keyboard_from_its_filter(qtbot, url, answers):
+    store_sample_data(url)
+    window = open_window(qtbot, url)
+    new_army(qtbot, window, answers)
+    qtbot.waitUntil(lambda: window.current_army is not None, timeout=20_000)
+    seen: list[str] = []
+
+    def keys(dialog: BookUnitsDialog) -> None:
+        seen.append(dialog.ui.unitDetails.text())
+        qtbot.keyClick(dialog.ui.searchEdit, Qt.Key.Key_Down)  # to the next unit
+        seen.append(dialog.ui.unitDetails.text())
+        qtbot.keyClick(dialog.ui.searchEdit, Qt.Key.Key_Return)
+    answers.answer(BookUnitsDialog, keys)
+    window.ui.actionAddUnits.trigger()
+    qtbot.waitUntil(lambda: not answers.expected, timeout=20_000)
+    assert seen[0].startswith("<b>Knights</b> — Core: 120 points for 5–15 models")
+    assert seen[1].startswith("<b>Paladin</b> — Heroes: 60 points for 1 model")
+    assert [u.name for u in window.current_army.units] == ["Paladin"]
