@@ -38,6 +38,9 @@ from test_gui_roster import (  # noqa: F401
     type_number,
     url,
 )
+from test_gui_roster import (
+    small_army as small_plain_army,
+)
 
 from desktop.gui.book_dialogs import (
     NO_DATA_LINE,
@@ -549,3 +552,48 @@ def test_add_units_is_driven_by_the_keyboard_from_its_filter(qtbot, url, answers
     assert seen[0].startswith("<b>Knights</b> — Core: 120 points for 5–15 models")
     assert seen[1].startswith("<b>Paladin</b> — Heroes: 60 points for 1 model")
     assert [u.name for u in window.current_army.units] == ["Paladin"]
+
+
+def test_an_army_of_a_book_is_exported_as_a_roster_and_imported_back_the_same(
+        qtbot, url, tmp_path, answers):
+    store_bretonnia(url)
+    window = open_window(qtbot, url)
+    new_army(qtbot, window, answers, "Bretonnians", "705")
+    qtbot.waitUntil(lambda: window.current_army is not None, timeout=20_000)
+    add_units(qtbot, window, answers, "Paladin", search="paladin")
+    dock_settled(qtbot, window)
+    tick(qtbot, window, "Grail Vow")
+    dock_settled(qtbot, window)
+    built = window.current_army
+    path = tmp_path / "bretonnians.rosz"
+    assert window.export_army(path)
+    assert f"Exported Bretonnians to {path} (rosz)" in window.ui.logView.toPlainText()
+    # Into a fresh database holding the same game data, through the window's Import.
+    other = f"sqlite:///{tmp_path / 'club.sqlite'}"
+    store_bretonnia(other)
+    second = open_window(qtbot, other)
+    done: list[bool] = []
+    second.import_army(path, lambda: done.append(True))
+    qtbot.waitUntil(lambda: bool(done), timeout=20_000)
+    back = second.current_army
+    assert back is not None and back.book is not None
+    assert back.book.catalogue_name == built.book.catalogue_name
+    assert [(u.name, u.models, u.points, u.upgrades) for u in back.units] == [
+        (u.name, u.models, u.points, u.upgrades) for u in built.units]
+    assert back.points == built.points
+    assert [p.message for p in back.book.problems] == [p.message for p in built.book.problems]
+
+
+def test_an_army_not_of_a_book_is_not_written_as_a_roster(qtbot, url, tmp_path, answers):
+    window = open_window(qtbot, url)
+    seen: list[str] = []
+
+    def note(box: QMessageBox) -> None:
+        seen.append(box.text())
+        box.accept()
+    window.push_army(None, small_plain_army(), "New army")
+    answers.answer(QMessageBox, note)
+    assert not window.export_army(tmp_path / "plain.rosz")
+    qtbot.waitUntil(lambda: bool(seen))
+    assert "is not built from an army book" in seen[0]
+    assert not (tmp_path / "plain.rosz").exists()

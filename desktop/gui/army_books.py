@@ -724,22 +724,26 @@ class ArmyBooks(QObject):
 
     # Exports and imports
 
-    def export_roster(self, army: Army, path: Path) -> None:
-        """Write the army's BattleScribe roster (.ros/.rosz) from its book's data."""
+    def export_roster(self, army: Army, path: Path) -> bool:
+        """Write the army's BattleScribe roster (.ros/.rosz) from its book's data: at once
+        when the data is read, else in a worker. False when refused (the reason shown)."""
         window = self.window
         store = self.store
         if store is None:
-            return
+            return False
         book = army.book
         loaded = self.loaded(book) if book is not None else None
-        if loaded is not None:
+        if loaded is not None or book is None:
             try:
-                books.write_roster_file(loaded.data, army, path)
+                if loaded is not None:
+                    books.write_roster_file(loaded.data, army, path)
+                else:
+                    books.write_army_roster(store, army, path)  # refused, with the reason
             except store_errors.StoreError as error:
                 window.report_error("Cannot export", error)
-                return
+                return False
             window.log(f"Exported {army.name} to {path} ({path.suffix.lstrip('.')})")
-            return
+            return True
 
         def done(kind: object) -> None:
             window.log(f"Exported {army.name} to {path} ({kind})")
@@ -747,15 +751,7 @@ class ArmyBooks(QObject):
         window.runner.run(lambda: books.write_army_roster(store, army, path), done,
                           lambda error: window.report_error("Cannot export", error),
                           progress_parent=window, label=f"Exporting {path.name}…")
-
-
-def read_roster_priced(store: Store | None, path: Path) -> Any:
-    """(A worker's.) A roster file read and, when its catalogue is stored, linked to it:
-    the army keeps its roster and is built as one from the catalogue is."""
-    imported = transfer.read_army_file(path)
-    if store is not None and path.suffix.lower() in ROSTER_SUFFIXES:
-        imported, _ = stored_rosters.priced_from_stored_data(store, imported, path)
-    return imported
+        return True
 
 
 def _forces(loaded: LoadedBook) -> list[ForceChoice]:
@@ -804,4 +800,4 @@ def _data_paths(event: QDragEnterEvent | QDropEvent) -> list[Path]:
         else []
 
 
-__all__ = ["NO_DATA_LINE", "ArmyBooks", "Cancelled", "LoadedBook", "read_roster_priced"]
+__all__ = ["NO_DATA_LINE", "ArmyBooks", "Cancelled", "LoadedBook"]

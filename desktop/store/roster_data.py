@@ -131,6 +131,13 @@ def priced_from_stored_data(store: Store, imported: ImportedArmy, path: Path
         # from the catalogue is (desktop.store.armybooks), so it can be edited like one.
         army = with_roster(data, replace(army, units=()), loaded.roster,
                            next(iter(catalogue_ids))).army
+        # In the file's order, as the plain import has them (the roster's own is by id).
+        rank = {selection: index for index, selection in enumerate(_unit_selection_ids(root))}
+        book = army.book
+        if book is not None:
+            army = replace(army, units=tuple(sorted(
+                army.units, key=lambda unit: rank.get(book.selection_of(unit.id) or "",
+                                                      len(rank)))))
         pricing.book = True
     return replace(imported, army=army, warnings=tuple(warnings)), pricing
 
