@@ -11,8 +11,9 @@
               | --charge TARGET | --reform FILES)   check one player move, print its events
     rout import FILE [--ruleset ID]       a .json, .ros or .rosz army, or a .json battle or
                                           scenario (its battle), into the database
-    rout export NAME FILE [--format F]    an army (name or id) as .json, .txt or .md, or a
-                                          battle (title or id) as .json
+    rout export NAME FILE [--format F]    an army (name or id) as .json, .txt or .md (one
+                                          built from an army book also as .ros or .rosz),
+                                          or a battle (title or id) as .json
     rout armies                           the armies in the database
     rout check ARMY                       an army's warnings (roster and composition)
     rout battles                          the battles in the database
@@ -59,6 +60,7 @@ if TYPE_CHECKING:
     import desktop.engine.rulesets as rulesets
     import desktop.engine.scenario as scenarios
     import desktop.gui.app as gui_app
+    import desktop.store.armybooks as armybooks
     import desktop.store.checking as checking
     import desktop.store.database as databases
     import desktop.store.files as files
@@ -68,6 +70,7 @@ if TYPE_CHECKING:
     import desktop.store.transfer as transfer
     from desktop.engine.dice import Roller
 else:
+    armybooks = lazy_module("desktop.store.armybooks")
     checking = lazy_module("desktop.store.checking")
     cli_data = lazy_module("desktop.cli_data")
     composition = lazy_module("desktop.engine.composition")
@@ -264,8 +267,9 @@ def _build_parser() -> _Parser:
     export_parser.add_argument("name", metavar="ARMY_OR_BATTLE",
                                help="an army's name or id (see `rout armies`) or a battle's "
                                "title or id (see `rout battles`)")
-    export_parser.add_argument("file", type=Path, help=".json, .txt or .md (battles: .json)")
-    export_parser.add_argument("--format", choices=("json", "text", "markdown"),
+    export_parser.add_argument("file", type=Path, help=".json, .txt, .md, or .ros/.rosz for "
+                               "an army built from an army book (battles: .json)")
+    export_parser.add_argument("--format", choices=("json", "text", "markdown", "ros", "rosz"),
                                help="default: from the file's extension")
     commands.add_parser("armies", parents=[database], help="list the armies as JSON")
     check_parser = commands.add_parser(
@@ -282,9 +286,12 @@ def _build_parser() -> _Parser:
                              "catalogues (files, folders, zips of a repository)").add_argument(
         "paths", type=Path, nargs="+", metavar="PATH")
     data_commands.add_parser("list", parents=[database], help="what is stored, as JSON")
-    data_commands.add_parser("remove", parents=[database], help="remove a catalogue, or a "
-                             "game system with its catalogues").add_argument("name",
-                                                                             metavar="NAME|ID")
+    remove_parser = data_commands.add_parser(
+        "remove", parents=[database], help="remove a catalogue, or a game system with its "
+        "catalogues (refused while armies are built from it)")
+    remove_parser.add_argument("name", metavar="NAME|ID")
+    remove_parser.add_argument("--keep-armies", action="store_true",
+                               help="armies built from it keep their units as plain units")
     data_commands.add_parser("units", parents=[database], help="a catalogue's units as "
                              "JSON").add_argument("catalogue", metavar="CATALOGUE")
     commands.add_parser(
@@ -509,7 +516,11 @@ def export_command(args: argparse.Namespace) -> dict[str, Any]:
         return {"battle": saved.id, "title": saved.title, "file": str(args.file),
                 "format": chosen, "units": len(saved.start.roster),
                 "steps": len(saved.steps), "events": len(saved.events)}
-    transfer.write_army_file(army, args.file, chosen)
+    if chosen in transfer.ROSTER_FORMATS:
+        with storage.Store.open(args.database) as store:
+            armybooks.write_army_roster(store, army, args.file)
+    else:
+        transfer.write_army_file(army, args.file, chosen)
     return {"army": army.id, "name": army.name, "file": str(args.file), "format": chosen,
             "units": len(army.units), "points": army.points}
 

@@ -3,7 +3,9 @@
     rout data add PATH…        game systems and catalogues (files, folders, or a zip of a data
                                repository), checked and stored in one transaction
     rout data list             what is stored, as JSON
-    rout data remove NAME|ID   a catalogue, or a game system with its catalogues
+    rout data remove NAME|ID   a catalogue, or a game system with its catalogues (refused
+                               while armies are built from it, unless --keep-armies keeps
+                               them as plain units)
     rout data units CATALOGUE  the units a catalogue offers, with points, sizes and options
 
 Each prints JSON; bad input is one line on stderr (exit status 2) and stores nothing.
@@ -75,9 +77,10 @@ def list_command(args: argparse.Namespace, missing: bool) -> dict[str, Any]:
 
 def remove_command(args: argparse.Namespace) -> dict[str, Any]:
     with Store.open(args.database) as store:
-        gone = remove_data(store, args.name)
+        removed = remove_data(store, args.name, keep_armies=args.keep_armies)
         where = store.describe()
-    return {"removed": [_short(d) for d in gone], "database": where}
+    return {"removed": [_short(d) for d in removed.gone],
+            "armies_kept_as_plain_units": removed.unlinked, "database": where}
 
 
 def units_command(args: argparse.Namespace, missing: bool) -> dict[str, Any]:

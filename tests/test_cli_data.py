@@ -193,7 +193,7 @@ def test_an_imported_roster_is_priced_from_the_stored_catalogue(capsys, url, fil
     assert priced["points"] == 180
     assert priced["game_data"] == {"catalogue": "Knights", "game_system": "Test Battles",
                                    "linked_selections": 4, "costs": {"pts": 180.0},
-                                   "errors": []}
+                                   "errors": [], "army_book": True}
     assert "'Paladin': the roster says 65 pts, the catalogue gives 60; Rout uses the " \
            "catalogue's" in priced["warnings"]
 
@@ -219,7 +219,8 @@ def test_the_new_recruit_roster_imports_at_705_points_from_the_stored_catalogue(
     assert imported["game_data"] == {
         "catalogue": "Bretonnia", "game_system": "Warhammer Fantasy Battles (6th definitive "
         "edition)", "linked_selections": 48,
-        "costs": {"pts": 705.0, "Casting Dice": 2.0, "Dispel Dice": 2.0}, "errors": []}
+        "costs": {"pts": 705.0, "Casting Dice": 2.0, "Dispel Dice": 2.0}, "errors": [],
+        "army_book": True}
     assert not any("catalogue gives" in w for w in imported["warnings"])
 
 

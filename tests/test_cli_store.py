@@ -541,7 +541,7 @@ def test_a_file_at_the_size_limit_is_read(capsys, database, tmp_path):
 @pytest.mark.parametrize(("target", "says"), [
     ("nowhere/out.json", "cannot write there"),
     ("nowhere/deeper/out.md", "cannot write there"),
-    ("out.pdf", "cannot tell the format from '.pdf' (use .json, .txt or .md)"),
+    ("out.pdf", "cannot tell the format from '.pdf' (use .json, .txt, .md, or .ros/.rosz"),
     ("out", "cannot tell the format from 'no extension'"),
 ])
 def test_export_to_a_place_it_cannot_write_changes_nothing(capsys, stocked, tmp_path, target,

@@ -1177,7 +1177,7 @@ def test_export_errors_are_shown(qtbot, url, tmp_path, modals):
     modals.message(Ok, seen)
     assert not window.export_army(tmp_path / "no-such-folder" / "goblins.json")
     assert [text.split(":")[0] for text in seen] == ["Cannot export", "Cannot export"]
-    assert "use .json, .txt or .md" in seen[0]
+    assert "use .json, .txt, .md" in seen[0]
     assert "cannot write there" in seen[1]
     assert not list(tmp_path.rglob("goblins.*"))
 

@@ -225,17 +225,17 @@ def test_migrating_takes_a_copy_first_and_keeps_the_data(saved_database):
     with Store.open(sqlite_url(saved_database),
                     version_locations=[EXTRA_MIGRATIONS]) as migrated:
         assert {s.id: migrated.load_army(s.id) for s in migrated.list_armies()} == armies
-    [copy] = saved_database.parent.glob("rout.before-0008_test.*.sqlite")
+    [copy] = saved_database.parent.glob("rout.before-0009_test.*.sqlite")
     with sqlite3.connect(copy) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
             (database.REVISIONS[-1],)]
         assert connection.execute("SELECT count(*) FROM army").fetchone()[0] == len(armies)
     with sqlite3.connect(saved_database) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
-            ("0008_test",)]
+            ("0009_test",)]
         columns = [row[1] for row in connection.execute("PRAGMA table_info(army)")]
         assert "nickname" in columns
-    # This Rout does not know 0008_test: to it, the migrated database is from a newer Rout.
+    # This Rout does not know 0009_test: to it, the migrated database is from a newer Rout.
     with pytest.raises(NewerDatabaseError):
         Store.open(sqlite_url(saved_database))
 
@@ -458,7 +458,7 @@ def test_two_routs_migrating_at_once_migrate_once_after_one_true_copy(saved_data
                              text=True, cwd=Path(__file__).parents[1]) for _ in range(2)]
     results = [run.communicate(timeout=120) for run in runs]
     assert [out.strip() for out, _ in results] == ["OK", "OK"], results
-    copies = list(saved_database.parent.glob("rout.before-0008_test.*"))
+    copies = list(saved_database.parent.glob("rout.before-0009_test.*"))
     assert len(copies) == 1
     with sqlite3.connect(copies[0]) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [

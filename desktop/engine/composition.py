@@ -23,6 +23,7 @@ from desktop.engine.rulesets import get_ruleset
 from desktop.engine.rulesets.base import slot_key
 
 COMPOSITION_FIELD = "composition"  # RosterProblem.field of army-wide composition warnings
+CATALOGUE_FIELD = "catalogue"  # RosterProblem.field of the army book's limits
 
 
 @dataclass(frozen=True)
@@ -263,12 +264,28 @@ def composition_problems(army: Army, library: Library) -> list[RosterProblem]:
     return found
 
 
+def book_problems(army: Army) -> list[RosterProblem]:
+    """The limits of its army book that an army built from one breaks, as its catalogue
+    said when the army was last changed (desktop.engine.bsdata checks them)."""
+    if army.book is None:
+        return []
+    return [RosterProblem(problem.message, problem.unit_id, CATALOGUE_FIELD)
+            for problem in army.book.problems]
+
+
 def army_problems(army: Army, library: Library) -> list[RosterProblem]:
     """Everything the roster warns about (roster.problems and the composition), army-wide
     first, then unit by unit in roster order; in each, warnings before notes (a cell shows
-    its first). What the window and `rout check` show."""
-    found = (problems(army, get_ruleset(army.ruleset), library.entries)
-             + composition_problems(army, library))
+    its first). What the window and `rout check` show.
+
+    An army built from an army book is held to its catalogue's limits instead of the
+    library's composition, points limit included, so that no limit is warned of twice."""
+    if army.book is not None:
+        found = (problems(army, get_ruleset(army.ruleset), library.entries,
+                          points_limit=False) + book_problems(army))
+    else:
+        found = (problems(army, get_ruleset(army.ruleset), library.entries)
+                 + composition_problems(army, library))
     order = {unit.id: number for number, unit in enumerate(army.units)}
     return sorted(found, key=lambda problem: (
         order.get(problem.unit_id, len(order)) if problem.unit_id else -1,

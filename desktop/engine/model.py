@@ -205,6 +205,42 @@ class Unit:
 
 
 @dataclass(frozen=True)
+class BookProblem:
+    """A limit of the army book that the army breaks, in the catalogue's words, as the
+    engine found it when the army was last changed; `unit_id` the unit it concerns ("":
+    the army as a whole)."""
+
+    message: str
+    unit_id: str = ""
+    selection_id: str = ""
+
+
+@dataclass(frozen=True)
+class ArmyBook:
+    """The BattleScribe roster behind an army built from a player's game data (an army
+    book): which game system and catalogue (and its revision) it was built from, its
+    selections as `desktop.engine.bsdata.document` writes them (entry ids, counts, costs,
+    categories), which unit each root selection became, and the catalogue's limits it
+    breaks. Kept with the army, so that showing it needs no game data; changing it does."""
+
+    game_system_id: str
+    game_system_name: str
+    catalogue_id: str
+    catalogue_name: str
+    catalogue_revision: int
+    roster: Mapping[str, Any]
+    units: tuple[tuple[str, str], ...] = ()  # (unit id, the id of its root selection)
+    problems: tuple[BookProblem, ...] = ()
+
+    def selection_of(self, unit_id: str) -> str | None:
+        return next((selection for unit, selection in self.units if unit == unit_id), None)
+
+    def unit_of(self, selection_id: str) -> str | None:
+        return next((unit for unit, selection in self.units if selection == selection_id),
+                    None)
+
+
+@dataclass(frozen=True)
 class Army:
     name: str
     player: str
@@ -217,6 +253,9 @@ class Army:
     # The store's count of saves, from 1; 0 for an army not yet saved. A save says which
     # version it started from, so one from an older version is refused, not silently lost.
     version: int = 0
+    # Built from an army book (BattleScribe game data): its roster; None for an army made
+    # of library units or imported as plain units.
+    book: ArmyBook | None = None
 
     @property
     def points(self) -> int:

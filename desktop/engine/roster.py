@@ -152,16 +152,18 @@ def unique_unit_id(army: Army, stem: str) -> str:
 
 
 def problems(army: Army, ruleset: Ruleset | None = None,
-             library: Sequence[LibraryEntry] | None = None) -> list[RosterProblem]:
+             library: Sequence[LibraryEntry] | None = None, *,
+             points_limit: bool = True) -> list[RosterProblem]:
     """Everything worth a warning in the roster, army-wide first, then unit by unit.
 
     With the ruleset's `library`, points are checked too: typed points are noted beside
     the listed price, and a unit nothing prices is noted as keeping its points whatever
-    its size.
+    its size. Without `points_limit`, the points limit is left to someone else (an army
+    book's catalogue checks its own).
     """
     rules = ruleset or get_ruleset(army.ruleset)
     found: list[RosterProblem] = []
-    if army.points_limit and army.points > army.points_limit:
+    if points_limit and army.points_limit and army.points > army.points_limit:
         found.append(RosterProblem(f"{army.points} points is {army.points - army.points_limit} "
                                    f"over the limit of {army.points_limit}", field="points"))
     known_upgrades = {spec.name for spec in rules.upgrades}
@@ -221,6 +223,19 @@ def join_refusal(source: Army, target: Army) -> str:
     return (f"{target.name} is a {get_ruleset(target.ruleset).name} army: units from "
             f"{get_ruleset(source.ruleset).name} cannot join it, their profiles have other "
             "statistics")
+
+
+def move_refusal(source: Army, target: Army, unit_ids: Iterable[str]) -> str:
+    """Why these units may not move from `source` to `target` ("" when they may), besides
+    join_refusal: a unit of an army book is its roster's selection, which another army's
+    roster cannot hold, so it stays (a copy goes as a plain unit)."""
+    book = source.book
+    if source.id == target.id or book is None:
+        return ""
+    if any(book.selection_of(unit_id) for unit_id in unit_ids):
+        return (f"units of {source.name} come from its army book ({book.catalogue_name}): "
+                "copy them instead (hold Ctrl), or delete them there")
+    return ""
 
 
 def joined(army: Army, units: Sequence[Unit],

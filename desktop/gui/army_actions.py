@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QUndoStack
 
 from desktop.engine.model import Army
-from desktop.engine.roster import join_refusal, joined, units_by_slot
+from desktop.engine.roster import join_refusal, joined, move_refusal, units_by_slot
 from desktop.engine.rulesets import get_ruleset
 from desktop.gui.commands import ReplaceArmies, ReplaceArmy, push_edit
 from desktop.gui.workspace import Workspace
@@ -49,7 +49,8 @@ def transfer_units(workspace: Workspace, undo_stack: QUndoStack, source: Army,
     """
     wanted = set(unit_ids)
     units = [unit for unit in source.units if unit.id in wanted]
-    if not units or join_refusal(source, target):
+    if not units or join_refusal(source, target) or (
+            not copy and move_refusal(source, target, wanted)):
         return []
     names = ", ".join(unit.name for unit in units)
     if source.id == target.id:
@@ -103,6 +104,10 @@ class ArmyActions(QObject):
         window = self.window
         source, target = self._army(source_id), self._army(target_id)
         if source is None or target is None or window.workspace is None:
+            return
+        refusal = "" if copy else move_refusal(source, target, unit_ids)
+        if refusal:
+            window.statusBar().showMessage(refusal[0].upper() + refusal[1:], 8000)
             return
         arrived = transfer_units(window.workspace, window.undo_stack, source, unit_ids,
                                  target, copy=copy)

@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog
 
 from desktop.bundled import resources_dir
-from desktop.gui.features import codec, files, transfer
+from desktop.gui.features import codec, files, roster_data, transfer
 from desktop.store.errors import StoreError
 
 if TYPE_CHECKING:
@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from desktop.gui.main_window import MainWindow
 
 NAME_LIMIT = 200  # the store's longest army name
+
+ROSTER_SUFFIXES = (".ros", ".rosz")  # BattleScribe rosters
+
 
 def sample_armies() -> list[Army]:
 
@@ -98,16 +101,27 @@ class ArmyFiles(QObject):
             if on_finished:
                 on_finished()
 
-        window.runner.run(lambda: transfer.read_army_file(path), done, failed,
+        store = window.store
+
+        def read() -> Any:
+            imported = transfer.read_army_file(path)
+            if store is not None and path.suffix.lower() in ROSTER_SUFFIXES:
+                # Priced from its stored catalogue; linked whole, it keeps its roster.
+                imported, _ = roster_data.priced_from_stored_data(store, imported, path)
+            return imported
+
+        window.runner.run(read, done, failed,
                           progress_parent=window, label=f"Importing {path.name}…")
 
     def choose_export(self) -> None:
         army = self.window.current_army
         if army is None:
             return
+        rosters = ";;BattleScribe roster (*.rosz);;BattleScribe roster, not zipped (*.ros)" \
+            if army.book is not None else ""
         path, _ = QFileDialog.getSaveFileName(
             self.window, "Export Army", f"{army.name}.json",
-            "Rout JSON (*.json);;Text for forums (*.txt);;Markdown (*.md)")
+            "Rout JSON (*.json);;Text for forums (*.txt);;Markdown (*.md)" + rosters)
         if path:
             self.export_army(Path(path))
 
@@ -117,6 +131,8 @@ class ArmyFiles(QObject):
         army = self.window.current_army
         if army is None:
             return False
+        if path.suffix.lower() in ROSTER_SUFFIXES:
+            return self.window.army_books.export_roster(army, path)
         try:
             chosen = transfer.write_army_file(army, path)
         except StoreError as error:

@@ -32,7 +32,7 @@ from PySide6.QtGui import QDropEvent, QIcon, QUndoStack
 from PySide6.QtWidgets import QAbstractItemView
 
 from desktop.engine.model import Army, Unit
-from desktop.engine.roster import Severity, join_refusal
+from desktop.engine.roster import Severity, join_refusal, move_refusal
 from desktop.engine.rulesets import RULESETS
 from desktop.gui.army_actions import transfer_units
 from desktop.gui.workspace import Workspace
@@ -293,11 +293,12 @@ class ArmyTreeModel(QAbstractItemModel):
 
     def canDropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int,
                         parent: Index) -> bool:  # Qt override
-        return self._drop_target(data, row, parent) is not None
+        return self._drop_target(data, row, parent,
+                                 action == Qt.DropAction.CopyAction) is not None
 
     def dropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int,
                      parent: Index) -> bool:  # Qt override
-        target = self._drop_target(data, row, parent)
+        target = self._drop_target(data, row, parent, action == Qt.DropAction.CopyAction)
         if target is None or action not in (Qt.DropAction.MoveAction,
                                             Qt.DropAction.CopyAction):
             return False
@@ -309,7 +310,7 @@ class ArmyTreeModel(QAbstractItemModel):
         # False: the view must not remove the dragged rows; the workspace signal moves them.
         return False
 
-    def drop_refusal(self, data: QMimeData, index: Index) -> str:
+    def drop_refusal(self, data: QMimeData, index: Index, copy: bool = False) -> str:
         """Why units being dragged cannot land on `index` ("" when they can, or when the
         drag is not units of this window's armies), for the window to say."""
         payload = self._payload(data)
@@ -319,7 +320,11 @@ class ArmyTreeModel(QAbstractItemModel):
         if self._level(index) in ("root", "ruleset"):
             return "Drop units onto an army, or onto a unit to put them in front of it"
         army = self._army_of(index)
-        return join_refusal(source, army) if army is not None else ""
+        if army is None:
+            return ""
+        moving = [str(unit_id) for unit_id in payload.get("units", [])] if payload else []
+        return join_refusal(source, army) or (
+            "" if copy else move_refusal(source, army, moving))
 
     def _payload(self, data: QMimeData) -> dict[str, Any] | None:
         if not data.hasFormat(UNIT_MIME):
@@ -330,8 +335,8 @@ class ArmyTreeModel(QAbstractItemModel):
             return None
         return payload if isinstance(payload, dict) else None
 
-    def _drop_target(self, data: QMimeData, row: int,
-                     parent: Index) -> tuple[Army, Army, list[str], int | None] | None:
+    def _drop_target(self, data: QMimeData, row: int, parent: Index, copy: bool = False
+                     ) -> tuple[Army, Army, list[str], int | None] | None:
         """(source army, target army, unit ids, position) of a drop that may happen."""
         payload = self._payload(data)
         if payload is None:
@@ -345,7 +350,8 @@ class ArmyTreeModel(QAbstractItemModel):
         army = self._army_of(parent)
         source = self.workspace.army(str(payload.get("army", "")))
         moving = [str(unit_id) for unit_id in payload.get("units", [])]
-        if army is None or source is None or not moving or join_refusal(source, army):
+        if army is None or source is None or not moving or join_refusal(source, army) or (
+                not copy and move_refusal(source, army, moving)):
             return None
         return source, army, moving, None if row < 0 else min(row, len(army.units))
 
@@ -434,7 +440,8 @@ class DropHints(QObject):
             model = self.view.model()
             if isinstance(model, ArmyTreeModel):
                 index = self.view.indexAt(event.position().toPoint())
-                self._say(model.drop_refusal(event.mimeData(), index))
+                copy = event.dropAction() == Qt.DropAction.CopyAction
+                self._say(model.drop_refusal(event.mimeData(), index, copy))
         elif event.type() == QEvent.Type.DragLeave:
             self._say("")
         return False  # the view still handles the event

@@ -8,7 +8,9 @@ the module loads only when a player first opens a dialog. What loads when:
 - the first frame: the main window, its forms and docks, the Battles dock's list;
 - the armies shown: the store (SQLAlchemy), the rulesets, the roster's models and charts;
 - a battle opened: the battlefield, its tools and replay, the engine's events and moves;
-- a resolution: the wizard; printing, the odds dialog, the dialogs: when first asked for.
+- a resolution: the wizard; printing, the odds dialog, the dialogs: when first asked for;
+- the army books (game data, their dock and dialogs): an army built from one shown, or
+  File ▸ Game Data… / New Army from an Army Book… chosen.
 
 tests/test_startup_imports.py holds the first frame to that.
 """
@@ -21,6 +23,7 @@ from desktop.lazy import lazy_module
 
 __all__ = [
     "army_actions",
+    "army_books",
     "army_tree",
     "battle_panel",
     "battle_report",
@@ -114,6 +117,7 @@ if TYPE_CHECKING:
     )
     from desktop.gui import (
         army_actions,
+        army_books,
         army_tree,
         battle_panel,
         battle_report,
@@ -136,6 +140,7 @@ if TYPE_CHECKING:
     from desktop.store import checking, files, roster_data, transfer
 else:
     army_actions = lazy_module("desktop.gui.army_actions")
+    army_books = lazy_module("desktop.gui.army_books")
     army_tree = lazy_module("desktop.gui.army_tree")
     battle_panel = lazy_module("desktop.gui.battle_panel")
     battle_report = lazy_module("desktop.gui.battle_report")

@@ -56,6 +56,7 @@ from desktop.gui.database_open import DatabaseOpener
 from desktop.gui.database_watch import DatabaseReload
 from desktop.gui.features import (
     army_actions,
+    army_books,
     army_tree,
     battle_panel,
     chart,
@@ -79,6 +80,7 @@ if TYPE_CHECKING:  # the panes import the engine and the store: not before the f
     from desktop.engine.model import Army, LibraryEntry, Unit
     from desktop.engine.roster import RosterProblem
     from desktop.gui.army_actions import ArmyActions
+    from desktop.gui.army_books import ArmyBooks
     from desktop.gui.army_tree import ArmyTreeModel, DropHints
     from desktop.gui.battle_panel import BattlePanel, StatusLine
     from desktop.gui.battlefield.scene import BattlefieldScene
@@ -160,6 +162,7 @@ class MainWindow(QMainWindow):
         self._battles: BattlePanel | None = None
         self.battle_line: StatusLine | None = None  # the battle's messages, with the panel
         self._army_actions: ArmyActions | None = None
+        self._army_books: ArmyBooks | None = None  # built when an army book is first used
         self._drop_hints: DropHints | None = None
         self.database_opener = DatabaseOpener(self, settings)
         self.army_files = ArmyFiles(self)
@@ -216,6 +219,8 @@ class MainWindow(QMainWindow):
         self.battle_log = BattleLog(self.ui.logView, self)
         self.battle_log.unitsChosen.connect(self._log_clicked)
         self.ui.actionNewArmy.triggered.connect(self.new_army)
+        self.ui.actionNewBookArmy.triggered.connect(lambda: self.army_books.new_army())
+        self.ui.actionGameData.triggered.connect(lambda: self.army_books.show_game_data())
         self.ui.actionArmySettings.triggered.connect(self.edit_army_settings)
         self.ui.actionCloneArmy.triggered.connect(lambda: self.army_actions.clone_army())
         self.ui.actionSortBySlot.triggered.connect(
@@ -275,6 +280,13 @@ class MainWindow(QMainWindow):
 
             self._army_actions = army_actions.ArmyActions(self)
         return self._army_actions
+
+    @property
+    def army_books(self) -> army_books.ArmyBooks:
+        """Game data, armies built from army books, their options (the Army Book dock)."""
+        if self._army_books is None:
+            self._army_books = army_books.ArmyBooks(self)
+        return self._army_books
 
     @property
     def battlefield_scene(self) -> BattlefieldScene:
@@ -618,6 +630,8 @@ class MainWindow(QMainWindow):
                                         f"{limit}</b> points · {len(army.units)} units · "
                                         f"{army.models} models</span>")
             self.setWindowTitle(f"{army.name} — Rout")
+            if army.book is not None:
+                self.army_books.schedule_refresh()  # its dock shows the book's options
         self._show_inspector()
         self._update_actions()
 
@@ -670,6 +684,15 @@ class MainWindow(QMainWindow):
         army = self.current_army
         units = self.selected_units() if army is not None and writable else []
         self.ui.actionNewArmy.setEnabled(writable)
+        self.ui.actionNewBookArmy.setEnabled(writable)
+        self.ui.actionGameData.setEnabled(self.workspace is not None)
+        # An army built from an army book takes its units from it, not from the library.
+        from_book = army is not None and army.book is not None
+        self.ui.actionAddUnits.setText("&Add Units from the Army Book…" if from_book
+                                       else "&Add Units from Library…")
+        self.ui.actionAddUnits.setStatusTip(
+            "Add units from the army's catalogue, priced by it" if from_book
+            else "Add units from the ruleset's unit library")
         self.ui.actionImport.setEnabled(writable)
         self.ui.actionOpenSamples.setEnabled(writable)
         # Reading again is no edit: offered on a database that may only be read too.
@@ -749,7 +772,9 @@ class MainWindow(QMainWindow):
         changed = replace(army, name=dialog.name, player=player, units=units,
                           points_limit=dialog.points_limit, army_list=dialog.army_list,
                           notes=dialog.notes)
-        if changed != army:
+        if changed != army and army.book is not None:
+            self.army_books.change_settings(army, changed)
+        elif changed != army:
             self.push_army(army, changed, f"Change settings of {army.name}")
 
     def delete_army(self) -> None:
@@ -765,6 +790,9 @@ class MainWindow(QMainWindow):
     def add_units_from_library(self) -> None:
         army = self.current_army
         if army is None or self.workspace is None:
+            return
+        if army.book is not None:  # its units come from its army book, not the library
+            self.army_books.add_units()
             return
         dialog = dialogs.LibraryDialog(self.workspace.full_library(army.ruleset),
                                rulesets.get_ruleset(army.ruleset).name, self, army.army_list)
@@ -793,6 +821,9 @@ class MainWindow(QMainWindow):
         chosen = self.selected_units()
         if army is None or not chosen:
             return
+        if army.book is not None:
+            self.select_units(self.army_books.duplicate_units(army, [u.id for u in chosen]))
+            return
         grown = army
         copies = []
         for unit in chosen:
@@ -808,6 +839,9 @@ class MainWindow(QMainWindow):
         army = self.current_army
         chosen = {unit.id for unit in self.selected_units()}
         if army is None or not chosen:
+            return
+        if army.book is not None:
+            self.army_books.delete_units(army, sorted(chosen))
             return
         kept = tuple(unit for unit in army.units if unit.id not in chosen)
         names = ", ".join(u.name for u in army.units if u.id in chosen)

@@ -292,6 +292,10 @@ class RosterTableModel(QAbstractTableModel):
         if role != Qt.ItemDataRole.EditRole or army is None or unit is None:
             return False
         column = self._columns[index.column()]
+        books = self.workspace.book_edits
+        if army.book is not None and books is not None and column.key != "formation":
+            # A unit of an army book changes through its roster (the formation is its own).
+            return books.edit_unit(army, unit, column.key, value)
         edited = self._edited(army, unit, column, value)
         if edited is None or edited == unit:
             return False

@@ -9,16 +9,24 @@ Qt models only listen. Nothing here decides a rule: prices and warnings come fro
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, Signal
 
 from desktop.engine.composition import Library, army_problems
-from desktop.engine.model import Army, ArmyList, LibraryEntry
+from desktop.engine.model import Army, ArmyList, LibraryEntry, Unit
 from desktop.engine.roster import RosterProblem
 from desktop.store.errors import ConflictError
 from desktop.store.store import Store
 
 SHOWN_AGAIN = " — Rout now shows the army as it is stored: redo your edit there"
+
+
+class BookEdits(Protocol):
+    """Edits of the units of an army built from an army book: they go to its roster
+    (desktop.gui.army_books.ArmyBooks), not straight to the unit."""
+
+    def edit_unit(self, army: Army, unit: Unit, key: str, value: Any) -> bool: ...
 
 
 class Workspace(QObject):
@@ -39,6 +47,8 @@ class Workspace(QObject):
         self.store = store
         self._armies: dict[str, Army] = {}
         self._libraries: dict[str, Library] = {}
+        # Set by the window's army books: the roster table's edits of their units go there.
+        self.book_edits: BookEdits | None = None
 
     def adopt(self, armies: dict[str, Army], libraries: dict[str, Library]) -> None:
         """Take armies and libraries a worker thread read from the store."""

@@ -28,7 +28,7 @@ import math
 import re
 import zipfile
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -224,6 +224,18 @@ def read_ros(data: bytes, name: str, ruleset_id: str | None = None) -> ImportedA
     return ImportedArmy(army, _bounded_warnings(warnings), game, catalogue)
 
 
+def roster_units(root: Element, ruleset_id: str, name: str,
+                 kept: Mapping[str, str] | None = None, taken: Iterable[str] = ()
+                 ) -> tuple[list[tuple[str, Unit]], list[str]]:
+    """The units of a roster's element tree, each with the id of the root selection it
+    comes from, and the warnings: the very reading `read_ros` gives a file, for a roster
+    Rout built itself (desktop.store.armybooks). `kept`: selection id → the unit id it
+    keeps; new unit ids avoid those and `taken`."""
+    reader = _RosterReader(_ruleset(ruleset_id), name, map_stats=True)
+    reader.ids.update(taken)
+    return reader.selection_units(root, kept), reader.warnings
+
+
 def _bounded_warnings(warnings: list[str]) -> tuple[str, ...]:
     if len(warnings) <= MAX_WARNINGS:
         return tuple(warnings)
@@ -331,11 +343,20 @@ class _RosterReader:
     next_number: dict[str, int] = field(default_factory=dict)
 
     def units(self, root: Element) -> list[Unit]:
-        found: list[Unit] = []
+        return [unit for _, unit in self.selection_units(root)]
+
+    def selection_units(self, root: Element, kept: Mapping[str, str] | None = None
+                        ) -> list[tuple[str, Unit]]:
+        """Each unit with the id of the root selection it comes from; `kept`: the unit ids
+        some selections already have."""
+        found: list[tuple[str, Unit]] = []
+        kept = kept or {}
+        self.ids.update(kept.values())
         for force in self.forces(root):
             for selection in _children(force, "selections", "selection"):
                 if selection.get("type") in ("unit", "model", None):
-                    found.append(self.unit(selection))
+                    selection_id = selection.get("id", "")
+                    found.append((selection_id, self.unit(selection, kept.get(selection_id))))
                     if len(found) > MAX_UNITS:
                         raise BadFileError(f"{self.file_name}: more than {MAX_UNITS} units")
         if not found:
@@ -356,7 +377,7 @@ class _RosterReader:
             yield child
             yield from self._descendants(child, depth + 1)
 
-    def unit(self, selection: Element) -> Unit:
+    def unit(self, selection: Element, unit_id: str | None = None) -> Unit:
         entry_name = _clean(selection.get("name")) or "Unit"
         name = _clean(selection.get("customName")) or entry_name
         below = list(self._descendants(selection))
@@ -447,7 +468,7 @@ class _RosterReader:
             special_rules=frozenset(rules),
         )
         return Unit(
-            id=self._unit_id(name),
+            id=unit_id or self._unit_id(name),
             name=name,
             player="Player",
             profile=unit_profile,

@@ -16,22 +16,22 @@ from __future__ import annotations
 import hashlib
 import io
 import zipfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from sqlalchemy import Connection, and_, delete, insert, select
+from sqlalchemy import Connection, and_, delete, insert, select, update
 
 from desktop.engine.bsdata.errors import DataError
 from desktop.engine.bsdata.gamedata import GameData
 from desktop.engine.bsdata.model import DataFile
 from desktop.engine.bsdata.reader import MAX_COMPRESSION_RATIO, MAX_FILE_BYTES, read_data_file
 from desktop.engine.errors import quoted
-from desktop.store.errors import BadFileError, NotFoundError
+from desktop.store.errors import BadFileError, ConflictError, NotFoundError
 from desktop.store.files import read_bytes, short_path
-from desktop.store.schema import GAME_DATA
+from desktop.store.schema import ARMIES, ARMY_ROSTERS, GAME_DATA
 from desktop.store.store import Store
 
 SUFFIXES = (".gst", ".cat", ".gstz", ".catz")
@@ -89,13 +89,23 @@ class AddReport:
     warnings: list[str] = field(default_factory=list)
 
 
+# What long work tells whoever waits for it: the file it is at. The callable may raise
+# (a player cancelling) to stop the work before anything is written.
+Progress = Callable[[str], None]
+
+
+def _no_progress(_: str) -> None:
+    return None
+
+
 # -- collecting files ---------------------------------------------------------------------
-def collect(paths: Sequence[Path]) -> list[DataInput]:
+def collect(paths: Sequence[Path], progress: Progress = _no_progress) -> list[DataInput]:
     """The game data files at `paths`: files, folders (searched below, hidden folders such
     as .git left out) and zips of a data repository."""
     found: list[DataInput] = []
     total = 0
     for path in paths:
+        progress(f"Reading {short_path(path)}")
         if path.is_dir():
             files = sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES
                            and p.is_file() and not any(part.startswith(".") for part in
@@ -293,6 +303,9 @@ def _summary(data: GameData, file: DataFile) -> dict[str, Any]:
     }
     if file.is_game_system:
         summary["cost_types"] = [c.name.strip() for c in file.cost_types]
+    else:  # the units a player can pick from it (links resolved), for the Game Data dialog
+        summary["units"] = sum(1 for option in data.context(file.id).root_selectable
+                               if option.type in ("unit", "model") and not option.hidden)
     where = file.source
     summary["problems"] = [p for p in data.all_problems() if p.startswith(f"{where}:")]
     return summary
@@ -317,9 +330,11 @@ def _parse(item: DataInput) -> DataFile:
 
 
 def add_data(store: Store, inputs: Sequence[DataInput],
-             read: Mapping[str, DataFile] | None = None) -> AddReport:
+             read: Mapping[str, DataFile] | None = None,
+             progress: Progress = _no_progress) -> AddReport:
     """Check and store `inputs` in one transaction (see the module's docstring); `read`:
-    files already read (check_new's answer), by sha256."""
+    files already read (check_new's answer), by sha256. `progress` hears of each file
+    before it is read; raising there stops the work with nothing stored."""
     report = AddReport()
     existing = {(d.game_system_id, d.id): d for d in list_data(store)}
     by_sha = {d.sha256: d for d in existing.values()}
@@ -334,13 +349,16 @@ def add_data(store: Store, inputs: Sequence[DataInput],
             report.unchanged.append(by_sha[digest])
             continue
         known = read.get(digest) if read is not None else None
+        if known is None:
+            progress(f"Checking {item.file_name}")
         fresh.append((item, digest, known if known is not None else _parse(item)))
     _check_keys(fresh)
     _check_systems(fresh, {system for system, file_id in existing if system == file_id})
     systems = {_system_of(parsed) for _, _, parsed in fresh}
     given_systems = {parsed.id: parsed for _, _, parsed in fresh if parsed.is_game_system}
-    rows = _rows(store, fresh, systems, given_systems, existing, report)
+    rows = _rows(store, fresh, systems, given_systems, existing, report, progress)
     if rows:
+        progress(f"Storing {len(rows)} file{'s' if len(rows) != 1 else ''}")
         with store._writing() as connection:  # the store's own transaction: all or nothing
             for row in rows:
                 connection.execute(delete(GAME_DATA).where(and_(
@@ -375,11 +393,13 @@ def _check_systems(fresh: list[tuple[DataInput, str, DataFile]], stored: set[str
 
 def _rows(store: Store, fresh: list[tuple[DataInput, str, DataFile]], systems: set[str],
           given_systems: dict[str, DataFile], existing: dict[tuple[str, str], StoredData],
-          report: AddReport) -> list[dict[str, Any]]:
+          report: AddReport, progress: Progress) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     now = datetime.now(UTC).replace(tzinfo=None)
     for system_id in sorted(systems):
         group = [(i, d, p) for i, d, p in fresh if _system_of(p) == system_id]
+        progress(f"Linking {len(group)} file{'s' if len(group) != 1 else ''} of one game "
+                 "system")
         data = _checked_data(store, system_id, [p for _, _, p in group], given_systems)
         report.warnings.extend(p for p in data.all_problems()
                                if any(p.startswith(f"{i.name}:") for i, _, _ in group))
@@ -426,8 +446,47 @@ def _checked_data(store: Store, system_id: str, given: list[DataFile],
         raise BadFileError(str(error)) from None
 
 
-def remove_data(store: Store, name_or_id: str) -> list[StoredData]:
-    """Remove a stored catalogue, or a game system with all its catalogues."""
+@dataclass(frozen=True)
+class Removed:
+    """What a removal took away, and the armies it left as plain units."""
+
+    gone: list[StoredData]
+    unlinked: list[str] = field(default_factory=list)  # army names
+
+
+def _using(connection: Connection, game_system_id: str, catalogue_ids: Iterable[str] | None
+           ) -> list[tuple[str, str]]:
+    condition = ARMY_ROSTERS.c.game_system_id == game_system_id
+    if catalogue_ids is not None:
+        condition = and_(condition, ARMY_ROSTERS.c.catalogue_id.in_(sorted(catalogue_ids)))
+    rows = connection.execute(select(ARMIES.c.id, ARMIES.c.name).join(
+        ARMY_ROSTERS, ARMY_ROSTERS.c.army_id == ARMIES.c.id).where(condition)).all()
+    return sorted(((row.id, row.name) for row in rows), key=lambda pair: pair[1].casefold())
+
+
+def armies_using(store: Store, data: StoredData) -> list[tuple[str, str]]:
+    """(id, name) of the armies built from a stored file: a catalogue, or any catalogue
+    of a game system (a catalogue another imports counts for its importers too)."""
+    with store._reading() as connection:
+        return _using(connection, data.game_system_id, _catalogues_of(store, data))
+
+
+def _catalogues_of(store: Store, data: StoredData) -> list[str] | None:
+    """The catalogues whose armies need `data`: None for a game system (all of them); a
+    catalogue and those that import it."""
+    if data.kind == "gameSystem":
+        return None
+    return [data.id] + [d.id for d in list_data(store)
+                        if d.game_system_id == data.game_system_id
+                        and data.id in d.summary.get("imports", [])]
+
+
+def remove_data(store: Store, name_or_id: str, *, keep_armies: bool = False) -> Removed:
+    """Remove a stored catalogue, or a game system with all its catalogues.
+
+    Refused (ConflictError, nothing removed) while armies are built from it, naming them;
+    with `keep_armies` those armies keep their units as plain units (their roster goes,
+    and their version moves on, as any save of theirs would), in the same transaction."""
     chosen = find(store, name_or_id)
     if chosen.kind == "gameSystem":
         gone = [d for d in list_data(store) if d.game_system_id == chosen.game_system_id]
@@ -436,6 +495,20 @@ def remove_data(store: Store, name_or_id: str) -> list[StoredData]:
         gone = [chosen]
         condition = and_(GAME_DATA.c.game_system_id == chosen.game_system_id,
                          GAME_DATA.c.file_id == chosen.id)
+    catalogues = _catalogues_of(store, chosen)
     with store._writing() as connection:
+        using = _using(connection, chosen.game_system_id, catalogues)
+        if using and not keep_armies:
+            names = ", ".join(quoted(name, 60) for _, name in using[:5])
+            more = f" and {len(using) - 5} more" if len(using) > 5 else ""
+            raise ConflictError(f"{quoted(chosen.name)} is the army book of {len(using)} "
+                                f"arm{'y' if len(using) == 1 else 'ies'} ({names}{more}); "
+                                "nothing was removed: keep those armies as plain units "
+                                "(--keep-armies) or delete them first")
+        ids = [army_id for army_id, _ in using]
+        if ids:
+            connection.execute(delete(ARMY_ROSTERS).where(ARMY_ROSTERS.c.army_id.in_(ids)))
+            connection.execute(update(ARMIES).where(ARMIES.c.id.in_(ids)).values(
+                version=ARMIES.c.version + 1))
         connection.execute(delete(GAME_DATA).where(condition))
-    return gone
+    return Removed(gone, [name for _, name in using])

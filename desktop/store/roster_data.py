@@ -22,6 +22,7 @@ from desktop.engine.bsdata.rosterfile import load_roster
 from desktop.engine.bsdata.units import points_type
 from desktop.engine.errors import quoted
 from desktop.engine.model import RosterPrice, Unit
+from desktop.store.armybooks import with_roster
 from desktop.store.battlescribe import ImportedArmy
 from desktop.store.errors import BadFileError
 from desktop.store.files import read_bytes, short_path
@@ -40,11 +41,12 @@ class DataPricing:
     linked: int = 0  # selections linked to their entries
     costs: dict[str, float] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    book: bool = False  # the army keeps the roster (every selection linked)
 
     def to_json(self) -> dict[str, object]:
         return {"catalogue": self.catalogue, "game_system": self.game_system,
                 "linked_selections": self.linked, "costs": self.costs,
-                "errors": self.errors}
+                "errors": self.errors, "army_book": self.book}
 
 
 def _local(element: Element) -> str:
@@ -124,6 +126,19 @@ def priced_from_stored_data(store: Store, imported: ImportedArmy, path: Path
     pricing.errors = [error.message for error in evaluation.errors()]
     warnings.extend(f"the catalogue's limits: {message}" for message in pricing.errors)
     army = replace(imported.army, units=tuple(units))
+    if not loaded.problems and len(catalogue_ids) == 1:
+        # Every selection linked: the army keeps its roster and is made of it, as one built
+        # from the catalogue is (desktop.store.armybooks), so it can be edited like one.
+        army = with_roster(data, replace(army, units=()), loaded.roster,
+                           next(iter(catalogue_ids))).army
+        # In the file's order, as the plain import has them (the roster's own is by id).
+        rank = {selection: index for index, selection in enumerate(_unit_selection_ids(root))}
+        book = army.book
+        if book is not None:
+            army = replace(army, units=tuple(sorted(
+                army.units, key=lambda unit: rank.get(book.selection_of(unit.id) or "",
+                                                      len(rank)))))
+        pricing.book = True
     return replace(imported, army=army, warnings=tuple(warnings)), pricing
 
 

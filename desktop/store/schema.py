@@ -23,6 +23,7 @@ from sqlalchemy import (
 
 __all__ = [
     "ARMIES",
+    "ARMY_ROSTERS",
     "BATTLES",
     "EVENTS",
     "GAME_DATA",
@@ -109,6 +110,24 @@ LIBRARY = Table(
     Column("upgrade_costs", JSON(), nullable=False),
     Column("lists", JSON(), nullable=False),
     Column("entry_limit", JSON(), nullable=True),
+)
+
+ARMY_ROSTERS = Table(
+    "army_roster",
+    METADATA,
+    Column(
+        "army_id", String(length=32), ForeignKey("army.id", ondelete="CASCADE"), primary_key=True,
+        nullable=False,
+    ),
+    Column("game_system_id", String(length=100), nullable=False),
+    Column("game_system_name", String(length=300), nullable=False),
+    Column("catalogue_id", String(length=100), nullable=False),
+    Column("catalogue_name", String(length=300), nullable=False),
+    Column("catalogue_revision", Integer(), nullable=False),
+    Column("roster", JSON(), nullable=False),
+    Column("units", JSON(), nullable=False),
+    Column("problems", JSON(), nullable=False),
+    Index("ix_army_roster_catalogue", "game_system_id", "catalogue_id"),
 )
 
 EVENTS = Table(

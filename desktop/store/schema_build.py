@@ -42,6 +42,7 @@ TABLE_NAMES = {
     "battle_event": "EVENTS",
     "pending_resolution": "PENDING",
     "game_data": "GAME_DATA",
+    "army_roster": "ARMY_ROSTERS",
 }
 
 HEADER = '''\

@@ -49,7 +49,15 @@ from desktop.engine.codec import (
 )
 from desktop.engine.composition import Library
 from desktop.engine.errors import RuleError, ScenarioError, quoted
-from desktop.engine.model import Army, Battle, LibraryEntry, RosterPrice, Unit
+from desktop.engine.model import (
+    Army,
+    ArmyBook,
+    Battle,
+    BookProblem,
+    LibraryEntry,
+    RosterPrice,
+    Unit,
+)
 from desktop.engine.reading import Reader
 from desktop.engine.rulesets import get_ruleset
 from desktop.lazy import lazy_module
@@ -78,6 +86,7 @@ from desktop.store.read_only import open_read_only, read_only_reason
 # from the sqlmodel declarations in tables.py, so reading needs no sqlmodel, pydantic or ORM.
 from desktop.store.schema import (
     ARMIES,
+    ARMY_ROSTERS,
     BATTLES,
     EVENTS,
     LIBRARY,
@@ -368,6 +377,10 @@ class Store:
                 connection.execute(insert(ROSTER), [
                     _entry_row(saved.id, position, unit)
                     for position, unit in enumerate(saved.units)])
+            connection.execute(delete(ARMY_ROSTERS).where(ARMY_ROSTERS.c.army_id == saved.id))
+            if saved.book is not None:
+                connection.execute(insert(ARMY_ROSTERS).values(_book_row(saved.id,
+                                                                         saved.book)))
         return saved
 
     @_read_again_if_changed
@@ -379,7 +392,9 @@ class Store:
             entries = connection.execute(
                 select(ROSTER).where(ROSTER.c.army_id == army_id)
                 .order_by(ROSTER.c.position)).all()
-        return _army(self.describe(), _army_header(army), entries)
+            book = connection.execute(select(ARMY_ROSTERS).where(
+                ARMY_ROSTERS.c.army_id == army_id)).one_or_none()
+        return _army(self.describe(), _army_header(army), entries, book)
 
     @_read_again_if_changed
     def load_armies(self) -> list[Army]:
@@ -389,12 +404,13 @@ class Store:
             headers = connection.execute(select(ARMIES)).all()
             entries = connection.execute(
                 select(ROSTER).order_by(ROSTER.c.army_id, ROSTER.c.position)).all()
+            books = {row.army_id: row for row in connection.execute(select(ARMY_ROSTERS))}
         rosters: dict[str, list[Any]] = {}
         for entry in entries:
             rosters.setdefault(entry.army_id, []).append(entry)
         where = self.describe()
-        armies = [_army(where, _army_header(header), rosters.get(header.id, ()))
-                  for header in headers]
+        armies = [_army(where, _army_header(header), rosters.get(header.id, ()),
+                        books.get(header.id)) for header in headers]
         armies.sort(key=lambda army: (army.ruleset, army.name.casefold(), army.id))
         return armies
 
@@ -416,6 +432,7 @@ class Store:
                 raise ConflictError(f"army {quoted(stored.name)} was changed by someone else since "
                                     f"it was read (in {self.describe()}); nothing was deleted")
             connection.execute(delete(ROSTER).where(ROSTER.c.army_id == army_id))
+            connection.execute(delete(ARMY_ROSTERS).where(ARMY_ROSTERS.c.army_id == army_id))
             connection.execute(delete(ARMIES).where(ARMIES.c.id == army_id))
 
     def _army_conflict(self, connection: Connection, army_id: str,
@@ -884,12 +901,37 @@ def _entry_row(army_id: str, position: int, unit: Unit) -> dict[str, Any]:
             "points_typed": unit.points_typed}
 
 
+def _book_row(army_id: str, book: ArmyBook) -> dict[str, Any]:
+    return {"army_id": army_id, "game_system_id": book.game_system_id,
+            "game_system_name": book.game_system_name, "catalogue_id": book.catalogue_id,
+            "catalogue_name": book.catalogue_name,
+            "catalogue_revision": book.catalogue_revision,
+            "roster": _json_mapping(book.roster),
+            "units": [[unit, selection] for unit, selection in book.units],
+            "problems": [{"message": p.message, "unit_id": p.unit_id,
+                          "selection_id": p.selection_id} for p in book.problems]}
+
+
+def _book(row: Any) -> ArmyBook:
+    """An army's roster row as its ArmyBook; TypeError or ValueError when it is not one."""
+    if not isinstance(row.roster, dict) or not isinstance(row.units, list) \
+            or not isinstance(row.problems, list):
+        raise TypeError("its army book roster is not a roster")
+    units = tuple((str(unit), str(selection)) for unit, selection in row.units)
+    problems = tuple(BookProblem(str(p["message"]), str(p.get("unit_id", "")),
+                                 str(p.get("selection_id", ""))) for p in row.problems)
+    return ArmyBook(str(row.game_system_id), str(row.game_system_name),
+                    str(row.catalogue_id), str(row.catalogue_name),
+                    int(row.catalogue_revision), row.roster, units, problems)
+
+
 def _army_header(row: Any) -> tuple[Any, ...]:
     return (row.id, row.name, row.player, row.ruleset, row.points_limit, row.notes,
             row.army_list, row.version)
 
 
-def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any]) -> Army:
+def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any],
+          book: Any = None) -> Army:
     army_id, name, player, ruleset_id, points_limit, stored_notes, army_list, version = header
     try:
         notes = tuple(str(note) for note in stored_notes)
@@ -908,7 +950,8 @@ def _army(where: str, header: tuple[Any, ...], entries: Sequence[Any]) -> Army:
         # they were still opens).
         return check_readable(Army(name=name, player=player, ruleset=ruleset_id, units=units,
                                points_limit=points_limit, notes=notes, id=army_id,
-                               army_list=army_list, version=version))
+                               army_list=army_list, version=version,
+                               book=_book(book) if book is not None else None))
     except (RuleError, KeyError, TypeError, ValueError) as error:
         raise CorruptDatabaseError(f"{where}: army {quoted(name)} cannot be read ({error})"
                                    ) from None

@@ -25,8 +25,8 @@ from sqlalchemy import (
 )
 from sqlmodel import Field, SQLModel
 
-__all__ = ["ArmyRow", "BattleEventRow", "BattleRow", "GameDataRow", "LibraryEntryRow",
-           "LibraryRow", "PendingResolutionRow", "RosterEntryRow", "SQLModel"]
+__all__ = ["ArmyRosterRow", "ArmyRow", "BattleEventRow", "BattleRow", "GameDataRow",
+           "LibraryEntryRow", "LibraryRow", "PendingResolutionRow", "RosterEntryRow", "SQLModel"]
 
 # Stable constraint names: SQLite migrations rebuild tables by name (render_as_batch).
 SQLModel.metadata.naming_convention = {
@@ -66,6 +66,30 @@ class ArmyRow(SQLModel, table=True):
     # Revision 0006: saves so far. A save names the version it started from and is refused
     # when the stored one moved on (someone else saved meanwhile).
     version: int
+
+
+class ArmyRosterRow(SQLModel, table=True):
+    """The BattleScribe roster behind an army built from game data (revision 0009): at
+    most one per army, written in the same transaction as the army.
+
+    `roster` is the roster document (desktop.engine.bsdata.document: entry ids, counts,
+    costs, categories); `units` pairs each unit id with the root selection it came from;
+    `problems` are the catalogue's limits the army breaks, as last checked, so that the
+    armies can be shown (and marked) without reading any game data."""
+
+    __tablename__ = "army_roster"
+    __table_args__ = (Index("ix_army_roster_catalogue", "game_system_id", "catalogue_id"),)
+
+    army_id: str = Field(sa_column=Column(String(32), ForeignKey("army.id", ondelete="CASCADE"),
+                                          primary_key=True))
+    game_system_id: str = Field(sa_column=Column(String(100), nullable=False))
+    game_system_name: str = Field(sa_column=Column(String(300), nullable=False))
+    catalogue_id: str = Field(sa_column=Column(String(100), nullable=False))
+    catalogue_name: str = Field(sa_column=Column(String(300), nullable=False))
+    catalogue_revision: int = Field(sa_column=Column(Integer, nullable=False))
+    roster: dict[str, Any] = _json()
+    units: list[Any] = _json()
+    problems: list[Any] = _json()
 
 
 class RosterEntryRow(SQLModel, table=True):

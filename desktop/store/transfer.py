@@ -33,7 +33,9 @@ from desktop.store.files import parse_json, read_bytes, short_path, write_atomic
 from desktop.store.roster_text import roster_markdown, roster_text
 
 IMPORT_SUFFIXES = (".json", ".ros", ".rosz")
-EXPORT_FORMATS = {".json": "json", ".txt": "text", ".md": "markdown", ".markdown": "markdown"}
+EXPORT_FORMATS = {".json": "json", ".txt": "text", ".md": "markdown", ".markdown": "markdown",
+                  ".ros": "ros", ".rosz": "rosz"}
+ROSTER_FORMATS = ("ros", "rosz")  # BattleScribe rosters: written from the army's book
 
 
 @dataclass(frozen=True)
@@ -91,8 +93,9 @@ def with_army_list(imported: ImportedArmy, library: Library) -> ImportedArmy:
     engine matches the names); a warning where none does. An army that already has a list
     (Rout JSON) or came without a catalogue is left as it is."""
     army = imported.army
-    if army.army_list or not imported.catalogue or library.ruleset != army.ruleset:
-        return imported
+    if army.army_list or army.book is not None or not imported.catalogue \
+            or library.ruleset != army.ruleset:
+        return imported  # an army built from its catalogue answers to it, not to a list
     found = list_for_catalogue(library, imported.catalogue)
     if found:
         return replace(imported, army=replace(army, army_list=found))
@@ -131,8 +134,11 @@ def army_document(army: Army, format_name: str) -> str:
         return roster_markdown(army)
     if format_name == "text":
         return roster_text(army)
+    if format_name in ROSTER_FORMATS:
+        raise BadFileError("a BattleScribe roster is written from the army's book, with its "
+                           "game data (desktop.store.armybooks.write_army_roster)")
     raise BadFileError(f"unknown export format {quoted(format_name)} (known: json, text, "
-                       "markdown)")
+                       "markdown, ros, rosz)")
 
 
 def export_format(path: Path, format_name: str | None = None) -> str:
@@ -142,7 +148,8 @@ def export_format(path: Path, format_name: str | None = None) -> str:
     if found is None:
         raise BadFileError(f"{short_path(path)}: cannot tell the format from "
                            f"{quoted(path.suffix) if path.suffix else repr('no extension')} (use "
-                           ".json, .txt or .md)")
+                           ".json, .txt, .md, or .ros/.rosz for an army built from an army "
+                           "book)")
     return found
 
 

@@ -236,10 +236,96 @@ def picture_printout(path: Path, dpi: int = 110) -> None:
     del app
 
 
+LEXICANUM = REPO.parent / "shared" / "data" / "bsdata" / "lexicanum"
+
+
+def picture_army_book(path: Path) -> None:
+    """A Bretonnian army built from lexicanum's catalogue (the shared game data), its
+    Paladin's options in the Army Book dock: the Grail Vow and the Sword of the Quest
+    chosen, what the 50 points of magic items no longer allow greyed, and the catalogue's
+    limits the army breaks below."""
+    from desktop.engine.bsdata import choices
+    from desktop.gui.army_books import _forces
+    from desktop.gui.book_dialogs import tree_items
+    from desktop.store.gamedata import add_data, collect
+
+    if not LEXICANUM.is_dir():
+        raise SystemExit(f"no shared game data at {LEXICANUM}")
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{Path(folder) / 'books.sqlite'}"
+        from desktop.store.store import Store
+        with Store.open(url) as store:
+            add_data(store, collect([LEXICANUM]))
+        from PySide6.QtWidgets import QApplication
+
+        from desktop.gui.main_window import MainWindow
+        app = QApplication.instance() or QApplication(sys.argv[:1])
+        window = MainWindow()
+        window.exclusive = False
+        window.resize(1280, 800)
+        window.show()
+        opened: list[bool] = []
+        window.ready.connect(lambda: opened.append(True))
+        window.open_database(url)
+        while not opened:
+            app.processEvents()
+        books = window.army_books
+        book = next(b for b in books.book_choices() if b.catalogue_name == "Bretonnia")
+        loaded: list[Any] = []
+        books.load(book, loaded.append)
+        books.wait_for_books()
+        while not loaded:
+            app.processEvents()
+        from desktop.store import armybooks
+        built = armybooks.new_book_army(loaded[0].data, book.catalogue_id,
+                                        _forces(loaded[0])[0].id, "Bretonnian Expedition",
+                                        "Player", 705)
+        army = books._push(None, built.army, "New army")
+        assert army is not None
+        window.select_army(army.id)
+        entries = {row.name: row.entry_id for row in loaded[0].units}
+
+        def change(data: Any, roster: Any) -> Any:
+            force = roster.forces[0].id
+            roster, paladin = choices.add_unit(data, roster, force, entries["Paladin"])
+            shown = choices.unit_choices(data, roster, paladin)
+
+            def entry(name: str, found: Any = shown.choices) -> str:
+                for choice in found:
+                    if choice.name == name:
+                        return str(choice.entry_id)
+                    inner = entry(name, choice.children) if choice.children else ""
+                    if inner:
+                        return inner
+                return ""
+            roster = choices.choose(data, roster, paladin, entry("Grail Vow"))
+            return choices.choose(data, roster, paladin, entry("Sword of the Quest"))
+        army = books.edit(army, "Add a Paladin", change)
+        assert army is not None
+        window.select_units([army.units[-1].id])
+        books.show_dock()
+        for _ in range(10):
+            app.processEvents()
+        tree = books.panel.ui.optionTree
+        for _, item in tree_items(tree):
+            if item.text(0).startswith("Magic Weapons (BR-AB)"):
+                item.setExpanded(True)
+        tree.scrollToItem(books.panel.option_item("Sword of the Quest"))
+        for _ in range(5):
+            app.processEvents()
+        if not window.grab().save(str(path)):
+            raise SystemExit(f"cannot write {path}")
+        window.close()
+
+
 def main() -> int:
     if sys.argv[1:] == ["printout"]:  # only the printout: no database, no window
         picture_printout(HERE / "printout.png")
         print(f"wrote printout.png in {HERE}")
+        return 0
+    if sys.argv[1:] == ["armybook"]:  # only the Army Book dock's
+        picture_army_book(HERE / "army-book.png")
+        print(f"wrote army-book.png in {HERE}")
         return 0
     if sys.argv[1:] == ["wizard"]:  # only the wizard's pictures
         with tempfile.TemporaryDirectory() as folder:
@@ -261,8 +347,9 @@ def main() -> int:
                             HERE / "wizard-combat.png")
         picture_resolution(url, HERE / "wizard-roll.png", HERE / "resolved.png")
     picture_printout(HERE / "printout.png")
+    picture_army_book(HERE / "army-book.png")
     print(f"wrote main-window.png, battle.png, wizard-combat.png, wizard-roll.png, "
-          f"resolved.png and printout.png in {HERE}")
+          f"resolved.png, printout.png and army-book.png in {HERE}")
     return 0
 
 

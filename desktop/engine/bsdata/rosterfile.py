@@ -9,17 +9,17 @@ profiles and rules of every selection.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from xml.etree.ElementTree import Element
-from xml.sax.saxutils import escape, quoteattr
+from xml.etree.ElementTree import Element, SubElement, indent, tostring
 
 from desktop.engine.bsdata.errors import DataError
 from desktop.engine.bsdata.evaluate import Evaluation, SNode
 from desktop.engine.bsdata.gamedata import GameData, Option
 from desktop.engine.bsdata.reader import parse_xml, root_kind, unpack
 from desktop.engine.bsdata.roster import CategoryNote, Force, Roster, Selection
-from desktop.engine.bsdata.state import ForceState, SelectionState, roster_state
+from desktop.engine.bsdata.state import ForceState, RosterState, SelectionState, roster_state
 from desktop.engine.errors import quoted
 
 NAMESPACE = "http://www.battlescribe.net/schema/rosterSchema"
@@ -135,8 +135,10 @@ def _force(data: GameData, element: Element, result: RosterFile, name: str,
         category_notes=notes)
 
 
-def _resolve(options: tuple[Option, ...], entry_id: str, group_id: str | None
-             ) -> Option | None:
+def resolve_option(options: tuple[Option, ...], entry_id: str, group_id: str | None
+                   ) -> Option | None:
+    """The option a roster's entry id names among `options`: the composite id itself,
+    else the entry's own id (narrowed by its group), else a link on its path."""
     for option in options:
         if option.entry_id == entry_id:
             return option
@@ -162,7 +164,7 @@ def _selection(element: Element, options: tuple[Option, ...], above: int,
         raise DataError(f"{name}: more than {MAX_SELECTIONS} selections")
     entry_id = element.get("entryId", "")
     label = element.get("name") or entry_id
-    option = _resolve(options, entry_id, element.get("entryGroupId"))
+    option = resolve_option(options, entry_id, element.get("entryGroupId"))
     if option is None:
         result.problems.append(f"selection {quoted(label, 60)}: entry {quoted(entry_id, 80)} "
                                "is not in the data; left out with what it holds")
@@ -193,11 +195,6 @@ def _selection(element: Element, options: tuple[Option, ...], above: int,
 
 
 # -- writing -----------------------------------------------------------------------------
-def _attributes(**values: object) -> str:
-    return "".join(f" {key.replace('_', '')}={quoteattr(_text(value))}"
-                   for key, value in values.items() if value is not None)
-
-
 def _text(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -208,113 +205,119 @@ def _text(value: object) -> str:
     return str(value)
 
 
+def _element(parent: Element | None, tag: str, **values: object) -> Element:
+    """A child of `parent` (or a root) with the attributes that are not None, in order."""
+    attributes = {key.replace("_", ""): _text(value) for key, value in values.items()
+                  if value is not None}
+    if parent is None:
+        return Element(tag, attributes)
+    return SubElement(parent, tag, attributes)
+
+
+def roster_element(data: GameData, roster: Roster, evaluation: Evaluation | None = None,
+                   state: RosterState | None = None, order: Sequence[str] = ()) -> Element:
+    """The roster as BattleScribe's `.ros` document, an element tree: what `write_roster`
+    writes, and what a roster import reads (so a roster built here becomes Rout units by
+    the very reading that imports a file). `order`: root selection ids to write first, in
+    that order (an army's own order of its units); the rest follow as the builders list
+    them."""
+    evaluation = evaluation or Evaluation(data, roster)
+    state = state or roster_state(data, roster, evaluation)
+    system = data.game_system
+    root = _element(None, "roster", id=roster.id, name=roster.name,
+                    battleScribeVersion="2.03", gameSystemId=system.id,
+                    gameSystemName=system.name, gameSystemRevision=system.revision,
+                    customNotes=roster.custom_notes, xmlns=NAMESPACE)
+    costs = _element(root, "costs")
+    for cost in state.costs:
+        _element(costs, "cost", name=cost.name, typeId=cost.type_id, value=cost.value)
+    if state.cost_limits:
+        limits = _element(root, "costLimits")
+        for cost in state.cost_limits:
+            _element(limits, "costLimit", name=cost.name, typeId=cost.type_id,
+                     value=cost.value)
+    forces = _element(root, "forces")
+    rank = {selection_id: index for index, selection_id in enumerate(order)}
+    for force in state.forces:
+        _force_element(data, force, forces, rank)
+    return root
+
+
 def write_roster(data: GameData, roster: Roster) -> bytes:
     """The roster as BattleScribe's `.ros` XML."""
-    evaluation = Evaluation(data, roster)
-    state = roster_state(data, roster, evaluation)
-    system = data.game_system
-    lines = ['<?xml version="1.0" encoding="UTF-8" standalone="yes"?>']
-    lines.append(f"<roster{_attributes(id=roster.id, name=roster.name)} "
-                 f'battleScribeVersion="2.03"'
-                 f"{_attributes(gameSystemId=system.id, gameSystemName=system.name)}"
-                 f"{_attributes(gameSystemRevision=system.revision)}"
-                 f"{_attributes(customNotes=roster.custom_notes)}"
-                 f' xmlns="{NAMESPACE}">')
-    lines.append("  <costs>")
-    lines.extend(f"    <cost{_attributes(name=c.name, typeId=c.type_id, value=c.value)}/>"
-                 for c in state.costs)
-    lines.append("  </costs>")
-    if state.cost_limits:
-        lines.append("  <costLimits>")
-        lines.extend(f"    <costLimit{_attributes(name=c.name, typeId=c.type_id, value=c.value)}/>"
-                     for c in state.cost_limits)
-        lines.append("  </costLimits>")
-    lines.append("  <forces>")
-    for force in state.forces:
-        _write_force(data, force, lines, "    ")
-    lines.append("  </forces>")
-    lines.append("</roster>")
-    return ("\n".join(lines) + "\n").encode("utf-8")
+    return roster_bytes(roster_element(data, roster))
 
 
-def _write_force(data: GameData, force: ForceState, lines: list[str], indent: str) -> None:
+def roster_bytes(root: Element) -> bytes:
+    indent(root, "  ")
+    text = tostring(root, encoding="unicode", short_empty_elements=True)
+    return ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' + text + "\n"
+            ).encode("utf-8")
+
+
+def _force_element(data: GameData, force: ForceState, parent: Element,
+                   rank: dict[str, int]) -> None:
     catalogue = data.catalogues.get(force.catalogue_id or "")
-    lines.append(f"{indent}<force{_attributes(id=force.id, name=force.name)}"
-                 f"{_attributes(entryId=force.entry_id, catalogueId=force.catalogue_id)}"
-                 f"{_attributes(catalogueRevision=catalogue.revision if catalogue else None)}"
-                 f"{_attributes(catalogueName=force.catalogue_name)}"
-                 f"{_attributes(customName=force.custom_name)}"
-                 f"{_attributes(customNotes=force.custom_notes)}>")
+    element = _element(parent, "force", id=force.id, name=force.name, entryId=force.entry_id,
+                       catalogueId=force.catalogue_id,
+                       catalogueRevision=catalogue.revision if catalogue else None,
+                       catalogueName=force.catalogue_name, customName=force.custom_name,
+                       customNotes=force.custom_notes)
     if force.selections:
-        lines.append(f"{indent}  <selections>")
-        for selection in force.selections:
-            _write_selection(selection, lines, indent + "    ")
-        lines.append(f"{indent}  </selections>")
-    lines.append(f"{indent}  <categories>")
+        selections = _element(element, "selections")
+        ordered = sorted(enumerate(force.selections), key=lambda pair: (
+            rank.get(pair[1].id, len(rank)), pair[0]))
+        for _, selection in ordered:
+            selection_element(selection, selections)
+    categories = _element(element, "categories")
     for category in force.categories:
-        lines.append(f"{indent}    <category{_attributes(id=f'{force.id}-{category.id}')}"
-                     f"{_attributes(name=category.name, entryId=category.id, primary=False)}"
-                     f"{_attributes(customName=category.custom_name)}"
-                     f"{_attributes(customNotes=category.custom_notes)}/>")
-    lines.append(f"{indent}  </categories>")
+        _element(categories, "category", id=f"{force.id}-{category.id}", name=category.name,
+                 entryId=category.id, primary=False, customName=category.custom_name,
+                 customNotes=category.custom_notes)
     if force.forces:
-        lines.append(f"{indent}  <forces>")
+        children = _element(element, "forces")
         for child in force.forces:
-            _write_force(data, child, lines, indent + "    ")
-        lines.append(f"{indent}  </forces>")
-    lines.append(f"{indent}</force>")
+            _force_element(data, child, children, rank)
 
 
-def _write_selection(selection: SelectionState, lines: list[str], indent: str) -> None:
-    lines.append(f"{indent}<selection{_attributes(id=selection.id, name=selection.name)}"
-                 f"{_attributes(entryId=selection.entry_id)}"
-                 f"{_attributes(entryGroupId=selection.entry_group_id)}"
-                 f"{_attributes(number=selection.number, type=selection.type)}"
-                 f"{_attributes(customName=selection.custom_name)}"
-                 f"{_attributes(customNotes=selection.custom_notes)}>")
+def selection_element(selection: SelectionState, parent: Element | None = None) -> Element:
+    """One selection (and everything below it) as a roster file holds it."""
+    element = _element(parent, "selection", id=selection.id, name=selection.name,
+                       entryId=selection.entry_id, entryGroupId=selection.entry_group_id,
+                       number=selection.number, type=selection.type,
+                       customName=selection.custom_name, customNotes=selection.custom_notes,
+                       group=selection.group)
     if selection.rules:
-        lines.append(f"{indent}  <rules>")
+        rules = _element(element, "rules")
         for rule in selection.rules:
-            lines.append(f"{indent}    <rule{_attributes(id=rule.id, name=rule.name)}"
-                         f"{_attributes(publicationId=rule.publication_id, page=rule.page)}"
-                         ' hidden="false">')
-            lines.append(f"{indent}      <description>{escape(rule.description)}"
-                         "</description>")
-            lines.append(f"{indent}    </rule>")
-        lines.append(f"{indent}  </rules>")
+            item = _element(rules, "rule", id=rule.id, name=rule.name,
+                            publicationId=rule.publication_id, page=rule.page, hidden=False)
+            _element(item, "description").text = rule.description
     if selection.profiles:
-        lines.append(f"{indent}  <profiles>")
+        profiles = _element(element, "profiles")
         for profile in selection.profiles:
-            lines.append(f"{indent}    <profile{_attributes(id=profile.id, name=profile.name)}"
-                         f"{_attributes(publicationId=profile.publication_id)}"
-                         f"{_attributes(page=profile.page)} hidden=\"false\""
-                         f"{_attributes(typeId=profile.type_id, typeName=profile.type_name)}>")
-            lines.append(f"{indent}      <characteristics>")
+            item = _element(profiles, "profile", id=profile.id, name=profile.name,
+                            publicationId=profile.publication_id, page=profile.page,
+                            hidden=False, typeId=profile.type_id, typeName=profile.type_name)
+            characteristics = _element(item, "characteristics")
             for value in profile.characteristics:
-                lines.append(f"{indent}        <characteristic"
-                             f"{_attributes(name=value.name, typeId=value.type_id)}>"
-                             f"{escape(value.value)}</characteristic>")
-            lines.append(f"{indent}      </characteristics>")
-            lines.append(f"{indent}    </profile>")
-        lines.append(f"{indent}  </profiles>")
+                _element(characteristics, "characteristic", name=value.name,
+                         typeId=value.type_id).text = value.value
     if selection.children:
-        lines.append(f"{indent}  <selections>")
+        children = _element(element, "selections")
         for child in selection.children:
-            _write_selection(child, lines, indent + "    ")
-        lines.append(f"{indent}  </selections>")
+            selection_element(child, children)
     if selection.costs:
-        lines.append(f"{indent}  <costs>")
-        lines.extend(f"{indent}    <cost{_attributes(name=c.name, typeId=c.type_id)}"
-                     f"{_attributes(value=c.value)}/>" for c in selection.costs)
-        lines.append(f"{indent}  </costs>")
+        costs = _element(element, "costs")
+        for cost in selection.costs:
+            _element(costs, "cost", name=cost.name, typeId=cost.type_id, value=cost.value)
     if selection.categories:
-        lines.append(f"{indent}  <categories>")
+        categories = _element(element, "categories")
         for category in selection.categories:
-            lines.append(f"{indent}    <category{_attributes(id=f'{selection.id}-{category.id}')}"
-                         f"{_attributes(name=category.name, entryId=category.id)}"
-                         f"{_attributes(primary=category.primary)}/>")
-        lines.append(f"{indent}  </categories>")
-    lines.append(f"{indent}</selection>")
+            _element(categories, "category", id=f"{selection.id}-{category.id}",
+                     name=category.name, entryId=category.id, primary=category.primary)
+    return element
 
 
-__all__ = ["FileCosts", "RosterFile", "SNode", "load_roster", "read_roster", "write_roster"]
+__all__ = ["FileCosts", "RosterFile", "SNode", "load_roster", "read_roster", "resolve_option",
+           "roster_bytes", "roster_element", "selection_element", "write_roster"]

@@ -46,6 +46,9 @@ class SelectionState:
     custom_name: str | None
     custom_notes: str | None
     children: tuple[SelectionState, ...]
+    # The groups it was chosen from, outer first ("Magic Items::Magic Weapons"), as New
+    # Recruit writes them: what tells a magic sword from a plain one in a roster file.
+    group: str | None = None
 
 
 @dataclass(frozen=True)
@@ -187,6 +190,8 @@ def _selection(evaluation: Evaluation, node: SNode) -> SelectionState:
     page = option.definition.page or (option.link.page if option.link is not None else None)
     publication = context.publication(publication_id)
     children = sorted(node.children, key=lambda n: _sort_key(evaluation, n))
+    groups = [evaluation.name(evaluation.virtual(group, node.container))
+              for group in reversed(option.groups)]
     return SelectionState(
         id=node.selection.id, entry_id=option.entry_id, entry_group_id=option.entry_group_id,
         name=evaluation.name(place), type=option.type, number=node.number,
@@ -195,7 +200,8 @@ def _selection(evaluation: Evaluation, node: SNode) -> SelectionState:
         page=page, publication_id=publication_id,
         publication_name=publication.name if publication is not None else None,
         custom_name=node.selection.custom_name, custom_notes=node.selection.custom_notes,
-        children=tuple(_selection(evaluation, n) for n in children))
+        children=tuple(_selection(evaluation, n) for n in children),
+        group="::".join(groups) if groups else None)
 
 
 __all__ = ["NO_CATEGORY", "CategoryState", "ForceState", "RosterState", "SelectionState",

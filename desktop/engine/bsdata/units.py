@@ -118,7 +118,7 @@ def _unit(data: GameData, base: Roster, force_id: str, option: Option,
     pts_id = pts.id if pts is not None else ""
     base_points = sum((evaluation.cost_of(n).get(pts_id, Decimal(0))
                        for n in evaluation.below([node], True)), Decimal(0))
-    model = _model_option(option)
+    model = model_option(option)
     per_model: float | None = None
     low, high = 1, 1
     own_cost = evaluation.unit_costs(place).get(pts_id, Decimal(0))
@@ -127,7 +127,7 @@ def _unit(data: GameData, base: Roster, force_id: str, option: Option,
         model_cost = evaluation.unit_costs(model_place).get(pts_id, Decimal(0))
         # Free crew with a priced war machine: the points are the machine's, not per model.
         per_model = None if model_cost == 0 and own_cost > 0 else _number(model_cost)
-        low, high_or_none = _sizes(evaluation, model, node)
+        low, high_or_none = unit_sizes(evaluation, model, node)
         high = high_or_none if high_or_none is not None else -1
     categories = evaluation.categories(node)
     slot = _slot(evaluation, node, categories, slots)
@@ -141,7 +141,7 @@ def _unit(data: GameData, base: Roster, force_id: str, option: Option,
                                model)))
 
 
-def _model_option(option: Option) -> Option | None:
+def model_option(option: Option) -> Option | None:
     """The entry a unit is made of: its model child, else a priced child that is bought
     several times (Kislev's Horse Archers are typed upgrade) or a priced unit inside the
     unit, more than one allowed (the Fenbeasts' Fenbeast, one to three)."""
@@ -159,7 +159,7 @@ def _model_option(option: Option) -> Option | None:
     return None
 
 
-def _sizes(evaluation: Evaluation, model: Option, node: SNode) -> tuple[int, int | None]:
+def unit_sizes(evaluation: Evaluation, model: Option, node: SNode) -> tuple[int, int | None]:
     """The smallest and largest number of models (None: no limit): the model's own limits,
     else those of the group it sits in (Slayers)."""
     for holder in (model, *model.groups):
@@ -234,7 +234,7 @@ def _group_limit(evaluation: Evaluation, group: Option, node: SNode, pts_id: str
     return _number(min(limits)) if limits else None
 
 
-def _per_model_increment(evaluation: Evaluation, option: Option, pts_id: str
+def per_model_increment(evaluation: Evaluation, option: Option, pts_id: str
                          ) -> Decimal | None:
     """The points per model of an option priced by the number of models: a cost increment
     repeated per so many models of the unit (Peasant Bowmen's stakes: 0 pts, +1 per model;
@@ -273,7 +273,7 @@ def _options(evaluation: Evaluation, node: SNode, children: tuple[Option, ...], 
                 found.extend(_options(evaluation, node, child.children, pts_id, path, limit,
                                       depth + 1, None))
             continue
-        increment = _per_model_increment(evaluation, child, pts_id)
+        increment = per_model_increment(evaluation, child, pts_id)
         points = (increment if increment is not None
                   else evaluation.unit_costs(place).get(pts_id, Decimal(0)))
         found.append(OptionSummary(child.entry_id, name, _number(points),

@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008_test"
-down_revision = "0008"  # the shipped head
+revision = "0009_test"
+down_revision = "0009"  # the shipped head
 branch_labels = None
 depends_on = None
 
