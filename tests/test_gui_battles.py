@@ -27,7 +27,7 @@ from desktop.engine.errors import MoveRefused
 from desktop.engine.model import Status
 from desktop.engine.procedure import ScriptedAnswers, run
 from desktop.engine.scenario import load_scenario
-from desktop.engine.wording import many, verb
+from desktop.engine.wording import many, pronoun, verb
 from desktop.gui.dialogs import NewBattleDialog
 from desktop.gui.main_window import MainWindow
 from desktop.store.store import Store
@@ -786,12 +786,20 @@ def test_a_charge_past_its_reach_is_shown_red_with_the_engines_words(battle_wind
     gap = battle.footprint(riders).polygon.distance(battle.footprint(trolls).polygon)
     assert gap > 16
     assert ghost.refused
+    are = verb("are", many(battle.roster[trolls]))
     assert ghost.label.text().splitlines() == [
-        f'charge {name}: {gap:.1f}" / 16"',
-        f'{name} is {gap:.1f}" away, past the charge reach of Elf Silver Riders '
+        f'charge {name}: {gap:.1f}" away (reach 16")',
+        f'{name} {are} {gap:.1f}" away, past the charge reach of Elf Silver Riders '
         '(16", W6-MV-2)']
     mouse(window, QEvent.Type.MouseButtonRelease, battle.states[trolls].center,
           buttons=NO_BUTTON)
+    # Made all the same (past its reach is said, not refused), and said with the same gap
+    # in the status bar and the battle log: not the charger's path, which lines it up too.
+    assert window.battle_status.text() == (
+        f"Charge with Elf Silver Riders: {ghost.label.text().splitlines()[1]}")
+    assert (f'Elf Silver Riders charge {name}, {gap:.1f}" away (reach 16"), and reach '
+            f"{pronoun('them', many(battle.roster[trolls]))}"
+            ) in window.ui.logView.toPlainText().splitlines()
 
 
 def test_each_action_replaces_the_last_message_and_a_refusal_times_out(qtbot, battle_window):
