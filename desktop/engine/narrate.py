@@ -180,7 +180,7 @@ _TESTS: dict[type[TestTaken], tuple[str, tuple[str, str], tuple[str, str]]] = {
     RestraintTest: ("a Restraint test", ("are", "held back"),
                     ("cannot", "be held back and must pursue")),
     RallyTest: ("a Rally test", ("rally", ""), ("keep", "fleeing")),
-    HonorTest: ("an Honor test", ("stand", "firm"), ("fail", "it")),
+    HonorTest: ("an Honor test", ("hold", ""), ("fail", "it")),
 }
 
 
