@@ -430,6 +430,17 @@ def test_the_terrain_kind_chosen_in_the_toolbar_is_what_the_tool_draws(battle_wi
     assert window.battlefield_view.tool.kind == "open"
 
 
+def test_army_news_is_said_in_the_status_bar_not_in_the_battle_log(battle_window):
+    """Issue 20: "Added 6 sample armies" was written into the log of the battle on the
+    table. The log tells that battle alone; the armies' news is the status bar's."""
+    window, _ = battle_window
+    told = window.ui.logView.toPlainText()
+    assert told.startswith("Battle: Ford")
+    window.ui.actionOpenSamples.trigger()
+    assert window.statusBar().currentMessage() == "Added 6 sample armies"
+    assert window.ui.logView.toPlainText() == told
+
+
 def test_each_saved_move_is_written_in_the_battle_log(battle_window):
     window, _ = battle_window
     battle = window.battles.battle
