@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSettings, QStandardPaths, Qt
 from PySide6.QtGui import QImage, QMouseEvent, QPainter, QTransform
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QFileDialog
 from test_gui_roster import Modals, modals, open_window, sample, seed, url  # noqa: F401
 
 from desktop.engine import moves
@@ -428,6 +428,56 @@ def test_the_terrain_kind_chosen_in_the_toolbar_is_what_the_tool_draws(battle_wi
     assert window.battlefield_view.tool.kind == "impassable"
     combo.setCurrentIndex(combo.findData("open"))
     assert window.battlefield_view.tool.kind == "open"
+
+
+def test_export_battle_report_opens_in_the_documents_then_the_last_folder_used(
+        qtbot, tmp_path, url, modals, monkeypatch):
+    """Issue 20: the Export Battle Report dialog opened in the working directory. It opens
+    in the player's documents folder, then where the last report was written, also after a
+    restart (QSettings)."""
+    monkeypatch.chdir(REPO)  # the working directory, which it must not offer
+    home = tmp_path / "home"
+    (home / "Documents").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_DOCUMENTS_DIR", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    seed(url, sample(GOBLINS), sample(ELVES))
+    settings = QSettings(str(tmp_path / "rout.ini"), QSettings.Format.IniFormat)
+    settings.setValue("welcome/shown", True)
+    documents = Path(QStandardPaths.writableLocation(
+        QStandardPaths.StandardLocation.DocumentsLocation))
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    opened_in: list[Path] = []
+
+    def choose(dialog: QFileDialog, where: Path | None) -> None:
+        opened_in.append(Path(dialog.directory().absolutePath()))
+        if where is None:
+            dialog.reject()
+            return
+        dialog.selectFile(str(where))
+        dialog.accept()
+
+    first = MainWindow(settings=settings)
+    qtbot.addWidget(first)
+    with qtbot.waitSignal(first.ready, timeout=20_000):
+        first.open_database(url)
+    new_battle_in(qtbot, first, modals)
+    modals.answer(QFileDialog, lambda dialog: choose(dialog, reports / "ford.html"))
+    first.ui.actionExportReport.trigger()
+    assert (reports / "ford.html").is_file()
+    modals.answer(QFileDialog, lambda dialog: choose(dialog, None))
+    first.ui.actionExportReport.trigger()
+    first.close()
+    second = MainWindow(settings=settings)
+    qtbot.addWidget(second)
+    with qtbot.waitSignal(second.battles.opened, timeout=20_000):
+        second.open_database(url)
+    modals.answer(QFileDialog, lambda dialog: choose(dialog, None))
+    second.ui.actionExportReport.trigger()
+    assert modals.pending == 0
+    assert documents == home / "Documents"
+    assert opened_in == [documents, reports, reports]
 
 
 def test_army_news_is_said_in_the_status_bar_not_in_the_battle_log(battle_window):
