@@ -15,6 +15,7 @@ import math
 import subprocess
 import sys
 from collections import Counter, defaultdict
+from dataclasses import replace
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
@@ -29,7 +30,7 @@ from test_properties import battles, load_placed
 from desktop.engine import forecast as forecast_module
 from desktop.engine.dice import ScriptedRoller, SeededRoller
 from desktop.engine.errors import RuleError
-from desktop.engine.events import event_from_json
+from desktop.engine.events import UnitFled, event_from_json
 from desktop.engine.forecast import (
     DEFAULT_MAX_LEAVES,
     UNAFFECTED,
@@ -41,6 +42,7 @@ from desktop.engine.forecast import (
     branches_of,
     faces_for,
     forecast,
+    outcome_label,
     sample,
     summarise,
 )
@@ -144,7 +146,7 @@ def test_goblins_vs_elves_forecast_is_exact_and_counted_from_the_faces() -> None
     assert result.chance("breaks and escapes", "elves") == (1 - holds) * (1 - caught)
     assert result.chance("catches Elf Archers", "goblins") == (1 - holds) * caught
     assert result.chance(UNAFFECTED, "goblins") == holds
-    assert result.chance("Elf Archers: holds") == holds
+    assert result.chance("Elf Archers: hold") == holds
     assert_sums_to_one(result)
     # The break test is two branches, not 11; the pursuit roll one per outcome of its line
     # (it only says how far the Goblins go beyond that): 1 hold + 11 flee totals x catches
@@ -201,7 +203,7 @@ def test_goblins_forecast_after_a_break_equals_the_brute_force() -> None:
     resolution = resolution_of(GOBLINS)
     result = forecast(resolution, [(6, 6)])
     assert whole(result) == brute_force(resolution, ((6, 6),))
-    assert result.chance("Elf Archers: holds") == 0
+    assert result.chance("Elf Archers: hold") == 0
 
 
 def _prefix_for_brute_force(path: Path, limit: int) -> tuple[Answer, ...]:
@@ -564,7 +566,7 @@ def test_a_panicked_unit_can_end_where_a_pursuit_runs_into_it() -> None:
 def test_answers_given_are_followed() -> None:
     resolution = resolution_of(GOBLINS)
     held = forecast(resolution, [(1, 1)])  # 2 + 3 <= 8: they hold, nothing more is asked
-    assert held.outcomes == [("Elf Archers: holds", Fraction(1))]
+    assert held.outcomes == [("Elf Archers: hold", Fraction(1))]
     assert held.leaves == 1
     fled = forecast(resolution, [(6, 6), "pursue", (6, 6)])  # broken, then fled the most there is
     caught = Fraction(1, 36)  # only a pursuit of 12 reaches a flee of 12
@@ -625,8 +627,10 @@ def test_a_sampled_whole_outcome_carries_the_interval_of_its_own_share() -> None
         unit["name"] = unit["id"]
     resolution = load_scenario(data).resolution()
     sampled = sample(resolution, ((10,), (10,), (2, 1)), samples=200, seed=1)
-    alone, row = sampled.chance("samurai: runs away"), sampled.chance("runs away", "samurai")
-    assert 0 < alone < row  # the case in point: the same words, two shares
+    # The whole outcome's words agree with the unit (several samurai "run away"), so they
+    # no longer read like the row; each must still carry the interval of its own share.
+    alone, row = sampled.chance("samurai: run away"), sampled.chance("runs away", "samurai")
+    assert 0 < alone <= row
     for label, share in sampled.outcomes:
         assert sampled.intervals[label] == forecast_module.wilson(share, 200), label
     for uid, rows in sampled.by_unit.items():
@@ -634,7 +638,7 @@ def test_a_sampled_whole_outcome_carries_the_interval_of_its_own_share() -> None
             assert sampled.unit_intervals[uid, label] == forecast_module.wilson(share, 200)
     shown = sampled.to_json()
     low, high = next(row["interval_95"] for row in shown["outcomes"]
-                     if row["label"] == "samurai: runs away")
+                     if row["label"] == "samurai: run away")
     assert low <= float(alone) <= high
     low, high = next(row["interval_95"] for row in shown["by_unit"]["samurai"]
                      if row["label"] == "runs away")
@@ -718,9 +722,9 @@ def test_cli_prints_the_exact_forecast(capsys: pytest.CaptureFixture[str]) -> No
     data = cli_json(capsys, GOBLINS)
     assert data["exact"] and data["method"] == "exact" and data["dice_given"] == []
     rows = {row["label"]: row for row in data["outcomes"]}
-    assert rows["Elf Archers: holds"]["chance"] == "5/18"
-    assert rows["Elf Archers: holds"]["percent"] == "27.8%"
-    assert rows["Elf Archers: holds"]["units"] == {"elves": "holds"}
+    assert rows["Elf Archers: hold"]["chance"] == "5/18"
+    assert rows["Elf Archers: hold"]["percent"] == "27.8%"
+    assert rows["Elf Archers: hold"]["units"] == {"elves": "holds"}
     elves = {row["label"]: Fraction(row["chance"]) for row in data["by_unit"]["elves"]}
     assert sum(elves.values()) == 1
 
@@ -777,3 +781,40 @@ def test_a_cancelled_forecast_stops_at_its_next_run(exact: bool) -> None:
                  max_leaves=DEFAULT_MAX_LEAVES if exact else 0, samples=500,
                  cancelled=cancelled)
     assert len(asked) == 4  # stopped at once, not after the whole tree or sample
+
+
+def test_a_forecast_line_agrees_with_each_units_name() -> None:
+    """Issue 20, item 6: "Empire Handgunners: breaks and flees". A line gives each unit's
+    label after its name, so every phrase agrees with it, as the wizard's "Elf Silver Riders
+    break" does (desktop.engine.wording); the per-unit labels stay written for one."""
+    resolution = resolution_of(FOUR_UNITS)
+    result = forecast(resolution, budget_seconds=120)
+    label = outcome_label(resolution.battle, (
+        ("boyz", "fails to catch Empire Swordsmen"),
+        ("wolf_riders", "fails to catch Empire Swordsmen"),
+        ("swordsmen", "breaks and escapes"), ("handgunners", "panics and flees")))
+    assert label == ("Orc Boyz: fail to catch Empire Swordsmen; Goblin Wolf Riders: fail to "
+                     "catch Empire Swordsmen; Empire Swordsmen: break and escape; Empire "
+                     "Handgunners: panic and flee")
+    assert result.chance(label) > 0
+    assert result.chance("panics and flees", "handgunners") > 0
+    boss = replace(resolution.battle.roster["handgunners"], name="Empire Captain", models=1)
+    alone = replace(resolution.battle, roster={**resolution.battle.roster, "handgunners": boss})
+    assert outcome_label(alone, (("handgunners", "keeps its nerve, panics and flees"),)) == (
+        "Empire Captain: keeps its nerve, panics and flees")
+
+
+def test_a_runner_that_runs_again_is_not_said_to_run_away_twice() -> None:
+    """Issue 20, item 6: "Ronin Samurai: runs away and runs away through Ashigaru Spearmen"
+    (reached by the chase, it runs again: K-RA-9)."""
+    battle = load_scenario(json.loads((SCENARIOS / "k1-ronin-run-through-ashigaru.json")
+                                      .read_text())).battle
+    start = battle.states["samurai"].center
+    runs = [UnitFled("samurai", 9, (start, (start[0], start[1] - 9)), 270.0, away_from="oni",
+                     clause="K-RA-1"),
+            UnitFled("samurai", 12, ((start[0], start[1] - 9), (start[0], start[1] - 21)),
+                     270.0, away_from="oni", passed_through=("ashigaru",), clause="K-RA-9")]
+    outcome = summarise(battle, runs)
+    assert outcome == (("samurai", "runs away and then again through Ashigaru Spearmen"),)
+    assert outcome_label(battle, outcome) == (
+        "Ronin Samurai: run away and then again through Ashigaru Spearmen")

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSettings, QStandardPaths, Qt
 from PySide6.QtGui import QImage, QMouseEvent, QPainter, QTransform
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QFileDialog
 from test_gui_roster import Modals, modals, open_window, sample, seed, url  # noqa: F401
 
 from desktop.engine import moves
@@ -27,7 +27,7 @@ from desktop.engine.errors import MoveRefused
 from desktop.engine.model import Status
 from desktop.engine.procedure import ScriptedAnswers, run
 from desktop.engine.scenario import load_scenario
-from desktop.engine.wording import many, verb
+from desktop.engine.wording import many, pronoun, verb
 from desktop.gui.dialogs import NewBattleDialog
 from desktop.gui.main_window import MainWindow
 from desktop.store.store import Store
@@ -430,6 +430,67 @@ def test_the_terrain_kind_chosen_in_the_toolbar_is_what_the_tool_draws(battle_wi
     assert window.battlefield_view.tool.kind == "open"
 
 
+def test_export_battle_report_opens_in_the_documents_then_the_last_folder_used(
+        qtbot, tmp_path, url, modals, monkeypatch):
+    """Issue 20: the Export Battle Report dialog opened in the working directory. It opens
+    in the player's documents folder, then where the last report was written, also after a
+    restart (QSettings)."""
+    monkeypatch.chdir(REPO)  # the working directory, which it must not offer
+    home = tmp_path / "home"
+    (home / "Documents").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_DOCUMENTS_DIR", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    seed(url, sample(GOBLINS), sample(ELVES))
+    settings = QSettings(str(tmp_path / "rout.ini"), QSettings.Format.IniFormat)
+    settings.setValue("welcome/shown", True)
+    documents = Path(QStandardPaths.writableLocation(
+        QStandardPaths.StandardLocation.DocumentsLocation))
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    opened_in: list[Path] = []
+
+    def choose(dialog: QFileDialog, where: Path | None) -> None:
+        opened_in.append(Path(dialog.directory().absolutePath()))
+        if where is None:
+            dialog.reject()
+            return
+        dialog.selectFile(str(where))
+        dialog.accept()
+
+    first = MainWindow(settings=settings)
+    qtbot.addWidget(first)
+    with qtbot.waitSignal(first.ready, timeout=20_000):
+        first.open_database(url)
+    new_battle_in(qtbot, first, modals)
+    modals.answer(QFileDialog, lambda dialog: choose(dialog, reports / "ford.html"))
+    first.ui.actionExportReport.trigger()
+    assert (reports / "ford.html").is_file()
+    modals.answer(QFileDialog, lambda dialog: choose(dialog, None))
+    first.ui.actionExportReport.trigger()
+    first.close()
+    second = MainWindow(settings=settings)
+    qtbot.addWidget(second)
+    with qtbot.waitSignal(second.battles.opened, timeout=20_000):
+        second.open_database(url)
+    modals.answer(QFileDialog, lambda dialog: choose(dialog, None))
+    second.ui.actionExportReport.trigger()
+    assert modals.pending == 0
+    assert documents == home / "Documents"
+    assert opened_in == [documents, reports, reports]
+
+
+def test_army_news_is_said_in_the_status_bar_not_in_the_battle_log(battle_window):
+    """Issue 20: "Added 6 sample armies" was written into the log of the battle on the
+    table. The log tells that battle alone; the armies' news is the status bar's."""
+    window, _ = battle_window
+    told = window.ui.logView.toPlainText()
+    assert told.startswith("Battle: Ford")
+    window.ui.actionOpenSamples.trigger()
+    assert window.statusBar().currentMessage() == "Added 6 sample armies"
+    assert window.ui.logView.toPlainText() == told
+
+
 def test_each_saved_move_is_written_in_the_battle_log(battle_window):
     window, _ = battle_window
     battle = window.battles.battle
@@ -786,12 +847,20 @@ def test_a_charge_past_its_reach_is_shown_red_with_the_engines_words(battle_wind
     gap = battle.footprint(riders).polygon.distance(battle.footprint(trolls).polygon)
     assert gap > 16
     assert ghost.refused
+    are = verb("are", many(battle.roster[trolls]))
     assert ghost.label.text().splitlines() == [
-        f'charge {name}: {gap:.1f}" / 16"',
-        f'{name} is {gap:.1f}" away, past the charge reach of Elf Silver Riders '
+        f'charge {name}: {gap:.1f}" away (reach 16")',
+        f'{name} {are} {gap:.1f}" away, past the charge reach of Elf Silver Riders '
         '(16", W6-MV-2)']
     mouse(window, QEvent.Type.MouseButtonRelease, battle.states[trolls].center,
           buttons=NO_BUTTON)
+    # Made all the same (past its reach is said, not refused), and said with the same gap
+    # in the status bar and the battle log: not the charger's path, which lines it up too.
+    assert window.battle_status.text() == (
+        f"Charge with Elf Silver Riders: {ghost.label.text().splitlines()[1]}")
+    assert (f'Elf Silver Riders charge {name}, {gap:.1f}" away (reach 16"), and reach '
+            f"{pronoun('them', many(battle.roster[trolls]))}"
+            ) in window.ui.logView.toPlainText().splitlines()
 
 
 def test_each_action_replaces_the_last_message_and_a_refusal_times_out(qtbot, battle_window):

@@ -158,3 +158,16 @@ def test_fields_keep_to_the_rulesets_ranges(qtbot, dialog):
     type_into(qtbot, dialog.break_ld, 11)  # Ld runs to 10: the 1 is typed, the second refused
     assert dialog.break_ld.value() <= 10
     assert dialog.break_ld.minimum() >= 1 and dialog.break_diff.minimum() == 0
+
+
+def test_a_refused_number_is_no_longer_said_once_another_tab_is_shown(qtbot, dialog):
+    """Issue 20: the "Leadership … refused" line stayed under the Caught tab, where no
+    Leadership field is. It names a field of the tab in front, or nothing."""
+    type_into(qtbot, dialog.break_ld, 11)  # Ld runs to 10: refused, and said why
+    assert "Leadership" in dialog.field_message.text()
+    tab_bar = dialog.tabs.tabBar()
+    qtbot.mouseClick(tab_bar, Qt.MouseButton.LeftButton,
+                     pos=tab_bar.tabRect(dialog.tabs.indexOf(dialog.caught_flee.parentWidget()))
+                     .center())
+    assert dialog.tabs.currentWidget() is dialog.caught_flee.parentWidget()
+    assert dialog.field_message.text() == ""

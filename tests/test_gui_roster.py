@@ -1058,7 +1058,7 @@ def test_sample_armies_are_one_undo_step(qtbot, url):
     assert window.undo_stack.undoText() == "Add sample armies"
     for ruleset in RULESETS:
         assert len(tree_army_names(window, ruleset)) == 2
-    assert "Added 6 sample armies" in window.ui.logView.toPlainText()
+    assert window.statusBar().currentMessage() == "Added 6 sample armies"
     window.undo_action.trigger()
     assert stored_names(url) == []
     window.redo_action.trigger()
@@ -1117,7 +1117,8 @@ def test_import_battlescribe_roster(qtbot, url):
     assert tree_army_names(window, "warhammer6") == [army.name]
     assert roster_unit_ids(window) == unit_ids(army)
     assert window.undo_stack.undoText() == f"Import {army.name}"
-    assert f"Imported {army.name}" in window.ui.logView.toPlainText()
+    assert window.statusBar().currentMessage().startswith(f"Imported {army.name} from ")
+    assert "Imported" not in window.ui.logView.toPlainText()  # not the battle's news
     window.undo_action.trigger()
     assert stored_names(url) == []
 
@@ -1162,7 +1163,7 @@ def test_export(qtbot, url, tmp_path):
         assert looks_like in text, suffix
         for unit in army.units:
             assert unit.name in text
-        assert f"Exported {GOBLINS} to {path}" in window.ui.logView.toPlainText()
+        assert window.statusBar().currentMessage().startswith(f"Exported {GOBLINS} to {path}")
     back = read_army_file(tmp_path / "goblins.json").army
     assert back.units == army.units
     assert (back.name, back.points_limit) == (army.name, army.points_limit)

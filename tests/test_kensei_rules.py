@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from desktop.engine import odds
+from desktop.engine import narrate, odds
 from desktop.engine.dice import D2D6, D2D10, D3D10, D10, ScriptedRoller
 from desktop.engine.events import (
     ChaseCharged,
@@ -508,3 +508,36 @@ def test_k_ra_3_only_an_enemy_charge_can_be_run_from():
     guard = k_unit("ashigaru", CRANE, 60, 75, facing=270)
     with pytest.raises(ScenarioError, match="not an enemy"):
         play(fight(REACT | {"charger": "ashigaru"}, extra=[guard]), [])
+
+
+def test_k_ht_1_a_held_honor_roll_is_said_one_way_on_its_page_its_chart_and_the_log():
+    """Issue 20, item 6: the chart said "holds", the page "stand their ground" and the log
+    "stand firm" for one outcome; the page cited K-RA-5 and the log K-HT-1 for one roll."""
+    loaded, session, _ = play(fight(defeat(3, 2)), [4])
+    page = session.steps[0].request
+    assert isinstance(page, Roll)
+    assert page.threshold is not None and page.threshold.passes == "holds"
+    assert page.why.endswith("Roll d10: above 5 runs away, 5 or less holds.")
+    assert "stand" not in page.why
+    told = narrate.sentences(loaded.battle, session.events)[0]
+    assert told[0] == ("Samurai take an Honor test on d10: 4, not above 5 — they hold "
+                       f"[{page.clause}]")
+    assert page.clause == events_of(session, HonorTest)[0].clause == "K-RA-5"
+
+
+def test_k_ht_1_the_ronin_re_roll_page_says_it_is_the_re_roll_and_why():
+    """Issue 20, item 6: the re-roll's page was word for word the first roll's, as if Next
+    had done nothing. It says the first roll failed and that Ronin roll again, and cites
+    K-HT-1, the clause that gives the re-roll, as its log line does."""
+    data = fight(defeat(3, 2), samurai={"special_rules": ["Ronin"]})
+    loaded, session, _ = play(data, [9, 3])
+    first, second = (step.request for step in session.steps[:2])
+    assert first.why != second.why
+    assert second.why.startswith("The Ronin re-roll: the first Honor roll of Samurai was 9, "
+                                 "above 5. As Ronin they roll it again (K-HT-1)")
+    assert [first.clause, second.clause] == ["K-RA-5", "K-HT-1"]
+    assert [event.clause for event in events_of(session, HonorTest)] == ["K-RA-5", "K-HT-1"]
+    told = narrate.sentences(loaded.battle, session.events)[0]
+    assert told[:2] == ["Samurai take an Honor test on d10: 9, above 5 — they fail it [K-RA-5]",
+                        "Samurai take an Honor test on d10: 3, not above 5 — they hold "
+                        "[K-HT-1]"]

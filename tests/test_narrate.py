@@ -9,8 +9,10 @@ import re
 import pytest
 from conftest import SCENARIOS
 from test_events import ROCKS, SAMPLES, all_event_classes, load_four_units
+from test_reach import table as reach_table
+from test_w6_rules import charge_on_fleeing
 
-from desktop.engine import moves
+from desktop.engine import moves, reach
 from desktop.engine.dice import ScriptedRoller, SeededRoller
 from desktop.engine.events import (
     BreakTest,
@@ -18,6 +20,7 @@ from desktop.engine.events import (
     HonorTest,
     TurnBegan,
     UnitCaught,
+    UnitCharged,
     UnitFled,
     UnitMoved,
     fold,
@@ -27,6 +30,8 @@ from desktop.engine.narrate import SideSummary, describe, report_html, report_ma
 from desktop.engine.procedure import Resolution, ScriptedAnswers, run
 from desktop.engine.scenario import load_scenario
 from desktop.engine.wording import agree, said, verb
+
+from builders import play
 
 NAMES = {"boyz": "Orc Boyz", "wolf_riders": "Goblin Wolf Riders",
          "swordsmen": "Empire Swordsmen", "handgunners": "Empire Handgunners"}
@@ -266,3 +271,36 @@ def test_a_unit_of_one_model_is_told_in_the_singular(scenario_path):
     assert describe(fled, alone).startswith("Elf Prince flees 7\" away from")
     assert describe(fled, battle).startswith("Elf Archers flee 7\" away from")
     assert verb("rally", False) == "rallies" and verb("catch", False) == "catches"
+
+
+def test_w6_mv_2_the_log_tells_a_charge_by_the_gap_the_ghost_shows():
+    """Issue 20, item 12: the ghost and the status bar said 'charge Orc Boyz: 3.0" / 8"'
+    while the log said 'reach them after 5"' (the charger's centre path, which also lines it
+    up on the target's edge). W6-MV-2 measures the gap before the charge: the log says that
+    gap in the ghost's words.
+
+    Riders (5" x 2") centred at (26, 20) facing up, x 23.5..28.5, y 19..21; the enemy x
+    17.5..22.5, y 29..31: a gap of 1" across and 8" up, sqrt(65) = 8.06". The riders' centre
+    ends at (20, 28), centred on the enemy's front: a path of sqrt(36 + 64) = 10"."""
+    battle = reach_table()
+    aside = fold(battle, [moves.move_to(battle, "riders", (26, 20))])
+    charge, _ = moves.charge(aside, "riders", "enemy")
+    assert charge.path == ((26.0, 20.0), (20.0, 28.0))  # 10", not the gap
+    assert reach.judge(aside, charge).label == 'charge Enemy: 8.1" away (reach 16")'
+    assert describe(charge, aside) == 'Riders charge Enemy, 8.1" away (reach 16"), and reach them'
+
+
+@pytest.mark.parametrize(("faces", "told"), [
+    ((3, 3), 'Orcs charge Elves, 7.0" away (reach 8"), and reach them [W6-FL-8]'),
+    ((4, 4), 'Orcs charge Elves, 9.0" away (reach 8"), but fall short after moving 4" '
+             "[W6-FL-8]")])
+def test_w6_fl_8_a_charge_on_a_fleeing_unit_is_told_by_the_gap_it_had_to_close(faces, told):
+    """The Elves, 1" from the Orcs (M4, reach 8"), flee 6" (caught) or 8" (the charge fails,
+    and the Orcs move their Move, 4")."""
+    loaded, session, _ = play(charge_on_fleeing(1.0), list(faces))
+    assert session.events is not None
+    battle = loaded.battle
+    for event in session.events:
+        if isinstance(event, UnitCharged):
+            assert describe(event, battle) == told
+        battle = fold(battle, [event])

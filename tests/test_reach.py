@@ -86,16 +86,16 @@ def test_w6_mv_2_a_charge_reaches_twice_the_move_measured_as_the_gap_before_it()
     charge, _ = moves.charge(battle, "riders", "enemy")
     verdict = reach.judge(battle, charge)
     assert (verdict.distance, verdict.limit, verdict.kind) == (18.0, 16.0, "past")
-    assert verdict.words == ('Enemy is 18.0" away, past the charge reach of Riders '
+    assert verdict.words == ('Enemy are 18.0" away, past the charge reach of Riders '
                              '(16", W6-MV-2)')
-    assert verdict.label == 'charge Enemy: 18.0" / 16"'
+    assert verdict.label == 'charge Enemy: 18.0" away (reach 16")'
     closer = fold(battle, [moves.move_to(battle, "riders", (20, 11.5))])
     verdict = reach.judge(closer, moves.charge(closer, "riders", "enemy")[0])
     assert (verdict.distance, verdict.kind) == (16.5, "past")
     closest = fold(battle, [moves.move_to(battle, "riders", (20, 12))])
     verdict = reach.judge(closest, moves.charge(closest, "riders", "enemy")[0])
     assert (verdict.distance, verdict.kind) == (16.0, "charge")
-    assert verdict.words == ('Enemy is 16.0" away, within the charge reach of Riders '
+    assert verdict.words == ('Enemy are 16.0" away, within the charge reach of Riders '
                              '(16", W6-MV-2)')
 
 

@@ -679,3 +679,25 @@ def test_ten_times_the_combats_and_units_cost_ten_times_the_work():
         assert not events_of(session, UnitFled)
 
     assert growth(lambda: resolve(small, 10), lambda: resolve(large, 100)) < 15
+
+
+@pytest.mark.parametrize(("elf", "orc", "dice", "said"), [
+    ({"M": 8}, {}, [6, 6, 6, 6, 6, 1, 1],
+     "No roll of 2D6 reaches 18, so this one cannot catch them"),
+    ({}, {"M": 8}, [6, 6, 1, 1, 1, 1, 1], "Every roll of 3D6 reaches 2, so this one catches them")])
+def test_w6_pu_2_a_pursuit_roll_that_cannot_miss_or_catch_says_why_it_is_still_asked(
+        elf, orc, dice, said):
+    """Issue 20: the pursuit page asked a roll whose catch chance was 0% without a word of
+    why. The Elves flee 18" from Orcs rolling 2D6 (or 2" from Orcs rolling 3D6): the catch
+    is settled, yet the Orcs move their whole roll (W6-PU-2), so the page says so."""
+    _, session, _ = play(duel(elf=elf, orc=orc), dice)
+    page = session.steps[-1].request
+    assert page.key == "pursue_roll:orcs"
+    assert page.why.endswith(f"{said}; it is asked all the same because Orcs move the whole "
+                             "of it (W6-PU-2): it says where they end up.")
+    chances = {outcome.label: outcome.chance for outcome in page.odds}
+    assert sorted(chances.values()) == [0, 1]
+    # A roll whose catch is open says nothing of the kind.
+    _, session, _ = play(duel(), [6, 6, 3, 3, 1, 1])
+    assert session.steps[-1].request.key == "pursue_roll:orcs"
+    assert "asked all the same" not in session.steps[-1].request.why

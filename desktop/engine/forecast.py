@@ -17,7 +17,7 @@ again total by total, so the chances stay exact whichever way it goes.
 
 Each finished run is summed up as plain words per unit ("breaks and escapes"), taken from
 its events; the forecast adds their chances up per unit and per whole outcome. When the tree
-is larger than the budget (judged first from a few random paths, then while walking), a
+is larger than the budget (found while walking it: the walk stops at its share of it), a
 seeded sample of whole runs stands in for it, each chance with a 95% Wilson interval, and
 the result says it is a sample.
 """
@@ -25,6 +25,7 @@ the result says it is a sample.
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -69,6 +70,7 @@ from desktop.engine.procedure import (
     run,
 )
 from desktop.engine.sight import Sight
+from desktop.engine.wording import agree, plural
 
 DEFAULT_BUDGET_SECONDS = 2.0
 # The share of a forecast's budget the exact walk may take; a sample has the rest.
@@ -585,9 +587,26 @@ def _ranked(chances: Mapping[str, Fraction]) -> list[tuple[str, Fraction]]:
 
 
 def outcome_label(battle: Battle, outcome: UnitOutcome) -> str:
+    """"Empire Handgunners: break and flee; Orc Warboss: catches them": each unit's label
+    agreeing with its name (labels are written for one, desktop.engine.wording)."""
     if not outcome:
         return "nothing happens"
-    return "; ".join(f"{battle.roster[uid].name}: {label}" for uid, label in outcome)
+    return "; ".join(f"{battle.roster[uid].name}: {agreed(label, plural(battle, uid))}"
+                     for uid, label in outcome)
+
+
+# The verbs `_describe`'s phrases begin with: where a joined label's phrases start.
+_PHRASE_VERBS = frozenset({"holds", "breaks", "keeps", "panics", "rallies", "fails", "pursues",
+                           "overruns", "is", "catches", "escapes", "leaves", "flees", "runs",
+                           "chases"})
+
+
+def agreed(label: str, many: bool) -> str:
+    """A unit's label as it follows the unit's name, each of its phrases agreeing: "breaks
+    and flees" after "Empire Handgunners" is "break and flee"."""
+    parts = re.split(r"(, | and )", label)
+    return "".join(agree(part, many) if part.split(" ")[0] in _PHRASE_VERBS else part
+                   for part in parts)
 
 
 # --- What happened to each unit, in words ----------------------------------------------------
@@ -670,7 +689,7 @@ def _describe(event: Event, book: _Phrases) -> None:
         book.say(event.unit, test[0] if event.passed else test[1])
     elif isinstance(event, HonorTest):
         if event.passed:  # a failure shows as the run that follows, or as a re-roll
-            book.say(event.unit, "stands its ground")
+            book.say(event.unit, "holds")
     elif isinstance(event, PursuitDeclared):
         verb = "overruns" if event.overrun else "pursues"
         book.say(event.unit, verb if event.target in ("", event.unit)
@@ -694,8 +713,10 @@ def _describe(event: Event, book: _Phrases) -> None:
         if event.blocked_by:
             detail += f" and is stopped by {name(event.blocked_by)}"
         said = book.said[event.unit]
+        # A runner reached by a chase runs again (K-RA-9): "runs away and then again".
+        again = any(phrase.startswith(verb) for phrase in said)
         if detail or not said or said[-1] != "escapes":  # escaping says it fled
-            book.say(event.unit, verb + detail)
+            book.say(event.unit, ("then again" if again else verb) + detail)
     elif isinstance(event, UnitPursued):
         if event.charged:
             book.say(event.unit, f"runs into {name(event.charged)}")

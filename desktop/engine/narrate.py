@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from desktop.engine import reach
 from desktop.engine.dice import Dice
 from desktop.engine.errors import DiceError
 from desktop.engine.events import (
@@ -179,7 +180,7 @@ _TESTS: dict[type[TestTaken], tuple[str, tuple[str, str], tuple[str, str]]] = {
     RestraintTest: ("a Restraint test", ("are", "held back"),
                     ("cannot", "be held back and must pursue")),
     RallyTest: ("a Rally test", ("rally", ""), ("keep", "fleeing")),
-    HonorTest: ("an Honor test", ("stand", "firm"), ("fail", "it")),
+    HonorTest: ("an Honor test", ("hold", ""), ("fail", "it")),
 }
 
 
@@ -247,12 +248,14 @@ def _caught(event: UnitCaught, words: _Words) -> str:
 
 
 def _charged(event: UnitCharged, words: _Words) -> str:
+    """A charge told by the gap it closes, as the ghost and the status bar give it
+    (reach.charge_gap), not by the charger's path; a failed one also says how far it went."""
     target, unit = words.name(event.target), event.unit
+    charged = f"{words.says(unit, 'charge', target)}, {reach.charge_gap(words.battle, event)},"
     if event.reached:
-        return (f"{words.says(unit, 'charge', target)} and {words.does(unit, 'reach')} "
-                f"{words.their(event.target, 'them')} after {_moved(event, words)}")
-    return (f"{words.says(unit, 'charge', target)} but {words.does(unit, 'fall')} short "
-            f"after {_moved(event, words)}")
+        return f"{charged} and {words.does(unit, 'reach')} {words.their(event.target, 'them')}"
+    return (f"{charged} but {words.does(unit, 'fall')} short after moving "
+            f"{_moved(event, words)}")
 
 
 def _player_moved(event: UnitMoved, words: _Words) -> str:

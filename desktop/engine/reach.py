@@ -30,6 +30,7 @@ from desktop.engine.events import Event, UnitCharged, UnitMoved, UnitWheeled
 from desktop.engine.model import Battle
 from desktop.engine.rulesets import get_ruleset
 from desktop.engine.spatial import edge_distance
+from desktop.engine.wording import plural, verb
 
 # Within this much of the allowance counts as within it: a drag lands to the pixel, not to
 # the thousandth of an inch.
@@ -97,6 +98,24 @@ def distance_of(battle: Battle, event: Event) -> float:
     raise TypeError(f"{type(event).__name__} is not a move with a length")
 
 
+def _shown(value: float, unit: str) -> str:
+    return f'{value:.1f}"' if unit == "in" else f"{value:.1f} cm"
+
+
+def _whole(value: float, unit: str) -> str:
+    return f'{value:g}"' if unit == "in" else f"{value:g} cm"
+
+
+def charge_gap(battle: Battle, event: UnitCharged) -> str:
+    """'3.0" away (reach 8")': how far the charged unit is before the charge against the
+    charger's reach. This is the one measure of a charge that the ghost, the status bar and
+    the battle log give (W6-MV-2 measures the gap; the charger's centre goes further as it
+    lines up on the target's edge)."""
+    unit = get_ruleset(battle.ruleset).distance_unit
+    return (f"{_shown(distance_of(battle, event), unit)} away "
+            f"(reach {_whole(allowance(battle, event.unit).charge, unit)})")
+
+
 def judge(battle: Battle, event: Event) -> Verdict:
     """The ruleset's verdict on a player's move, charge or wheel (`battle` before it)."""
     unit_id = getattr(event, "unit", "")
@@ -106,17 +125,18 @@ def judge(battle: Battle, event: Event) -> Verdict:
     name = battle.roster[unit_id].name
 
     def shown(value: float) -> str:
-        return f'{value:.1f}"' if unit == "in" else f"{value:.1f} cm"
+        return _shown(value, unit)
 
     def whole(value: float) -> str:
-        return f'{value:g}"' if unit == "in" else f"{value:g} cm"
+        return _whole(value, unit)
 
     if isinstance(event, UnitCharged):
         target = battle.roster[event.target].name
-        label = f"charge {target}: {shown(gone)} / {whole(allowed.charge)}"
+        label = f"charge {target}: {charge_gap(battle, event)}"
         kind, side = (CHARGE, "within") if gone <= allowed.charge + SLACK else (PAST, "past")
         return Verdict(gone, allowed.charge, kind,
-                       f"{target} is {shown(gone)} away, {side} the charge reach of {name} "
+                       f"{target} {verb('are', plural(battle, event.target))} {shown(gone)} "
+                       f"away, {side} the charge reach of {name} "
                        f"({whole(allowed.charge)}, {allowed.charge_clause})", label)
     if gone <= allowed.move + SLACK:
         return Verdict(gone, allowed.move, MOVE,

@@ -72,7 +72,7 @@ class ArmyFiles(QObject):
             taken.add(army.name)
             window.push_army(None, army, f"Add {army.name}")
         window.undo_stack.endMacro()
-        window.log(f"Added {len(armies)} sample armies")
+        window.tell(f"Added {len(armies)} sample armies")
 
     def choose_import(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -89,10 +89,10 @@ class ArmyFiles(QObject):
             if window.workspace is not None:  # a BattleScribe catalogue names its army list
                 imported = transfer.with_army_list(imported,
                                           window.workspace.full_library(imported.army.ruleset))
-            for warning in imported.warnings:
-                window.log(f"{path.name}: {warning}")
             window.push_army(None, imported.army, f"Import {imported.army.name}")
-            window.log(f"Imported {imported.army.name} from {path.name}")
+            warned = "; ".join(imported.warnings)
+            window.tell(f"Imported {imported.army.name} from {path.name}"
+                        + (f" — {warned}" if warned else ""))
             if on_finished:
                 on_finished()
 
@@ -138,5 +138,5 @@ class ArmyFiles(QObject):
         except StoreError as error:
             self.window.report_error("Cannot export", error)
             return False
-        self.window.log(f"Exported {army.name} to {path} ({chosen})")
+        self.window.tell(f"Exported {army.name} to {path} ({chosen})")
         return True

@@ -13,7 +13,17 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, QPointF, QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QEvent,
+    QObject,
+    QPointF,
+    QSettings,
+    QSize,
+    QStandardPaths,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
@@ -68,6 +78,7 @@ if TYPE_CHECKING:
     from desktop.store.store import Store
 
 LAST_BATTLE_KEY = "battle/last"
+REPORT_FOLDER_KEY = "battle/reportFolder"  # where the last battle report was written
 MESSAGE_MS = 10_000  # an action's message in the status bar, then which battle is open
 _DRAG_EVENTS = (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop)
 UNIT_ID_ROLE = Qt.ItemDataRole.UserRole
@@ -591,10 +602,21 @@ class BattlePanel(QObject):
         if current is None:
             return
         path, _ = QFileDialog.getSaveFileName(
-            self.window, "Export Battle Report", f"{current.title or 'battle'}.html",
+            self.window, "Export Battle Report",
+            str(self.report_folder() / f"{current.title or 'battle'}.html"),
             "HTML (*.html);;Markdown (*.md)")
-        if path:
-            self.export_report(Path(path))
+        if path and self.export_report(Path(path)) and self.settings is not None:
+            self.settings.setValue(REPORT_FOLDER_KEY, str(Path(path).parent))
+
+    def report_folder(self) -> Path:
+        """Where Export Battle Report opens: the folder of the last report written (kept in
+        the settings), else the player's documents folder or home, never the working
+        directory (where a file dialog goes when the folder it is given is not there)."""
+        last = str(self.settings.value(REPORT_FOLDER_KEY, "")) if self.settings else ""
+        documents = QStandardPaths.writableLocation(
+            QStandardPaths.StandardLocation.DocumentsLocation)
+        return next((Path(folder) for folder in (last, documents)
+                     if folder and Path(folder).is_dir()), Path.home())
 
     def export_report(self, path: Path) -> bool:
         """The battle in plain words, step by step, with a picture of the table

@@ -108,6 +108,7 @@ ABOUT_TEXT: Final = (
 )
 
 NO_BATTLE_TEXT: Final = "No battle loaded"
+NEWS_MS: Final = 10_000  # how long news of the armies or the database stays in the status bar
 ICON_THEME: Final = "rout"
 
 
@@ -375,6 +376,11 @@ class MainWindow(QMainWindow):
     def log(self, text: str) -> None:
         self.battle_log.write(text)
 
+    def tell(self, text: str) -> None:
+        """News of the armies or the database: the status bar's, for a while. The battle log
+        tells the battle on the table alone."""
+        self.statusBar().showMessage(text, NEWS_MS)
+
     def _log_event(self, text: str, unit_ids: list[str]) -> None:
         """A battle event's line; clicking it later selects its units on the table."""
         self.battle_log.write(text, unit_ids)
@@ -468,7 +474,7 @@ class MainWindow(QMainWindow):
         self.read_only_status.setText(text)
         self.read_only_status.setToolTip(tip)
         self.read_only_status.setVisible(bool(text))
-        self.log(f"Opened {where}: {len(armies)} arm{'y' if len(armies) == 1 else 'ies'}")
+        self.tell(f"Opened {where}: {len(armies)} arm{'y' if len(armies) == 1 else 'ies'}")
         self._update_actions()
         if self.roster_columns is not None:
             self.roster_columns.fit_now()

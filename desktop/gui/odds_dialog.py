@@ -80,6 +80,8 @@ class OddsDialog(QDialog):
         for spin in self.findChildren(SpinBox):
             spin.refused.connect(self.field_message.setText)
             spin.valueChanged.connect(self.field_message.clear)
+        # A refusal names a field of the tab it was typed in: gone with that tab.
+        self.tabs.currentChanged.connect(self.field_message.clear)
         self._update_break()
         self._update_ld()
         self._update_caught()

@@ -69,6 +69,7 @@ from desktop.engine.rulesets.common import (
     outcomes_by_total,
 )
 from desktop.engine.sight import remember
+from desktop.engine.wording import plural, pronoun, verb
 
 RAN_FROM_CHARGE = TURN_FLAG + "ran_from_charge"  # K-RA-3: once per turn
 BEYOND_FRIEND = 3.0  # K-RA-10: cm past a friend it could not clear
@@ -113,24 +114,33 @@ def honor_test(
     target = honor_target(battle, unit_id)
     rerolls = 1 if unit.has("ronin") and against_running_away else 0
     fails = odds.attribute_test_fails(target, dice, rerolls=rerolls)
-    why = (f"{reason} Roll {dice}: {target} or less and {unit.name} stand their ground "
-           f"(Honor {battle.stat(unit_id, 'Honor')}); more and they run away.")
+    many = plural(battle, unit_id)
+    they = pronoun("they", many)
+    honor = f"Honor {battle.stat(unit_id, 'Honor')}"
+    # The reason (K-RA-4 to K-RA-6, K-RA-11, K-RG-1) is the clause of the first roll, on
+    # the page and in the log alike; a Ronin's second roll is K-HT-1's own.
+    why, roll_clause = f"{reason} An Honor test against {honor} (K-HT-1).", clause
     if rerolls:
-        why += (f" They are Ronin: a failed roll is rolled again ({odds.percent(odds.ONE - fails)}"
-                f" to hold with the second chance).")
+        why += (f" {they.capitalize()} {verb('are', many)} Ronin: a failed roll is rolled "
+                f"again ({odds.percent(odds.ONE - fails)} to hold with the second chance).")
     for attempt in range(1 + rerolls):
         # A Ronin's first failure is not yet running away: it is rolled again.
         failing = "rolls again" if attempt < rerolls else "runs away"
+        threshold = Threshold("<=", target, "holds", failing)
         faces = yield Roll(key=key if attempt == 0 else f"{key}:reroll", unit=unit_id,
-                           player=unit.player, dice=dice, purpose="honor test", why=why,
-                           clause=clause, threshold=Threshold("<=", target, "holds", failing),
-                           reads="outcome")
+                           player=unit.player, dice=dice, purpose="honor test",
+                           why=f"{why} {threshold.rule(dice)}", clause=roll_clause,
+                           threshold=threshold, reads="outcome")
         assert isinstance(faces, tuple)
         passed = dice.total(faces) <= target
         rec.emit(HonorTest(unit_id, str(dice), faces, dice.modifier, target, passed,
-                           clause="K-HT-1"))
+                           clause=roll_clause))
         if passed:
             return True
+        why = (f"The Ronin re-roll: the first Honor roll of {unit.name} was "
+               f"{threshold.verdict(faces, dice.modifier)}. As Ronin {they} "
+               f"{verb('roll', many)} it again (K-HT-1), and this roll decides.")
+        roll_clause = "K-HT-1"
     return False
 
 

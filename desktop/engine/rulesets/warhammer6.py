@@ -514,12 +514,22 @@ def _pursuit_roll(rec: Recorder, unit_id: str, target: str, flee_roll: int
     battle = rec.battle
     dice = flee_dice(battle, unit_id)
     unit = battle.roster[unit_id]
+    many, them = plural(battle, unit_id), pronoun("them", plural(battle, target))
+    why = (f"{unit.name} {verb('pursue', many)} {dice}\". {battle.roster[target].name} fled "
+           f"{flee_roll}\": {flee_roll} or more catches {them}.")
+    # A roll that cannot miss or cannot catch is still rolled: the pursuers move their
+    # whole roll (W6-PU-2), so it says where they end up.
+    certain = (f"No roll of {dice} reaches {flee_roll}, so this one cannot catch {them}"
+               if dice.count * dice.sides + dice.modifier < flee_roll
+               else f"Every roll of {dice} reaches {flee_roll}, so this one catches {them}"
+               if dice.count + dice.modifier >= flee_roll else "")
+    if certain:
+        why += (f" {certain}; it is asked all the same because {unit.name} "
+                f"{verb('move', many)} the whole of it (W6-PU-2): it says where "
+                f"{pronoun('they', many)} end up.")
     return (yield from distance_roll(
         rec, unit_id, dice, key=f"pursue_roll:{unit_id}", purpose="pursue", clause="W6-PU-1",
-        why=(f"{unit.name} {verb('pursue', plural(battle, unit_id))} {dice}\". "
-             f"{battle.roster[target].name} fled {flee_roll}\": {flee_roll} or more catches "
-             f"{pronoun('them', plural(battle, target))}."),
-        threshold=_catches(flee_roll), reads="move"))
+        why=why, threshold=_catches(flee_roll), reads="move"))
 
 
 def _catches(flee_roll: int) -> Threshold:

@@ -5,13 +5,19 @@ A label stands in its unit's middle when it fits within the unit. Else, or if it
 cover another unit or a label already placed, it takes the nearest clear place around the
 unit: rows above and below it (slid along by LABEL_SHIFTS of its width), or beside it. A
 label off its unit gets a leader line to it, and that line too must cross no other unit or
-label. Rectangles are scene units (x0, y0, x1, y1), y growing up the table as the view
+label. Where no place is clear (a crowded corner, a table zoomed out past its fit) a label
+still stands, at the place it covers least of the other labels and units (`least_covered`):
+every unit is named, and a click on a footprint still finds that footprint's unit
+(BattlefieldScene.unit_at asks footprints first). A label that stood somewhere stays there
+while that place is still clear (`keep`), so labels do not jump about as the selection
+changes. Rectangles are scene units (x0, y0, x1, y1), y growing up the table as the view
 shows it; the places around a unit are tested at once on numpy arrays.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from desktop.engine.lazy import numpy as np
@@ -30,6 +36,30 @@ LABEL_SHIFTS: Final = (0.0, -0.2, 0.2, -0.4, 0.4, -0.6, 0.6, -0.8, 0.8)
 CELL_PX: Final = 120.0
 # A leader line that is not there: a box no other box overlaps.
 _NOWHERE: Final = (float("inf"), float("inf"), float("-inf"), float("-inf"))
+# With no clear place, covering a label counts this many times covering as much of a unit:
+# a label under a label cannot be read, a unit under a label still takes its own clicks.
+LABEL_COVER_WEIGHT: Final = 4.0
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a label stands: `centre` (scene units), its leader line's end in pixels about
+    the label (y down; None on the unit), and the rectangles it took (`box`, `line`)."""
+
+    centre: tuple[float, float]
+    end: tuple[float, float] | None
+    box: Rect
+    line: Rect | None
+
+
+def _covered(boxes: NDArray[np.float64], others: NDArray[np.float64]) -> NDArray[np.float64]:
+    """For each box, the area of it that `others` cover (summed over them)."""
+    if not len(others):
+        return np.zeros(len(boxes))
+    a, b = boxes[:, None, :], others[None, :, :]
+    wide = np.clip(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
+    high = np.clip(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), 0, None)
+    return np.asarray((wide * high).sum(axis=1))
 
 
 def _overlapping(boxes: NDArray[np.float64], others: NDArray[np.float64]) -> NDArray[np.bool_]:
@@ -88,13 +118,11 @@ class LabelRoom:
         return True
 
     def place(self, index: int, width: float, height: float, *, around: bool = True,
-              avoid: Sequence[Rect] = ()) -> tuple[tuple[float, float],
-                                                   tuple[float, float] | None] | None:
+              avoid: Sequence[Rect] = ()) -> Placement | None:
         """Where the label (`width` x `height`) of the unit whose box is `bodies[index]`
-        stands, and where its leader line ends (pixels about the label, y down; None on the
-        unit); None if nowhere is clear. Only its unit's middle unless `around`; with
-        `around`, on the unit only if it fits within it (it would hide a small unit).
-        `avoid`: more rectangles this label alone keeps clear of."""
+        stands, and where its leader line ends; None if nowhere is clear. Only its unit's
+        middle unless `around`; with `around`, on the unit only if it fits within it (it
+        would hide a small unit). `avoid`: more rectangles this label alone keeps clear of."""
         x0, y0, x1, y1 = self.bodies[index]
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         box = (cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2)
@@ -102,17 +130,44 @@ class LabelRoom:
         if (fits or not around) and self._clear(box, index) and not any(
                 _touch(box, other) for other in avoid):
             self._take(box)
-            return (cx, cy), None
+            return Placement((cx, cy), None, box, None)
         if not around:
             return None
         places = _around((x0, y0, x1, y1), width, height, LABEL_GAP_PX / self.pixels)
         return self._first_clear(index, places, width, height, avoid)
 
-    def _first_clear(self, index: int, places: NDArray[np.float64], width: float,
-                     height: float, avoid: Sequence[Rect] = ()) -> tuple[tuple[float, float],
-                                             tuple[float, float] | None] | None:
-        """The first of `places` (label centres) where the label and its leader line are
-        clear, taken; or None."""
+    def keep(self, index: int, placement: Placement, avoid: Sequence[Rect] = ()) -> bool:
+        """Take `placement` again if its box and leader line are still clear (of the units
+        but the `index`th, the labels placed and `avoid`): a label stays where it stood
+        while nothing makes it move."""
+        rects = [placement.box] if placement.line is None else [placement.box, placement.line]
+        if not all(self._clear(rect, index) and not any(_touch(rect, other) for other in avoid)
+                   for rect in rects):
+            return False
+        for rect in rects:
+            self._take(rect)
+        return True
+
+    def least_covered(self, index: int, width: float, height: float) -> Placement:
+        """With no clear place: the one on the unit's middle or around it whose label box
+        covers least of the labels placed (LABEL_COVER_WEIGHT times) and of other units,
+        nearest the unit among equals; taken, so later labels keep off it."""
+        x0, y0, x1, y1 = self.bodies[index]
+        places = np.concatenate([
+            np.array([[(x0 + x1) / 2, (y0 + y1) / 2]]),
+            _around((x0, y0, x1, y1), width, height, LABEL_GAP_PX / self.pixels)])
+        boxes, ends, on_unit, lines = self._candidates(index, places, width, height)
+        others = np.array(self.bodies[:index] + self.bodies[index + 1:],
+                          dtype=float).reshape(-1, 4)
+        taken = np.array(self.taken, dtype=float).reshape(-1, 4)
+        cost = LABEL_COVER_WEIGHT * _covered(boxes, taken) + _covered(boxes, others)
+        return self._taken_at(int(np.argmin(cost)), places, boxes, ends, on_unit, lines)
+
+    def _candidates(self, index: int, places: NDArray[np.float64], width: float,
+                    height: float) -> tuple[NDArray[np.float64], NDArray[np.float64],
+                                            NDArray[np.bool_], NDArray[np.float64]]:
+        """For label centres `places`: the label boxes, the leader lines' ends on the unit,
+        whether each stands on the unit (no leader), and the leader lines' boxes."""
         x0, y0, x1, y1 = self.bodies[index]
         boxes = np.column_stack([places[:, 0] - width / 2, places[:, 1] - height / 2,
                                  places[:, 0] + width / 2, places[:, 1] + height / 2])
@@ -124,6 +179,27 @@ class LabelRoom:
         half = 0.5 / self.pixels
         lines = np.column_stack([np.minimum(starts, ends) - half, np.maximum(starts, ends) + half])
         lines[on_unit] = _NOWHERE
+        return boxes, ends, on_unit, lines
+
+    def _taken_at(self, chosen: int, places: NDArray[np.float64], boxes: NDArray[np.float64],
+                  ends: NDArray[np.float64], on_unit: NDArray[np.bool_],
+                  lines: NDArray[np.float64]) -> Placement:
+        box = _rect(boxes[chosen])
+        self._take(box)
+        px, py = float(places[chosen, 0]), float(places[chosen, 1])
+        if on_unit[chosen]:
+            return Placement((px, py), None, box, None)
+        line = _rect(lines[chosen])
+        self._take(line)
+        ex, ey = ends[chosen]
+        return Placement((px, py), (float((ex - px) * self.pixels),
+                                    float((py - ey) * self.pixels)), box, line)
+
+    def _first_clear(self, index: int, places: NDArray[np.float64], width: float,
+                     height: float, avoid: Sequence[Rect] = ()) -> Placement | None:
+        """The first of `places` (label centres) where the label and its leader line are
+        clear, taken; or None."""
+        boxes, ends, on_unit, lines = self._candidates(index, places, width, height)
         # Only what stands near these places can block them.
         drawn = lines[~on_unit]
         reach: Rect = (float(min(boxes[:, 0].min(), drawn[:, 0].min(initial=np.inf))),
@@ -137,15 +213,7 @@ class LabelRoom:
         free = np.flatnonzero(~blocked)
         if not len(free):
             return None
-        chosen = int(free[0])
-        self._take(_rect(boxes[chosen]))
-        if on_unit[chosen]:
-            return (float(places[chosen, 0]), float(places[chosen, 1])), None
-        self._take(_rect(lines[chosen]))
-        px, py = places[chosen]
-        ex, ey = ends[chosen]
-        return (float(px), float(py)), (float((ex - px) * self.pixels),
-                                        float((py - ey) * self.pixels))
+        return self._taken_at(int(free[0]), places, boxes, ends, on_unit, lines)
 
 
 def _touch(a: Rect, b: Rect) -> bool:

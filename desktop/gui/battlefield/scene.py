@@ -38,7 +38,7 @@ from desktop.gui.battlefield.items import (
     cosmetic_pen,
     player_colours,
 )
-from desktop.gui.battlefield.labelling import LabelRoom, Rect
+from desktop.gui.battlefield.labelling import LabelRoom, Placement, Rect
 from desktop.gui.battlefield.terrain_items import TerrainItem
 from desktop.gui.features import engine_events
 
@@ -124,6 +124,8 @@ class BattlefieldScene(QGraphicsScene):
         self._fixed: list[QGraphicsItem] = []  # table, grid, zones: rebuilt when the table does
         self._zones: object = None
         self._pixels_per_unit = 0.0
+        # Where each unit's label last stood, and what that depended on (_label_key).
+        self._label_places: dict[str, tuple[tuple[object, ...], Placement]] = {}
         self.label_scale = 1.0  # labels drawn this many times their size (set_label_scale)
         self.rings_item = RingsItem()
         self.addItem(self.rings_item)
@@ -494,8 +496,11 @@ class BattlefieldScene(QGraphicsScene):
         """Give every unit a label where one fits (`labelling`): on the unit, else as near
         it as is clear, with a leader line; never over another unit's footprint or another
         label, so a click on a unit always finds that unit and a label names only its own.
-        Selected units go first, then routed ones, then roster order. On a table of more
-        than LABEL_AROUND_UP_TO units, labels stand only on units big enough to carry one."""
+        A label keeps the place it had while that is still clear; the others go selected
+        units first, then routed ones, then roster order, and one with no clear place stands
+        where it covers least (a click on a footprint still finds its unit: `unit_at`). On a
+        table of more than LABEL_AROUND_UP_TO units, labels stand only on units big enough
+        to carry one, and hide where they find no room."""
         candidates = sorted(self._units.values(),
                             key=lambda item: (not item.isSelected(), not item.routed))
         crowded = len(candidates) > LABEL_AROUND_UP_TO
@@ -522,23 +527,51 @@ class BattlefieldScene(QGraphicsScene):
         for item in candidates:
             if item.footprint is None:
                 item.label.hide()
-        # First every label clear of the rings' labels too; one that finds no room then
-        # tries again over them (a ring's label gives way to a unit's).
-        left: list[int] = []
+        shown: list[int] = []
         for index, item in enumerate(placed):
             assert item.footprint is not None
             smallest = ROUTED_LABEL_MIN_PX if item.routed else LABEL_MIN_PX
             if crowded and item.footprint.frontage * pixels < smallest:
                 item.label.hide()
-            elif not self._place_label(room, index, item, label_pixels, crowded, rings):
+            else:
+                shown.append(index)
+        # A label stays where it stood while that place is still clear (at this zoom, its
+        # unit where it was, its text the same): a new selection does not move the others.
+        left: list[int] = []
+        for index in shown:
+            item = placed[index]
+            kept = self._label_places.get(item.unit_id)
+            if kept is not None and kept[0] == self._label_key(item, label_pixels) \
+                    and room.keep(index, kept[1], rings):
+                self._show_label(item, kept[1], label_pixels)
+            else:
                 left.append(index)
+        # Then every label clear of the rings' labels too; one that finds no room then
+        # tries again over them (a ring's label gives way to a unit's); one that still
+        # finds none stands where it covers least, unless the table is crowded.
+        for avoid in (rings, ()):
+            still: list[int] = []
+            for index in left:
+                if not self._place_label(room, index, placed[index], label_pixels, crowded,
+                                         avoid):
+                    still.append(index)
+            left = still
         for index in left:
-            if not self._place_label(room, index, placed[index], label_pixels, crowded, ()):
+            if crowded:
                 placed[index].label.hide()
+                continue
+            box = placed[index].label.text_rect()
+            self._show_label(placed[index], room.least_covered(
+                index, box.width() / label_pixels, box.height() / label_pixels), label_pixels)
         self._give_way_to_unit_labels()
 
-    @staticmethod
-    def _place_label(room: LabelRoom, index: int, item: UnitItem, label_pixels: float,
+    def _label_key(self, item: UnitItem, label_pixels: float) -> tuple[object, ...]:
+        """What a label's place depends on besides the other labels: the zoom, where its
+        unit stands and what the label says."""
+        corners = item.footprint.corners if item.footprint is not None else ()
+        return label_pixels, corners, item.label.text()
+
+    def _place_label(self, room: LabelRoom, index: int, item: UnitItem, label_pixels: float,
                      crowded: bool, avoid: Sequence[Rect]) -> bool:
         """Put `item`'s label where `room` finds a clear place for it; False if none."""
         box = item.label.text_rect()
@@ -546,11 +579,16 @@ class BattlefieldScene(QGraphicsScene):
                            around=not crowded, avoid=avoid)
         if found is None:
             return False
-        (x, y), end = found
-        item.label.setPos(QPointF(x, y))
+        self._show_label(item, found, label_pixels)
+        return True
+
+    def _show_label(self, item: UnitItem, placement: Placement, label_pixels: float) -> None:
+        """Stand `item`'s label at `placement` and remember it there (see `keep`)."""
+        item.label.setPos(QPointF(*placement.centre))
+        end = placement.end
         item.label.set_leader(QPointF(end[0], end[1]) if end is not None else None)
         item.label.show()
-        return True
+        self._label_places[item.unit_id] = (self._label_key(item, label_pixels), placement)
 
     def _fixed_labels(self) -> list[LabelItem]:
         """Labels unit labels keep clear of: the zones' names and the terrain's."""
