@@ -3,7 +3,8 @@ resolution (desktop.engine.forecast), worked out in a worker so the page never w
 
 It follows the input as it is filled in and the answers as they are given. A burst of
 changes (clicking a spin box's arrow twice) starts one walk, DEBOUNCE_MS after the last; a
-walk still running when a newer one is asked for is cancelled at its next run. Until new
+walk still running when newer input comes is told to stop then (it ends at its next run,
+its figures dropped). Until new
 figures arrive the last ones stay on screen, marked as being updated.
 
 A walk has two looks, so that the page has figures for its input within 200 ms of a change
@@ -123,6 +124,11 @@ class ForecastView(QWidget):
         if resolution is None:
             return
         self._wanted = (resolution, tuple(answers))
+        if self.running is not None:
+            # Its figures would be dropped now: stopped at once, not when the next walk
+            # starts (a walk ending in the pause before that was never told to stop).
+            self.running.stop.set()
+            self.running = None
         if self.forecast is not None:
             self.title.setText(f"{self._heading(self.forecast)} — <i>updating…</i>")
             self.figures.setEnabled(False)  # greyed: these are the figures before the change
@@ -144,8 +150,6 @@ class ForecastView(QWidget):
             return
         resolution, given = self._wanted
         self._wanted = None
-        if self.running is not None:
-            self.running.stop.set()  # it ends at its next run; its figures are dropped
         self.walks_started += 1
         walk = self.running = _Walk(self.walks_started, resolution, given)
         self._walk(walk, FIRST_LOOK_SECONDS)
@@ -173,10 +177,7 @@ class ForecastView(QWidget):
 
     def _show(self, result: Forecast, walk: _Walk) -> None:
         if walk is not self.running:
-            return  # the input or the answers changed since
-        if self._wanted is not None:
-            self.running = None
-            return  # newer input waits for its own walk; these figures are already old
+            return  # the input or the answers changed since (`ask` stopped it)
         coming = walk.first_look and not result.exact
         walk.first_look = False
         if coming:
