@@ -17,7 +17,7 @@ import zlib
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from pathlib import PurePosixPath
-from typing import TypeVar
+from typing import TypedDict, TypeVar
 from xml.etree.ElementTree import Element, ParseError
 
 import defusedxml.ElementTree as SafeTree
@@ -64,6 +64,19 @@ SCHEMAS = {"gameSystem": "gameSystemSchema", "catalogue": "catalogueSchema",
 DATA_SUFFIXES = (".gst", ".cat")
 
 T = TypeVar("T")
+
+
+class Published(TypedDict):
+    hidden: bool
+    publication_id: str | None
+    page: str | None
+
+
+class Infos(TypedDict):
+    profiles: tuple[Profile, ...]
+    rules: tuple[Rule, ...]
+    info_groups: tuple[InfoGroup, ...]
+    info_links: tuple[InfoLink, ...]
 
 
 def unpack(data: bytes, name: str, suffixes: tuple[str, ...] = DATA_SUFFIXES) -> bytes:
@@ -315,14 +328,26 @@ class _Reader:
                               type_id=self.text(element, "typeId"),
                               value=element.text or "")
 
+    def published(self, element: Element) -> Published:
+        """What most elements say of themselves besides their id and name."""
+        return Published(hidden=self.boolean(element, "hidden", False),
+                         publication_id=self.optional(element, "publicationId"),
+                         page=self.optional(element, "page"))
+
+    def infos(self, element: Element) -> Infos:
+        """The profiles, rules and info groups an element holds, and its links to others."""
+        return Infos(profiles=self.items(element, "profiles", "profile", self.profile),
+                     rules=self.items(element, "rules", "rule", self.rule),
+                     info_groups=self.items(element, "infoGroups", "infoGroup",
+                                            self.info_group),
+                     info_links=self.items(element, "infoLinks", "infoLink", self.info_link))
+
     def profile(self, element: Element) -> Profile:
         modifiers, groups = self.modifiers(element)
         return Profile(
             id=self.required(element, "id"), name=self.text(element, "name"),
             type_id=self.text(element, "typeId"), type_name=self.text(element, "typeName"),
-            hidden=self.boolean(element, "hidden", False),
-            publication_id=self.optional(element, "publicationId"),
-            page=self.optional(element, "page"),
+            **self.published(element),
             characteristics=self.items(element, "characteristics", "characteristic",
                                        self.characteristic),
             modifiers=modifiers, modifier_groups=groups)
@@ -331,9 +356,7 @@ class _Reader:
         modifiers, groups = self.modifiers(element)
         return Rule(id=self.required(element, "id"), name=self.text(element, "name"),
                     description=self.child_text(element, "description"),
-                    hidden=self.boolean(element, "hidden", False),
-                    publication_id=self.optional(element, "publicationId"),
-                    page=self.optional(element, "page"),
+                    **self.published(element),
                     modifiers=modifiers, modifier_groups=groups)
 
     def info_link(self, element: Element) -> InfoLink:
@@ -343,22 +366,15 @@ class _Reader:
             raise self.fail(element, f"links to an unknown kind {quoted(kind, 40)}")
         return InfoLink(id=self.required(element, "id"), name=self.text(element, "name"),
                         target_id=self.required(element, "targetId"), kind=kind,
-                        hidden=self.boolean(element, "hidden", False),
-                        publication_id=self.optional(element, "publicationId"),
-                        page=self.optional(element, "page"),
+                        **self.published(element),
                         modifiers=modifiers, modifier_groups=groups)
 
     def info_group(self, element: Element) -> InfoGroup:
         modifiers, groups = self.modifiers(element)
         return InfoGroup(
             id=self.required(element, "id"), name=self.text(element, "name"),
-            hidden=self.boolean(element, "hidden", False),
-            publication_id=self.optional(element, "publicationId"),
-            page=self.optional(element, "page"),
-            profiles=self.items(element, "profiles", "profile", self.profile),
-            rules=self.items(element, "rules", "rule", self.rule),
-            info_groups=self.items(element, "infoGroups", "infoGroup", self.info_group),
-            info_links=self.items(element, "infoLinks", "infoLink", self.info_link),
+            **self.published(element),
+            **self.infos(element),
             modifiers=modifiers, modifier_groups=groups)
 
     # -- categories, forces, entries ---------------------------------------------------
@@ -376,32 +392,22 @@ class _Reader:
         modifiers, groups = self.modifiers(element)
         return CategoryEntry(
             id=self.required(element, "id"), name=self.text(element, "name"),
-            hidden=self.boolean(element, "hidden", False),
-            publication_id=self.optional(element, "publicationId"),
-            page=self.optional(element, "page"),
+            **self.published(element),
             constraints=self.items(element, "constraints", "constraint", self.constraint),
             modifiers=modifiers, modifier_groups=groups,
-            profiles=self.items(element, "profiles", "profile", self.profile),
-            rules=self.items(element, "rules", "rule", self.rule),
-            info_groups=self.items(element, "infoGroups", "infoGroup", self.info_group),
-            info_links=self.items(element, "infoLinks", "infoLink", self.info_link))
+            **self.infos(element))
 
     def force_entry(self, element: Element) -> ForceEntry:
         modifiers, groups = self.modifiers(element)
         return ForceEntry(
             id=self.required(element, "id"), name=self.text(element, "name"),
-            hidden=self.boolean(element, "hidden", False),
-            publication_id=self.optional(element, "publicationId"),
-            page=self.optional(element, "page"),
+            **self.published(element),
             constraints=self.items(element, "constraints", "constraint", self.constraint),
             modifiers=modifiers, modifier_groups=groups,
             category_links=self.items(element, "categoryLinks", "categoryLink",
                                       self.category_link),
             force_entries=self.items(element, "forceEntries", "forceEntry", self.force_entry),
-            profiles=self.items(element, "profiles", "profile", self.profile),
-            rules=self.items(element, "rules", "rule", self.rule),
-            info_groups=self.items(element, "infoGroups", "infoGroup", self.info_group),
-            info_links=self.items(element, "infoLinks", "infoLink", self.info_link))
+            **self.infos(element))
 
     def cost(self, element: Element) -> Cost:
         return Cost(type_id=self.required(element, "typeId"), name=self.text(element, "name"),
@@ -445,10 +451,7 @@ class _Reader:
                                               lambda e: self.entry(e, GROUP, depth + 1)),
             entry_links=self.items(element, "entryLinks", "entryLink",
                                    lambda e: self.entry(e, LINK, depth + 1)),
-            profiles=self.items(element, "profiles", "profile", self.profile),
-            rules=self.items(element, "rules", "rule", self.rule),
-            info_groups=self.items(element, "infoGroups", "infoGroup", self.info_group),
-            info_links=self.items(element, "infoLinks", "infoLink", self.info_link),
+            **self.infos(element),
         )
 
     # -- the file -----------------------------------------------------------------------
