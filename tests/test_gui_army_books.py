@@ -457,6 +457,34 @@ def test_a_unit_of_models_is_sized_in_the_dock_and_the_limits_follow(qtbot, url,
     assert [u.models for u in window.current_army.units] == [6]
 
 
+def test_a_change_of_one_unit_repaints_its_row_only(qtbot, url, answers):
+    store_sample_data(url)
+    window = open_window(qtbot, url)
+    new_army(qtbot, window, answers)
+    qtbot.waitUntil(lambda: window.current_army is not None, timeout=20_000)
+    add_units(qtbot, window, answers, "Knights", search="kni")
+    add_units(qtbot, window, answers, "Knights", search="kni")
+    dock_settled(qtbot, window)
+    first, second = window.current_army.units
+    window.select_units([first.id])
+    dock_settled(qtbot, window)
+    model = window.roster_model
+    changed_rows: list[int] = []
+    resets: list[bool] = []
+    model.dataChanged.connect(lambda top, bottom, *_: changed_rows.extend(
+        range(top.row(), bottom.row() + 1)))
+    model.modelReset.connect(lambda: resets.append(True))
+    panel = window.army_books.panel
+    panel.ui.modelsSpin.selectAll()
+    qtbot.keyClicks(panel.ui.modelsSpin, "7")
+    qtbot.keyClick(panel.ui.modelsSpin, Qt.Key.Key_Return)
+    dock_settled(qtbot, window)
+    army = window.current_army
+    assert [u.models for u in army.units] == [7, 5]
+    assert army.units[1] is second  # not read again: the same unit
+    assert (set(changed_rows), resets) == ({model.row_of(first.id)}, [])
+
+
 def knights_army(qtbot, window, answers) -> None:
     new_army(qtbot, window, answers)
     qtbot.waitUntil(lambda: window.current_army is not None, timeout=20_000)
