@@ -139,6 +139,12 @@ class ArmyBooks(QObject):
         self.dock.setObjectName("bookDock")
         self.dock.setWidget(self.panel)
         self.dock.setMinimumWidth(200)
+        # It shares its width with the Unit dock (tabbed together): a layout saved with that
+        # one in front comes back at its 225 px, which cuts the deeper option names. The
+        # first time in a session the book is in front it gets room; narrowed later, it
+        # stays as the player made it.
+        self._widened = False
+        self.dock.visibilityChanged.connect(self._first_shown)
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         window.tabifyDockWidget(window.ui.inspectorDock, self.dock)
         window.ui.inspectorDock.raise_()
@@ -234,8 +240,16 @@ class ArmyBooks(QObject):
         limits are what the player works with while building."""
         self.dock.show()
         self.dock.raise_()
+        self._widen()
+
+    def _widen(self) -> None:
+        self._widened = True
         if not self.dock.isFloating() and self.dock.width() < DOCK_WIDTH:
             self.window.resizeDocks([self.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
+
+    def _first_shown(self, visible: bool) -> None:
+        if visible and not self._widened and self.window.isVisible():
+            self._widen()
 
     # Reading a catalogue's data
 
