@@ -126,6 +126,36 @@ def test_a_changed_roster_keeps_unit_ids_and_formations_and_drops_removed_units(
     assert [s for _, s in without_paladin.book.units] == [knights]
 
 
+def test_an_edit_reads_again_only_the_units_it_changes_and_equals_a_full_rebuild():
+    data = sample_data()
+    army, knights, paladin = lances(data)
+    first = with_roster(data, army, book_roster(data, army).roster)
+    assert first.state is not None
+    base = replace(first.army, units=(replace(first.army.units[0], files=3),
+                                      first.army.units[1]))
+    roster = book_roster(data, base).roster
+    model = next(s for s in roster.forces[0].selections if s.id == knights).children
+    knight = next(s for s in model if s.option.name == "Knight")
+    grown = actions.set_count(roster, knight.id, 9)
+    quick = with_roster(data, base, grown, previous=first.state)
+    assert quick.army == with_roster(data, base, grown).army
+    # The Paladin did not change: his unit is the very one (the roster table repaints only
+    # the rows whose unit is another object); the Knights are read again, formation kept.
+    assert quick.army.units[1] is base.units[1]
+    assert quick.army.units[0] is not base.units[0]
+    assert (quick.army.units[0].models, quick.army.units[0].files) == (9, 3)
+    # A unit added, one removed: the same as a full rebuild too.
+    force = grown.forces[0].id
+    more, _ = actions.select_entry(data, grown, force, "knights")
+    added = with_roster(data, quick.army, more, previous=quick.state)
+    assert added.army == with_roster(data, quick.army, more).army
+    assert added.army.units[:2] == quick.army.units and len(added.army.units) == 3
+    fewer = actions.deselect(data, more, paladin)
+    dropped = with_roster(data, added.army, fewer, previous=added.state)
+    assert dropped.army == with_roster(data, added.army, fewer).army
+    assert [u.name for u in dropped.army.units] == ["Knights", "Knights"]
+
+
 def test_units_not_of_the_roster_stay_where_they_are():
     data = sample_data()
     army, _, paladin = lances(data)

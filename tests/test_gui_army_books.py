@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QStyle,
     QStyleOptionViewItem,
+    QTabBar,
     QWidget,
 )
 from test_gui_roster import (  # noqa: F401
@@ -42,6 +43,7 @@ from test_gui_roster import (
     small_army as small_plain_army,
 )
 
+from desktop.gui.army_books import DOCK_WIDTH
 from desktop.gui.book_dialogs import (
     NO_DATA_LINE,
     BookArmyDialog,
@@ -49,6 +51,7 @@ from desktop.gui.book_dialogs import (
     GameDataDialog,
     tree_items,
 )
+from desktop.gui.dialogs import WelcomeDialog
 from desktop.gui.fields import SpinBox
 from desktop.store.gamedata import DataInput, add_data, list_data
 from desktop.store.store import Store
@@ -204,8 +207,10 @@ def test_game_data_is_removed_from_the_dialog(qtbot, url, answers):
 # File ▸ New Army from an Army Book…, Add Units, the option tree, the limits
 
 
-def new_army(qtbot, window, answers, name: str = "Lances", limit: str = "500"):
-    """The army built through New Army from an Army Book…, typed as a player would."""
+def new_army(qtbot, window, answers, name: str = "Lances", limit: str = "500",
+             trigger: bool = True):
+    """The army built through New Army from an Army Book…, typed as a player would
+    (`trigger`: opened from the File menu; else the test opens it another way)."""
     seen: dict[str, Any] = {}
 
     def fill(dialog: BookArmyDialog) -> bool:
@@ -224,7 +229,8 @@ def new_army(qtbot, window, answers, name: str = "Lances", limit: str = "500"):
                          Qt.MouseButton.LeftButton)
         return True
     answers.answer(BookArmyDialog, fill)
-    window.ui.actionNewBookArmy.trigger()
+    if trigger:
+        window.ui.actionNewBookArmy.trigger()
     return seen
 
 
@@ -314,6 +320,19 @@ def test_a_new_army_is_built_from_an_army_book(qtbot, url, answers):
     window.undo_action.trigger()
     with Store.open(url) as store:
         assert [s.name for s in store.list_armies()] == []
+
+
+def test_the_welcome_offers_a_new_army_from_an_army_book(qtbot, url, answers):
+    store_sample_data(url)
+    window = open_window(qtbot, url)
+    answers.answer(WelcomeDialog, lambda dialog: qtbot.mouseClick(
+        dialog.ui.bookArmyButton, Qt.MouseButton.LeftButton))
+    new_army(qtbot, window, answers, "Welcomed Lances", trigger=False)
+    window.show_welcome()
+    qtbot.waitUntil(lambda: window.current_army is not None, timeout=20_000)
+    army = window.current_army
+    assert army.name == "Welcomed Lances" and army.book is not None
+    assert army.book.catalogue_name == "Knights"
 
 
 def test_no_army_book_yet_says_where_to_get_one(qtbot, url, answers):
@@ -455,6 +474,69 @@ def test_a_unit_of_models_is_sized_in_the_dock_and_the_limits_follow(qtbot, url,
     window.undo_action.trigger()
     dock_settled(qtbot, window)
     assert [u.models for u in window.current_army.units] == [6]
+
+
+def test_a_change_of_one_unit_repaints_its_row_only(qtbot, url, answers):
+    store_sample_data(url)
+    window = open_window(qtbot, url)
+    new_army(qtbot, window, answers)
+    qtbot.waitUntil(lambda: window.current_army is not None, timeout=20_000)
+    add_units(qtbot, window, answers, "Knights", search="kni")
+    add_units(qtbot, window, answers, "Knights", search="kni")
+    dock_settled(qtbot, window)
+    first, second = window.current_army.units
+    window.select_units([first.id])
+    dock_settled(qtbot, window)
+    model = window.roster_model
+    changed_rows: list[int] = []
+    resets: list[bool] = []
+    model.dataChanged.connect(lambda top, bottom, *_: changed_rows.extend(
+        range(top.row(), bottom.row() + 1)))
+    model.modelReset.connect(lambda: resets.append(True))
+    panel = window.army_books.panel
+    panel.ui.modelsSpin.selectAll()
+    qtbot.keyClicks(panel.ui.modelsSpin, "7")
+    qtbot.keyClick(panel.ui.modelsSpin, Qt.Key.Key_Return)
+    dock_settled(qtbot, window)
+    army = window.current_army
+    assert [u.models for u in army.units] == [7, 5]
+    assert army.units[1] is second  # not read again: the same unit
+    assert (set(changed_rows), resets) == ({model.row_of(first.id)}, [])
+
+
+def test_the_army_book_dock_gets_room_the_first_time_its_tab_is_clicked(qtbot, url, answers):
+    store_sample_data(url)
+    window = open_window(qtbot, url)
+    dock = window.army_books.dock
+    window.ui.inspectorDock.raise_()  # the Unit dock in front, at its 225 px
+    qtbot.waitUntil(lambda: dock.visibleRegion().isEmpty())
+    assert dock.width() < DOCK_WIDTH
+    def dock_tabs() -> QTabBar | None:
+        return next((b for b in window.findChildren(QTabBar)
+                     if any(b.tabText(i) == "Army Book" for i in range(b.count()))), None)
+    qtbot.waitUntil(lambda: dock_tabs() is not None)
+    bar = dock_tabs()
+    tab = next(i for i in range(bar.count()) if bar.tabText(i) == "Army Book")
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(tab).center())
+    qtbot.waitUntil(lambda: dock.width() >= DOCK_WIDTH)
+    # Narrowed by the player afterwards, it stays narrow when it comes back to the front.
+    window.resizeDocks([dock], [240], Qt.Orientation.Horizontal)
+    qtbot.waitUntil(lambda: dock.width() < DOCK_WIDTH)
+    window.ui.inspectorDock.raise_()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(tab).center())
+    qtbot.wait(50)
+    assert dock.width() < DOCK_WIDTH
+
+
+def test_the_option_trees_points_title_is_never_cut(qtbot, url, answers):
+    store_sample_data(url)
+    window = open_window(qtbot, url)
+    header = window.army_books.panel.ui.optionTree.header()
+    window.army_books.show_dock()
+    # No unit yet (no prices at all), then the Knights' short ones ("free", "+8").
+    assert header.sectionSize(1) >= header.sectionSizeHint(1) > 24
+    knights_army(qtbot, window, answers)
+    assert header.sectionSize(1) >= header.sectionSizeHint(1)
 
 
 def knights_army(qtbot, window, answers) -> None:

@@ -1067,6 +1067,7 @@ def test_sample_armies_are_one_undo_step(qtbot, url):
 
 @pytest.mark.parametrize(("button", "choice", "result"), [
     ("newArmyButton", WelcomeDialog.NEW_ARMY, WelcomeDialog.DialogCode.Accepted),
+    ("bookArmyButton", WelcomeDialog.NEW_BOOK_ARMY, WelcomeDialog.DialogCode.Accepted),
     ("samplesButton", WelcomeDialog.SAMPLES, WelcomeDialog.DialogCode.Accepted),
     ("closeButton", "", WelcomeDialog.DialogCode.Rejected),
 ])

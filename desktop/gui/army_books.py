@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from desktop.engine.bsdata import units as book_units
     from desktop.engine.bsdata.gamedata import GameData
     from desktop.engine.bsdata.roster import Roster
+    from desktop.engine.bsdata.state import RosterState
     from desktop.engine.model import Army, ArmyBook, Unit
     from desktop.gui import commands
     from desktop.gui.main_window import MainWindow
@@ -129,11 +130,21 @@ class ArmyBooks(QObject):
         self.window = window
         self._books: dict[tuple[str, str], LoadedBook] = {}
         self._loading: dict[tuple[str, str], list[Callable[[LoadedBook], None]]] = {}
+        # By army id: the book an edit here last saved and the engine's state of its
+        # roster, so that the next edit of that very book reads again only the units it
+        # changes (armybooks.with_roster's `previous`).
+        self._states: dict[str, tuple[ArmyBook, RosterState]] = {}
         self.panel = BookPanel()
         self.dock = QDockWidget("Army Book", window)
         self.dock.setObjectName("bookDock")
         self.dock.setWidget(self.panel)
         self.dock.setMinimumWidth(200)
+        # It shares its width with the Unit dock (tabbed together): a layout saved with that
+        # one in front comes back at its 225 px, which cuts the deeper option names. The
+        # first time in a session the book is in front it gets room; narrowed later, it
+        # stays as the player made it.
+        self._widened = False
+        self.dock.visibilityChanged.connect(self._first_shown)
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         window.tabifyDockWidget(window.ui.inspectorDock, self.dock)
         window.ui.inspectorDock.raise_()
@@ -165,6 +176,7 @@ class ArmyBooks(QObject):
     def _database_opened(self) -> None:
         self._books.clear()
         self._loading.clear()
+        self._states.clear()
         window = self.window
         if window.workspace is not None:
             window.workspace.book_edits = self
@@ -228,8 +240,16 @@ class ArmyBooks(QObject):
         limits are what the player works with while building."""
         self.dock.show()
         self.dock.raise_()
+        self._widen()
+
+    def _widen(self) -> None:
+        self._widened = True
         if not self.dock.isFloating() and self.dock.width() < DOCK_WIDTH:
             self.window.resizeDocks([self.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
+
+    def _first_shown(self, visible: bool) -> None:
+        if visible and not self._widened and self.window.isVisible():
+            self._widen()
 
     # Reading a catalogue's data
 
@@ -285,13 +305,19 @@ class ArmyBooks(QObject):
             self._say("Reading the army book… do it again in a moment.")
             self.load(book, lambda _: self.schedule_refresh())
             return None
+        cached = self._states.get(army.id)
+        previous = cached[1] if cached is not None and cached[0] is book else None
         try:
             roster = books.book_roster(loaded.data, army).roster
-            built = books.with_roster(loaded.data, army, change(loaded.data, roster))
+            built = books.with_roster(loaded.data, army, change(loaded.data, roster),
+                                      previous=previous)
         except (book_errors.RosterActionError, book_errors.DataError) as error:
             self._say(str(error))
             return None
-        return self._push(army, built.army, text)
+        saved = self._push(army, built.army, text)
+        if saved is not None and saved.book is not None and built.state is not None:
+            self._states[saved.id] = (saved.book, built.state)
+        return saved
 
     def _push(self, before: Army | None, after: Army, text: str) -> Army | None:
         """One undo step; the army as saved, None when the store refused it."""

@@ -169,7 +169,9 @@ class BookPanel(QWidget):
         widest = max((metrics.horizontalAdvance(item.text(1)) for _, item in tree_items(tree)),
                      default=0)
         room = int(tree.viewport().width() * PRICE_SHARE)
-        tree.header().resizeSection(1, max(min(widest + 12, room), 24))
+        header = tree.header()
+        # Never narrower than its title ("Points"), whatever the prices are.
+        header.resizeSection(1, max(min(widest + 12, room), header.sectionSizeHint(1)))
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)

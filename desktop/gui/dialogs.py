@@ -249,9 +249,11 @@ class LibraryDialog(QDialog):
 
 
 class WelcomeDialog(QDialog):
-    """First start: "new army" or "open sample armies"; `choice` says which was picked."""
+    """First start: a new army (from Rout's army lists or from an army book), the sample
+    armies or the sample battles; `choice` says which was picked."""
 
     NEW_ARMY = "new"
+    NEW_BOOK_ARMY = "book"
     SAMPLES = "samples"
     SAMPLE_BATTLES = "battles"
 
@@ -261,6 +263,7 @@ class WelcomeDialog(QDialog):
         self.ui.setupUi(self)
         self.choice = ""
         self.ui.newArmyButton.clicked.connect(lambda: self._pick(self.NEW_ARMY))
+        self.ui.bookArmyButton.clicked.connect(lambda: self._pick(self.NEW_BOOK_ARMY))
         self.ui.samplesButton.clicked.connect(lambda: self._pick(self.SAMPLES))
         self.ui.sampleBattlesButton.clicked.connect(lambda: self._pick(self.SAMPLE_BATTLES))
         self.ui.closeButton.clicked.connect(self.reject)

@@ -872,6 +872,8 @@ class MainWindow(QMainWindow):
         dialog.exec()
         if dialog.choice == dialogs.WelcomeDialog.NEW_ARMY:
             self.new_army()
+        elif dialog.choice == dialogs.WelcomeDialog.NEW_BOOK_ARMY:
+            self.army_books.new_army()
         elif dialog.choice == dialogs.WelcomeDialog.SAMPLES:
             self.add_sample_armies()
         elif dialog.choice == dialogs.WelcomeDialog.SAMPLE_BATTLES:

@@ -29,7 +29,7 @@ from desktop.engine.bsdata.evaluate import Evaluation
 from desktop.engine.bsdata.gamedata import GameData
 from desktop.engine.bsdata.roster import Force, Roster, Selection
 from desktop.engine.bsdata.rosterfile import roster_bytes, roster_element
-from desktop.engine.bsdata.state import roster_state
+from desktop.engine.bsdata.state import ForceState, RosterState, SelectionState, roster_state
 from desktop.engine.bsdata.units import points_type
 from desktop.engine.errors import quoted
 from desktop.engine.model import Army, ArmyBook, BookProblem, Unit
@@ -40,6 +40,7 @@ from desktop.store.gamedata import load_game_data
 from desktop.store.store import Store
 
 ROSTER_SUFFIXES = (".ros", ".rosz")
+UNIT_TYPES = ("unit", "model", None)  # the root selections a roster reading makes units of
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,9 @@ class Built:
 
     army: Army
     warnings: tuple[str, ...] = ()
+    # What the engine said of its roster: given back to the next `with_roster` of this
+    # army, it lets the units of the selections that did not change stay as they are.
+    state: RosterState | None = None
 
 
 def book_ruleset(data: GameData) -> str:
@@ -101,12 +105,46 @@ def _root_of(roster: Roster) -> dict[str, str]:
     return found
 
 
+def _root_states(forces: tuple[ForceState, ...]) -> dict[str, SelectionState]:
+    """Every force's root selections (its units, characters and the rest) by id."""
+    found: dict[str, SelectionState] = {}
+    for force in forces:
+        found.update((selection.id, selection) for selection in force.selections)
+        found.update(_root_states(force.forces))
+    return found
+
+
+def _only(forces: tuple[ForceState, ...], wanted: set[str]) -> tuple[ForceState, ...]:
+    """The forces holding only the root selections in `wanted`."""
+    return tuple(replace(force, selections=tuple(s for s in force.selections
+                                                 if s.id in wanted),
+                         forces=_only(force.forces, wanted)) for force in forces)
+
+
+def _unit_order(forces: tuple[ForceState, ...], order: list[str]) -> list[str]:
+    """The root selections that are units, in the order a roster file written with
+    `order` lists them (rosterfile.roster_element): what a full reading gives."""
+    rank = {selection_id: index for index, selection_id in enumerate(order)}
+    found: list[str] = []
+    for force in forces:
+        ordered = sorted(enumerate(force.selections),
+                         key=lambda pair: (rank.get(pair[1].id, len(rank)), pair[0]))
+        found.extend(s.id for _, s in ordered if s.type in UNIT_TYPES)
+        found.extend(_unit_order(force.forces, order))
+    return found
+
+
 def with_roster(data: GameData, army: Army, roster: Roster,
-                catalogue_id: str | None = None) -> Built:
+                catalogue_id: str | None = None, previous: RosterState | None = None
+                ) -> Built:
     """`army` as `roster` makes it: its units, its points limit and its book.
 
     A unit the roster had before keeps its id and formation; a new one is appended; one
     whose selection is gone goes; units that are not the roster's stay where they are.
+    `previous`: the state of the roster `army` was built from (Built.state); a root
+    selection whose state is still that one keeps its unit as it is (the very object), and
+    only the others are read again, so an edit costs what it changes. The reading's
+    warnings are then those of the units read again.
     """
     book = army.book
     catalogue_id = catalogue_id or (book.catalogue_id if book else None)
@@ -115,24 +153,44 @@ def with_roster(data: GameData, army: Army, roster: Roster,
     roster = replace(roster, name=army.name)
     evaluation = Evaluation(data, roster)
     state = roster_state(data, roster, evaluation)
-    previous = {selection: unit for unit, selection in book.units} if book else {}
+    linked_units = {selection: unit for unit, selection in book.units} if book else {}
     order = [previous_selection for unit in army.units
              if (previous_selection := book.selection_of(unit.id) if book else None)]
-    root = roster_element(data, roster, evaluation, state, order)
     old_units = {unit.id: unit for unit in army.units}
-    kept = {selection: unit for selection, unit in previous.items() if unit in old_units}
-    pairs, warnings = roster_units(root, army.ruleset, f"{army.name} (its army book)",
-                                   kept, taken=old_units)
+    kept = {selection: unit for selection, unit in linked_units.items()
+            if unit in old_units}
+    # A root selection whose evaluated state is what it was makes the same unit: the unit
+    # reading sees nothing of a selection but its element, written from that state alone.
+    before = _root_states(previous.forces) if previous is not None else {}
+    now = _root_states(state.forces)
+    same = {selection_id for selection_id, shown in now.items()
+            if selection_id in kept and before.get(selection_id) == shown
+            and old_units[kept[selection_id]].player == army.player}
+    pairs: list[tuple[str, Unit]] = []
+    warnings: list[str] = []
+    if not same or any(now[selection_id].type in UNIT_TYPES for selection_id in now
+                       if selection_id not in same):
+        root = roster_element(data, roster, evaluation,
+                              replace(state, forces=_only(state.forces, set(now) - same))
+                              if same else state, order)
+        pairs, warnings = roster_units(root, army.ruleset, f"{army.name} (its army book)",
+                                       kept, taken=old_units)
     made: dict[str, Unit] = {}
     links: list[tuple[str, str]] = []
-    for selection_id, unit in pairs:
+    read = dict(pairs)
+    for selection_id in _unit_order(state.forces, order):
+        if selection_id in same:
+            made[selection_id] = unit = old_units[kept[selection_id]]
+            links.append((unit.id, selection_id))
+            continue
+        unit = read[selection_id]
         prior = old_units.get(kept.get(selection_id, ""))
         if prior is not None:
             unit = replace(unit, files=max(min(prior.files, unit.models), 1))
         unit = replace(unit, player=army.player)
         made[selection_id] = unit
         links.append((unit.id, selection_id))
-    linked_before = set(previous.values())
+    linked_before = set(linked_units.values())
     units: list[Unit] = []
     for unit in army.units:
         linked = book.selection_of(unit.id) if book else None
@@ -158,7 +216,7 @@ def with_roster(data: GameData, army: Army, roster: Roster,
         problems=problems)
     points_limit = int(limit) if limit is not None and limit >= 0 else 0
     return Built(replace(army, units=tuple(units), book=new_book, points_limit=points_limit),
-                 tuple(warnings))
+                 tuple(warnings), state)
 
 
 def unlinked(army: Army) -> Army:

@@ -37,6 +37,11 @@ class Ui_WelcomeDialog(object):
 
         self.buttonRow.addWidget(self.newArmyButton)
 
+        self.bookArmyButton = QPushButton(WelcomeDialog)
+        self.bookArmyButton.setObjectName(u"bookArmyButton")
+
+        self.buttonRow.addWidget(self.bookArmyButton)
+
         self.samplesButton = QPushButton(WelcomeDialog)
         self.samplesButton.setObjectName(u"samplesButton")
 
@@ -63,8 +68,12 @@ class Ui_WelcomeDialog(object):
 
     def retranslateUi(self, WelcomeDialog):
         WelcomeDialog.setWindowTitle(QCoreApplication.translate("WelcomeDialog", u"Welcome to Rout", None))
-        self.welcomeText.setText(QCoreApplication.translate("WelcomeDialog", u"<h2>Welcome to Rout</h2><p>Build your army rosters here, then let Rout walk you through Break tests, fleeing and pursuit with the exact odds of every roll.</p><p>Start a new army, or look around with the sample armies for Warhammer Fantasy Battle 6th edition, Kensei and Breaks or Pursues, or with a sample battle already on the table.</p>", None))
+        self.welcomeText.setText(QCoreApplication.translate("WelcomeDialog", u"<h2>Welcome to Rout</h2><p>Build your army rosters here, then let Rout walk you through Break tests, fleeing and pursuit with the exact odds of every roll.</p><p>Start a new army (from Rout's own army lists, or from an army book of your BattleScribe game data), or look around with the sample armies for Warhammer Fantasy Battle 6th edition, Kensei and Breaks or Pursues, or with a sample battle already on the table.</p>", None))
         self.newArmyButton.setText(QCoreApplication.translate("WelcomeDialog", u"&New army\u2026", None))
+#if QT_CONFIG(tooltip)
+        self.bookArmyButton.setToolTip(QCoreApplication.translate("WelcomeDialog", u"An army built from your BattleScribe game data (File \u25b8 Game Data\u2026 stores it)", None))
+#endif // QT_CONFIG(tooltip)
+        self.bookArmyButton.setText(QCoreApplication.translate("WelcomeDialog", u"New army from an army &book\u2026", None))
         self.samplesButton.setText(QCoreApplication.translate("WelcomeDialog", u"Open &sample armies", None))
         self.sampleBattlesButton.setText(QCoreApplication.translate("WelcomeDialog", u"Open sample &battles", None))
         self.closeButton.setText(QCoreApplication.translate("WelcomeDialog", u"&Close", None))
