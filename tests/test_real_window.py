@@ -21,10 +21,11 @@ from pathlib import Path
 
 import needs
 import pytest
-from conftest import BATTLESCRIBE_ROSTER
+from conftest import BATTLESCRIBE_ROSTER, SHARED_DATA
 from PySide6.QtGui import QImage
 
 TOOLS = ("Xvfb", "xdotool", "import")
+LEXICANUM = SHARED_DATA / "bsdata" / "lexicanum"
 
 
 def rout(*args: str, env: dict[str, str], timeout: float = 60) -> subprocess.CompletedProcess:
@@ -151,3 +152,16 @@ def test_the_window_maps_on_a_real_x_server_with_the_armies(xvfb, home, tmp_path
             app.kill()
             app.wait()
     assert "qt.qpa" not in (app.stderr.read() if app.stderr else "")
+
+
+def test_adding_game_data_on_a_real_x_server_gives_the_window_back(xvfb, home):
+    """Issue 23: on xcb the window froze for good after adding game data (1 add in 3): a
+    signal connected to an object the worker held the last reference to was disconnected on
+    the pool thread under Qt's lock while the window thread held the GIL in close()."""
+    if not LEXICANUM.is_dir():
+        pytest.skip(f"no shared game data at {LEXICANUM}")
+    env = environment(home, DISPLAY=xvfb, QT_QPA_PLATFORM="xcb")
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                             str(Path(__file__).with_name("window_game_data.py"))],
+                            env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert result.returncode == 0, (result.stdout[-3000:], result.stderr[-3000:])

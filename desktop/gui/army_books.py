@@ -163,6 +163,10 @@ class ArmyBooks(QObject):
         self._refresh_timer.timeout.connect(self.refresh)
         self.dialog: GameDataDialog | None = None
         self.progress: QProgressDialog | None = None
+        # One for the window's life: a worker's closure never holds the last reference to a
+        # Python object a signal is connected to (see add_paths).
+        self._reporter = _Reporter(self)
+        self._adding_stop: threading.Event | None = None
         self.last_report: str = ""  # what the last addition said, for the log and tests
         if window.workspace is not None:  # built after the database opened
             self._database_opened()
@@ -635,9 +639,14 @@ class ArmyBooks(QObject):
         progress.setAutoClose(False)
         progress.setAutoReset(False)
         progress.setValue(0)
-        stop = threading.Event()
-        progress.canceled.connect(stop.set)
-        reporter = _Reporter(self)
+        # The worker's closure holds only a plain Event and the window-long reporter. Had
+        # it held the last reference to an object a signal is connected to (progress's
+        # canceled to stop.set, as it did), the pool thread freed it and disconnected
+        # under Qt's lock while the window thread, in progress.close(), held the GIL and
+        # waited for that lock: the window froze for good after adding game data.
+        stop = self._adding_stop = threading.Event()
+        progress.canceled.connect(self._cancel_adding)
+        reporter = self._reporter
         reporter.said.connect(progress.setLabelText)
         self.progress = progress
 
@@ -651,11 +660,13 @@ class ArmyBooks(QObject):
             return stored_data.add_data(store, inputs, progress=step)
 
         def finish() -> None:
+            reporter.said.disconnect(progress.setLabelText)
+            progress.canceled.disconnect(self._cancel_adding)
             progress.reset()
             progress.close()
             progress.deleteLater()
-            reporter.deleteLater()
             self.progress = None
+            self._adding_stop = None
             if self.dialog is not None:
                 self.dialog.show_rows(self.data_rows())
             if on_finished is not None:
@@ -682,6 +693,10 @@ class ArmyBooks(QObject):
             window.report_error("Cannot add the game data", error)
 
         window.runner.run(work, done, failed)
+
+    def _cancel_adding(self) -> None:
+        if self._adding_stop is not None:
+            self._adding_stop.set()
 
     def remove_chosen(self, dialog: GameDataDialog) -> None:
         key = dialog.chosen()
