@@ -6,12 +6,22 @@ whole (one was cut to "Caugh…")."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QToolBar, QToolButton
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QTabBar, QToolBar, QToolButton, QWidget
 from test_gui_battles import battle_window, modals, url  # noqa: F401
 
 from desktop.gui.odds_dialog import OddsDialog
 
 SCREENS = [(1280, 800), (1366, 768)]
+
+
+def tab_of(window: QWidget, text: str) -> tuple[QTabBar, int] | None:
+    """The dock tab bar holding the tab `text`, and its index."""
+    for bar in window.findChildren(QTabBar):
+        for index in range(bar.count()):
+            if bar.tabText(index) == text:
+                return bar, index
+    return None
 
 
 def overflowing(bar: QToolBar) -> list[str]:
@@ -22,10 +32,18 @@ def overflowing(bar: QToolBar) -> list[str]:
                  or not bar.widgetForAction(action).isVisible())]
 
 
+@pytest.mark.parametrize("book", [False, True], ids=["unit dock", "army book dock"])
 @pytest.mark.parametrize("size", SCREENS, ids=lambda size: f"{size[0]}x{size[1]}")
-def test_no_toolbar_button_is_in_an_overflow_menu(qtbot, battle_window, size):
+def test_no_toolbar_button_is_in_an_overflow_menu(qtbot, battle_window, size, book):
     window, _ = battle_window
     window.resize(*size)
+    if book:  # it takes room the first time it is in front (its option names are long)
+        dock = window.army_books.dock
+        qtbot.waitUntil(lambda: tab_of(window, "Army Book") is not None)
+        bar, tab = tab_of(window, "Army Book")
+        qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(tab).center())
+        qtbot.waitUntil(lambda: window.army_books._widened and dock.isVisible())
+        qtbot.wait(50)
     window.ui.centralTabs.setCurrentWidget(window.ui.battlefieldTab)
     bars = window.findChildren(QToolBar)
     assert {bar.objectName() for bar in bars} >= {"mainToolBar", "battlefieldTools"}

@@ -247,9 +247,18 @@ class ArmyBooks(QObject):
         self._widen()
 
     def _widen(self) -> None:
+        """Room for the option names, but never so much that the battlefield's toolbar
+        (beside it in the middle) hides a button in its overflow (issue 20, item 15)."""
         self._widened = True
-        if not self.dock.isFloating() and self.dock.width() < DOCK_WIDTH:
-            self.window.resizeDocks([self.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
+        width = self.dock.width()
+        if self.dock.isFloating() or width >= DOCK_WIDTH:
+            return
+        middle = self.window.centralWidget()
+        assert middle is not None
+        spare = middle.width() - self.window.battles.toolbar.sizeHint().width()
+        wanted = min(DOCK_WIDTH, width + max(spare, 0))
+        if wanted > width:
+            self.window.resizeDocks([self.dock], [wanted], Qt.Orientation.Horizontal)
 
     def _first_shown(self, visible: bool) -> None:
         if visible and not self._widened and self.window.isVisible():

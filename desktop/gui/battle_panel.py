@@ -190,6 +190,13 @@ class BattlePanel(QObject):
         return self._view
 
     @property
+    def toolbar(self) -> QToolBar:
+        """The battlefield's tools, built with the battlefield."""
+        if self._view is None:
+            self._build_battlefield()
+        return self.tools
+
+    @property
     def battlefield_built(self) -> bool:
         return self._scene is not None
 
