@@ -33,6 +33,7 @@ from desktop.engine.forecast import (
     Forecast,
     ForecastCancelled,
     forecast,
+    sample,
 )
 from desktop.engine.odds import percent
 from desktop.engine.procedure import Resolution
@@ -78,6 +79,7 @@ class ForecastView(QWidget):
         self.runner = runner
         self.forecast: Forecast | None = None
         self.walks_started = 0  # how many walks were begun (a burst of input is one)
+        self._sample_first = False  # whether a first look samples at once (a big tree)
         self.running: _Walk | None = None  # the latest walk, until its figures are shown
         self._wanted: tuple[Resolution, tuple[object, ...]] | None = None
         self._debounce = QTimer(self)
@@ -155,11 +157,18 @@ class ForecastView(QWidget):
         self._walk(walk, FIRST_LOOK_SECONDS)
 
     def _walk(self, walk: _Walk, budget_seconds: float) -> None:
-        self.runner.run(
-            lambda: forecast(walk.resolution, walk.given, budget_seconds=budget_seconds,
-                             samples=DEFAULT_SAMPLES, cancelled=walk.stop.is_set),
-            lambda result: self._show(result, walk),
-            lambda error: self._failed(error, walk))
+        if walk.first_look and self._sample_first:
+            # The last exact walk took longer than a first look: trying again to be exact
+            # would leave the sample a run or two of its time.
+            def work() -> Forecast:
+                return sample(walk.resolution, walk.given, samples=DEFAULT_SAMPLES,
+                              budget_seconds=budget_seconds, cancelled=walk.stop.is_set)
+        else:
+            def work() -> Forecast:
+                return forecast(walk.resolution, walk.given, budget_seconds=budget_seconds,
+                                samples=DEFAULT_SAMPLES, cancelled=walk.stop.is_set)
+        self.runner.run(work, lambda result: self._show(result, walk),
+                        lambda error: self._failed(error, walk))
 
     def _failed(self, error: BaseException, walk: _Walk) -> None:
         if walk is not self.running or isinstance(error, ForecastCancelled):
@@ -172,13 +181,18 @@ class ForecastView(QWidget):
     @staticmethod
     def _heading(result: Forecast) -> str:
         how = ("exact" if result.exact else
-               f"a sample of {result.samples} runs (seed {result.seed}), ±95% shown")
+               f"a sample of {result.samples} run{'' if result.samples == 1 else 's'} "
+               f"(seed {result.seed}), ±95% shown")
         return f"<b>Forecast</b> of the whole resolution — {how}"
 
     def _show(self, result: Forecast, walk: _Walk) -> None:
         if walk is not self.running:
             return  # the input or the answers changed since (`ask` stopped it)
         coming = walk.first_look and not result.exact
+        if not walk.first_look and result.exact:
+            self._sample_first = result.seconds > FIRST_LOOK_SECONDS
+        elif coming:
+            self._sample_first = True
         walk.first_look = False
         if coming:
             self._walk(walk, BUDGET_SECONDS)  # `running` stays this walk until it ends
