@@ -157,7 +157,9 @@ def test_game_data_is_added_off_the_window_thread_and_listed(qtbot, url, tmp_pat
     assert stored_data(url) == [("gameSystem", "Test Battles", 3), ("catalogue", "Knights", 1)]
     dialog.choose("gs", "cat")
     assert "Army book, revision 1, from Knights.cat" in dialog.ui.detailsText.text()
-    assert window.ui.logView.toPlainText().splitlines()[-1].endswith(books.last_report)
+    # News of the armies: the status bar's, not the battle log's.
+    assert window.statusBar().currentMessage() == books.last_report
+    assert books.last_report not in window.ui.logView.toPlainText()
     close(qtbot, dialog)
     assert books.dialog is None
 
@@ -649,7 +651,7 @@ def test_an_army_of_a_book_is_exported_as_a_roster_and_imported_back_the_same(
     built = window.current_army
     path = tmp_path / "bretonnians.rosz"
     assert window.export_army(path)
-    assert f"Exported Bretonnians to {path} (rosz)" in window.ui.logView.toPlainText()
+    assert window.statusBar().currentMessage() == f"Exported Bretonnians to {path} (rosz)"
     # Into a fresh database holding the same game data, through the window's Import.
     other = f"sqlite:///{tmp_path / 'club.sqlite'}"
     store_bretonnia(other)

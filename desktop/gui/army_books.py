@@ -292,7 +292,7 @@ class ArmyBooks(QObject):
 
         def failed(error: BaseException) -> None:
             self._loading.pop(key, None)
-            self.window.log(f"Cannot read the army book {book.catalogue_name}: {error}")
+            self.window.tell(f"Cannot read the army book {book.catalogue_name}: {error}")
             self.window.statusBar().showMessage(f"Cannot read the army book: {error}", 8000)
 
         self.window.runner.run(lambda: _load_book(store, *key), done, failed)
@@ -684,10 +684,9 @@ class ArmyBooks(QObject):
         def done(report: Any) -> None:
             self._books.clear()  # a newer revision may be stored now
             self.last_report = _report_text(report)
-            window.log(self.last_report)
-            for warning in report.warnings[:50]:
-                window.log(f"  ⚠ {warning}")
-            window.statusBar().showMessage(self.last_report, 10000)
+            # News of the armies, not of the battle on the table; each file's warnings are
+            # in the Game Data dialog's details.
+            window.tell(self.last_report)
             finish()
             self.schedule_refresh()
 
@@ -695,8 +694,7 @@ class ArmyBooks(QObject):
             finish()
             if isinstance(error, Cancelled):
                 self.last_report = "Adding game data cancelled: nothing was stored"
-                window.log(self.last_report)
-                window.statusBar().showMessage(self.last_report, 8000)
+                window.tell(self.last_report)
                 return
             self.last_report = str(error)
             window.report_error("Cannot add the game data", error)
@@ -748,10 +746,10 @@ class ArmyBooks(QObject):
             window.undo_stack.clear()
             for army_id, _ in using:
                 window.workspace.show_stored(store.load_army(army_id))
-            window.log(f"Kept as plain units: {', '.join(removed.unlinked)} (the undo "
+            window.tell(f"Kept as plain units: {', '.join(removed.unlinked)} (the undo "
                        "history was cleared)")
         self._books.clear()
-        window.log(f"Removed {', '.join(d.name for d in removed.gone)}")
+        window.tell(f"Removed {', '.join(d.name for d in removed.gone)}")
         dialog.show_rows(self.data_rows())
         self.schedule_refresh()
 
@@ -792,11 +790,11 @@ class ArmyBooks(QObject):
             except store_errors.StoreError as error:
                 window.report_error("Cannot export", error)
                 return False
-            window.log(f"Exported {army.name} to {path} ({path.suffix.lstrip('.')})")
+            window.tell(f"Exported {army.name} to {path} ({path.suffix.lstrip('.')})")
             return True
 
         def done(kind: object) -> None:
-            window.log(f"Exported {army.name} to {path} ({kind})")
+            window.tell(f"Exported {army.name} to {path} ({kind})")
 
         window.runner.run(lambda: books.write_army_roster(store, army, path), done,
                           lambda error: window.report_error("Cannot export", error),
