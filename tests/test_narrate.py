@@ -235,6 +235,9 @@ def test_a_report_starts_with_a_summary_of_each_side():
     assert page.index("<h2>Summary</h2>") < page.index("<h2>Turn 1</h2>")
     assert ("<tr><td>Empire</td><td>2</td><td>220</td><td>1 (120 points): Empire Swordsmen"
             "</td><td>1 (100 points): Empire Handgunners (fleeing)</td></tr>") in page
+    # The bundled scenario's units carry no points: the summary does not say they are worth 0.
+    unpriced = report_markdown("Four units", scenario.battle, steps).splitlines()
+    assert "| Orcs & Goblins | 2 | — | none | none |" in unpriced
 
 
 # --- verbs agree with the unit's name (desktop.engine.wording) -------------------------------

@@ -467,7 +467,8 @@ def _summary_lines(start: Battle, steps: Sequence[Sequence[Event]]) -> tuple[str
     turn, sides = summary(start, steps)
     made = sum(1 for step in steps if step)
     opening = f"Turn {turn} reached, {made} step{'' if made == 1 else 's'}."
-    rows = [(side.player, str(side.units), str(side.points),
+    # A battle set up from a scenario prices nothing: "—", not a side worth 0 points.
+    rows = [(side.player, str(side.units), str(side.points) if side.points else "—",
              _casualties(side.lost, side.lost_points), _casualties(side.fled, side.fled_points))
             for side in sides]
     return opening, rows
