@@ -195,11 +195,15 @@ def test_w6_bt_2_the_sentence_the_chart_the_result_and_the_log_give_the_same_num
     assert isinstance(page, RollPage) and page.roll.key == "break:elves"
     # Lost by 3, Ld 8 (W6-BT-3): the sentence says 2D6 + 3 against 8 ...
     assert page.subTitle() == "High Elves roll 2D6 and add 3."
-    assert "Roll 2D6 and add 3: above 8 breaks, 8 or less holds." in page.why_label.text()
+    # Sentence, line, key and odds agree with the Elf Archers (many models), as the result
+    # line does ("Elf Archers break").
+    assert "Roll 2D6 and add 3: above 8 break, 8 or less hold." in page.why_label.text()
     # ... and so does the chart: totals 5 to 15, the line between 8 and 9, "8 or less".
     chart = page.chart
     assert chart.totals == list(range(5, 16))
-    assert line_label(page.roll) == "holds: 8 or less"
+    assert line_label(page.roll, chart.many) == "hold: 8 or less"
+    assert [text for text, _ in chart.key] == ["hold", "break"]
+    assert "hold <b>" in page.odds_label.text() and "break <b>" in page.odds_label.text()
     rects = chart.bar_rects()
     eight, nine = rects[chart.totals.index(8)], rects[chart.totals.index(9)]
     assert chart.line_x() == pytest.approx((eight.center().x() + nine.center().x()) / 2)

@@ -27,6 +27,7 @@ from desktop.engine.events import Event
 from desktop.engine.model import Battle
 from desktop.engine.odds import percent
 from desktop.engine.sight import Recall, Sight, SightState, watching
+from desktop.engine.wording import agree
 
 
 @dataclass(frozen=True)
@@ -120,11 +121,13 @@ class Threshold:
             return f"{dice} and take away {-self.modifier}"
         return str(dice)
 
-    def rule(self, dice: Dice) -> str:
-        """The test in one sentence: "Roll 2D6 and add 3: above 8 breaks, 8 or less holds."""
+    def rule(self, dice: Dice, many: bool = False) -> str:
+        """The test in one sentence: "Roll 2D6 and add 3: above 8 breaks, 8 or less holds";
+        the words agree with a unit of `many` models ("above 7 panic, 7 or less keep their
+        nerve"), as its result line does."""
         passing, failing = self.ranges()
-        return (f"Roll {self.dice_text(dice)}: {failing} {self.fails}, "
-                f"{passing} {self.passes}.")
+        return (f"Roll {self.dice_text(dice)}: {failing} {agree(self.fails, many)}, "
+                f"{passing} {agree(self.passes, many)}.")
 
     def judged(self, faces: Sequence[int], dice_modifier: int = 0) -> tuple[str, bool, str]:
         """(the sum, whether it holds, how it stands to the target): ("4 + 4 + 3 = 11",

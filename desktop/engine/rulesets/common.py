@@ -140,7 +140,7 @@ def break_test(
            if stubborn else
            f"{unit.name} lost the combat by {difference} and {verb('test', many)} on "
            f"{pronoun('their', many)} Leadership of {leadership}")
-    why = f"{how}. {threshold.rule(dice)}"
+    why = f"{how}. {threshold.rule(dice, many)}"
     if double_one_holds:
         why += " A double 1 holds whatever the total (ruleset option)."
     holds_up_to = threshold.value  # in dice totals: the line a chart draws

@@ -129,7 +129,7 @@ def honor_test(
         threshold = Threshold("<=", target, "holds", failing)
         faces = yield Roll(key=key if attempt == 0 else f"{key}:reroll", unit=unit_id,
                            player=unit.player, dice=dice, purpose="honor test",
-                           why=f"{why} {threshold.rule(dice)}", clause=roll_clause,
+                           why=f"{why} {threshold.rule(dice, many)}", clause=roll_clause,
                            threshold=threshold, reads="outcome")
         assert isinstance(faces, tuple)
         passed = dice.total(faces) <= target

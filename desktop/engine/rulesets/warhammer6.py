@@ -97,7 +97,8 @@ def attribute_test(
     threshold = Threshold.of_rule("<=", leadership, pass_label, fail_label,
                                   against=f"Ld {leadership}")
     faces = yield Roll(key=key, unit=unit_id, player=battle.player_of(unit_id), dice=D2D6,
-                       purpose=purpose, why=f"{reason} {threshold.rule(D2D6)}",
+                       purpose=purpose,
+                       why=f"{reason} {threshold.rule(D2D6, plural(battle, unit_id))}",
                        clause=clause, threshold=threshold, reads="outcome")
     assert isinstance(faces, tuple)
     return faces, leadership, sum(faces) <= leadership

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from desktop.engine.odds import percent
 from desktop.engine.procedure import Roll
+from desktop.engine.wording import agree
 from desktop.gui.chart import tick_step
 
 BACKGROUND: Final = QColor("#fbfbfb")
@@ -66,11 +67,12 @@ def threshold_line(roll: Roll) -> float | None:
     return target - 0.5 if roll.threshold.comparison in (">=", "<") else target + 0.5
 
 
-def line_label(roll: Roll) -> str:
-    """"holds: 8 or less": what passes, in the threshold's words."""
+def line_label(roll: Roll, many: bool = False) -> str:
+    """"holds: 8 or less": what passes, in the threshold's words ("hold" for a unit of
+    many models, as its page's sentence says)."""
     if roll.threshold is None:
         return ""
-    return f"{roll.threshold.passes}: {roll.threshold.ranges()[0]}"
+    return f"{agree(roll.threshold.passes, many)}: {roll.threshold.ranges()[0]}"
 
 
 def axis_title(roll: Roll) -> str:
@@ -95,15 +97,18 @@ class OddsChart(QWidget):
         self.chances: list[float] = []  # percent, per total
         self.colours: list[QColor] = []
         self.key: list[tuple[str, QColor]] = []  # each outcome and its colour, in order
+        self.many = False  # whether the rolling unit has many models (the words agree)
 
     def sizeHint(self) -> QSize:  # Qt override
         return QSize(360, 210)
 
-    def show_roll(self, roll: Roll, rolled: int | None = None) -> None:
-        """Draw `roll`'s totals; the `rolled` dice total, if any, is outlined."""
+    def show_roll(self, roll: Roll, rolled: int | None = None, many: bool = False) -> None:
+        """Draw `roll`'s totals; the `rolled` dice total, if any, is outlined. The key and
+        the line speak of the rolling unit, `many` models or one."""
         pmf = roll.dice.pmf()
         shift = added(roll)
         self.roll = roll
+        self.many = many
         self.rolled = rolled + shift if rolled is not None else None
         dice_totals = sorted(pmf)
         self.totals = [total + shift for total in dice_totals]
@@ -114,7 +119,8 @@ class OddsChart(QWidget):
         self.colours = [colours.get(outcome_at.get(total, ""), PALETTE[0])
                         for total in dice_totals]
         shown = {outcome_at.get(total, "") for total in dice_totals}
-        self.key = [(outcome, colour) for outcome, colour in colours.items() if outcome in shown]
+        self.key = [(agree(outcome, many), colour) for outcome, colour in colours.items()
+                    if outcome in shown]
         self.setAccessibleDescription("; ".join(
             f"{total + shift}: {percent(pmf[total])}" for total in dice_totals))
         self.update()
@@ -254,7 +260,7 @@ class OddsChart(QWidget):
             return None
         metrics = QFontMetricsF(self.font())
         area = self.plot_area()
-        width = metrics.horizontalAdvance(line_label(self.roll)) + 4
+        width = metrics.horizontalAdvance(line_label(self.roll, self.many)) + 4
         right_side, left_side = x + 4, x - 4 - width
         passes_right = self.roll.threshold.comparison in (">=", ">")
         fits_right = right_side + width <= area.right()
@@ -276,4 +282,4 @@ class OddsChart(QWidget):
         painter.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()))
         painter.setPen(LINE_COLOUR)
         painter.drawText(place, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                         line_label(self.roll))
+                         line_label(self.roll, self.many))

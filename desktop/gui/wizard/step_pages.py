@@ -31,7 +31,7 @@ from desktop.engine.errors import RuleError
 from desktop.engine.narrate import sentences
 from desktop.engine.odds import percent
 from desktop.engine.procedure import ANY_ANGLE, Answer, Choice, Outcome, Roll, summed
-from desktop.engine.wording import said
+from desktop.engine.wording import agree, plural, said
 from desktop.gui.features import odds_chart
 
 if TYPE_CHECKING:
@@ -40,14 +40,17 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def odds_text(outcomes: tuple[Outcome, ...], colours: dict[str, str] | None = None) -> str:
-    """"breaks 58.3% · holds 41.7%" as rich text, each outcome with its chart colour."""
+def odds_text(outcomes: tuple[Outcome, ...], colours: dict[str, str] | None = None,
+              many: bool = False) -> str:
+    """"breaks 58.3% · holds 41.7%" as rich text, each outcome with its chart colour, in
+    words that agree with a unit of `many` models ("break", "hold")."""
     parts = []
     for outcome in outcomes:
         swatch = ""
         if colours and outcome.label in colours:
             swatch = f"<span style='color:{colours[outcome.label]}'>&#9632;</span> "
-        parts.append(f"{swatch}{escape(outcome.label)} <b>{percent(outcome.chance)}</b>")
+        parts.append(f"{swatch}{escape(agree(outcome.label, many))} "
+                     f"<b>{percent(outcome.chance)}</b>")
     return " &nbsp;·&nbsp; ".join(parts)
 
 
@@ -191,11 +194,12 @@ class RollPage(StepPage):
         self.setSubTitle(f"{request.player} roll {dice}.")
         self.show_passed()
         self.why_label.setText(self._why(request.why, request.clause))
-        self.chart.show_roll(request)
+        many = plural(self.resolution_wizard.battle, request.unit)
+        self.chart.show_roll(request, many=many)
 
         colours = {label: colour.name()
                    for label, colour in odds_chart.outcome_colours(request).items()}
-        self.odds_label.setText(odds_text(request.odds, colours))
+        self.odds_label.setText(odds_text(request.odds, colours, many))
         self._make_fields(request)
         given = self.resolution_wizard.answer_at(self.step)
         if isinstance(given, tuple | list) and len(given) == len(self.fields):
@@ -250,7 +254,7 @@ class RollPage(StepPage):
         if faces is None or request is None:
             self.result_label.clear()
             if request is not None:
-                self.chart.show_roll(request)
+                self.chart.show_roll(request, many=self.chart.many)
         else:
             self.error_label.clear()
             self.result_label.setText(self.result_text(request, faces))
@@ -259,7 +263,7 @@ class RollPage(StepPage):
     def result_text(self, request: Roll, faces: tuple[int, ...]) -> str:
         """"<b>4 + 4 + 3 = 11</b>, above Ld 8: <b>Elf Archers break</b>" (rich text)."""
         total = request.dice.total(faces)
-        self.chart.show_roll(request, total)
+        self.chart.show_roll(request, total, self.chart.many)
         meaning = next((band.outcome for band in request.bands
                         if band.low <= total <= band.high), "")
         threshold = request.threshold
