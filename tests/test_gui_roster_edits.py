@@ -217,6 +217,7 @@ def test_drops_onto_another_ruleset_are_refused_and_say_why(qtbot, url):
     buttons, keys = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
     move = Qt.DropAction.MoveAction
     # A drag starts over its own army (the view takes it there), then goes to the Kensei one.
+    window.statusBar().clearMessage()  # the database's news ("Opened …: 2 armies") told
     start = tree.visualRect(model.unit_index(goblins.id, "spearmen")).center()
     assert send(QDragEnterEvent(start, move, mime, buttons, keys))
     assert window.statusBar().currentMessage() == ""
