@@ -260,7 +260,9 @@ def test_w6_bt_2_one_wording_of_the_break_test_for_the_why_the_line_and_the_log(
     threshold = request.threshold
     assert (threshold.modifier, threshold.target, threshold.value) == (3, 8, 5)
     assert threshold.ranges() == ("8 or less", "above 8")
-    assert "Roll 2D6 and add 3: above 8 breaks, 8 or less holds." in request.why
+    # In the words of the Elves (many models), as the log's "they break" (issue 20 item 6).
+    assert "Roll 2D6 and add 3: above 8 break, 8 or less hold." in request.why
+    assert threshold.rule(request.dice) == "Roll 2D6 and add 3: above 8 breaks, 8 or less holds."
     assert threshold.verdict((4, 4)) == "4 + 4 + 3 = 11, above Ld 8"
     assert threshold.verdict((2, 3)) == "2 + 3 + 3 = 8, not above Ld 8"
     assert threshold.to_json()["passes_if"] == "total <= 5"  # the protocol's dice line
