@@ -99,7 +99,7 @@ SAMPLES: dict[type[Event], Event] = {
     RallyTest: RallyTest(unit="handgunners", dice="2D6", faces=(6, 6), modifier=0, target=7,
                          passed=False, clause="W6-RA-1"),
     HonorTest: HonorTest(unit="boyz", dice="d10", faces=(3,), modifier=-1, target=6,
-                         passed=True, clause="K-HT-1"),
+                         passed=True, attempt=1, attempts=2, clause="K-HT-1"),
     TestWaived: TestWaived(unit="handgunners", test="panic", reason="fleeing",
                            clause="W6-PT-2"),
     DiceRolled: DiceRolled(unit="wolf_riders", purpose="pursue", dice="3D6",

@@ -539,6 +539,8 @@ def test_k_ht_1_the_ronin_re_roll_page_says_it_is_the_re_roll_and_why():
     assert [first.clause, second.clause] == ["K-RA-5", "K-HT-1"]
     assert [event.clause for event in events_of(session, HonorTest)] == ["K-RA-5", "K-HT-1"]
     told = narrate.sentences(loaded.battle, session.events)[0]
-    assert told[:2] == ["Samurai take an Honor test on d10: 9, above 5 — they fail it [K-RA-5]",
-                        "Samurai take an Honor test on d10: 3, not above 5 — they hold "
-                        "[K-HT-1]"]
+    # The log names the second roll as the re-roll, and the first failure as not yet final.
+    assert told[:2] == ["Samurai take an Honor test on d10: 9, above 5 — they fail it and, as "
+                        "Ronin, roll again [K-RA-5]",
+                        "Samurai take their Ronin re-roll of the Honor test on d10: 3, not above "
+                        "5 — they hold [K-HT-1]"]

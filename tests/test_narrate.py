@@ -133,7 +133,8 @@ def test_kensei_distances_are_in_centimetres(scenario_path):
         if isinstance(event, DiceRolled):
             assert text.endswith(f"= {event.total} cm [{event.clause}]"), text
         if isinstance(event, HonorTest):
-            assert "take an Honor test on d10: " in text and "above" in text
+            test = "their Ronin re-roll of the Honor test" if event.attempt else "an Honor test"
+            assert f"take {test} on d10: " in text and "above" in text
         assert '"' not in text, text
         battle = event.apply_to(battle)
 

@@ -179,7 +179,11 @@ class RallyTest(TestTaken):
 
 @dataclass(frozen=True)
 class HonorTest(TestTaken):
-    """K-HT-1."""
+    """K-HT-1. `attempt` counts from 0 out of `attempts`: Ronin have a second roll after a
+    failed first one against Running Away, and the log names which roll this was."""
+
+    attempt: int = field(default=0, kw_only=True)
+    attempts: int = field(default=1, kw_only=True)
 
 
 @dataclass(frozen=True)

@@ -198,6 +198,12 @@ def _test(event: TestTaken, words: _Words) -> str:
         dice_modifier = _dice_modifier(event.dice)
     sum_text = threshold.verdict(event.faces, dice_modifier, passed=event.passed)
     word, rest = held if event.passed else failed
+    if isinstance(event, HonorTest) and event.attempts > 1:
+        # K-HT-1: the Ronin's two rolls read as one test, the first failure not yet final.
+        if event.attempt:
+            test = "their Ronin re-roll of the Honor test"
+        elif not event.passed:
+            rest = "it and, as Ronin, roll again"
     rest = " ".join(words.their(event.unit, part) for part in rest.split(" ")) if rest else ""
     outcome = f"{words.their(event.unit, 'they')} {words.does(event.unit, word)}"
     outcome += f" {rest}" if rest else ""

@@ -134,7 +134,7 @@ def honor_test(
         assert isinstance(faces, tuple)
         passed = dice.total(faces) <= target
         rec.emit(HonorTest(unit_id, str(dice), faces, dice.modifier, target, passed,
-                           clause=roll_clause))
+                           attempt=attempt, attempts=1 + rerolls, clause=roll_clause))
         if passed:
             return True
         why = (f"The Ronin re-roll: the first Honor roll of {unit.name} was "
