@@ -374,6 +374,8 @@ class RingsItem(QGraphicsItem):
         self._rect = QRectF()
         self.labels: list[LabelItem] = []
         self.rings: tuple[Ring, ...] = ()
+        # For each label, the places on its ring it may stand (scene), the first preferred.
+        self.spots: list[tuple[QPointF, ...]] = []
 
     def show_rings(self, footprint: Footprint, rings: tuple[Ring, ...],
                    pixels_per_unit: float = 0.0) -> None:
@@ -409,12 +411,27 @@ class RingsItem(QGraphicsItem):
         # that line a label takes its width (facing sideways on screen) or its height (facing
         # up or down), and the next label out must clear it.
         ahead = (math.cos(math.radians(footprint.facing)), math.sin(math.radians(footprint.facing)))
+        beside = (-ahead[1], ahead[0])
+        cx, cy = footprint.center
         labelled, reach_px = -math.inf, 0.0  # the last labelled ring, and half its label
+        self.spots = []
         for index, label in enumerate(self.labels):
             if index >= len(rings):
                 label.hide()
                 continue
             radius = rings[index].radius
+            # Ahead of the front, else round the ring by eighths to behind: where it crosses
+            # the unit's axes and the middles of its rounded corners (the scene moves a
+            # label that would cover a unit or a label).
+            out, side = footprint.depth / 2, footprint.frontage / 2
+            corner = radius * math.sqrt(0.5)
+            steps = ((out + radius, 0.0), (out + corner, side + corner),
+                     (out + corner, -side - corner), (0.0, side + radius),
+                     (0.0, -side - radius), (-out - corner, side + corner),
+                     (-out - corner, -side - corner), (-out - radius, 0.0))
+            self.spots.append(tuple(
+                QPointF(cx + ahead[0] * along + beside[0] * across,
+                        cy + ahead[1] * along + beside[1] * across) for along, across in steps))
             label.set_lines([(rings[index].label, QColor("#fff6c2"))])
             box = label.boundingRect()
             half = (abs(ahead[0]) * box.width() + abs(ahead[1]) * box.height()) / 2
@@ -423,13 +440,16 @@ class RingsItem(QGraphicsItem):
                          and (radius - labelled) * pixels_per_unit >= reach_px + half))
             if roomy:
                 labelled, reach_px = radius, half
-                reach = footprint.depth / 2 + radius
-                label.setPos(QPointF(footprint.center[0] + ahead[0] * reach,
-                                     footprint.center[1] + ahead[1] * reach))
+                label.setPos(self.spots[index][0])
                 label.show()
             else:
                 label.hide()
         self.show()
+
+    def named(self) -> list[tuple[LabelItem, tuple[QPointF, ...]]]:
+        """The rings' labels shown and each one's spots, the outermost ring first."""
+        return [(label, spots) for label, spots in zip(self.labels, self.spots, strict=False)
+                if label.isVisible()][::-1]
 
     def hide_rings(self) -> None:
         self.hide()

@@ -117,35 +117,40 @@ class LabelRoom:
                     return False
         return True
 
-    def place(self, index: int, width: float, height: float, *, around: bool = True,
-              avoid: Sequence[Rect] = ()) -> Placement | None:
+    def place(self, index: int, width: float, height: float, *,
+              around: bool = True) -> Placement | None:
         """Where the label (`width` x `height`) of the unit whose box is `bodies[index]`
         stands, and where its leader line ends; None if nowhere is clear. Only its unit's
         middle unless `around`; with `around`, on the unit only if it fits within it (it
-        would hide a small unit). `avoid`: more rectangles this label alone keeps clear of."""
+        would hide a small unit)."""
         x0, y0, x1, y1 = self.bodies[index]
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         box = (cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2)
         fits = width <= x1 - x0 and height <= y1 - y0
-        if (fits or not around) and self._clear(box, index) and not any(
-                _touch(box, other) for other in avoid):
+        if (fits or not around) and self._clear(box, index):
             self._take(box)
             return Placement((cx, cy), None, box, None)
         if not around:
             return None
         places = _around((x0, y0, x1, y1), width, height, LABEL_GAP_PX / self.pixels)
-        return self._first_clear(index, places, width, height, avoid)
+        return self._first_clear(index, places, width, height)
 
-    def keep(self, index: int, placement: Placement, avoid: Sequence[Rect] = ()) -> bool:
+    def keep(self, index: int, placement: Placement) -> bool:
         """Take `placement` again if its box and leader line are still clear (of the units
-        but the `index`th, the labels placed and `avoid`): a label stays where it stood
+        but the `index`th and the labels placed): a label stays where it stood
         while nothing makes it move."""
         rects = [placement.box] if placement.line is None else [placement.box, placement.line]
-        if not all(self._clear(rect, index) and not any(_touch(rect, other) for other in avoid)
-                   for rect in rects):
+        if not all(self._clear(rect, index) for rect in rects):
             return False
         for rect in rects:
             self._take(rect)
+        return True
+
+    def claim(self, rect: Rect) -> bool:
+        """Take `rect` (a label no unit owns) if it overlaps no unit and no label."""
+        if not self._clear(rect, -2):
+            return False
+        self._take(rect)
         return True
 
     def least_covered(self, index: int, width: float, height: float) -> Placement:
@@ -196,7 +201,7 @@ class LabelRoom:
                                     float((py - ey) * self.pixels)), box, line)
 
     def _first_clear(self, index: int, places: NDArray[np.float64], width: float,
-                     height: float, avoid: Sequence[Rect] = ()) -> Placement | None:
+                     height: float) -> Placement | None:
         """The first of `places` (label centres) where the label and its leader line are
         clear, taken; or None."""
         boxes, ends, on_unit, lines = self._candidates(index, places, width, height)
@@ -207,18 +212,13 @@ class LabelRoom:
                        float(max(boxes[:, 2].max(), drawn[:, 2].max(initial=-np.inf))),
                        float(max(boxes[:, 3].max(), drawn[:, 3].max(initial=-np.inf))))
         others = _near(self.bodies[:index] + self.bodies[index + 1:], reach)
-        taken = _near([*self.taken, *avoid], reach)
+        taken = _near(self.taken, reach)
         blocked = (_overlapping(boxes, others) | _overlapping(boxes, taken)
                    | _overlapping(lines, others) | _overlapping(lines, taken))
         free = np.flatnonzero(~blocked)
         if not len(free):
             return None
         return self._taken_at(int(free[0]), places, boxes, ends, on_unit, lines)
-
-
-def _touch(a: Rect, b: Rect) -> bool:
-    """Whether two rectangles share area."""
-    return a[0] < b[2] and a[2] > b[0] and a[1] < b[3] and a[3] > b[1]
 
 
 def _rect(row: NDArray[np.float64]) -> Rect:

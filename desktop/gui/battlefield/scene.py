@@ -88,6 +88,14 @@ def grid_path(rect: QRectF, step: float, skip: float = 0.0) -> QPainterPath:
     return path
 
 
+def _label_box(label: LabelItem, centre: QPointF, label_pixels: float) -> Rect:
+    """The scene rectangle `label`'s text covers when it stands at `centre` (a label is
+    drawn in pixels, `label_pixels` of them a scene unit; scene y grows up)."""
+    box = label.text_rect()
+    return (centre.x() + box.left() / label_pixels, centre.y() - box.bottom() / label_pixels,
+            centre.x() + box.right() / label_pixels, centre.y() - box.top() / label_pixels)
+
+
 def _bounds(footprint: Footprint) -> Rect:
     """A footprint's bounding box in scene units (the view neither rotates nor shears)."""
     xs = [x for x, _ in footprint.corners]
@@ -216,7 +224,7 @@ class BattlefieldScene(QGraphicsScene):
         self._sync_terrain(battle.terrain if battle is not None else ())
         self._sync_units(battle)
         self._update_rings()
-        self._apply_detail()  # after the rings: unit labels keep clear of theirs
+        self._apply_detail()  # after the rings: their labels keep clear of the units'
         self.shown.emit()
 
     def _build_table(self, zones: object) -> None:
@@ -496,32 +504,19 @@ class BattlefieldScene(QGraphicsScene):
         """Give every unit a label where one fits (`labelling`): on the unit, else as near
         it as is clear, with a leader line; never over another unit's footprint or another
         label, so a click on a unit always finds that unit and a label names only its own.
-        A label keeps the place it had while that is still clear; the others go selected
-        units first, then routed ones, then roster order, and one with no clear place stands
-        where it covers least (a click on a footprint still finds its unit: `unit_at`). On a
-        table of more than LABEL_AROUND_UP_TO units, labels stand only on units big enough
-        to carry one, and hide where they find no room."""
-        candidates = sorted(self._units.values(),
-                            key=lambda item: (not item.isSelected(), not item.routed))
+        A label keeps the place it had while that is still clear; the others go routed
+        units first, then roster order, and one with no clear place stands where it covers
+        least (a click on a footprint still finds its unit: `unit_at`). On a table of more
+        than LABEL_AROUND_UP_TO units, labels stand only on units big enough to carry one,
+        and hide where they find no room. The selected unit's rings' labels come last and
+        give way to everything, so a selection never moves a unit's label."""
+        candidates = sorted(self._units.values(), key=lambda item: not item.routed)
         crowded = len(candidates) > LABEL_AROUND_UP_TO
         placed = [item for item in candidates if item.footprint is not None]
         # Labels are drawn `label_scale` times their size: in their own pixels, the table
         # is that much smaller.
         label_pixels = pixels / self.label_scale
-
-        def scene_box(label: LabelItem) -> Rect:
-            box, centre = label.text_rect(), label.pos()
-            return (centre.x() + box.left() / label_pixels,
-                    centre.y() - box.bottom() / label_pixels,
-                    centre.x() + box.right() / label_pixels,
-                    centre.y() - box.top() / label_pixels)
-
-        fixed = [scene_box(label) for label in self._fixed_labels()]
-        # The selected unit's rings' labels: the outermost stays (every label keeps clear
-        # of it); the others a unit's label avoids if it can, else it goes over them.
-        named = self._ring_labels()
-        fixed += [scene_box(label) for label in named[-1:]]
-        rings = [scene_box(label) for label in named[:-1]]
+        fixed = [_label_box(label, label.pos(), label_pixels) for label in self._fixed_labels()]
         room = LabelRoom([_bounds(item.footprint) for item in placed if item.footprint],
                          fixed, label_pixels)
         for item in candidates:
@@ -536,26 +531,18 @@ class BattlefieldScene(QGraphicsScene):
             else:
                 shown.append(index)
         # A label stays where it stood while that place is still clear (at this zoom, its
-        # unit where it was, its text the same): a new selection does not move the others.
+        # unit where it was, its text the same).
         left: list[int] = []
         for index in shown:
             item = placed[index]
             kept = self._label_places.get(item.unit_id)
             if kept is not None and kept[0] == self._label_key(item, label_pixels) \
-                    and room.keep(index, kept[1], rings):
+                    and room.keep(index, kept[1]):
                 self._show_label(item, kept[1], label_pixels)
             else:
                 left.append(index)
-        # Then every label clear of the rings' labels too; one that finds no room then
-        # tries again over them (a ring's label gives way to a unit's); one that still
-        # finds none stands where it covers least, unless the table is crowded.
-        for avoid in (rings, ()):
-            still: list[int] = []
-            for index in left:
-                if not self._place_label(room, index, placed[index], label_pixels, crowded,
-                                         avoid):
-                    still.append(index)
-            left = still
+        left = [index for index in left
+                if not self._place_label(room, index, placed[index], label_pixels, crowded)]
         for index in left:
             if crowded:
                 placed[index].label.hide()
@@ -563,7 +550,18 @@ class BattlefieldScene(QGraphicsScene):
             box = placed[index].label.text_rect()
             self._show_label(placed[index], room.least_covered(
                 index, box.width() / label_pixels, box.height() / label_pixels), label_pixels)
-        self._give_way_to_unit_labels()
+        self._place_ring_labels(room, label_pixels)
+
+    def _place_ring_labels(self, room: LabelRoom, label_pixels: float) -> None:
+        """Each shown ring's label, outermost first, at the first of its spots where it
+        covers no unit and no label; else hidden (the ruler measures any distance)."""
+        for label, spots in self.rings_item.named():
+            for spot in spots:
+                if room.claim(_label_box(label, spot, label_pixels)):
+                    label.setPos(spot)
+                    break
+            else:
+                label.hide()
 
     def _label_key(self, item: UnitItem, label_pixels: float) -> tuple[object, ...]:
         """What a label's place depends on besides the other labels: the zoom, where its
@@ -572,11 +570,11 @@ class BattlefieldScene(QGraphicsScene):
         return label_pixels, corners, item.label.text()
 
     def _place_label(self, room: LabelRoom, index: int, item: UnitItem, label_pixels: float,
-                     crowded: bool, avoid: Sequence[Rect]) -> bool:
+                     crowded: bool) -> bool:
         """Put `item`'s label where `room` finds a clear place for it; False if none."""
         box = item.label.text_rect()
         found = room.place(index, box.width() / label_pixels, box.height() / label_pixels,
-                           around=not crowded, avoid=avoid)
+                           around=not crowded)
         if found is None:
             return False
         self._show_label(item, found, label_pixels)
@@ -596,34 +594,10 @@ class BattlefieldScene(QGraphicsScene):
         found += [label for _, _, label in self._terrain.values() if label.isVisible()]
         return found
 
-    def _give_way_to_unit_labels(self) -> None:
-        """Hide a ring's label (but the outermost's) that a unit's label stands over:
-        naming the unit matters more (the ruler measures any distance)."""
-        if not self.rings_item.isVisible():
-            return
-        view = self.views()[0] if self.views() else None
-        if view is None:
-            return
-        to_screen = view.viewportTransform()
-
-        def box(label: LabelItem) -> QRectF:
-            return label.deviceTransform(to_screen).mapRect(label.text_rect())
-
-        names = [box(item.label) for item in self._units.values() if item.label.isVisible()]
-        for label in self._ring_labels()[:-1]:  # the outermost is kept clear
-            if any(box(label).intersects(name) for name in names):
-                label.hide()
-
-    def _ring_labels(self) -> list[LabelItem]:
-        """The selected unit's rings' labels shown, smallest ring first."""
-        if not self.rings_item.isVisible():
-            return []
-        return [label for label in self.rings_item.labels if label.isVisible()]
-
     def _selection_changed(self) -> None:
         self._update_rings()
         if self._pixels_per_unit > 0:
-            self._declutter_labels(self._pixels_per_unit)  # a selected unit's label wins
+            self._declutter_labels(self._pixels_per_unit)  # places the rings' labels
 
     def _update_rings(self) -> None:
         selected = self.selected_units()
