@@ -1397,3 +1397,17 @@ def test_a_second_window_on_the_same_file_is_turned_away(qtbot, url):
     with qtbot.waitSignal(third.ready):
         third.open_database(url)  # the same window opening its own file again
     assert third.store is not None
+
+
+def test_the_unit_dock_names_special_rules_as_a_rulebook_prints_them(qtbot, url):
+    """Issue 23: the Unit dock listed a book unit's rules by their ids ("purebreed_warhorse",
+    "knights_vow"); it names them as the roster sheet does."""
+    spearmen = unit_of(small_army(), "spearmen")
+    knights = replace(spearmen, profile=replace(spearmen.profile, special_rules=frozenset(
+        {"purebreed_warhorse", "knights_vow", "immune_to_psychology"})))
+    seed(url, replace(small_army(), units=(knights,)))
+    window = open_window(qtbot, url)
+    window.select_units(["spearmen"])
+    details = window.ui.unitDetails.text()
+    assert "Special rules: Immune to Psychology, Knights Vow, Purebreed Warhorse" in details
+    assert "_" not in details

@@ -955,11 +955,12 @@ def _unit_html(unit: Unit, ruleset: str) -> str:
              f"Troop type: {unit.profile.troop_type.value.replace('_', ' ')}; unit strength "
              f"{unit.profile.unit_strength} each"]
     if unit.upgrades:
-
-        lines.append("Upgrades: " + _escape(", ".join(rosters.upgrade_labels(unit,
-                                                                     rulesets.get_ruleset(ruleset)))))
+        labels = rosters.upgrade_labels(unit, rulesets.get_ruleset(ruleset))
+        lines.append("Upgrades: " + _escape(", ".join(labels)))
     if unit.profile.special_rules:
-        lines.append("Special rules: " + _escape(", ".join(sorted(unit.profile.special_rules))))
+        # Profiles keep the rules' ids (purebreed_warhorse); the player reads their names.
+        names = sorted(rulesets.rule_label(rule) for rule in unit.profile.special_rules)
+        lines.append("Special rules: " + _escape(", ".join(names)))
     lines += [_escape(note) for note in unit.notes[:8]]
     return "<br>".join(lines)
 
