@@ -32,6 +32,7 @@ from test_gui_roster import (  # noqa: F401
 from desktop.engine.model import Army
 from desktop.engine.rulesets import get_ruleset
 from desktop.gui.army_files import sample_armies
+from desktop.gui.columns import NAME_MIN_CHARS, PADDING, TEXT_CAPS
 from desktop.gui.delegates import UpgradeEditor
 from desktop.gui.dialogs import LibraryDialog, NewArmyDialog
 from desktop.gui.main_window import MainWindow
@@ -167,8 +168,6 @@ def test_upgrade_boxes_are_labelled_in_full(qtbot, url, which):
 
 
 def _sample_names() -> list[str]:
-    from desktop.gui.army_files import sample_armies
-
     return [army.name for army in sample_armies()]
 
 
@@ -328,3 +327,36 @@ def test_header_labels_follow_the_columns_when_the_ruleset_changes(qtbot, url):
         fresh = header.grab().toImage()
         qtbot.waitUntil(lambda f=fresh: on_screen() == f.convertToFormat(on_screen().format()),
                         timeout=2000)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1366, 768)])
+def test_the_unit_column_keeps_its_names_beside_the_army_book_dock(qtbot, url, size):
+    """Issue 23: with the Army Book dock in front at 1280, the roster's Unit column was
+    squeezed to "Pala…" while Profile and Upgrades kept their full caps. The capped text
+    columns give way first; every column stays in sight; the columns fit again when the dock
+    goes."""
+    army = imported_army()
+    # Bretonnia's long profile names, as an army built from its book has them.
+    seed(url, replace(army, units=tuple(
+        replace(unit, name=f"{unit.name} of the Realm",
+                profile=replace(unit.profile, name="Paladin Battle Standard Bearer"))
+        for unit in army.units)))
+    window = open_window(qtbot, url)
+    window.resize(*size)
+    header = window.ui.rosterTable.horizontalHeader()
+    model = window.roster_model
+    profile = model.column_of("profile")
+    average = window.ui.rosterTable.fontMetrics().averageCharWidth()
+    capped = TEXT_CAPS["profile"] * average + PADDING
+    qtbot.waitUntil(lambda: header.sectionSize(profile) == capped)
+    window.army_books.show_dock()
+    qtbot.waitUntil(lambda: window.army_books.dock.width() > 300)
+    name = model.column_of("name")
+    qtbot.waitUntil(lambda: header.sectionSize(name) >= NAME_MIN_CHARS * average)
+    roster_fits(qtbot, window)
+    # At 1280 the profile gave way for the name; at 1366 there is room for both.
+    assert (header.sectionSize(profile) < capped) == (size[0] == 1280)
+    # Room again (a wider window): the profile takes its cap back.
+    window.resize(1800, 800)
+    qtbot.waitUntil(lambda: header.sectionSize(profile) == capped)
+    roster_fits(qtbot, window)

@@ -29,6 +29,12 @@ from desktop.gui.roster_table import RosterTableModel
 # the upgrades' short names and a slot rarely need more, and their tool tips say it all.
 TEXT_CAPS = {"profile": 12, "upgrades": 12, "slot": 8}
 PADDING = 14
+# The unit's name keeps at least this many average characters: in a roster narrowed by a
+# dock (the Army Book's at 1280), the capped text columns give way first, down to
+# TEXT_FLOOR characters (or their header), profile first: the unit's name says most.
+NAME_MIN_CHARS = 16
+TEXT_FLOOR = 5
+GIVE_WAY = ("profile", "upgrades", "slot")
 # Rows the delegate measures per column: the widest texts (a margin for rounding and hinting).
 MEASURED_ROWS = 3
 
@@ -47,6 +53,12 @@ class RosterColumns(QObject):
         model.modelReset.connect(self._timer.start)
         model.rowsInserted.connect(self._timer.start)
         model.columnsInserted.connect(self._timer.start)
+        # The player's own widths (by column key) stay through later fits.
+        self.dragged: set[str] = set()
+        self._fitting = False
+        self._width = -1
+        view.horizontalHeader().sectionResized.connect(self._dragged)
+        view.viewport().installEventFilter(self)
         # Qt repaints a header from a resized section rightwards, as the sections stood at
         # that moment; when the stretched name column then takes its new width, everything
         # left of that point moves and would keep the old labels (another ruleset's) there.
@@ -60,24 +72,59 @@ class RosterColumns(QObject):
         self._timer.stop()
         self.fit()
 
+    def _dragged(self, section: int, old: int, new: int) -> None:
+        header = self.view.horizontalHeader()
+        if not self._fitting and section < self.model.columnCount() \
+                and header.sectionResizeMode(section) == QHeaderView.ResizeMode.Interactive:
+            self.dragged.add(self.model.column(section).key)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        # A dock opened or closed beside the roster: the text columns may give way again.
+        if event.type() == QEvent.Type.Resize and self.view.viewport().width() != self._width:
+            self._timer.start()
+        return False
+
     def fit(self) -> None:
         header = self.view.horizontalHeader()
         header.setStretchLastSection(False)
         columns = self.model.columnCount()
         if not columns:
             return
+        self._width = self.view.viewport().width()
         average = self.view.fontMetrics().averageCharWidth()
         name_column = self.model.column_of("name")
+        widths: dict[int, int] = {}
         for section in range(columns):
-            header.setSectionResizeMode(section, QHeaderView.ResizeMode.Interactive)
             if section == name_column:
                 continue
+            key = self.model.column(section).key
+            if key in self.dragged:
+                widths[section] = header.sectionSize(section)
+                continue
             width = max(self.content_width(section), header.sectionSizeHint(section))
-            cap = TEXT_CAPS.get(self.model.column(section).key)
+            cap = TEXT_CAPS.get(key)
             if cap is not None:
                 width = min(width, cap * average + PADDING)
-            header.resizeSection(section, width)
-        header.setSectionResizeMode(name_column, QHeaderView.ResizeMode.Stretch)
+            widths[section] = width
+        short = sum(widths.values()) + NAME_MIN_CHARS * average + PADDING - self._width
+        sections = {self.model.column(section).key: section for section in widths}
+        for key in GIVE_WAY:
+            section = sections.get(key, -1)
+            if short <= 0 or section < 0 or key in self.dragged:
+                continue
+            floor = max(TEXT_FLOOR * average + PADDING, header.sectionSizeHint(section))
+            given = min(short, max(widths[section] - floor, 0))
+            widths[section] -= given
+            short -= given
+        self._fitting = True
+        try:
+            for section in range(columns):
+                header.setSectionResizeMode(section, QHeaderView.ResizeMode.Interactive)
+                if section in widths:
+                    header.resizeSection(section, widths[section])
+            header.setSectionResizeMode(name_column, QHeaderView.ResizeMode.Stretch)
+        finally:
+            self._fitting = False
 
     def content_width(self, section: int) -> int:
         """The width the widest cell of `section` asks for, as QTableView.sizeHintForColumn
