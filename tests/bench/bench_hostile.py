@@ -50,6 +50,7 @@ from desktop.engine.standing import MAX_TERRAIN, replay  # noqa: E402
 
 TURNS = 500_000
 MOVES = 20_000
+LINEAR_SLACK = 1.5  # a fold on 5,000 units against the same on 2
 GOBLINS = REPO / "resources" / "scenarios" / "w6-goblins-vs-elves.json"
 
 
@@ -92,9 +93,12 @@ def replays(report: Report, reference: Any, stretch: float) -> None:
     on_two = seconds(lambda: fold(small, turns))
     on_many = seconds(lambda: fold(marked, turns))
     report.time(f"fold_{TURNS}_turns_2_units", on_two, stretch=stretch, baseline=reference)
-    report.time(f"fold_{TURNS}_turns_5000_units", on_many, budget=5.0, stretch=stretch,
-                baseline=reference, details=f"{on_many / on_two:.2f}x on 2 units; "
-                f"{on_many / TURNS * 1e6:.1f} µs per turn")
+    # The claim is linearity: 5,000 units fold as fast as 2 (a turn costs what it changes).
+    # Held to the 2-unit fold timed beside it, which takes the host's load as it comes
+    # (an absolute 5 s read 5.2 s on a loaded host whose 2-unit fold took 5.4 s).
+    report.time(f"fold_{TURNS}_turns_5000_units", on_many, budget=LINEAR_SLACK * on_two,
+                baseline=reference, details=f"{on_many / on_two:.2f}x on 2 units (at most "
+                f"{LINEAR_SLACK:g}x); {on_many / TURNS * 1e6:.1f} µs per turn")
     few, many = hostile.grid(50), hostile.grid(5000)
     small = battle(few, table=hostile.grid_table(50))
     large = battle(many, table=hostile.grid_table(5000))
