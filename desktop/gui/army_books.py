@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from desktop.engine.bsdata import choices as book_choices
     from desktop.engine.bsdata import errors as book_errors
     from desktop.engine.bsdata import units as book_units
+    from desktop.engine.bsdata.evaluate import Evaluation
     from desktop.engine.bsdata.gamedata import GameData
     from desktop.engine.bsdata.roster import Roster
     from desktop.engine.bsdata.state import RosterState
@@ -130,10 +131,11 @@ class ArmyBooks(QObject):
         self.window = window
         self._books: dict[tuple[str, str], LoadedBook] = {}
         self._loading: dict[tuple[str, str], list[Callable[[LoadedBook], None]]] = {}
-        # By army id: the book an edit here last saved and the engine's state of its
-        # roster, so that the next edit of that very book reads again only the units it
-        # changes (armybooks.with_roster's `previous`).
-        self._states: dict[str, tuple[ArmyBook, RosterState]] = {}
+        # By army id: the book an edit here last saved, the engine's state of its roster
+        # and its evaluation, so that the next edit of that very book reads again only the
+        # units it changes (armybooks.with_roster's `previous`), and neither it nor the
+        # dock reads the stored roster again.
+        self._states: dict[str, tuple[ArmyBook, RosterState, Evaluation]] = {}
         self.panel = BookPanel()
         self.dock = QDockWidget("Army Book", window)
         self.dock.setObjectName("bookDock")
@@ -232,8 +234,8 @@ class ArmyBooks(QObject):
                                  "unit, with no options here.")
             return
         try:
-            roster = books.book_roster(loaded.data, army).roster
-            shown = book_choices.unit_choices(loaded.data, roster, selection)
+            roster, evaluation = self._roster(loaded, army)
+            shown = book_choices.unit_choices(loaded.data, roster, selection, evaluation)
         except (book_errors.RosterActionError, book_errors.DataError) as error:
             self.panel.show_unit(None, str(error))
             return
@@ -321,16 +323,25 @@ class ArmyBooks(QObject):
         cached = self._states.get(army.id)
         previous = cached[1] if cached is not None and cached[0] is book else None
         try:
-            roster = books.book_roster(loaded.data, army).roster
+            roster, _ = self._roster(loaded, army)
             built = books.with_roster(loaded.data, army, change(loaded.data, roster),
                                       previous=previous)
         except (book_errors.RosterActionError, book_errors.DataError) as error:
             self._say(str(error))
             return None
         saved = self._push(army, built.army, text)
-        if saved is not None and saved.book is not None and built.state is not None:
-            self._states[saved.id] = (saved.book, built.state)
+        if saved is not None and saved.book is not None and built.state is not None \
+                and built.evaluation is not None:
+            self._states[saved.id] = (saved.book, built.state, built.evaluation)
         return saved
+
+    def _roster(self, loaded: LoadedBook, army: Army) -> tuple[Roster, Evaluation | None]:
+        """The army's roster and, when an edit here made it, the engine's evaluation of it;
+        else the roster as stored, read again."""
+        cached = self._states.get(army.id)
+        if cached is not None and cached[0] is army.book:
+            return cached[2].roster, cached[2]
+        return books.book_roster(loaded.data, army).roster, None
 
     def _push(self, before: Army | None, after: Army, text: str) -> Army | None:
         """One undo step; the army as saved, None when the store refused it."""

@@ -52,6 +52,9 @@ class Built:
     # What the engine said of its roster: given back to the next `with_roster` of this
     # army, it lets the units of the selections that did not change stay as they are.
     state: RosterState | None = None
+    # The engine's evaluation of that roster (`.roster`): what shows the army's options
+    # next asks it again instead of reading the stored document anew.
+    evaluation: Evaluation | None = None
 
 
 def book_ruleset(data: GameData) -> str:
@@ -216,7 +219,7 @@ def with_roster(data: GameData, army: Army, roster: Roster,
         problems=problems)
     points_limit = int(limit) if limit is not None and limit >= 0 else 0
     return Built(replace(army, units=tuple(units), book=new_book, points_limit=points_limit),
-                 tuple(warnings), state)
+                 tuple(warnings), state, evaluation)
 
 
 def unlinked(army: Army) -> Army:
