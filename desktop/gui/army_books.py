@@ -46,6 +46,7 @@ from desktop.gui.book_dialogs import (
 )
 from desktop.gui.book_panel import BookPanel
 from desktop.lazy import lazy_module
+from desktop.memory import bulk_reading
 
 if TYPE_CHECKING:
     from desktop.engine.bsdata import choices as book_choices
@@ -97,6 +98,7 @@ class LoadedBook:
     base_points: dict[str, Decimal]
 
 
+@bulk_reading()
 def _load_book(store: Store, game_system_id: str, catalogue_id: str) -> LoadedBook:
     """Runs in a worker: the data, and the catalogue's units as `rout data units` gives
     them (each selected and priced by the engine)."""

@@ -29,6 +29,7 @@ from desktop.engine.bsdata.gamedata import GameData
 from desktop.engine.bsdata.model import DataFile
 from desktop.engine.bsdata.reader import MAX_COMPRESSION_RATIO, MAX_FILE_BYTES, read_data_file
 from desktop.engine.errors import quoted
+from desktop.memory import bulk_reading
 from desktop.store.errors import BadFileError, ConflictError, NotFoundError
 from desktop.store.files import read_bytes, short_path
 from desktop.store.schema import ARMIES, ARMY_ROSTERS, GAME_DATA
@@ -264,6 +265,7 @@ def _read_rows(connection: Connection, game_system_id: str, ids: Iterable[str]
     return found
 
 
+@bulk_reading()
 def load_game_data(store: Store, game_system_id: str, catalogue_id: str | None = None
                    ) -> GameData:
     """A stored game system with one catalogue and what it imports (all its catalogues
@@ -329,6 +331,7 @@ def _parse(item: DataInput) -> DataFile:
         raise BadFileError(str(error)) from None
 
 
+@bulk_reading()
 def add_data(store: Store, inputs: Sequence[DataInput],
              read: Mapping[str, DataFile] | None = None,
              progress: Progress = _no_progress) -> AddReport:
