@@ -222,10 +222,12 @@ def test_the_toolbars_undo_stays_short_and_names_the_step_in_its_tool_tip(qtbot,
     window.undo_stack.push(QUndoCommand(long_step))
     assert window.undo_button.text() == "Undo"
     assert window.undo_button.isEnabled()
-    assert window.undo_button.toolTip() == f"Undo {long_step}"
+    undo, redo = (toolbar.widgetForAction(action)
+                  for action in (window.undo_button, window.redo_button))
+    assert undo.toolTip() == f"Undo {long_step}"
     assert window.undo_action.text() == f"&Undo {long_step}"  # the Edit menu says it all
     assert overflow is None or not overflow.isVisible()  # every button still in sight
     window.undo_button.trigger()
     assert window.undo_stack.index() == 0
-    assert window.redo_button.isEnabled() and window.redo_button.toolTip() == f"Redo {long_step}"
+    assert window.redo_button.isEnabled() and redo.toolTip() == f"Redo {long_step}"
     assert not window.undo_button.isEnabled()

@@ -45,6 +45,7 @@ from desktop.gui.book_dialogs import (
     UnitRow,
 )
 from desktop.gui.book_panel import BookPanel
+from desktop.gui.docks import settle_dock
 from desktop.lazy import lazy_module
 from desktop.memory import bulk_reading
 
@@ -141,14 +142,14 @@ class ArmyBooks(QObject):
         self.panel = BookPanel()
         self.dock = QDockWidget("Army Book", window)
         self.dock.setObjectName("bookDock")
-        self.dock.setWidget(self.panel)
+        settle_dock(self.dock, self.panel)
         self.dock.setMinimumWidth(200)
         # It shares its width with the Unit dock (tabbed together): a layout saved with that
         # one in front comes back at its 225 px, which cuts the deeper option names. The
         # first time in a session the book is in front it gets room; narrowed later, it
         # stays as the player made it.
         self._widened = False
-        self.dock.visibilityChanged.connect(self._first_shown)
+        self.dock.visibilityChanged.connect(self._in_sight)
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         window.tabifyDockWidget(window.ui.inspectorDock, self.dock)
         window.ui.inspectorDock.raise_()
@@ -161,6 +162,7 @@ class ArmyBooks(QObject):
         self.panel.amount.connect(self._amount)
         self.panel.models.connect(self._models)
         self.panel.unitChosen.connect(lambda unit_id: window.select_units([unit_id]))
+        self._stale = False  # changed while out of sight: refreshed when it shows
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(0)
@@ -208,7 +210,12 @@ class ArmyBooks(QObject):
 
     def refresh(self) -> None:
         """The dock shows the current army's book, its selected unit's options and the
-        limits it breaks (live from the engine once its data is read; stored until then)."""
+        limits it breaks (live from the engine once its data is read; stored until then).
+        Behind another dock's tab it waits until it is in sight (`_in_sight`)."""
+        if self.window.isVisible() and self.dock.visibleRegion().isEmpty():
+            self._stale = True
+            return
+        self._stale = False
         army = self.army()
         if army is None or army.book is None:
             self.panel.show_book("This army is not built from an army book." if army else
@@ -264,7 +271,9 @@ class ArmyBooks(QObject):
         if wanted > width:
             self.window.resizeDocks([self.dock], [wanted], Qt.Orientation.Horizontal)
 
-    def _first_shown(self, visible: bool) -> None:
+    def _in_sight(self, visible: bool) -> None:
+        if visible and self._stale:
+            self.schedule_refresh()
         if visible and not self._widened and self.window.isVisible():
             self._widen()
 

@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QSizePolicy,
+    QToolButton,
     QWidget,
 )
 
@@ -54,6 +55,7 @@ from desktop.gui.context_menus import ContextMenus
 from desktop.gui.database_check import DatabaseChecker
 from desktop.gui.database_open import DatabaseOpener
 from desktop.gui.database_watch import DatabaseReload
+from desktop.gui.docks import hold_size, settle_dock
 from desktop.gui.features import (
     army_actions,
     army_books,
@@ -120,6 +122,11 @@ def install_icon_theme() -> None:
     QIcon.setThemeName(ICON_THEME)
 
 
+# The widest points line above the roster: its label keeps this width, so that a new total
+# repaints the label alone, not the whole window (desktop.gui.docks.hold_size).
+POINTS_SAMPLE = "99,999 / 99,999 points · 999 units · 9,999 models"
+
+
 class _ToolbarButton(QAction):
     """The toolbar's Undo or Redo: a short fixed label, the step's whole name ("Undo Resolve
     combat: …") in its tool tip. The Edit menu's actions carry the step's name in their text,
@@ -127,6 +134,7 @@ class _ToolbarButton(QAction):
 
     def __init__(self, stack: QUndoStack, redo: bool, parent: QObject) -> None:
         self._label = "Redo" if redo else "Undo"
+        self.tip = self._label
         super().__init__(QIcon.fromTheme(f"edit-{self._label.lower()}"), self._label, parent)
         self.setObjectName(f"action{self._label}Button")
         self._enable(stack.canRedo() if redo else stack.canUndo())
@@ -139,7 +147,12 @@ class _ToolbarButton(QAction):
         self.setEnabled(can)
 
     def _name(self, step: str) -> None:
-        self.setToolTip(f"{self._label} {step}" if step else self._label)
+        # On the toolbar's button, not the action: a changed action makes the toolbar, and
+        # with it the whole window, lay out again on every step.
+        self.tip = f"{self._label} {step}" if step else self._label
+        for widget in self.associatedObjects():
+            if isinstance(widget, QToolButton):
+                widget.setToolTip(self.tip)
 
 
 class MainWindow(QMainWindow):
@@ -242,6 +255,13 @@ class MainWindow(QMainWindow):
         self.ui.actionReload.triggered.connect(lambda: self.database_reload.reload())
         self.ui.searchEdit.textChanged.connect(self._filter)
         self.ui.centralTabs.currentChanged.connect(self._tab_shown)
+        # Behind another dock's tab (the Army Book's, while building) the Unit dock is not
+        # written: every text set there relaid the whole window on each edit (~8 ms of an
+        # army book edit's 50). It catches up when it comes in sight.
+        self._inspector_stale = False
+        self.ui.inspectorDock.visibilityChanged.connect(self._inspector_in_sight)
+        settle_dock(self.ui.inspectorDock, self.ui.inspectorDockContents)
+        hold_size(self.ui.pointsLabel, POINTS_SAMPLE)
         self.ui.searchEdit.setMinimumWidth(180)
         # Long army names are cut, not allowed to widen the window.
         self.ui.armyTitle.setSizePolicy(QSizePolicy.Policy.Ignored,
@@ -319,6 +339,13 @@ class MainWindow(QMainWindow):
         self.redo_button = _ToolbarButton(self.undo_stack, True, self)
         self.ui.mainToolBar.insertActions(self.ui.actionAddUnits,
                                           [self.undo_button, self.redo_button])
+        for action in (self.undo_button, self.redo_button):
+            # Each step renames the button's tool tip, which set its icon again and relaid
+            # the whole window: a button of a fixed size keeps that to itself.
+            button = self.ui.mainToolBar.widgetForAction(action)
+            if button is not None:
+                button.setFixedSize(button.sizeHint())
+                button.setToolTip(action.tip)
         self.ui.mainToolBar.insertSeparator(self.ui.actionAddUnits)
         self.undo_action, self.redo_action = undo, redo
 
@@ -399,9 +426,25 @@ class MainWindow(QMainWindow):
     def _battlefield_in_front(self) -> bool:
         return self.ui.centralTabs.currentWidget() is self.ui.battlefieldTab
 
+    def _inspector_hidden(self) -> bool:
+        """Whether the Unit dock is out of sight (closed, or behind another tab); it is then
+        marked to be written when it shows."""
+        dock = self.ui.inspectorDock
+        hidden = self.isVisible() and (not dock.isVisible()
+                                       or dock.visibleRegion().isEmpty())
+        self._inspector_stale = self._inspector_stale or hidden
+        return hidden
+
+    def _inspector_in_sight(self, visible: bool) -> None:
+        if visible and self._inspector_stale:
+            self._inspector_stale = False
+            self._tab_shown(self.ui.centralTabs.currentIndex())
+
     def _inspect_table_unit(self, title: str, details: str) -> None:
         if not self._battlefield_in_front():
             return  # the Unit dock describes the roster's selection while it is in front
+        if self._inspector_hidden():
+            return
         self.ui.unitTitle.setText(title)
         self.ui.unitDetails.setText(details)
         self.ui.problemList.clear()
@@ -642,6 +685,8 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _show_inspector(self) -> None:
+        if self._inspector_hidden():
+            return
         army = self.current_army
         if self._battlefield_in_front():
             self._show_chart(army)  # the rest describes the table's selection

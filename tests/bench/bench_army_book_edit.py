@@ -110,6 +110,7 @@ def main() -> int:
         saved = army_books._push(None, army, "Fill")
         assert saved is not None
         window.select_army(saved.id)
+        army_books.show_dock()  # in front, as after New Army or Add Units from the book
         settle(qt, window)
         unit = next(u for u in saved.units if u.models > 1)
         window.select_units([unit.id])
