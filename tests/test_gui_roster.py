@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QMimeData, QModelIndex, Qt, QTimer
+from PySide6.QtCore import QEvent, QMimeData, QModelIndex, QObject, Qt, QTimer
 from PySide6.QtGui import QBrush, QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtTest import QAbstractItemModelTester
 from PySide6.QtWidgets import (
@@ -1411,3 +1411,43 @@ def test_the_unit_dock_names_special_rules_as_a_rulebook_prints_them(qtbot, url)
     details = window.ui.unitDetails.text()
     assert "Special rules: Immune to Psychology, Knights Vow, Purebreed Warhorse" in details
     assert "_" not in details
+
+
+class _Relayouts(QObject):
+    """Counts the layout requests the main window gets (each relays the whole window)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__()
+        self.window = window
+        self.count = 0
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if watched is self.window and event.type() == QEvent.Type.LayoutRequest:
+            self.count += 1
+        return False
+
+
+def test_an_edit_repaints_what_changed_not_the_whole_window(qtbot, url):
+    """Issue 23 (speed): each edit's new points text, Unit dock text and Undo tool tip went
+    up to the main window's layout, which laid out and repainted the whole window. An edit
+    now leaves the window's layout alone, and the Undo button names the step."""
+    army, = seed(url, small_army())
+    window = open_window(qtbot, url)
+    window.select_units(["spearmen"])
+    # The first step turns Undo on: the toolbar lays out again then, rightly, once.
+    assert window.roster_filter.setData(cell(window, "spearmen", "models"), 20)
+    qtbot.wait(50)
+    relayouts = _Relayouts(window)
+    QApplication.instance().installEventFilter(relayouts)
+    try:
+        for models in (21, 22, 23):
+            assert window.roster_filter.setData(cell(window, "spearmen", "models"), models)
+            qtbot.wait(20)
+    finally:
+        QApplication.instance().removeEventFilter(relayouts)
+    assert unit_of(stored(url, army.id), "spearmen").models == 23
+    assert f"{window.current_army.points}" in window.ui.pointsLabel.text()
+    assert "23 models" in window.ui.unitDetails.text()
+    assert relayouts.count == 0
+    button = window.ui.mainToolBar.widgetForAction(window.undo_button)
+    assert button.toolTip() == f"Undo {window.undo_stack.undoText()}"
