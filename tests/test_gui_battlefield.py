@@ -15,6 +15,7 @@ import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QImage, QMouseEvent, QPainter, QPolygonF, QWheelEvent
 from PySide6.QtWidgets import QApplication
+from shapely.geometry import Point, Polygon
 
 from desktop.engine import events, moves
 from desktop.engine.dice import SeededRoller
@@ -720,6 +721,45 @@ def test_at_the_fitted_zoom_every_unit_is_named_by_a_label_over_no_other_unit(
         boxes = [_text_box(table, item.label) for item in table.scene.unit_items().values()]
         for index, box in enumerate(boxes):
             assert not any(box.intersects(other) for other in boxes[index + 1:])
+    finally:
+        table.close()
+
+
+def _deployed_kensei_battle() -> Battle:
+    """Both Kensei sample armies lined up by Deploy Army."""
+    armies = [army for army in sample_armies() if army.ruleset == "kensei1"]
+    battle = new_battle("kensei1", armies).battle
+    for player in sorted({unit.player for unit in battle.roster.values()}):
+        battle = events.fold(battle, deploy_army(battle, player))
+    return battle
+
+
+@pytest.mark.parametrize("size", WINDOW_VIEWPORTS)
+@pytest.mark.parametrize("ruleset", ["warhammer6", "kensei1"])
+def test_a_label_off_its_unit_stands_nearer_its_unit_than_any_other(qtbot, size, ruleset):
+    """Issue 20, item 11 (a real-window retry): in a deployed line, "Elf Archers (15)" stood
+    under the Oathsworn Guard and "Samurai Retainers (6)" under the Mounted Samurai, slid
+    along their rows onto the neighbours; a player charged the wrong unit. A label's middle
+    is nearer its own unit's footprint than any other's."""
+    battle = _deployed_sample_battle() if ruleset == "warhammer6" else _deployed_kensei_battle()
+    table = Table(battle)
+    try:
+        table.view.resize(*size)
+        table.view.fit_table()
+        items = table.scene.unit_items()
+        shapes = {uid: Polygon(battle.footprint(uid).corners) for uid in items}
+        wrong = []
+        for uid, item in items.items():
+            if not item.label.isVisible():
+                continue
+            centre = Point(item.label.pos().x(), item.label.pos().y())
+            mine = shapes[uid].distance(centre)
+            nearer = [other for other, shape in shapes.items()
+                      if other != uid and shape.distance(centre) < mine]
+            if nearer:
+                wrong.append(f"{uid}'s label is nearer {', '.join(nearer)}")
+        assert wrong == []
+        _assert_every_unit_named_and_picked(table)
     finally:
         table.close()
 

@@ -8,10 +8,12 @@ label off its unit gets a leader line to it, and that line too must cross no oth
 label. Where no place is clear (a crowded corner, a table zoomed out past its fit) a label
 still stands, at the place it covers least of the other labels and units (`least_covered`):
 every unit is named, and a click on a footprint still finds that footprint's unit
-(BattlefieldScene.unit_at asks footprints first). A label that stood somewhere stays there
-while that place is still clear (`keep`), so labels do not jump about as the selection
-changes. Rectangles are scene units (x0, y0, x1, y1), y growing up the table as the view
-shows it; the places around a unit are tested at once on numpy arrays.
+(BattlefieldScene.unit_at asks footprints first). A label off its unit never stands nearer
+another unit than its own while any other place is clear: it would be read as that unit's.
+A label that stood somewhere stays there while that place is still clear (`keep`), so
+labels do not jump about as the selection changes. Rectangles are scene units (x0, y0,
+x1, y1), y growing up the table as the view shows it; the places around a unit are tested
+at once on numpy arrays.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
 LABEL_ROWS: Final = 4
 LABEL_GAP_PX: Final = 3.0
 LABEL_SHIFTS: Final = (0.0, -0.2, 0.2, -0.4, 0.4, -0.6, 0.6, -0.8, 0.8)
+# How much a label's slide along its row counts against a place, beside its distance.
+SLIDE_WEIGHT: Final = 0.5
 # The grid a label on its unit is checked in: cells this many pixels wide.
 CELL_PX: Final = 120.0
 # A leader line that is not there: a box no other box overlaps.
@@ -60,6 +64,24 @@ def _covered(boxes: NDArray[np.float64], others: NDArray[np.float64]) -> NDArray
     wide = np.clip(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
     high = np.clip(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), 0, None)
     return np.asarray((wide * high).sum(axis=1))
+
+
+def _distance(points: NDArray[np.float64], rects: NDArray[np.float64]) -> NDArray[np.float64]:
+    """For each point, its distance to each rectangle (0 inside): points x rects."""
+    px, py = points[:, 0][:, None], points[:, 1][:, None]
+    dx = np.maximum(np.maximum(rects[None, :, 0] - px, px - rects[None, :, 2]), 0.0)
+    dy = np.maximum(np.maximum(rects[None, :, 1] - py, py - rects[None, :, 3]), 0.0)
+    return np.asarray(np.hypot(dx, dy))
+
+
+def _someone_elses(places: NDArray[np.float64], own: Rect,
+                   others: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """For each label centre, whether another unit is nearer it than its own: a label
+    there would be read as that unit's (Elf Archers' name under the Oathsworn Guard)."""
+    if not len(others):
+        return np.zeros(len(places), dtype=bool)
+    mine = _distance(places, np.array([own], dtype=float))[:, 0]
+    return np.asarray((_distance(places, others) < mine[:, None]).any(axis=1))
 
 
 def _overlapping(boxes: NDArray[np.float64], others: NDArray[np.float64]) -> NDArray[np.bool_]:
@@ -142,6 +164,11 @@ class LabelRoom:
         rects = [placement.box] if placement.line is None else [placement.box, placement.line]
         if not all(self._clear(rect, index) for rect in rects):
             return False
+        others = np.array(self.bodies[:index] + self.bodies[index + 1:],
+                          dtype=float).reshape(-1, 4)
+        if placement.line is not None and _someone_elses(
+                np.array([placement.centre], dtype=float), self.bodies[index], others)[0]:
+            return False
         for rect in rects:
             self._take(rect)
         return True
@@ -165,8 +192,13 @@ class LabelRoom:
         others = np.array(self.bodies[:index] + self.bodies[index + 1:],
                           dtype=float).reshape(-1, 4)
         taken = np.array(self.taken, dtype=float).reshape(-1, 4)
-        cost = LABEL_COVER_WEIGHT * _covered(boxes, taken) + _covered(boxes, others)
-        return self._taken_at(int(np.argmin(cost)), places, boxes, ends, on_unit, lines)
+        over_labels = _covered(boxes, taken)
+        cost = LABEL_COVER_WEIGHT * over_labels + _covered(boxes, others)
+        # Over no label if it can be (a label under a label cannot be read), then nearer
+        # its own unit than any other (else it is read as that one's), then covering least.
+        order = np.lexsort((cost, _someone_elses(places, self.bodies[index], others),
+                            over_labels > 0))
+        return self._taken_at(int(order[0]), places, boxes, ends, on_unit, lines)
 
     def _candidates(self, index: int, places: NDArray[np.float64], width: float,
                     height: float) -> tuple[NDArray[np.float64], NDArray[np.float64],
@@ -214,7 +246,8 @@ class LabelRoom:
         others = _near(self.bodies[:index] + self.bodies[index + 1:], reach)
         taken = _near(self.taken, reach)
         blocked = (_overlapping(boxes, others) | _overlapping(boxes, taken)
-                   | _overlapping(lines, others) | _overlapping(lines, taken))
+                   | _overlapping(lines, others) | _overlapping(lines, taken)
+                   | _someone_elses(places, self.bodies[index], others))
         free = np.flatnonzero(~blocked)
         if not len(free):
             return None
@@ -249,4 +282,7 @@ def _around(body: Rect, width: float, height: float, gap: float) -> NDArray[np.f
     places = np.concatenate([in_rows, beside])
     dx = np.maximum(np.abs(places[:, 0] - cx) - (width + x1 - x0) / 2, 0.0)
     dy = np.maximum(np.abs(places[:, 1] - cy) - (height + y1 - y0) / 2, 0.0)
-    return np.asarray(places[np.argsort(np.hypot(dx, dy), kind="stable")])
+    # A label slid along its row drifts towards the neighbours: half its slide counts too,
+    # so a row further out, square on its unit, comes before a long slide.
+    slide = SLIDE_WEIGHT * np.abs(places[:, 0] - cx)
+    return np.asarray(places[np.argsort(np.hypot(dx, dy) + slide, kind="stable")])
