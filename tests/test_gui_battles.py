@@ -1001,3 +1001,23 @@ def test_the_reports_picture_has_labels_that_read_when_shown_page_wide(battle_wi
     # Labels 1.8 times as large take about 3.2 times the area.
     assert _dark_pixels(picture) > 2.5 * _dark_pixels(plain)
     assert scene.label_scale == 1.0  # the window's labels are as they were
+
+
+def test_the_window_and_the_unit_dock_follow_the_pane_in_front(battle_window, qtbot):
+    """Issue 20, item 14 (a real-window retry): with a Breaks or Pursues battle on the
+    table, the window's title and the Unit dock's points chart were those of the army picked
+    in the Armies dock (a Kensei army's). In front of the battlefield the window is named
+    after the battle and the chart, which is the roster army's, is not shown."""
+    window, battle_id = battle_window
+    army = window.current_army
+    assert army is not None
+    assert window.ui.centralTabs.currentWidget() is window.ui.battlefieldTab
+    title = window.battles.workspace.summary(battle_id).title
+    assert window.windowTitle() == f"{title} — Rout"
+    assert not window.ui.chartHolder.isVisible()
+    window.ui.centralTabs.setCurrentWidget(window.ui.rosterTab)
+    qtbot.waitUntil(lambda: window.ui.chartHolder.isVisible())
+    assert window.windowTitle() == f"{army.name} — Rout"
+    window.ui.centralTabs.setCurrentWidget(window.ui.battlefieldTab)
+    assert window.windowTitle() == f"{title} — Rout"
+    assert not window.ui.chartHolder.isVisible()

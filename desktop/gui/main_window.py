@@ -259,6 +259,7 @@ class MainWindow(QMainWindow):
         # written: every text set there relaid the whole window on each edit (~8 ms of an
         # army book edit's 50). It catches up when it comes in sight.
         self._inspector_stale = False
+        self._battle_title = ""  # the battle on the table, '' before one is opened
         self.ui.inspectorDock.visibilityChanged.connect(self._inspector_in_sight)
         settle_dock(self.ui.inspectorDock, self.ui.inspectorDockContents)
         hold_size(self.ui.pointsLabel, POINTS_SAMPLE)
@@ -418,6 +419,8 @@ class MainWindow(QMainWindow):
 
     def _show_story(self, title: str, story: list[tuple[str, list[str]]]) -> None:
         """The battle log shows the battle on the table alone, from its start."""
+        self._battle_title = title
+        self._show_title()
         if title:
             self.battle_log.show_story(title, story)
         else:
@@ -450,7 +453,20 @@ class MainWindow(QMainWindow):
         self.ui.problemList.clear()
         self.ui.problemList.setVisible(False)
 
+    def _show_title(self) -> None:
+        """The window is named after what is in front: the battle on the table, or the
+        army in the roster."""
+        army = self.current_army
+        if self._battlefield_in_front() and self._battle_title:
+            self.setWindowTitle(f"{self._battle_title} — Rout")
+        else:
+            self.setWindowTitle(f"{army.name} — Rout" if army is not None else "Rout")
+
     def _tab_shown(self, index: int) -> None:
+        self._show_title()
+        # The points chart is the roster's army's: not shown beside a battle's unit.
+        self.ui.chartHolder.setVisible(self.ui.centralTabs.widget(index)
+                                       is not self.ui.battlefieldTab)
         # The Unit dock describes what is selected in the pane in front.
         if self.ui.centralTabs.widget(index) is self.ui.battlefieldTab:
             self.battles.view.show()  # built now if the database has not opened it yet
@@ -667,7 +683,6 @@ class MainWindow(QMainWindow):
         if army is None:
             self.ui.armyTitle.setText("No army selected")
             self.ui.pointsLabel.setText("")
-            self.setWindowTitle("Rout")
         else:
 
             self.ui.armyTitle.setText(f"<b>{_escape(army.name)}</b> — {_escape(army.player)}")
@@ -678,9 +693,9 @@ class MainWindow(QMainWindow):
             self.ui.pointsLabel.setText(f"<span style='color:{colour}'><b>{army.points}"
                                         f"{limit}</b> points · {len(army.units)} units · "
                                         f"{army.models} models</span>")
-            self.setWindowTitle(f"{army.name} — Rout")
             if army.book is not None:
                 self.army_books.schedule_refresh()  # its dock shows the book's options
+        self._show_title()
         self._show_inspector()
         self._update_actions()
 
@@ -689,8 +704,7 @@ class MainWindow(QMainWindow):
             return
         army = self.current_army
         if self._battlefield_in_front():
-            self._show_chart(army)  # the rest describes the table's selection
-            return
+            return  # the table's selection is described by _inspect_table_unit
         units = self.selected_units()
         self.ui.problemList.clear()
         if army is None:
