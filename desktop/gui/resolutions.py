@@ -78,8 +78,8 @@ class Resolutions(QObject):
         if "new_turn" in self.procedures():  # Kensei's own resolution begins the turn
             self.resolve("new_turn", {})
             return
+        # Its event is logged as every event is ("Turn 2 begins"), once.
         self.panel.workspace.apply([moves.begin_turn(battle)], f"Begin turn {battle.turn + 1}")
-        self.panel.logged.emit(f"Turn {battle.turn + 1} begins")
         if "start_of_turn" in self.procedures():
             self.start_of_turn()
 
