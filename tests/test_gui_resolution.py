@@ -17,7 +17,7 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 from test_gui_roster import Modals, open_window
-from test_gui_wizard import finish, walk
+from test_gui_wizard import enter, finish, walk
 
 from desktop.engine.dice import ScriptedRoller
 from desktop.engine.events import fold
@@ -482,3 +482,31 @@ def test_a_preview_the_wizard_sends_after_finish_does_not_cover_the_result(qtbot
     qtbot.wait(3 * PREVIEW_DELAY_MS)
     assert not window.battlefield_scene.read_only
     assert window.battlefield_scene.banner == ""
+
+
+def test_the_table_previews_the_dice_on_the_page_before_next(qtbot, url):
+    """A real-window retry of issue 20: after Roll said "Night Hollow Spears keep their
+    nerve" the table still showed them fleeing until Next. The preview follows the dice on
+    the page as soon as every die is in."""
+    battle_id, resolve = stored_battle(url, WORKED)
+    window = opened(qtbot, url, battle_id)
+    window.battles.resolve(resolve["procedure"],
+                           {k: v for k, v in resolve.items() if k != "procedure"})
+    wizard = window.battles.wizard
+    focus_on(qtbot, wizard)
+    enter(qtbot, wizard)  # the first page as prepared: the Break test is asked next
+    page = wizard.currentPage()
+    assert page.roll is not None and page.roll.purpose == "break test"
+    scene = window.battlefield_scene
+
+    def elves_shown() -> str:
+        return scene.battle.states["elves"].status.name
+
+    # Held, the Elves stand; broken, the later rolls' defaults have them caught.
+    for faces, status in (((1, 1), "READY"), ((6, 6), "DESTROYED"), ((1, 2), "READY")):
+        for field, face in zip(page.fields, faces, strict=True):
+            field.setText(str(face))
+        qtbot.waitUntil(lambda s=status: elves_shown() == s, timeout=2000)
+        assert wizard.currentPage() is page  # Next was not pressed
+    wizard.leave(DISCARD)
+    qtbot.waitUntil(lambda: window.battles.wizard is None, timeout=5000)

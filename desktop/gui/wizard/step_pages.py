@@ -258,6 +258,8 @@ class RollPage(StepPage):
         else:
             self.error_label.clear()
             self.result_label.setText(self.result_text(request, faces))
+        # The table shows what these dice do as soon as they are in, not after Next.
+        self.resolution_wizard.try_answer(self.step, faces)
         self.completeChanged.emit()
 
     def result_text(self, request: Roll, faces: tuple[int, ...]) -> str:

@@ -99,6 +99,7 @@ class ResolutionWizard(QWizard):
         self.currentIdChanged.connect(self._focus_page)
         # The preview runs the rest of the procedure on defaults: after the page is up, and
         # once for a burst of answers (a resume gives many at once).
+        self._trial: tuple[int, object] | None = None  # see try_answer
         self._preview_timer = QTimer(self)
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(PREVIEW_DELAY_MS)
@@ -289,6 +290,7 @@ class ResolutionWizard(QWizard):
         if self.answer_at(step) != accepted:
             self._answers = [*self._answers[:step], accepted]
         self._next_after[step] = self._id_for(step + 1)
+        self._trial = None
         self.answersChanged.emit(list(self._answers))
         self._schedule_preview()
 
@@ -367,8 +369,21 @@ class ResolutionWizard(QWizard):
     def _schedule_preview(self) -> None:
         self._preview_timer.start()
 
+    def try_answer(self, step: int, answer: object | None) -> None:
+        """The table previews `answer` to the request at `step` (dice typed or rolled on
+        its page, before Next takes them); None: the answers given so far."""
+        self._trial = (step, answer) if answer is not None else None
+        self._schedule_preview()
+
     def send_preview(self) -> None:
         if self._resolution is None:
             return
-        preview = self._resolution.preview(self._answers)
+        answers: list[object] = list(self._answers)
+        if self._trial is not None and self._trial[0] <= len(answers):
+            step, answer = self._trial
+            answers = [*answers[:step], answer]
+        try:
+            preview = self._resolution.preview(answers)
+        except RuleError:  # dice the engine will refuse on Next, and say why then
+            preview = self._resolution.preview(self._answers)
         self.previewChanged.emit(self.start_battle, list(preview.events))
