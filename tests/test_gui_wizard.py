@@ -417,3 +417,17 @@ def test_combats_from_selection_follows_engagements():
     both = combats_from_selection(scene.battle, ["goblins", "silver_helms", "lions"])
     assert len(both["combats"]) == 2
     assert scene.procedure.parse(scene.battle, both)  # the engine reads it
+
+
+def test_kensei_combat_page_says_what_its_numbers_are(qtbot):
+    """A real-window retry of issue 20: Kensei's first page asked for a "Damage difference"
+    and a "Confrontation value" with no word of what they are. Each says, with its clause,
+    beside the field and in its tool tip."""
+    scene, resolve = scenario("k1-ronin-run-through-ashigaru.json")
+    wizard = open_wizard(qtbot, scene, resolve)
+    page = wizard.currentPage()
+    for name, clause in (("damage_difference", "K-RA-6"), ("confrontation_value", "K-RA-5")):
+        note = page.findChild(QLabel, f"hint:{name}")
+        assert note is not None and note.isVisible(), name
+        assert clause in note.text()
+        assert page.widgets[name].toolTip() == note.text()

@@ -96,6 +96,8 @@ class ProcedureKind:
     parse: Callable[[Battle, Mapping[str, Any]], Any]
     start: Callable[[Recorder, Any], Procedure]
     setup: Callable[[Battle, Any], Sequence[Event]] | None = None
+    # What a number field means, for the player who fills it in (with the clause).
+    hints: Mapping[str, str] = field(default_factory=dict)
 
     def setup_events(self, battle: Battle, procedure_input: Any) -> list[Event]:
         return list(self.setup(battle, procedure_input)) if self.setup is not None else []

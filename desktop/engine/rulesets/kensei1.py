@@ -670,11 +670,18 @@ PROCEDURES: dict[str, ProcedureKind] = {
         _parse_reaction, charge_reaction),
     "shooting": ProcedureKind(
         "shooting", "Wounds from one round of shooting", ("unit", "wounds"),
-        _parse_shooting, shooting),
+        _parse_shooting, shooting,
+        hints={"wounds": "Lost to this round; half its Wounds or more (characters' left "
+                         "out): a test (K-RA-4)"}),
     "combat": ProcedureKind(
         "combat", "A defeat in combat: Honor tests, Running Away and Chase",
         ("unit", "damage_difference", "confrontation_value"), _parse_defeat,
-        combat_defeat),
+        combat_defeat,
+        # One line each: the first page keeps its room for the forecast.
+        hints={"damage_difference": "The winners' damage less this unit's; above the CV or "
+                                    "its Honor: a test (K-RA-5, K-RA-6)",
+               "confrontation_value": "The combat's CV; a damage difference above it calls "
+                                      "for a test (K-RA-5)"}),
     "regroup": ProcedureKind(
         "regroup", "A running unit tries to regroup", ("unit",), _parse_unit, regroup),
     "new_turn": ProcedureKind("new_turn", "Start the next turn", (),

@@ -304,6 +304,14 @@ class FieldsPage(InputPage):
                 widget.valueChanged.connect(lambda *_: wizard.inputChanged.emit(self.mapping()))
             self.widgets[name] = widget
             form.addRow(name.replace("_", " ").capitalize(), widget)
+            hint = kind.hints.get(name)
+            if hint:
+                widget.setToolTip(hint)
+                note = QLabel(hint, self)
+                note.setObjectName(f"hint:{name}")
+                note.setWordWrap(True)
+                note.setStyleSheet("color: #5a6470")
+                form.addRow("", note)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.error_label)
