@@ -176,11 +176,20 @@ def read_data_file(data: bytes, name: str) -> DataFile:
     return _Reader(name).data_file(root, kind)
 
 
-def _local(element: Element) -> str:
+def local_name(element: Element) -> str:
+    """An element's tag without its namespace ("" for a comment or processing
+    instruction)."""
     tag = element.tag
-    if not isinstance(tag, str):
-        return ""  # a comment or processing instruction
-    return tag.rsplit("}", 1)[-1]
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def elements_at(element: Element, *path: str) -> list[Element]:
+    """The elements along `path` below `element`, matched by local name, whatever
+    namespace the file uses: `elements_at(root, "forces", "force")`."""
+    found = [element]
+    for name in path:
+        found = [child for parent in found for child in parent if local_name(child) == name]
+    return found
 
 
 class _Reader:
@@ -193,7 +202,7 @@ class _Reader:
     # -- attribute helpers ------------------------------------------------------------
     def _where(self, element: Element) -> str:
         ident = element.get("id")
-        label = f"<{_local(element)}"
+        label = f"<{local_name(element)}"
         if ident:
             label += f" id={quoted(ident, 40)}"
         return label + ">"
