@@ -59,7 +59,7 @@ def _number(element: Element, attribute: str, name: str, default: str = "0") -> 
 
 def load_roster(data: GameData, content: bytes, name: str) -> RosterFile:
     """A roster file read against `data`, with what could not be linked to it."""
-    root = parse_xml(unpack(content, name, (".ros",)), name)
+    root = parse_xml(unpack(content, name, (".ros",), what="roster"), name)
     root_kind(root, name, ("roster",))
     game_system_id = root.get("gameSystemId", "")
     result = RosterFile(Roster(id=root.get("id") or "roster",
