@@ -179,8 +179,8 @@ def test_the_book_goes_through_the_store_and_with_its_army(database_url):
         assert store.load_army(saved.id).units == again.units
         relinked = store.save_army(replace(again, book=army.book))
         store.delete_army(relinked.id)
-        with store._reading() as connection:
-            assert connection.execute(ARMY_ROSTERS.select()).all() == []
+        assert store.read(lambda connection: connection.execute(
+            ARMY_ROSTERS.select()).all()) == []
 
 
 def test_the_catalogue_limits_are_the_warnings_of_an_army_with_a_book():
