@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from desktop.engine.bsdata.gamedata import GameData
+from desktop.engine.bsdata.reader import read_data_file
+
 # The real game data the shared folder holds for the tests (never shipped with Rout).
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 BSDATA = SHARED / "bsdata"
@@ -166,3 +169,17 @@ CHAMPION = """<?xml version="1.0" encoding="UTF-8"?>
   </sharedSelectionEntries>
 </catalogue>
 """
+
+
+def sample_data(*catalogues: str | bytes, system: str | bytes = GST) -> GameData:
+    """`system` and `catalogues` (the Knights, CAT, when none is given) read as the engine
+    reads their files, named test.gst, test.cat, test-2.cat and on in order."""
+    files = catalogues or (CAT,)
+    return GameData(read_data_file(_encoded(system), "test.gst"),
+                    [read_data_file(_encoded(xml), "test.cat" if index == 0 else
+                                    f"test-{index + 1}.cat")
+                     for index, xml in enumerate(files)])
+
+
+def _encoded(xml: str | bytes) -> bytes:
+    return xml.encode() if isinstance(xml, str) else xml

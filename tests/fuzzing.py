@@ -31,11 +31,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from desktop.engine.bsdata import actions
-from desktop.engine.bsdata.gamedata import GameData
-from desktop.engine.bsdata.reader import read_data_file
 from desktop.engine.bsdata.rosterfile import write_roster
 
-from bsdata_samples import CAT, GST
+from bsdata_samples import CAT, GST, sample_data
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((REPO / "resources" / "scenarios").glob("*.json"))
@@ -360,8 +358,7 @@ def data_file_bytes(draw: st.DrawFn, kind: str) -> bytes:
 @cache
 def sample_roster_xml() -> bytes:
     """A roster of the made-up catalogue, as the engine writes it."""
-    data = GameData(read_data_file(GST.encode(), "t.gst"), [read_data_file(CAT.encode(),
-                                                                           "t.cat")])
+    data = sample_data()
     roster, force = actions.add_force(data, actions.new_roster("Lances"), "fe-army", "cat")
     roster, paladin = actions.select_entry(data, roster, force, "paladin")
     roster, _ = actions.select_entry(data, roster, force, "l-sword", paladin)

@@ -26,7 +26,6 @@ import pytest
 
 from desktop.engine.bsdata import actions
 from desktop.engine.bsdata.gamedata import GameData
-from desktop.engine.bsdata.reader import read_data_file
 from desktop.engine.composition import Library, army_problems
 from desktop.engine.events import fold
 from desktop.engine.model import Status, TroopType
@@ -44,17 +43,12 @@ from desktop.store.gamedata import DataInput, add_data
 from desktop.store.schema import ARMY_ROSTERS
 from desktop.store.store import Store
 
-from bsdata_samples import BSDATA, CAT, GST, ROSTER, need
+from bsdata_samples import BSDATA, CAT, GST, ROSTER, need, sample_data
 from builders import army as plain_army
 from builders import assert_bad, run_cli
 
 LEXICANUM = BSDATA / "lexicanum"
 BRETONNIA = "Bretonnian Expedition (A Dark Conspiracy, prologue)"
-
-
-def sample_data() -> GameData:
-    return GameData(read_data_file(GST.encode(), "Test Battles.gst"),
-                    [read_data_file(CAT.encode(), "Knights.cat")])
 
 
 def lances(data: GameData, limit: int = 500):
@@ -179,8 +173,8 @@ def test_the_book_goes_through_the_store_and_with_its_army(database_url):
         assert store.load_army(saved.id).units == again.units
         relinked = store.save_army(replace(again, book=army.book))
         store.delete_army(relinked.id)
-        with store._reading() as connection:
-            assert connection.execute(ARMY_ROSTERS.select()).all() == []
+        assert store.read(lambda connection: connection.execute(
+            ARMY_ROSTERS.select()).all()) == []
 
 
 def test_the_catalogue_limits_are_the_warnings_of_an_army_with_a_book():
@@ -257,8 +251,7 @@ def test_a_newer_revision_reads_the_kept_roster_and_names_what_it_lost():
     army, _, _ = lances(data)
     newer = CAT.replace('revision="1"', 'revision="2"').replace(
         '<selectionEntry id="paladin" name="Paladin"', '<selectionEntry id="lord" name="Lord"')
-    read = book_roster(GameData(read_data_file(GST.encode(), "t.gst"),
-                                [read_data_file(newer.encode(), "t.cat")]), army)
+    read = book_roster(sample_data(newer), army)
     assert read.problems == ["'Paladin': the catalogue no longer has this entry; left out "
                              "with what it holds"]
     assert [s.option.name for s in read.roster.forces[0].selections] == ["Knights"]

@@ -33,12 +33,12 @@ from conftest import BATTLESCRIBE_ROSTER, SHARED_DATA
 from work import growth
 
 from desktop.cli import main
+from desktop.engine.bsdata.reader import MAX_COMPRESSION_RATIO
 from desktop.engine.codec import MAX_NOTE_LENGTH, MAX_NOTES, army_from_json, army_to_json
 from desktop.engine.model import Army, TroopType, Unit
 from desktop.engine.roster import roster_price, with_models
 from desktop.engine.rulesets import RULESETS
 from desktop.store.battlescribe import (
-    MAX_COMPRESSION_RATIO,
     MAX_DEPTH,
     MAX_MODELS,
     MAX_ROSTER_BYTES,

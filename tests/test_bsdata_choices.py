@@ -27,15 +27,14 @@ from desktop.engine.bsdata.evaluate import Evaluation
 from desktop.engine.bsdata.gamedata import GameData
 from desktop.engine.bsdata.reader import read_data_file
 
-from bsdata_samples import BSDATA, CAT, GST, need
+from bsdata_samples import BSDATA, need, sample_data
 
 LEXICANUM = BSDATA / "lexicanum"
 PALADIN = "2674-4f8e-d872-f448"  # Bretonnia's Paladin
 
 
 def sample() -> tuple[GameData, actions.Roster, str]:
-    data = GameData(read_data_file(GST.encode(), "t.gst"), [read_data_file(CAT.encode(),
-                                                                           "t.cat")])
+    data = sample_data()
     roster, force = actions.add_force(data, actions.new_roster("t"), "fe-army", "cat")
     return data, roster, force
 

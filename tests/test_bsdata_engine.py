@@ -19,12 +19,7 @@ from desktop.engine.bsdata.rosterfile import load_roster, write_roster
 from desktop.engine.bsdata.state import roster_state
 from desktop.engine.bsdata.units import catalogue_units
 
-from bsdata_samples import CAT, CHAMPION, GST
-
-
-def game_data() -> GameData:
-    return GameData(read_data_file(GST.encode(), "test.gst"),
-                    [read_data_file(CAT.encode(), "test.cat")])
+from bsdata_samples import CAT, CHAMPION, GST, sample_data
 
 
 def zipped(name: str, content: bytes) -> bytes:
@@ -40,7 +35,7 @@ def army(data: GameData):
 
 
 def test_a_new_unit_comes_with_its_minimum_models_and_its_mandatory_mount():
-    data = game_data()
+    data = sample_data()
     roster, force = army(data)
     roster, _knights = actions.select_entry(data, roster, force, "knights")
     state = roster_state(data, roster)
@@ -52,7 +47,7 @@ def test_a_new_unit_comes_with_its_minimum_models_and_its_mandatory_mount():
 
 
 def test_a_per_model_option_follows_the_number_of_models():
-    data = game_data()
+    data = sample_data()
     roster, force = army(data)
     roster, knights = actions.select_entry(data, roster, force, "knights")
     roster, _stakes = actions.select_entry(data, roster, force, "stakes", knights)
@@ -67,7 +62,7 @@ def test_a_per_model_option_follows_the_number_of_models():
 
 
 def test_actions_leave_the_roster_they_were_given_unchanged():
-    data = game_data()
+    data = sample_data()
     roster, force = army(data)
     before = roster
     after, _ = actions.select_entry(data, roster, force, "paladin")
@@ -77,7 +72,7 @@ def test_actions_leave_the_roster_they_were_given_unchanged():
 
 
 def test_limits_are_reported_in_a_players_words_and_as_the_specs_name_them():
-    data = game_data()
+    data = sample_data()
     roster, force = army(data)
     roster, first = actions.select_entry(data, roster, force, "paladin")
     roster, second = actions.select_entry(data, roster, force, "paladin")
@@ -100,7 +95,7 @@ def test_limits_are_reported_in_a_players_words_and_as_the_specs_name_them():
 
 
 def test_selecting_an_entry_the_place_does_not_offer_is_refused():
-    data = game_data()
+    data = sample_data()
     roster, force = army(data)
     with pytest.raises(RosterActionError, match="'sword' cannot be selected in this force"):
         actions.select_entry(data, roster, force, "sword")
@@ -109,7 +104,7 @@ def test_selecting_an_entry_the_place_does_not_offer_is_refused():
 
 
 def test_a_roster_written_as_ros_reads_back_to_the_same_state():
-    data = game_data()
+    data = sample_data()
     roster, force = army(data)
     roster, _knights = actions.select_entry(data, roster, force, "knights")
     roster, paladin = actions.select_entry(data, roster, force, "paladin")
@@ -157,8 +152,7 @@ def test_dangling_and_circular_links_are_left_out_with_one_problem_each():
         '<costs><cost name="pts" typeId="pts" value="10"/></costs>',
         '<entryLinks><entryLink id="loop" name="Loop" targetId="items" '
         'type="selectionEntryGroup"/></entryLinks>')
-    data = GameData(read_data_file(GST.encode(), "test.gst"),
-                    [read_data_file(broken.encode(), "test.cat")])
+    data = sample_data(broken)
     problems = data.all_problems()
     assert any("link 'l-shield' ('Shield of Tests') points at 'missing-shield', which does "
                "not exist" in p for p in problems)
@@ -173,8 +167,7 @@ def test_a_link_leading_back_into_itself_is_broken_once():
         '<costs><cost name="pts" typeId="pts" value="10"/></costs>',
         '<entryLinks><entryLink id="loop" name="Loop" targetId="items" '
         'type="selectionEntryGroup"/></entryLinks>')
-    data = GameData(read_data_file(GST.encode(), "test.gst"),
-                    [read_data_file(looping.encode(), "test.cat")])
+    data = sample_data(looping)
     problems = [p for p in data.all_problems() if "circular" in p]
     assert len(problems) == 1
     assert "test.cat: link 'loop' ('Loop') leads back to 'Magic Items'" in problems[0]
@@ -184,12 +177,11 @@ def test_a_catalogue_of_another_game_system_is_refused_naming_both():
     other = CAT.replace('gameSystemId="gs"', 'gameSystemId="elsewhere"')
     with pytest.raises(DataError, match=r"test.cat: belongs to game system 'elsewhere', not "
                                         r"'gs' \('Test Battles'\)"):
-        GameData(read_data_file(GST.encode(), "test.gst"),
-                 [read_data_file(other.encode(), "test.cat")])
+        sample_data(other)
 
 
 def test_cost_limits_and_decimal_costs():
-    data = game_data()
+    data = sample_data()
     roster, force = army(data)
     roster, _ = actions.select_entry(data, roster, force, "paladin")
     roster = actions.set_cost_limit(roster, "pts", Decimal(50))
@@ -199,8 +191,7 @@ def test_cost_limits_and_decimal_costs():
 
 
 def test_a_champions_own_gear_is_not_counted_as_the_units_and_hidden_entries_wait():
-    data = GameData(read_data_file(GST.encode(), "test.gst"),
-                    [read_data_file(CHAMPION.encode(), "guards.cat")])
+    data = sample_data(CHAMPION)
     roster, force = army(data)
     roster, _ = actions.select_entry(data, roster, force, "guards")
     state = roster_state(data, roster)
@@ -214,12 +205,11 @@ def test_a_champions_own_gear_is_not_counted_as_the_units_and_hidden_entries_wai
 def test_a_modifier_on_a_field_the_entry_does_not_have_is_one_problem():
     odd = CAT.replace('<modifier type="increment" field="pts" value="1">',
                       '<modifier type="increment" field="no-such-field" value="1">')
-    data = GameData(read_data_file(GST.encode(), "test.gst"),
-                    [read_data_file(odd.encode(), "test.cat")])
+    data = sample_data(odd)
     assert data.all_problems() == [
         "test.cat: 'Stakes' ('stakes') has a modifier on 'no-such-field', which is no field "
         "of it nor one of its constraints; it is ignored"]
-    assert game_data().all_problems() == []
+    assert sample_data().all_problems() == []
 
 
 FORCED = CAT.replace(
@@ -252,8 +242,7 @@ FORCED = CAT.replace(
 
 
 def test_a_group_minimum_only_one_choice_meets_is_selected_the_others_wait():
-    data = GameData(read_data_file(GST.encode(), "test.gst"),
-                    [read_data_file(FORCED.encode(), "test.cat")])
+    data = sample_data(FORCED)
     roster, force = army(data)
     roster, _ = actions.select_entry(data, roster, force, "paladin")
     state = roster_state(data, roster)
@@ -286,8 +275,7 @@ NESTED = CAT.replace(
 def test_each_selection_counts_its_own_ancestors():
     """Scopes made per query (ancestors, a category, a catalogue) are cached by what they
     are: keyed by their id, a later query's scope could take an earlier one's answer."""
-    data = GameData(read_data_file(GST.encode(), "test.gst"),
-                    [read_data_file(NESTED.encode(), "test.cat")])
+    data = sample_data(NESTED)
     roster, force = army(data)
     roster, _ = actions.select_entry(data, roster, force, "paladin")
     paladin = roster_state(data, roster).forces[0].selections[0]
@@ -347,8 +335,7 @@ BEASTS = """<?xml version="1.0" encoding="UTF-8"?>
 
 
 def test_a_unit_made_of_priced_units_is_counted_in_them_a_single_companion_is_not():
-    data = GameData(read_data_file(GST.encode(), "test.gst"),
-                    [read_data_file(BEASTS.encode(), "beasts.cat")])
+    data = sample_data(BEASTS)
     pack, hermit = catalogue_units(data, "beasts")
     assert (pack.name, pack.slot, pack.points_per_model, pack.base_points, pack.min_models,
             pack.max_models) == ("Bog Beasts", "Core", 85.0, 85.0, 1, 3)
@@ -363,8 +350,7 @@ def test_a_cost_type_the_armys_data_prices_nothing_in_is_not_in_the_totals():
     # cost type once its data prices something in it; pts 0 is shown for an empty army.
     with_cp = GST.replace('<costTypes>', '<costTypes><costType id="cp" name="CP" '
                                          'defaultCostLimit="-1"/>')
-    data = GameData(read_data_file(with_cp.encode(), "test.gst"),
-                    [read_data_file(CAT.encode(), "test.cat")])
+    data = sample_data(system=with_cp)
     roster, _force = army(data)
     state = roster_state(data, roster)
     assert [(c.type_id, c.value) for c in state.costs] == [("pts", 0)]
@@ -388,8 +374,7 @@ HOSTILE = CAT.replace('<costs><cost name="pts" typeId="pts" value="60"/></costs>
 def test_a_modifier_repeated_millions_of_times_is_capped_and_an_overflow_left_out():
     # A multiply by 10, ten million times, is past any number; an append of a millionth
     # counted in millionths, a million times, was 10^12 appends.
-    data = GameData(read_data_file(GST.encode(), "test.gst"),
-                    [read_data_file(HOSTILE.encode(), "test.cat")])
+    data = sample_data(HOSTILE)
     assert data.all_problems() == [
         "test.cat: 'Paladin' ('paladin') has a modifier on 'pts' repeated more than 100,000 "
         "times; it applies 100,000 times at most",
@@ -437,9 +422,7 @@ def test_every_reference_to_a_missing_id_is_a_warning_a_root_link_too():
     # without a word; so did a category link, an info link and a condition on an id no
     # file has. A condition on another catalogue's entry names something that is there
     # (a roster may hold forces of both); a link to it from this one is not.
-    data = GameData(read_data_file(GST.encode(), "test.gst"),
-                    [read_data_file(REFERENCES.encode(), "test.cat"),
-                     read_data_file(OTHER.encode(), "other.cat")])
+    data = sample_data(REFERENCES, OTHER)
     assert sorted(data.all_problems()) == [
         "test.cat: 'Shield of Tests' ('shield') has a category link 'sh-rare' to "
         "'cat-rare', which is no category; it is left out",
@@ -477,8 +460,7 @@ ONCE_PER_CATALOGUE = """<?xml version="1.0" encoding="UTF-8"?>
 def test_a_limit_broken_in_two_places_of_a_fresh_scope_is_one_error():
     # A limit per primary catalogue, broken by two heroes' grails: its scope is made anew
     # for each hero, and keying the broken limit by that object's id() gave two errors.
-    data = GameData(read_data_file(GST.encode(), "test.gst"),
-                    [read_data_file(ONCE_PER_CATALOGUE.encode(), "test.cat")])
+    data = sample_data(ONCE_PER_CATALOGUE)
     roster, force = army(data)
     for _ in range(2):
         roster, hero = actions.select_entry(data, roster, force, "hero")
@@ -509,9 +491,9 @@ def roster_file(forces_deep: int, number: str = "1") -> bytes:
 ])
 def test_a_hostile_roster_file_is_one_message(content, message):
     with pytest.raises(DataError) as raised:
-        load_roster(game_data(), content, "deep.ros")
+        load_roster(sample_data(), content, "deep.ros")
     assert str(raised.value) == message
-    assert load_roster(game_data(), roster_file(2), "ok.ros").roster.forces[0].forces
+    assert load_roster(sample_data(), roster_file(2), "ok.ros").roster.forces[0].forces
 
 
 ROOT_GROUP = CAT.replace('''  <sharedSelectionEntryGroups>''', '''  <entryLinks>
@@ -534,8 +516,7 @@ def test_a_force_offers_its_visible_root_entries_a_root_groups_apart():
     # Knights and Paladin (the hidden Ghost not); the entries of the Hirelings group,
     # linked at the root, are listed apart. Every entry of it was taken off the visible
     # ones, the hidden Spy too, which gave 1.
-    data = GameData(read_data_file(GST.encode(), "test.gst"),
-                    [read_data_file(ROOT_GROUP.encode(), "test.cat")])
+    data = sample_data(ROOT_GROUP)
     roster, _ = army(data)
     assert roster_state(data, roster).forces[0].available_entry_count == 2
 
@@ -552,8 +533,7 @@ GOLD = CAT.replace("  <selectionEntries>", '''  <costTypes>
 def test_a_cost_type_a_catalogue_declares_is_in_the_roster():
     # The catalogue's own Gold: the Paladin costs 5 of it. The roster listed only the game
     # system's cost types, so the 5 Gold were nowhere.
-    data = GameData(read_data_file(GST.encode(), "test.gst"),
-                    [read_data_file(GOLD.encode(), "test.cat")])
+    data = sample_data(GOLD)
     roster, force = army(data)
     roster, _ = actions.select_entry(data, roster, force, "paladin")
     state = roster_state(data, roster)
@@ -568,8 +548,7 @@ def test_an_option_priced_per_two_models_is_half_a_point_per_model():
                     childId="model" shared="true"/>'''
     halves = CAT.replace(per_one, per_one.replace('value="1"', 'value="2"'), 1)
     assert halves != CAT
-    data = GameData(read_data_file(GST.encode(), "test.gst"),
-                    [read_data_file(halves.encode(), "test.cat")])
+    data = sample_data(halves)
     knights = next(u for u in catalogue_units(data, "cat") if u.id == "knights")
     stakes = next(o for o in knights.options if o.name == "Stakes")
     assert (stakes.points, stakes.per_model) == (0.5, True)

@@ -20,13 +20,12 @@ import pytest
 from conftest import REPO
 
 from desktop.engine.bsdata import actions
-from desktop.engine.bsdata.gamedata import GameData
-from desktop.engine.bsdata.reader import MAX_FILE_BYTES, read_data_file
+from desktop.engine.bsdata.reader import MAX_FILE_BYTES
 from desktop.engine.bsdata.rosterfile import write_roster
 from desktop.store.gamedata import DataInput, add_data, list_data, load_game_data
 from desktop.store.store import Store
 
-from bsdata_samples import BSDATA, CAT, GST, ROSTER, need
+from bsdata_samples import BSDATA, CAT, GST, ROSTER, need, sample_data
 from builders import assert_bad, run_cli
 
 
@@ -178,8 +177,7 @@ def test_the_store_keeps_the_bytes_on_sqlite_and_postgresql(database_url):
 
 
 def test_an_imported_roster_is_priced_from_the_stored_catalogue(capsys, url, files, tmp_path):
-    data = GameData(read_data_file(GST.encode(), "t.gst"), [read_data_file(CAT.encode(),
-                                                                           "t.cat")])
+    data = sample_data()
     roster, force = actions.add_force(data, actions.new_roster("Lances"), "fe-army", "cat")
     roster, _ = actions.select_entry(data, roster, force, "paladin")
     roster, _ = actions.select_entry(data, roster, force, "knights")

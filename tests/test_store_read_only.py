@@ -22,16 +22,21 @@ from pathlib import Path
 import pytest
 from conftest import BATTLESCRIBE_ROSTER, REPO
 from read_only import NOBODY, is_root, read_only
+from sqlalchemy import create_engine, event
+from sqlalchemy.pool import NullPool
 from test_store_database import revision_0003_database
 
 from desktop.engine.composition import Library
 from desktop.engine.events import TurnBegan
 from desktop.engine.scenario import load_scenario
 from desktop.store.errors import DatabaseError, NewerDatabaseError, ReadOnlyDatabaseError
+from desktop.store.gamedata import DataInput, add_data, list_data, load_game_data
+from desktop.store.sqlite_file import connect_immutable
 from desktop.store.store import Store
 from desktop.store.transfer import read_army_file
 
-from builders import assert_bad, run_cli
+from bsdata_samples import CAT, GST
+from builders import army, assert_bad, run_cli
 
 ARMY = "Bretonnian Expedition (A Dark Conspiracy, prologue)"
 
@@ -237,3 +242,33 @@ def test_an_unprivileged_player_reads_a_database_they_may_not_write(nobodys_fold
     assert refused.stderr == (f"rout import: {path} can only be read ({reason}): copy it "
                               "where you may write to change it; nothing was changed\n")
     assert digest(path) == before
+
+
+def test_game_data_read_without_locks_while_another_program_writes_is_read_again(tmp_path):
+    """A database in a folder Rout may not write is read without SQLite's locks when nobody
+    has it open (an immutable connection, as read_only_engine falls back to); a read that
+    met another program's write is done again, for game data as for armies (Store.read),
+    never an error of the store's own."""
+    path = tmp_path / "rout.sqlite"
+    with Store.open(url_of(path)) as owner:
+        add_data(owner, [DataInput("t.gst", GST.encode()), DataInput("t.cat", CAT.encode())])
+    engine = create_engine("sqlite://", poolclass=NullPool, creator=lambda: connect_immutable(
+        path, 1.0, check_same_thread=False))
+    writes: list[str] = []
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def another_program_writes(*_: object) -> None:
+        if not writes:  # during the first read only: the file changes under it
+            writes.append("army")
+            with Store.open(url_of(path)) as other:
+                other.save_army(army("Written meanwhile"))
+
+    reader = Store(engine, url=url_of(path), read_only="its folder is read-only")
+    try:
+        assert [(d.kind, d.id) for d in list_data(reader)] == [("gameSystem", "gs"),
+                                                                ("catalogue", "cat")]
+        assert writes == ["army"]
+        assert load_game_data(reader, "gs", "cat").catalogues["cat"].name == "Knights"
+        assert [a.name for a in reader.list_armies()] == ["Written meanwhile"]
+    finally:
+        reader.close()

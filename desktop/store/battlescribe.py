@@ -22,21 +22,15 @@ never extracted to disk, and every size is bounded.
 
 from __future__ import annotations
 
-import io
-import lzma
 import math
 import re
-import zipfile
-import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 from typing import Any
-from xml.etree.ElementTree import Element, ParseError
+from xml.etree.ElementTree import Element
 
-import defusedxml.ElementTree as SafeTree
-from defusedxml import DefusedXmlException
-
+from desktop.engine.bsdata.errors import DataError
+from desktop.engine.bsdata.reader import elements_at, local_name, parse_xml, unzip
 from desktop.engine.codec import (
     MAX_NOTE_LENGTH,
     MAX_NOTES,
@@ -51,7 +45,6 @@ from desktop.engine.scenario import MM_PER_UNIT
 from desktop.store.errors import BadFileError
 
 MAX_ROSTER_BYTES = 20 * 1024 * 1024
-MAX_COMPRESSION_RATIO = 200
 MAX_DEPTH = 40
 MAX_UNITS = 2000
 MAX_MODELS = 10_000
@@ -128,63 +121,20 @@ def guess_ruleset(game_system: str) -> str | None:
 
 
 def read_rosz(data: bytes, name: str) -> bytes:
-    """The one `.ros` inside a `.rosz`, read in memory with its size bounded."""
+    """The one `.ros` inside a `.rosz`, read in memory with its size bounded (the engine's
+    reader unzips it: desktop.engine.bsdata.reader.unzip)."""
     try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, ValueError, EOFError):
-        raise BadFileError(f"{name}: not a .rosz file (it is not a valid zip)") from None
-    except NotImplementedError as error:
-        # A damaged or exotic header: zipfile refuses "zip file version 19.3" and the like.
-        raise BadFileError(f"{name}: not a .rosz file Rout can read ({error})") from None
-    with archive:
-        members = archive.infolist()
-        for member in members:
-            path = PurePosixPath(member.filename.replace("\\", "/"))
-            if path.is_absolute() or ".." in path.parts or re.match(r"^[A-Za-z]:", str(path)):
-                raise BadFileError(f"{name}: refused: the zip holds an unsafe file name "
-                                   f"{quoted(member.filename)}")
-        # macOS Finder adds "__MACOSX/._name.ros" resource forks when it re-zips a file.
-        rosters = [m for m in members if m.filename.lower().endswith(".ros")
-                   and not m.filename.startswith("__MACOSX/")
-                   and not PurePosixPath(m.filename).name.startswith("._")]
-        if len(rosters) != 1:
-            raise BadFileError(f"{name}: a .rosz holds exactly one .ros roster; this one holds "
-                               f"{len(rosters)}")
-        member = rosters[0]
-        if member.flag_bits & 0x1:
-            # Checked here: zipfile's own error would show its ZipInfo's repr to the player.
-            raise BadFileError(f"{name}: the roster inside is encrypted (password-protected); "
-                               "army builders never write those")
-        if member.file_size > MAX_ROSTER_BYTES:
-            raise BadFileError(f"{name}: refused: the roster inside unpacks to "
-                               f"{member.file_size} bytes (limit {MAX_ROSTER_BYTES})")
-        if (member.file_size > 1024 * 1024
-                and member.file_size > MAX_COMPRESSION_RATIO * member.compress_size):
-            # Under the size limit, but no XML compresses this well: a zip bomb.
-            raise BadFileError(f"{name}: refused: the roster inside unpacks from "
-                               f"{member.compress_size} to {member.file_size} bytes (more "
-                               f"than {MAX_COMPRESSION_RATIO} times; a zip bomb?)")
-        try:
-            with archive.open(member) as handle:
-                # The header's size can lie: stop reading one byte past the limit.
-                content = handle.read(MAX_ROSTER_BYTES + 1)
-        # Damaged compressed data raises the decompressor's own error, not zipfile's.
-        except (zipfile.BadZipFile, RuntimeError, NotImplementedError, OSError, EOFError,
-                ValueError, zlib.error, lzma.LZMAError) as error:
-            raise BadFileError(f"{name}: the roster inside cannot be unpacked "
-                               f"({error})") from None
-    if len(content) > MAX_ROSTER_BYTES:
-        raise BadFileError(f"{name}: refused: the roster inside unpacks to more than "
-                           f"{MAX_ROSTER_BYTES} bytes")
-    return content
+        return unzip(data, name, (".ros",), limit=MAX_ROSTER_BYTES, what="roster")
+    except DataError as error:
+        raise BadFileError(str(error)) from None
 
 
 def read_ros(data: bytes, name: str, ruleset_id: str | None = None) -> ImportedArmy:
     """An army from a `.ros` document; `ruleset_id` overrides the guess from its game."""
     root = _parse(data, name)
-    if _local(root.tag) != "roster":
+    if local_name(root) != "roster":
         raise BadFileError(f"{name}: not a BattleScribe roster (the document is "
-                           f"<{_local(root.tag)[:40]}>, expected <roster>)")
+                           f"<{local_name(root)[:40]}>, expected <roster>)")
     warnings: list[str] = []
     game = root.get("gameSystemName", "").strip()
     guessed = guess_ruleset(game)
@@ -264,30 +214,9 @@ def _parse(data: bytes, name: str) -> Element:
     if len(data) > MAX_ROSTER_BYTES:
         raise BadFileError(f"{name}: larger than the {MAX_ROSTER_BYTES} bytes Rout reads")
     try:
-        return SafeTree.fromstring(data, forbid_dtd=True)
-    except DefusedXmlException as error:
-        feature = type(error).__name__.removesuffix("Forbidden").upper()
-        raise BadFileError(f"{name}: refused: the XML declares {feature} (entity expansion "
-                           "or external references), which rosters never need") from None
-    except ParseError as error:
-        raise BadFileError(f"{name}: not well-formed XML ({error})") from None
-    # LookupError: an encoding Python does not know, named in the XML declaration.
-    except (ValueError, LookupError, RecursionError) as error:
-        raise BadFileError(f"{name}: cannot be read as XML ({error})") from None
-
-
-def _local(tag: object) -> str:
-    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
-
-
-def _children(element: Element, *path: str) -> Iterator[Element]:
-    """Children along `path` by local name, whatever namespace the file uses."""
-    if not path:
-        yield element
-        return
-    for child in element:
-        if _local(child.tag) == path[0]:
-            yield from _children(child, *path[1:])
+        return parse_xml(data, name)
+    except DataError as error:
+        raise BadFileError(str(error)) from None
 
 
 def _clean(text: str | None, limit: int = 200) -> str:
@@ -310,14 +239,14 @@ def _is_points(cost: Element) -> bool:
 
 
 def _declared_points(root: Element, name: str) -> int | None:
-    for cost in _children(root, "costs", "cost"):
+    for cost in elements_at(root, "costs", "cost"):
         if _is_points(cost):
             return round(_number(cost.get("value"), "the roster's points", name))
     return None
 
 
 def _points_limit(root: Element, name: str) -> int:
-    for limit in _children(root, "costLimits", "costLimit"):
+    for limit in elements_at(root, "costLimits", "costLimit"):
         if _is_points(limit):
             value = round(_number(limit.get("value"), "the points limit", name))
             return min(max(value, 0), MAX_POINTS)
@@ -353,7 +282,7 @@ class _RosterReader:
         kept = kept or {}
         self.ids.update(kept.values())
         for force in self.forces(root):
-            for selection in _children(force, "selections", "selection"):
+            for selection in elements_at(force, "selections", "selection"):
                 if selection.get("type") in ("unit", "model", None):
                     selection_id = selection.get("id", "")
                     found.append((selection_id, self.unit(selection, kept.get(selection_id))))
@@ -366,14 +295,14 @@ class _RosterReader:
     def forces(self, element: Element, depth: int = 0) -> Iterator[Element]:
         if depth > MAX_DEPTH:
             raise BadFileError(f"{self.file_name}: forces nested too deeply")
-        for force in _children(element, "forces", "force"):
+        for force in elements_at(element, "forces", "force"):
             yield force
             yield from self.forces(force, depth + 1)
 
     def _descendants(self, selection: Element, depth: int = 0) -> Iterator[Element]:
         if depth > MAX_DEPTH:
             raise BadFileError(f"{self.file_name}: selections nested too deeply")
-        for child in _children(selection, "selections", "selection"):
+        for child in elements_at(selection, "selections", "selection"):
             yield child
             yield from self._descendants(child, depth + 1)
 
@@ -397,9 +326,9 @@ class _RosterReader:
                             upgrades=points - round(max(per_models, 0)))
         profiles = [_Profile(_clean(p.get("name")) or entry_name,
                              [(_clean(c.get("name"), 40), _clean(c.text, 40))
-                              for c in _children(p, "characteristics", "characteristic")],
+                              for c in elements_at(p, "characteristics", "characteristic")],
                              item)
-                    for item in everything for p in _children(item, "profiles", "profile")]
+                    for item in everything for p in elements_at(item, "profiles", "profile")]
         stat_profiles = [p for p in profiles if self._stat_count(p) >= 2]
         # Membership by identity, in sets: a unit may carry thousands of profiles, and
         # comparing them as values in lists made the import quadratic.
@@ -445,7 +374,7 @@ class _RosterReader:
         notes[:0] = [prefix + ", ".join(items) for prefix, items in equipment.items() if items]
         rules = {_rule_name(rule.get("name")) for item in everything
                  if item is selection or item.get("type") == "model" or item is mount_owner(mount)
-                 for rule in _children(item, "rules", "rule")}
+                 for rule in elements_at(item, "rules", "rule")}
         rules.discard("")
         if len(rules) > MAX_ITEMS:  # the rest stay in the notes, word for word
             kept = sorted(rules)[:MAX_ITEMS]
@@ -455,7 +384,7 @@ class _RosterReader:
             rules = set(kept)
         item_rules = sorted({_clean(rule.get("name")) for item in below
                              if item.get("type") != "model" and item is not mount_owner(mount)
-                             for rule in _children(item, "rules", "rule")} - {""})
+                             for rule in elements_at(item, "rules", "rule")} - {""})
         if item_rules:
             notes.append(UPGRADE_RULES_NOTE + ", ".join(item_rules))
         unit_profile = UnitProfile(
@@ -499,7 +428,7 @@ class _RosterReader:
     def _cost(self, selection: Element) -> float:
         """The selection's own points (a total for all its `number`)."""
         return sum(_number(cost.get("value"), "a cost", self.file_name)
-                   for cost in _children(selection, "costs", "cost") if _is_points(cost))
+                   for cost in elements_at(selection, "costs", "cost") if _is_points(cost))
 
     def _count(self, selection: Element) -> int:
         label = _clean(selection.get("customName") or selection.get("name"), 60) or "selection"
@@ -607,7 +536,7 @@ def _is_mount(profile: _Profile) -> bool:
 
 
 def _slot(selection: Element) -> str:
-    categories = list(_children(selection, "categories", "category"))
+    categories = list(elements_at(selection, "categories", "category"))
     primary = [c for c in categories if c.get("primary") == "true"]
     chosen = primary or categories
     return _clean(chosen[0].get("name"), 100) if chosen else ""

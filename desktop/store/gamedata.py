@@ -218,8 +218,7 @@ def _stored(row: Any) -> StoredData:
 
 def list_data(store: Store) -> list[StoredData]:
     """Every stored file (not its bytes): game systems first, then by name."""
-    with store._reading() as connection:  # the store's own short read transaction
-        rows = connection.execute(select(*HEAD_COLUMNS)).all()
+    rows = store.read(lambda connection: connection.execute(select(*HEAD_COLUMNS)).all())
     found = [_stored(row) for row in rows]
     found.sort(key=lambda d: (d.game_system_id, d.kind != "gameSystem", d.name.casefold()))
     return found
@@ -274,20 +273,23 @@ def load_game_data(store: Store, game_system_id: str, catalogue_id: str | None =
     system = next((d for d in heads if d.kind == "gameSystem"), None)
     if system is None:
         raise NotFoundError(f"no game system {quoted(game_system_id)} in {store.describe()}")
-    with store._reading() as connection:
+
+    def read(connection: Connection) -> dict[str, DataFile]:
         if catalogue_id is None:
-            files = _read_rows(connection, game_system_id, [d.id for d in heads])
-        else:
-            files = _read_rows(connection, game_system_id, [system.id, catalogue_id])
-            queue = [files[catalogue_id]] if catalogue_id in files else []
-            while queue:
-                current = queue.pop()
-                missing = [link.target_id for link in current.catalogue_links
-                           if link.target_id not in files]
-                if missing:
-                    more = _read_rows(connection, game_system_id, missing)
-                    files.update(more)
-                    queue.extend(more.values())
+            return _read_rows(connection, game_system_id, [d.id for d in heads])
+        files = _read_rows(connection, game_system_id, [system.id, catalogue_id])
+        queue = [files[catalogue_id]] if catalogue_id in files else []
+        while queue:
+            current = queue.pop()
+            missing = [link.target_id for link in current.catalogue_links
+                       if link.target_id not in files]
+            if missing:
+                more = _read_rows(connection, game_system_id, missing)
+                files.update(more)
+                queue.extend(more.values())
+        return files
+
+    files = store.read(read)
     return GameData(files[system.id], [f for key, f in files.items() if key != system.id])
 
 
@@ -362,16 +364,19 @@ def add_data(store: Store, inputs: Sequence[DataInput],
     rows = _rows(store, fresh, systems, given_systems, existing, report, progress)
     if rows:
         progress(f"Storing {len(rows)} file{'s' if len(rows) != 1 else ''}")
-        with store._writing() as connection:  # the store's own transaction: all or nothing
-            for row in rows:
-                connection.execute(delete(GAME_DATA).where(and_(
-                    GAME_DATA.c.game_system_id == row["game_system_id"],
-                    GAME_DATA.c.file_id == row["file_id"])))
-            connection.execute(insert(GAME_DATA), rows)
+        store.write(lambda connection: _replace_rows(connection, rows))  # all or nothing
     order = {"gameSystem": 0, "catalogue": 1}
     report.stored.sort(key=lambda d: (d.game_system_id, order.get(d.kind, 2), d.name))
     report.unchanged.sort(key=lambda d: (d.game_system_id, order.get(d.kind, 2), d.name))
     return report
+
+
+def _replace_rows(connection: Connection, rows: list[dict[str, Any]]) -> None:
+    for row in rows:
+        connection.execute(delete(GAME_DATA).where(and_(
+            GAME_DATA.c.game_system_id == row["game_system_id"],
+            GAME_DATA.c.file_id == row["file_id"])))
+    connection.execute(insert(GAME_DATA), rows)
 
 
 def _check_keys(fresh: list[tuple[DataInput, str, DataFile]]) -> None:
@@ -437,8 +442,8 @@ def _checked_data(store: Store, system_id: str, given: list[DataFile],
     engine refuses a catalogue of another system and finds links that lead nowhere."""
     stored = {d.id: d for d in list_data(store) if d.game_system_id == system_id}
     replaced = {f.id for f in given}
-    with store._reading() as connection:
-        keep = _read_rows(connection, system_id, [i for i in stored if i not in replaced])
+    keep = store.read(lambda connection: _read_rows(connection, system_id,
+                                                    [i for i in stored if i not in replaced]))
     files = {**keep, **{f.id: f for f in given}}
     system = given_systems.get(system_id) or files.get(system_id)
     if system is None:
@@ -470,8 +475,8 @@ def _using(connection: Connection, game_system_id: str, catalogue_ids: Iterable[
 def armies_using(store: Store, data: StoredData) -> list[tuple[str, str]]:
     """(id, name) of the armies built from a stored file: a catalogue, or any catalogue
     of a game system (a catalogue another imports counts for its importers too)."""
-    with store._reading() as connection:
-        return _using(connection, data.game_system_id, _catalogues_of(store, data))
+    catalogues = _catalogues_of(store, data)
+    return store.read(lambda connection: _using(connection, data.game_system_id, catalogues))
 
 
 def _catalogues_of(store: Store, data: StoredData) -> list[str] | None:
@@ -499,7 +504,8 @@ def remove_data(store: Store, name_or_id: str, *, keep_armies: bool = False) -> 
         condition = and_(GAME_DATA.c.game_system_id == chosen.game_system_id,
                          GAME_DATA.c.file_id == chosen.id)
     catalogues = _catalogues_of(store, chosen)
-    with store._writing() as connection:
+
+    def remove(connection: Connection) -> list[tuple[str, str]]:
         using = _using(connection, chosen.game_system_id, catalogues)
         if using and not keep_armies:
             names = ", ".join(quoted(name, 60) for _, name in using[:5])
@@ -514,4 +520,7 @@ def remove_data(store: Store, name_or_id: str, *, keep_armies: bool = False) -> 
             connection.execute(update(ARMIES).where(ARMIES.c.id.in_(ids)).values(
                 version=ARMIES.c.version + 1))
         connection.execute(delete(GAME_DATA).where(condition))
+        return using
+
+    using = store.write(remove)
     return Removed(gone, [name for _, name in using])

@@ -17,7 +17,7 @@ from xml.etree.ElementTree import Element
 
 from desktop.engine.bsdata.errors import DataError
 from desktop.engine.bsdata.evaluate import Evaluation, SNode
-from desktop.engine.bsdata.reader import parse_xml, unpack
+from desktop.engine.bsdata.reader import elements_at, parse_xml, unpack
 from desktop.engine.bsdata.rosterfile import load_roster
 from desktop.engine.bsdata.units import points_type
 from desktop.engine.errors import quoted
@@ -49,19 +49,9 @@ class DataPricing:
                 "errors": self.errors, "army_book": self.book}
 
 
-def _local(element: Element) -> str:
-    tag = element.tag
-    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
-
-
-def _children(element: Element, container: str, item: str) -> list[Element]:
-    return [child for parent in element if _local(parent) == container
-            for child in parent if _local(child) == item]
-
-
 def _forces(element: Element) -> list[Element]:
     found = []
-    for force in _children(element, "forces", "force"):
+    for force in elements_at(element, "forces", "force"):
         found.append(force)
         found.extend(_forces(force))
     return found
@@ -70,7 +60,7 @@ def _forces(element: Element) -> list[Element]:
 def _unit_selection_ids(root: Element) -> list[str]:
     """The root selections that became units, in the order the roster import made them."""
     return [selection.get("id", "") for force in _forces(root)
-            for selection in _children(force, "selections", "selection")
+            for selection in elements_at(force, "selections", "selection")
             if selection.get("type") in UNIT_TYPES]
 
 
@@ -79,7 +69,7 @@ def priced_from_stored_data(store: Store, imported: ImportedArmy, path: Path
     name = short_path(path)
     content = read_bytes(path, what="roster")
     try:
-        xml = unpack(content, name, (".ros",))
+        xml = unpack(content, name, (".ros",), what="roster")
         root = parse_xml(xml, name)
     except DataError as error:
         raise BadFileError(str(error)) from None

@@ -318,6 +318,21 @@ class Store:
         with translate_errors(self.url), self._writer.begin() as connection:
             yield connection
 
+    # The same transactions for the store's modules that query tables of their own
+    # (desktop.store.gamedata): `work` gets the connection.
+
+    @_read_again_if_changed
+    def read(self, work: Callable[[Connection], _R]) -> _R:
+        """What `work` reads in one short read transaction; done again, like every read
+        here, when it met another program's write (so `work` only reads)."""
+        with self._reading() as connection:
+            return work(connection)
+
+    def write(self, work: Callable[[Connection], _R]) -> _R:
+        """`work` in one write transaction: all of it is written, or (it raised) none."""
+        with self._writing() as connection:
+            return work(connection)
+
     # Armies
 
     @_read_again_if_changed

@@ -24,9 +24,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from bench_store import make_army
 from report import Report
+from window_fixture import open_window
 
 from desktop.engine.bsdata import choices as book_choices
-from desktop.engine.model import Army
 from desktop.gui import app
 from desktop.gui.army_books import _forces
 from desktop.store import armybooks as books
@@ -70,18 +70,11 @@ def main() -> int:
         return report.finish()
     with tempfile.TemporaryDirectory(prefix="rout-bench-books-") as folder:
         url = f"sqlite:///{Path(folder) / 'rout.sqlite'}"
-        plain = make_army(13, "Plain")  # 13 regiments of about 150 points: about 2,000
         with Store.open(url) as store:
             add_data(store, collect([LEXICANUM]))
-            store.save_army(Army("Plain", "Ann", plain.ruleset, plain.units,
-                                 plain.points_limit))
-        qt = app._application()
-        window = app.MainWindow()
-        window.exclusive = False
-        window.resize(1280, 800)
-        app._show(window)
-        window.open_database(url)
-        problem = app._wait_until_open(qt, window, 60_000)
+            # 13 regiments of about 150 points: about 2,000.
+            store.save_army(make_army(13, "Plain", player="Ann"))
+        qt, window, problem = open_window(url)
         if problem:
             print(f"bench army_book_edit: {problem}", file=sys.stderr)
             return 1

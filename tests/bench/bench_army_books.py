@@ -31,6 +31,7 @@ from PySide6.QtCore import QEvent, QEventLoop, QObject, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from report import Report
+from window_fixture import open_window
 
 from desktop.engine.model import Army
 from desktop.gui import app
@@ -128,13 +129,7 @@ def main() -> int:
         headless = report.time("headless_add_all", headless_add_seconds(folder),
                                details=f"add_data of {len(collect(list(SHARED)))} files")
         url = f"sqlite:///{folder / 'rout.sqlite'}"
-        qt = app._application()
-        window = app.MainWindow()
-        window.exclusive = False
-        window.resize(1280, 800)
-        app._show(window)
-        window.open_database(url)
-        problem = app._wait_until_open(qt, window, 60_000)
+        qt, window, problem = open_window(url)
         if problem:
             print(f"bench army_books: {problem}", file=sys.stderr)
             return 1

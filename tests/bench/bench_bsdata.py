@@ -6,7 +6,7 @@
    units, each with its options and links) is read and indexed in at most 12 times the time;
    so is one with ten times as many broken links (a warning each), and selecting a unit
    whose minimums fill ten times as many selections takes at most 12 times as long.
-2. The engine on an army of about 2,000 points (the made-up catalogue of the tests): one
+2. The engine on an army of about 2,000 points (18 units of the made-up catalogue of 1.): one
    roster action (select a unit, with what it must hold) in at most 20 ms, a full
    validation in at most 50 ms.
 3. With the shared data (../shared/data/bsdata; skipped when absent): storing all of it in a
@@ -38,7 +38,12 @@ from desktop.engine.bsdata.units import catalogue_units
 from desktop.store.gamedata import add_data, collect, list_data, load_game_data
 from desktop.store.store import Store
 
-REPO = Path(__file__).resolve().parents[2]
+TESTS = Path(__file__).resolve().parents[1]
+REPO = TESTS.parent
+sys.path.insert(0, str(TESTS))
+
+from bsdata_samples import sample_data  # noqa: E402  (tests/bsdata_samples.py)
+
 BSDATA = REPO.parent / "shared" / "data" / "bsdata"
 MEMORY_BUDGET_MB = 500
 # `rout data add` as a player runs it, writing last its peak resident memory (Linux).
@@ -125,8 +130,7 @@ HORDE = """<?xml version="1.0"?>
 
 
 def horde_selected(models: int) -> Callable[[], object]:
-    data = GameData(read_data_file(GST.encode(), "bench.gst"),
-                    [read_data_file(HORDE.format(n=models).encode(), "horde.cat")])
+    data = sample_data(HORDE.format(n=models), system=GST)
     roster, force = actions.add_force(data, actions.new_roster("Bench"), "army", "cat")
     return lambda: actions.select_entry(data, roster, force, "horde")
 
@@ -149,8 +153,7 @@ def best(work: Callable[[], object], repeat: int = 3) -> float:
 
 
 def read_and_index(content: bytes) -> GameData:
-    data = GameData(read_data_file(GST.encode(), "bench.gst"),
-                    [read_data_file(content, "bench.cat")])
+    data = sample_data(content, system=GST)
     data.all_problems()
     return data
 

@@ -22,8 +22,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from bench_store import make_army
 from report import Report
+from window_fixture import open_window
 
-from desktop.engine.model import Army
 from desktop.gui import app
 from desktop.store.store import Store
 
@@ -36,17 +36,9 @@ def main() -> int:
     report = Report("roster")
     with tempfile.TemporaryDirectory(prefix="rout-bench-roster-") as folder:
         url = f"sqlite:///{Path(folder) / 'rout.sqlite'}"
-        template = make_army(UNITS)
         with Store.open(url) as store:
-            store.save_army(Army("Big", "Ann", template.ruleset, template.units,
-                                 template.points_limit))
-        qt = app._application()
-        window = app.MainWindow()
-        window.exclusive = False
-        window.resize(1280, 800)
-        app._show(window)
-        window.open_database(url)
-        problem = app._wait_until_open(qt, window, 60_000)
+            store.save_army(make_army(UNITS, "Big", player="Ann"))
+        qt, window, problem = open_window(url)
         if problem:
             print(f"bench roster: {problem}", file=sys.stderr)
             return 1

@@ -31,8 +31,9 @@ LIST_BUDGET = 0.100
 STATS = {"M": 4, "WS": 3, "BS": 3, "S": 3, "T": 3, "W": 1, "I": 3, "A": 1, "Ld": 7}
 
 
-def make_army(units: int, name: str = "Bench") -> Army:
-    return Army(name=name, player="Bench", ruleset="warhammer6", points_limit=3000,
+def make_army(units: int, name: str = "Bench", player: str = "Bench") -> Army:
+    """An army of `units` regiments of 20 (150 points and more each), as the benches use."""
+    return Army(name=name, player=player, ruleset="warhammer6", points_limit=3000,
                 units=tuple(
                     Unit(id=f"u{i}", name=f"Regiment {i}", player="Bench",
                          profile=UnitProfile(f"Profile {i}", {**STATS, "Ld": 5 + i % 5},

@@ -213,15 +213,33 @@ def _by_name(actual: tuple[Any, ...], want: dict[str, Any], index: int) -> Any:
     return actual[index] if index < len(actual) else None
 
 
-def _profiles(out: Mismatch, where: str, actual: tuple[Any, ...], expected: list[Any]
-              ) -> None:
+def _each_found(out: Mismatch, where: str, actual: tuple[Any, ...], expected: list[Any],
+                what: str, compare: Callable[[str, Any, dict[str, Any]], None], *,
+                by_id: str | None = None, shown: Callable[[Any], str] = lambda a: a.name
+                ) -> None:
+    """`compare(label, found, want)` for each item a spec lists: found by its id when the
+    spec gives one under `by_id` (its name then checked too), else by name or position. One
+    not found is a failure, and so is any item more than the spec lists."""
     for index, want in enumerate(expected):
         want = want or {}
-        label = f"{where}[{want.get('name', index)}]"
-        profile = _by_name(actual, want, index)
-        if profile is None:
-            out.problems.append(f"{label}: not found among {[a.name for a in actual]}")
+        key = want.get(by_id, want.get("name", index)) if by_id else want.get("name", index)
+        label = f"{where}[{key}]"
+        if by_id is not None and want.get(by_id) is not None:
+            found = next((a for a in actual if a.id == want[by_id]), None)
+        else:
+            found = _by_name(actual, want, index)
+        if found is None:
+            out.problems.append(f"{label}: not found among {[shown(a) for a in actual]}")
             continue
+        if by_id is not None and want.get("name") is not None and want.get(by_id) is not None:
+            out.check(f"{label}.name", found.name, want["name"])
+        compare(label, found, want)
+    out.extra(where, [shown(a) for a in actual], len(expected), what)
+
+
+def _profiles(out: Mismatch, where: str, actual: tuple[Any, ...], expected: list[Any]
+              ) -> None:
+    def compare(label: str, profile: Any, want: dict[str, Any]) -> None:
         for key, attribute in (("typeName", "type_name"), ("typeId", "type_id")):
             if want.get(key) is not None:
                 out.check(f"{label}.{key}", getattr(profile, attribute), want[key])
@@ -242,41 +260,23 @@ def _profiles(out: Mismatch, where: str, actual: tuple[Any, ...], expected: list
             if characteristic.get("typeId") is not None:
                 out.check(f"{label}.characteristic[{name}].typeId", value.type_id,
                           characteristic["typeId"])
-    out.extra(where, [a.name for a in actual], len(expected), "profiles")
+    _each_found(out, where, actual, expected, "profiles", compare)
 
 
 def _rules(out: Mismatch, where: str, actual: tuple[Any, ...], expected: list[Any]) -> None:
-    for index, want in enumerate(expected):
-        want = want or {}
-        label = f"{where}[{want.get('name', index)}]"
-        rule = _by_name(actual, want, index)
-        if rule is None:
-            out.problems.append(f"{label}: not found among {[a.name for a in actual]}")
-            continue
+    def compare(label: str, rule: Any, want: dict[str, Any]) -> None:
         if want.get("description") is not None:
             out.check(f"{label}.description", rule.description, want["description"])
         out.check(f"{label}.hidden", rule.hidden, want.get("hidden") or False)
         for key, attribute in (("page", "page"), ("publicationId", "publication_id")):
             if want.get(key) is not None:
                 out.check(f"{label}.{key}", getattr(rule, attribute) or "", want[key])
-    out.extra(where, [a.name for a in actual], len(expected), "rules")
+    _each_found(out, where, actual, expected, "rules", compare)
 
 
 def _categories(out: Mismatch, where: str, actual: tuple[Any, ...], expected: list[Any]
                 ) -> None:
-    for index, want in enumerate(expected):
-        want = want or {}
-        key = want.get("entryId", want.get("name", index))
-        label = f"{where}[{key}]"
-        if want.get("entryId") is not None:
-            category = next((c for c in actual if c.id == want["entryId"]), None)
-        else:
-            category = _by_name(actual, want, index)
-        if category is None:
-            out.problems.append(f"{label}: not found among {[c.name for c in actual]}")
-            continue
-        if want.get("name") is not None and want.get("entryId") is not None:
-            out.check(f"{label}.name", category.name, want["name"])
+    def compare(label: str, category: Any, want: dict[str, Any]) -> None:
         if want.get("primary") is not None:
             out.check(f"{label}.primary", category.primary, want["primary"])
         # Rout shows no profiles or rules on a category: a spec naming some fails.
@@ -290,18 +290,27 @@ def _categories(out: Mismatch, where: str, actual: tuple[Any, ...], expected: li
             if want.get(name) is not None:
                 out.check(f"{label}.{name}", getattr(category, attribute, None) or "",
                           want[name])
-    out.extra(where, [c.name for c in actual], len(expected), "categories")
+    _each_found(out, where, actual, expected, "categories", compare, by_id="entryId")
+
+
+def _in_order(out: Mismatch, where: str, actual: tuple[Any, ...], expected: list[Any],
+              what: str, compare: Callable[[Mismatch, str, Any, dict[str, Any]], None],
+              only: str) -> None:
+    """`compare` for each item a spec lists and the one at its place; `only` says what
+    there is when the spec lists more, and any item more than it lists is a failure."""
+    for index, want in enumerate(expected):
+        if index >= len(actual):
+            out.problems.append(f"{where}[{index}]: expected, but there are only "
+                                f"{len(actual)} {only}")
+            continue
+        compare(out, f"{where}[{index}]", actual[index], want or {})
+    out.extra(where, [a.name for a in actual], len(expected), what)
 
 
 def _selections(out: Mismatch, where: str, actual: tuple[SelectionState, ...],
                 expected: list[Any]) -> None:
-    for index, want in enumerate(expected):
-        if index >= len(actual):
-            out.problems.append(f"{where}[{index}]: expected, but there are only "
-                                f"{len(actual)} {[s.name for s in actual]}")
-            continue
-        _selection(out, f"{where}[{index}]", actual[index], want or {})
-    out.extra(where, [s.name for s in actual], len(expected), "selections")
+    _in_order(out, where, actual, expected, "selections", _selection,
+              only=str([s.name for s in actual]))
 
 
 def _selection(out: Mismatch, where: str, selection: SelectionState, want: dict[str, Any]
@@ -333,13 +342,7 @@ def _selection(out: Mismatch, where: str, selection: SelectionState, want: dict[
 
 def _forces(out: Mismatch, where: str, actual: tuple[ForceState, ...], expected: list[Any]
             ) -> None:
-    for index, want in enumerate(expected):
-        if index >= len(actual):
-            out.problems.append(f"{where}[{index}]: expected, but there are only "
-                                f"{len(actual)} forces")
-            continue
-        _force(out, f"{where}[{index}]", actual[index], want or {})
-    out.extra(where, [f.name for f in actual], len(expected), "forces")
+    _in_order(out, where, actual, expected, "forces", _force, only="forces")
 
 
 def _force(out: Mismatch, where: str, force: ForceState, want: dict[str, Any]) -> None:
@@ -379,19 +382,8 @@ def _force(out: Mismatch, where: str, force: ForceState, want: dict[str, Any]) -
 
 def _publications(out: Mismatch, where: str, actual: tuple[Any, ...], expected: list[Any]
                   ) -> None:
-    for index, want in enumerate(expected):
-        want = want or {}
-        key = want.get("id", want.get("name", index))
-        if want.get("id") is not None:
-            publication = next((p for p in actual if p.id == want["id"]), None)
-        else:
-            publication = _by_name(actual, want, index)
-        if publication is None:
-            out.problems.append(f"{where}[{key}]: not found among {[p.id for p in actual]}")
-            continue
-        if want.get("name") is not None and want.get("id") is not None:
-            out.check(f"{where}[{key}].name", publication.name, want["name"])
-    out.extra(where, [p.id for p in actual], len(expected), "publications")
+    _each_found(out, where, actual, expected, "publications", lambda *_: None, by_id="id",
+                shown=lambda p: p.id)
 
 
 def _target_entry(entry_id: str | None) -> str | None:

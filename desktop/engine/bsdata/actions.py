@@ -18,6 +18,7 @@ from desktop.engine.bsdata.evaluate import Evaluation, FNode, SNode
 from desktop.engine.bsdata.gamedata import GameData, Option
 from desktop.engine.bsdata.model import ForceEntry
 from desktop.engine.bsdata.roster import (
+    MAX_SELECTIONS,
     CategoryNote,
     Force,
     Roster,
@@ -31,8 +32,6 @@ from desktop.engine.bsdata.roster import (
     walk_selections,
 )
 from desktop.engine.errors import quoted
-
-MAX_SELECTIONS = 100_000
 
 
 def new_roster(name: str, roster_id: str = "roster") -> Roster:

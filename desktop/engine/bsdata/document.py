@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from desktop.engine.bsdata.errors import DataError
 from desktop.engine.bsdata.evaluate import CostValue, ValidationError
 from desktop.engine.bsdata.gamedata import GameData, Option
-from desktop.engine.bsdata.roster import CategoryNote, Force, Roster, Selection
+from desktop.engine.bsdata.roster import MAX_SELECTIONS, CategoryNote, Force, Roster, Selection
 from desktop.engine.bsdata.rosterfile import resolve_option
 from desktop.engine.bsdata.state import ForceState, RosterState, SelectionState
 from desktop.engine.errors import quoted
@@ -30,7 +30,6 @@ _Item = TypeVar("_Item", Force, Selection)
 FORMAT = "rout-roster"
 VERSION = 1
 MAX_DEPTH = 30
-MAX_SELECTIONS = 100_000
 
 
 def _number(value: Decimal) -> int | float:

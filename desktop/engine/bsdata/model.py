@@ -66,25 +66,62 @@ class Repeat:
     query: Query
 
 
-@dataclass(frozen=True, eq=False)
-class Modifier:
-    kind: str  # set, increment, decrement, append, prepend, add, remove, set-primary, ...
-    field: str
-    value: str
+# The attributes and child lists many elements share, as keyword-only bases: a node's own
+# fields stay first and positional; the shared ones follow, always given by name.
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Conditional:
+    """When a modifier applies, and how often."""
+
     conditions: tuple[Condition, ...] = ()
     condition_groups: tuple[ConditionGroup, ...] = ()
     repeats: tuple[Repeat, ...] = ()
+
+
+@dataclass(frozen=True, eq=False)
+class Modifier(Conditional):
+    kind: str  # set, increment, decrement, append, prepend, add, remove, set-primary, ...
+    field: str
+    value: str
     join: str | None = None  # New Recruit: the separator of append/prepend
 
 
 @dataclass(frozen=True, eq=False)
-class ModifierGroup:
+class ModifierGroup(Conditional):
     kind: str = "and"
-    conditions: tuple[Condition, ...] = ()
-    condition_groups: tuple[ConditionGroup, ...] = ()
-    repeats: tuple[Repeat, ...] = ()
     modifiers: tuple[Modifier, ...] = ()
     groups: tuple[ModifierGroup, ...] = ()
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Modified:
+    """An element that modifiers change."""
+
+    modifiers: tuple[Modifier, ...] = ()
+    modifier_groups: tuple[ModifierGroup, ...] = ()
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Published(Modified):
+    """What most elements say of themselves besides their id and name."""
+
+    hidden: bool = False
+    publication_id: str | None = None
+    page: str | None = None
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Constrained:
+    constraints: tuple[Constraint, ...] = ()
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Informed:
+    """The profiles, rules and info groups an element holds, and its links to others."""
+
+    profiles: tuple[Profile, ...] = ()
+    rules: tuple[Rule, ...] = ()
+    info_groups: tuple[InfoGroup, ...] = ()
+    info_links: tuple[InfoLink, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,107 +139,60 @@ class Characteristic:
 
 
 @dataclass(frozen=True, eq=False)
-class Profile:
+class Profile(Published):
     id: str
     name: str
     type_id: str
     type_name: str
-    hidden: bool = False
-    publication_id: str | None = None
-    page: str | None = None
     characteristics: tuple[Characteristic, ...] = ()
-    modifiers: tuple[Modifier, ...] = ()
-    modifier_groups: tuple[ModifierGroup, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
-class Rule:
+class Rule(Published):
     id: str
     name: str
     description: str = ""
-    hidden: bool = False
-    publication_id: str | None = None
-    page: str | None = None
-    modifiers: tuple[Modifier, ...] = ()
-    modifier_groups: tuple[ModifierGroup, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
-class InfoLink:
+class InfoLink(Published):
     id: str
     name: str
     target_id: str
     kind: str  # profile, rule, infoGroup
-    hidden: bool = False
-    publication_id: str | None = None
-    page: str | None = None
-    modifiers: tuple[Modifier, ...] = ()
-    modifier_groups: tuple[ModifierGroup, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
-class InfoGroup:
+class InfoGroup(Published, Informed):
     id: str
     name: str
-    hidden: bool = False
-    publication_id: str | None = None
-    page: str | None = None
-    profiles: tuple[Profile, ...] = ()
-    rules: tuple[Rule, ...] = ()
-    info_groups: tuple[InfoGroup, ...] = ()
-    info_links: tuple[InfoLink, ...] = ()
-    modifiers: tuple[Modifier, ...] = ()
-    modifier_groups: tuple[ModifierGroup, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
-class CategoryLink:
+class CategoryLink(Modified, Constrained):
     id: str
     name: str
     target_id: str
     primary: bool = False
     hidden: bool = False
-    constraints: tuple[Constraint, ...] = ()
-    modifiers: tuple[Modifier, ...] = ()
-    modifier_groups: tuple[ModifierGroup, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
-class CategoryEntry:
+class CategoryEntry(Published, Constrained, Informed):
     id: str
     name: str
-    hidden: bool = False
-    publication_id: str | None = None
-    page: str | None = None
-    constraints: tuple[Constraint, ...] = ()
-    modifiers: tuple[Modifier, ...] = ()
-    modifier_groups: tuple[ModifierGroup, ...] = ()
-    profiles: tuple[Profile, ...] = ()
-    rules: tuple[Rule, ...] = ()
-    info_groups: tuple[InfoGroup, ...] = ()
-    info_links: tuple[InfoLink, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
-class ForceEntry:
+class ForceEntry(Published, Constrained, Informed):
     id: str
     name: str
-    hidden: bool = False
-    publication_id: str | None = None
-    page: str | None = None
-    constraints: tuple[Constraint, ...] = ()
-    modifiers: tuple[Modifier, ...] = ()
-    modifier_groups: tuple[ModifierGroup, ...] = ()
     category_links: tuple[CategoryLink, ...] = ()
     force_entries: tuple[ForceEntry, ...] = ()
-    profiles: tuple[Profile, ...] = ()
-    rules: tuple[Rule, ...] = ()
-    info_groups: tuple[InfoGroup, ...] = ()
-    info_links: tuple[InfoLink, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
-class Entry:
+class Entry(Published, Constrained, Informed):
     """A `selectionEntry`, a `selectionEntryGroup` or an `entryLink` (`kind` says which):
     they share nearly every attribute and child list, so they are one class."""
 
@@ -210,27 +200,17 @@ class Entry:
     id: str
     name: str
     type: str = "upgrade"  # unit, model, upgrade (+ New Recruit: unit-group, mount, crew)
-    hidden: bool = False
     collective: bool = False
     import_: bool = True
     target_id: str | None = None  # links only
     link_type: str | None = None  # links only: selectionEntry or selectionEntryGroup
     default_selection_entry_id: str | None = None  # groups
-    publication_id: str | None = None
-    page: str | None = None
     sort_index: int | None = None
     costs: tuple[Cost, ...] = ()
-    constraints: tuple[Constraint, ...] = ()
-    modifiers: tuple[Modifier, ...] = ()
-    modifier_groups: tuple[ModifierGroup, ...] = ()
     category_links: tuple[CategoryLink, ...] = ()
     selection_entries: tuple[Entry, ...] = ()
     selection_entry_groups: tuple[Entry, ...] = ()
     entry_links: tuple[Entry, ...] = ()
-    profiles: tuple[Profile, ...] = ()
-    rules: tuple[Rule, ...] = ()
-    info_groups: tuple[InfoGroup, ...] = ()
-    info_links: tuple[InfoLink, ...] = ()
 
     @property
     def is_group(self) -> bool:

@@ -82,52 +82,70 @@ class Infos(TypedDict):
     info_links: tuple[InfoLink, ...]
 
 
-def unpack(data: bytes, name: str, suffixes: tuple[str, ...] = DATA_SUFFIXES) -> bytes:
+def unpack(data: bytes, name: str, suffixes: tuple[str, ...] = DATA_SUFFIXES, *,
+           limit: int = MAX_FILE_BYTES, what: str = "data file") -> bytes:
     """The XML of a file: itself, or the one file inside it when it is a zip (`.gstz`,
-    `.catz`, `.rosz`), read in memory with its size bounded."""
-    if len(data) > MAX_FILE_BYTES:
+    `.catz`, `.rosz`): see `unzip`."""
+    if len(data) > limit:
         raise DataError(f"{name}: refused: {len(data)} bytes is larger than the "
-                        f"{MAX_FILE_BYTES} bytes Rout reads")
+                        f"{limit} bytes Rout reads")
     if not data.startswith(b"PK\x03\x04"):
         return data
+    return unzip(data, name, suffixes, limit=limit, what=what)
+
+
+def unzip(data: bytes, name: str, suffixes: tuple[str, ...] = DATA_SUFFIXES, *,
+          limit: int = MAX_FILE_BYTES, what: str = "data file") -> bytes:
+    """The one file ending in `suffixes` inside the zip `data`, read in memory: refused
+    when it unpacks to more than `limit` bytes (whatever its header says) or far more than
+    it takes zipped, or when the zip names a path outside itself. `what` is the file inside
+    in messages ("roster")."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, ValueError, EOFError, NotImplementedError) as error:
-        raise DataError(f"{name}: a damaged zip file ({error})") from None
+    except (zipfile.BadZipFile, ValueError, EOFError) as error:
+        raise DataError(f"{name}: not a valid zip file ({error})") from None
+    except NotImplementedError as error:
+        # A damaged or exotic header: zipfile refuses "zip file version 19.3" and the like.
+        raise DataError(f"{name}: a zip file Rout cannot read ({error})") from None
     with archive:
         members = archive.infolist()
         for member in members:
             path = PurePosixPath(member.filename.replace("\\", "/"))
             if path.is_absolute() or ".." in path.parts or re.match(r"^[A-Za-z]:", str(path)):
                 raise DataError(f"{name}: refused: the zip holds a path outside itself "
-                                f"{quoted(member.filename)}")
+                                f"(an unsafe file name {quoted(member.filename)})")
+        # macOS Finder adds "__MACOSX/._name.ros" resource forks when it re-zips a file.
         inside = [m for m in members if m.filename.lower().endswith(suffixes)
                   and not m.filename.startswith("__MACOSX/")
                   and not PurePosixPath(m.filename).name.startswith("._")]
         if len(inside) != 1:
             wanted = "/".join(suffixes)
-            raise DataError(f"{name}: a zipped data file holds exactly one {wanted} file; "
+            raise DataError(f"{name}: a zipped {what} holds exactly one {wanted} file; "
                             f"this one holds {len(inside)}")
         member = inside[0]
         if member.flag_bits & 0x1:
-            raise DataError(f"{name}: the file inside is encrypted (password-protected)")
-        if member.file_size > MAX_FILE_BYTES:
-            raise DataError(f"{name}: refused: the file inside unpacks to {member.file_size} "
-                            f"bytes (limit {MAX_FILE_BYTES})")
+            # Checked here: zipfile's own error would show its ZipInfo's repr to the player.
+            raise DataError(f"{name}: the {what} inside is encrypted (password-protected)")
+        if member.file_size > limit:
+            raise DataError(f"{name}: refused: the {what} inside unpacks to "
+                            f"{member.file_size} bytes (limit {limit})")
         if (member.file_size > 1024 * 1024
                 and member.file_size > MAX_COMPRESSION_RATIO * max(member.compress_size, 1)):
-            raise DataError(f"{name}: refused: the file inside unpacks from "
+            # Under the size limit, but no XML compresses this well: a zip bomb.
+            raise DataError(f"{name}: refused: the {what} inside unpacks from "
                             f"{member.compress_size} to {member.file_size} bytes (more than "
                             f"{MAX_COMPRESSION_RATIO} times; a zip bomb?)")
         try:
             with archive.open(member) as handle:
-                content = handle.read(MAX_FILE_BYTES + 1)  # the header's size can lie
+                content = handle.read(limit + 1)  # the header's size can lie
+        # Damaged compressed data raises the decompressor's own error, not zipfile's.
         except (zipfile.BadZipFile, RuntimeError, NotImplementedError, OSError, EOFError,
                 ValueError, zlib.error, lzma.LZMAError) as error:
-            raise DataError(f"{name}: the file inside cannot be unpacked ({error})") from None
-    if len(content) > MAX_FILE_BYTES:
-        raise DataError(f"{name}: refused: the file inside unpacks to more than "
-                        f"{MAX_FILE_BYTES} bytes")
+            raise DataError(f"{name}: the {what} inside cannot be unpacked ({error})"
+                            ) from None
+    if len(content) > limit:
+        raise DataError(f"{name}: refused: the {what} inside unpacks to more than "
+                        f"{limit} bytes")
     return content
 
 
@@ -137,9 +155,11 @@ def parse_xml(data: bytes, name: str) -> Element:
     except DefusedXmlException as error:
         feature = type(error).__name__.removesuffix("Forbidden").upper()
         raise DataError(f"{name}: refused: the XML declares {feature} (entity expansion or "
-                        "external references), which BattleScribe data never needs") from None
+                        "external references), which BattleScribe's files never need"
+                        ) from None
     except ParseError as error:
         raise DataError(f"{name}: not well-formed XML ({error})") from None
+    # LookupError: an encoding Python does not know, named in the XML declaration.
     except (ValueError, LookupError, RecursionError) as error:
         raise DataError(f"{name}: cannot be read as XML ({error})") from None
 
@@ -176,11 +196,20 @@ def read_data_file(data: bytes, name: str) -> DataFile:
     return _Reader(name).data_file(root, kind)
 
 
-def _local(element: Element) -> str:
+def local_name(element: Element) -> str:
+    """An element's tag without its namespace ("" for a comment or processing
+    instruction)."""
     tag = element.tag
-    if not isinstance(tag, str):
-        return ""  # a comment or processing instruction
-    return tag.rsplit("}", 1)[-1]
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def elements_at(element: Element, *path: str) -> list[Element]:
+    """The elements along `path` below `element`, matched by local name, whatever
+    namespace the file uses: `elements_at(root, "forces", "force")`."""
+    found = [element]
+    for name in path:
+        found = [child for parent in found for child in parent if local_name(child) == name]
+    return found
 
 
 class _Reader:
@@ -193,7 +222,7 @@ class _Reader:
     # -- attribute helpers ------------------------------------------------------------
     def _where(self, element: Element) -> str:
         ident = element.get("id")
-        label = f"<{_local(element)}"
+        label = f"<{local_name(element)}"
         if ident:
             label += f" id={quoted(ident, 40)}"
         return label + ">"

@@ -15,6 +15,10 @@ from decimal import Decimal
 from desktop.engine.bsdata.gamedata import Option
 from desktop.engine.bsdata.model import ForceEntry
 
+# The most selections one roster holds, and the largest count one selection has: the
+# bound of every roster Rout reads (files, stored documents) or builds (actions).
+MAX_SELECTIONS = 100_000
+
 
 @dataclass(frozen=True)
 class Selection:

@@ -17,13 +17,12 @@ from xml.etree.ElementTree import Element, SubElement, indent, tostring
 from desktop.engine.bsdata.errors import DataError
 from desktop.engine.bsdata.evaluate import Evaluation, SNode
 from desktop.engine.bsdata.gamedata import GameData, Option
-from desktop.engine.bsdata.reader import parse_xml, root_kind, unpack
-from desktop.engine.bsdata.roster import CategoryNote, Force, Roster, Selection
+from desktop.engine.bsdata.reader import elements_at, local_name, parse_xml, root_kind, unpack
+from desktop.engine.bsdata.roster import MAX_SELECTIONS, CategoryNote, Force, Roster, Selection
 from desktop.engine.bsdata.state import ForceState, RosterState, SelectionState, roster_state
 from desktop.engine.errors import quoted
 
 NAMESPACE = "http://www.battlescribe.net/schema/rosterSchema"
-MAX_SELECTIONS = 100_000
 MAX_NESTING = 50  # forces in forces, selections in selections: real rosters nest 5 deep
 
 
@@ -45,34 +44,22 @@ class RosterFile:
     roster_costs: dict[str, Decimal] = field(default_factory=dict)
 
 
-def _local(element: Element) -> str:
-    tag = element.tag
-    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
-
-
-def _children(element: Element, *path: str) -> list[Element]:
-    found = [element]
-    for name in path:
-        found = [child for parent in found for child in parent if _local(child) == name]
-    return found
-
-
 def _number(element: Element, attribute: str, name: str, default: str = "0") -> Decimal:
     text = element.get(attribute, default)
     try:
         value = Decimal(text)
     except ArithmeticError:
-        raise DataError(f"{name}: <{_local(element)}> {attribute} {quoted(text, 40)} is not "
+        raise DataError(f"{name}: <{local_name(element)}> {attribute} {quoted(text, 40)} is not "
                         "a number") from None
     if not value.is_finite():
-        raise DataError(f"{name}: <{_local(element)}> {attribute} {quoted(text, 40)} is not "
+        raise DataError(f"{name}: <{local_name(element)}> {attribute} {quoted(text, 40)} is not "
                         "a usable number")
     return value
 
 
 def load_roster(data: GameData, content: bytes, name: str) -> RosterFile:
     """A roster file read against `data`, with what could not be linked to it."""
-    root = parse_xml(unpack(content, name, (".ros",)), name)
+    root = parse_xml(unpack(content, name, (".ros",), what="roster"), name)
     root_kind(root, name, ("roster",))
     game_system_id = root.get("gameSystemId", "")
     result = RosterFile(Roster(id=root.get("id") or "roster",
@@ -81,13 +68,13 @@ def load_roster(data: GameData, content: bytes, name: str) -> RosterFile:
         raise DataError(f"{name}: the roster is for game system {quoted(game_system_id, 40)}"
                         f" ({quoted(root.get('gameSystemName', ''), 60)}), not "
                         f"{quoted(data.game_system.name, 60)}")
-    for cost in _children(root, "costs", "cost"):
+    for cost in elements_at(root, "costs", "cost"):
         result.roster_costs[cost.get("typeId", "")] = _number(cost, "value", name)
     limits = tuple((limit.get("typeId", ""), _number(limit, "value", name))
-                   for limit in _children(root, "costLimits", "costLimit"))
+                   for limit in elements_at(root, "costLimits", "costLimit"))
     counter = [0]
     forces = tuple(_force(data, element, result, name, counter, 0)
-                   for element in _children(root, "forces", "force"))
+                   for element in elements_at(root, "forces", "force"))
     result.roster = Roster(id=result.roster.id, name=result.roster.name,
                            forces=tuple(f for f in forces if f is not None),
                            cost_limits=limits, serial=counter[0],
@@ -117,19 +104,19 @@ def _force(data: GameData, element: Element, result: RosterFile, name: str,
                                f"entry {quoted(entry_id, 40)} in the data; left out")
         return None
     selections: list[Selection] = []
-    for child in _children(element, "selections", "selection"):
+    for child in elements_at(element, "selections", "selection"):
         selection = _selection(child, context.root_selectable, 1, result, name, counter, 0)
         if selection is not None:
             selections.append(selection)
     notes = tuple(CategoryNote(c.get("entryId", ""), c.get("customName"),
                                c.get("customNotes"))
-                  for c in _children(element, "categories", "category")
+                  for c in elements_at(element, "categories", "category")
                   if c.get("customName") or c.get("customNotes"))
     counter[0] += 1
     return Force(
         id=element.get("id") or f"f{counter[0]}", entry=force_entry, catalogue_id=catalogue_id,
         selections=tuple(selections),
-        forces=tuple(f for c in _children(element, "forces", "force")
+        forces=tuple(f for c in elements_at(element, "forces", "force")
                      if (f := _force(data, c, result, name, counter, depth + 1))),
         custom_name=element.get("customName"), custom_notes=element.get("customNotes"),
         category_notes=notes)
@@ -184,9 +171,9 @@ def _selection(element: Element, options: tuple[Option, ...], above: int,
     amount = max(amount, 1) if number else 0
     selection_id = element.get("id") or f"s{counter[0]}"
     result.file_costs.append(FileCosts(selection_id, label, tuple(
-        (c.get("typeId", ""), _number(c, "value", name)) for c in _children(element, "costs",
+        (c.get("typeId", ""), _number(c, "value", name)) for c in elements_at(element, "costs",
                                                                            "cost"))))
-    children = tuple(child for c in _children(element, "selections", "selection")
+    children = tuple(child for c in elements_at(element, "selections", "selection")
                      if (child := _selection(c, option.selectable, above * max(amount, 1),
                                              result, name, counter, depth + 1)))
     return Selection(id=selection_id, option=option, amount=amount, children=children,
