@@ -1436,10 +1436,15 @@ def test_an_edit_repaints_what_changed_not_the_whole_window(qtbot, url):
     window.select_units(["spearmen"])
     # The first step turns Undo on: the toolbar lays out again then, rightly, once.
     assert window.roster_filter.setData(cell(window, "spearmen", "models"), 20)
-    qtbot.wait(50)
     relayouts = _Relayouts(window)
     QApplication.instance().installEventFilter(relayouts)
     try:
+        # The window settles first (what opening the database started, the step above).
+        for _ in range(50):
+            relayouts.count = 0
+            qtbot.wait(100)
+            if not relayouts.count:
+                break
         for models in (21, 22, 23):
             assert window.roster_filter.setData(cell(window, "spearmen", "models"), models)
             qtbot.wait(20)
