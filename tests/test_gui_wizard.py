@@ -431,3 +431,24 @@ def test_kensei_combat_page_says_what_its_numbers_are(qtbot):
         assert note is not None and note.isVisible(), name
         assert clause in note.text()
         assert page.widgets[name].toolTip() == note.text()
+
+
+def test_the_roll_button_stands_where_it_stood_whatever_the_dice(qtbot):
+    """A real-window retry of issue 20: after 2D6 pages the Roll button moved right on a 3D6
+    page, so a click where it had been landed in the third die."""
+    scene, resolve = scenario("w6-four-units.json")
+    wizard = open_wizard(qtbot, scene, resolve)
+    enter(qtbot, wizard)
+    where: dict[int, set[int]] = {}
+    while wizard.currentId() != SUMMARY_ID and len(where) < 2:
+        page = wizard.currentPage()
+        if isinstance(page, RollPage):
+            assert page.roll is not None
+            button = page.roll_button
+            where.setdefault(page.roll.dice.count, set()).add(
+                button.mapTo(wizard, button.rect().topLeft()).x())
+            type_roll(qtbot, wizard, [6] * page.roll.dice.count)
+        else:
+            enter(qtbot, wizard)
+    assert set(where) == {2, 3}, where
+    assert len(where[2] | where[3]) == 1, where

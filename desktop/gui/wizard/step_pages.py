@@ -172,8 +172,10 @@ class RollPage(StepPage):
         row = QHBoxLayout()
         row.addWidget(QLabel("Dice rolled:", self))
         row.addLayout(self.dice_row)
-        row.addWidget(self.roll_button)
         row.addStretch(1)
+        # At the row's end: where a click finds it whatever the number of dice (after the
+        # dice it moved right with 3D6, and a click there landed in the third die).
+        row.addWidget(self.roll_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.passed_label)
         layout.addWidget(self.why_label)
