@@ -115,6 +115,23 @@ def test_a_player_turn_in_place_says_turn_not_move_0(four_units):
     assert describe(moved, four_units) == "Empire Handgunners move 2\""
 
 
+def test_a_move_past_the_march_says_so_in_the_log(four_units):
+    """A real-window retry of issue 20: a 13.5" move past a 10" march was logged as a
+    plain move; the status bar alone said it was past. The log says it too (W6-MV-1), and a
+    move within the march reads as before."""
+    state = four_units.state("handgunners")
+    march = reach.allowance(four_units, "handgunners").march
+    far = UnitMoved(unit="handgunners", roll=0,
+                    path=(state.center, (state.center[0], state.center[1] + march + 3.5)),
+                    facing=state.facing, clause="player")
+    assert describe(far, four_units) == (
+        f'Empire Handgunners move {march + 3.5:g}", past their march of {march:g}" (W6-MV-1)')
+    near = UnitMoved(unit="handgunners", roll=0,
+                     path=(state.center, (state.center[0], state.center[1] + march - 1)),
+                     facing=state.facing, clause="player")
+    assert describe(near, four_units) == f'Empire Handgunners move {march - 1:g}"'
+
+
 def test_a_wheel_reads_in_whole_degrees_as_the_ghost_showed(four_units):
     wheel = moves.wheel(four_units, "handgunners", 21.332)
     assert describe(wheel, four_units).startswith(

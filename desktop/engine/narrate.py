@@ -274,7 +274,15 @@ def _player_moved(event: UnitMoved, words: _Words) -> str:
     if turned and _path_length(event) < 0.05:
         return f"{words.name(event.unit)} {facing}"
     text = words.says(event.unit, "move", _moved(event, words))
-    return f"{text} and {facing}" if turned else text
+    text = f"{text} and {facing}" if turned else text
+    # A move past what the ruleset allows stands as the players made it, and says so.
+    if event.unit in words.battle.roster:
+        verdict = reach.judge(words.battle, event)
+        if not verdict.within:
+            allowed = reach.allowance(words.battle, event.unit)
+            text += (f", past {words.their(event.unit)} {allowed.march_name} of "
+                     f"{words.distance(verdict.limit)} ({allowed.clause})")
+    return text
 
 
 def _wheeled(event: UnitWheeled, words: _Words) -> str:
