@@ -342,6 +342,20 @@ def test_sample_battles_one_per_ruleset_open_on_the_table(qtbot, url):
     assert workspace.summaries == []
 
 
+def test_sample_battles_added_twice_are_told_apart(qtbot, url):
+    """A real-window retry of issue 20 (item 18): added twice, the sample battles had the
+    same titles in the Battles list; the second set is numbered, as armies are."""
+    window = open_window(qtbot, url)
+    window.ui.actionSampleBattles.trigger()
+    qtbot.waitUntil(lambda: len(window.battles.workspace.summaries) == 3, timeout=10_000)
+    first = sorted(s.title for s in window.battles.workspace.summaries)
+    window.ui.actionSampleBattles.trigger()
+    qtbot.waitUntil(lambda: len(window.battles.workspace.summaries) == 6, timeout=10_000)
+    titles = [s.title for s in window.battles.workspace.summaries]
+    assert len(set(titles)) == 6
+    assert sorted(set(titles) - set(first)) == sorted(f"{title} (2)" for title in first)
+
+
 def test_the_welcome_offers_the_sample_battles(qtbot, tmp_path, modals):
     from PySide6.QtCore import QSettings
 

@@ -47,6 +47,7 @@ from PySide6.QtWidgets import (
 
 from desktop.engine.errors import RuleError
 from desktop.engine.model import Status
+from desktop.gui.army_files import numbered_name
 from desktop.gui.army_tree import ARMY_ID_ROLE
 from desktop.gui.features import (
     battle_report,
@@ -440,9 +441,15 @@ class BattlePanel(QObject):
         except Exception as error:  # a damaged installation: say so, change nothing
             self.report_failure(f"Cannot read the sample battles: {error}")
             return
+        # Added twice, they are told apart in the Battles list ("… (2)"), as armies are.
+        taken = {summary.title for summary in self.workspace.summaries}
+        titles = {}
+        for sample in samples:
+            titles[sample.title] = numbered_name(sample.title, taken)
+            taken.add(titles[sample.title])
         self.undo_stack.beginMacro("Add sample battles")
         for sample in reversed(samples):  # the last created is opened: the first sample
-            self.workspace.create(sample.battle, sample.title)
+            self.workspace.create(sample.battle, titles[sample.title])
         self.undo_stack.endMacro()
 
     def rename_battle(self) -> None:
