@@ -690,10 +690,11 @@ def _text_box(table: Table, label) -> QRectF:
     return label.deviceTransform(table.view.viewportTransform()).mapRect(label.text_rect())
 
 
-def _deployed_sample_battle() -> Battle:
-    """Both Warhammer sample armies lined up by Deploy Army: 14 units, small and large."""
-    armies = [army for army in sample_armies() if army.ruleset == "warhammer6"]
-    battle = new_battle("warhammer6", armies).battle
+def _deployed_sample_battle(ruleset: str = "warhammer6") -> Battle:
+    """Both sample armies of `ruleset` lined up by Deploy Army (Warhammer's: 14 units, small
+    and large)."""
+    armies = [army for army in sample_armies() if army.ruleset == ruleset]
+    battle = new_battle(ruleset, armies).battle
     for player in sorted({unit.player for unit in battle.roster.values()}):
         battle = events.fold(battle, deploy_army(battle, player))
     return battle
@@ -703,17 +704,23 @@ def _deployed_sample_battle() -> Battle:
 WINDOW_VIEWPORTS = [(820, 460), (906, 428)]
 
 
+def _fitted(scenario_path, battle_name: str, size: tuple[int, int]) -> Table:
+    """A table of the four-unit battle or the deployed sample armies, `size` pixels, fitted."""
+    battle = (battle_from(scenario_path, "w6-four-units.json") if battle_name == "four units"
+              else _deployed_sample_battle())
+    table = Table(battle)
+    table.view.resize(*size)
+    table.view.fit_table()
+    return table
+
+
 @pytest.mark.parametrize("size", WINDOW_VIEWPORTS)
 @pytest.mark.parametrize("battle_name", ["four units", "deployed sample armies"])
 def test_at_the_fitted_zoom_every_unit_is_named_by_a_label_over_no_other_unit(
         qtbot, scenario_path, size, battle_name):
     """Issue 20, item 11: labels hid their neighbours and some units had none."""
-    battle = (battle_from(scenario_path, "w6-four-units.json") if battle_name == "four units"
-              else _deployed_sample_battle())
-    table = Table(battle)
+    table = _fitted(scenario_path, battle_name, size)
     try:
-        table.view.resize(*size)
-        table.view.fit_table()
         unnamed = [uid for uid, item in table.scene.unit_items().items()
                    if not item.label.isVisible()]
         assert unnamed == []
@@ -725,15 +732,6 @@ def test_at_the_fitted_zoom_every_unit_is_named_by_a_label_over_no_other_unit(
         table.close()
 
 
-def _deployed_kensei_battle() -> Battle:
-    """Both Kensei sample armies lined up by Deploy Army."""
-    armies = [army for army in sample_armies() if army.ruleset == "kensei1"]
-    battle = new_battle("kensei1", armies).battle
-    for player in sorted({unit.player for unit in battle.roster.values()}):
-        battle = events.fold(battle, deploy_army(battle, player))
-    return battle
-
-
 @pytest.mark.parametrize("size", WINDOW_VIEWPORTS)
 @pytest.mark.parametrize("ruleset", ["warhammer6", "kensei1"])
 def test_a_label_off_its_unit_stands_nearer_its_unit_than_any_other(qtbot, size, ruleset):
@@ -741,7 +739,7 @@ def test_a_label_off_its_unit_stands_nearer_its_unit_than_any_other(qtbot, size,
     under the Oathsworn Guard and "Samurai Retainers (6)" under the Mounted Samurai, slid
     along their rows onto the neighbours; a player charged the wrong unit. A label's middle
     is nearer its own unit's footprint than any other's."""
-    battle = _deployed_sample_battle() if ruleset == "warhammer6" else _deployed_kensei_battle()
+    battle = _deployed_sample_battle(ruleset)
     table = Table(battle)
     try:
         table.view.resize(*size)
@@ -812,12 +810,8 @@ def test_a_label_stays_where_it_stood_when_the_selection_changes(qtbot, scenario
     """Issue 20, item 11: labels moved about each time the selection changed, so a click
     where a label had just been could miss. The selected unit's rings' labels give way to
     the units' labels: selecting any unit moves no unit's label."""
-    battle = (battle_from(scenario_path, "w6-four-units.json") if battle_name == "four units"
-              else _deployed_sample_battle())
-    table = Table(battle)
+    table = _fitted(scenario_path, battle_name, size)
     try:
-        table.view.resize(*size)
-        table.view.fit_table()
         items = table.scene.unit_items()
         before = {uid: item.label.pos() for uid, item in items.items()}
         for selected in [*items, *reversed(items)]:
@@ -837,12 +831,8 @@ def test_a_rings_label_covers_no_unit_and_no_label(qtbot, scenario_path, size, b
     footprints. A ring's label stands ahead of the unit, beside it or behind it where it
     covers no unit and no unit's label, or it is not shown (the ruler measures any
     distance); a click on any unit then still selects it."""
-    battle = (battle_from(scenario_path, "w6-four-units.json") if battle_name == "four units"
-              else _deployed_sample_battle())
-    table = Table(battle)
+    table = _fitted(scenario_path, battle_name, size)
     try:
-        table.view.resize(*size)
-        table.view.fit_table()
         items = table.scene.unit_items()
         named = 0
         for selected in items:

@@ -11,6 +11,7 @@ import sys
 import textwrap
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt
@@ -76,6 +77,18 @@ def focus_on(qtbot, wizard) -> None:
                     and QApplication.focusWidget().window() is wizard, timeout=2000)
 
 
+def worked_wizard(qtbot, url: str) -> tuple[MainWindow, Any, str]:
+    """The worked example's battle open in a window, its resolution's wizard open and
+    focused, and the battle's id."""
+    battle_id, resolve = stored_battle(url, WORKED)
+    window = opened(qtbot, url, battle_id)
+    window.battles.resolve(resolve["procedure"],
+                           {k: v for k, v in resolve.items() if k != "procedure"})
+    wizard = window.battles.wizard
+    focus_on(qtbot, wizard)
+    return window, wizard, battle_id
+
+
 @pytest.fixture
 def url(tmp_path) -> str:
     return f"sqlite:///{tmp_path / 'rout.sqlite'}"
@@ -132,12 +145,7 @@ def test_cancel_stores_nothing(qtbot, url):
 def test_the_unit_dock_leaves_the_preview_when_the_wizard_is_cancelled(qtbot, url):
     """Issue 20, item 14: after a cancelled wizard the Unit dock still said a unit was
     destroyed in the preview."""
-    battle_id, resolve = stored_battle(url, WORKED)
-    window = opened(qtbot, url, battle_id)
-    window.battles.resolve(resolve["procedure"],
-                           {k: v for k, v in resolve.items() if k != "procedure"})
-    wizard = window.battles.wizard
-    focus_on(qtbot, wizard)
+    window, wizard, _ = worked_wizard(qtbot, url)
     walk(qtbot, wizard, [3, 4, 5, 4, 6, 5], {})  # Elves break, flee 9"; caught at 11"
     # The player looks at the preview: a click on the Goblins, then on open ground.
     scene = window.battlefield_scene
@@ -385,12 +393,7 @@ def test_walks_from_the_window_are_stored_and_reopen_the_same(qtbot, url, build,
 def test_clicking_a_log_line_selects_its_units_on_the_table(qtbot, url):
     from PySide6.QtGui import QTextCursor
 
-    battle_id, resolve = stored_battle(url, WORKED)
-    window = opened(qtbot, url, battle_id)
-    window.battles.resolve(resolve["procedure"],
-                           {k: v for k, v in resolve.items() if k != "procedure"})
-    wizard = window.battles.wizard
-    focus_on(qtbot, wizard)
+    window, wizard, _ = worked_wizard(qtbot, url)
     walk(qtbot, wizard, [3, 4, 5, 4, 2, 2], {})  # Elves break and escape the Goblins
     finish(qtbot, wizard)
     qtbot.waitUntil(lambda: window.battles.wizard is None, timeout=5000)
@@ -468,12 +471,7 @@ def test_the_wizard_leaves_the_table_and_its_ghosts_in_sight(qtbot, url):
 def test_a_preview_the_wizard_sends_after_finish_does_not_cover_the_result(qtbot, url):
     """Seen remaking the README's pictures: the wizard's preview timer fired after Finish
     and put the preview's ghosts and banner back over the resolved battle."""
-    battle_id, resolve = stored_battle(url, WORKED)
-    window = opened(qtbot, url, battle_id)
-    window.battles.resolve(resolve["procedure"],
-                           {k: v for k, v in resolve.items() if k != "procedure"})
-    wizard = window.battles.wizard
-    focus_on(qtbot, wizard)
+    window, wizard, _ = worked_wizard(qtbot, url)
     walk(qtbot, wizard, [3, 4, 5, 4, 6, 5], {})
     wizard.send_preview()
     wizard._preview_timer.start()  # a preview still due, as after the last answer
@@ -488,12 +486,7 @@ def test_the_table_previews_the_dice_on_the_page_before_next(qtbot, url):
     """A real-window retry of issue 20: after Roll said "Night Hollow Spears keep their
     nerve" the table still showed them fleeing until Next. The preview follows the dice on
     the page as soon as every die is in."""
-    battle_id, resolve = stored_battle(url, WORKED)
-    window = opened(qtbot, url, battle_id)
-    window.battles.resolve(resolve["procedure"],
-                           {k: v for k, v in resolve.items() if k != "procedure"})
-    wizard = window.battles.wizard
-    focus_on(qtbot, wizard)
+    window, wizard, _ = worked_wizard(qtbot, url)
     enter(qtbot, wizard)  # the first page as prepared: the Break test is asked next
     page = wizard.currentPage()
     assert page.roll is not None and page.roll.purpose == "break test"
