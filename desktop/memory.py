@@ -7,6 +7,12 @@ it froze the window's thread for as long (issue 23: no frame over 100 ms). What 
 holds no reference cycles (trees of values), so nothing is lost by not collecting while it
 is read: `bulk_reading` pauses the collector for the length of the work, in whichever
 thread, and restores it when the last such work ends.
+
+What a read keeps (a catalogue's data, while its army is open: some 100,000 objects) would
+then be walked by the collector's next pass of each generation, 40–70 ms each, whichever
+thread set it off. The read's end freezes what is alive (gc.freeze), so that later passes
+leave it out; `let_go` gives it back when that data is dropped, so that what of it is
+cyclic (about a quarter of a catalogue's data) is collected, not kept for good.
 """
 
 from __future__ import annotations
@@ -36,5 +42,13 @@ def bulk_reading() -> Iterator[None]:
     finally:
         with _lock:
             _readers -= 1
-            if _readers == 0 and _was_enabled:
-                gc.enable()
+            if _readers == 0:
+                gc.freeze()  # what the read keeps: out of the collector's passes
+                if _was_enabled:
+                    gc.enable()
+
+
+def let_go() -> None:
+    """What bulk reads kept goes back to the collector: the data kept is dropped now
+    (another database, newer game data), and what of it is cyclic is collected again."""
+    gc.unfreeze()

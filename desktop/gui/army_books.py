@@ -47,7 +47,7 @@ from desktop.gui.book_dialogs import (
 from desktop.gui.book_panel import BookPanel
 from desktop.gui.docks import settle_dock
 from desktop.lazy import lazy_module
-from desktop.memory import bulk_reading
+from desktop.memory import bulk_reading, let_go
 
 if TYPE_CHECKING:
     from desktop.engine.bsdata import choices as book_choices
@@ -183,10 +183,15 @@ class ArmyBooks(QObject):
     def store(self) -> Store | None:
         return self.window.store
 
-    def _database_opened(self) -> None:
+    def _drop_books(self) -> None:
+        """The catalogues read so far are dropped: their data goes back to the collector."""
         self._books.clear()
-        self._loading.clear()
         self._states.clear()
+        let_go()
+
+    def _database_opened(self) -> None:
+        self._drop_books()
+        self._loading.clear()
         window = self.window
         if window.workspace is not None:
             window.workspace.book_edits = self
@@ -704,7 +709,7 @@ class ArmyBooks(QObject):
                 on_finished()
 
         def done(report: Any) -> None:
-            self._books.clear()  # a newer revision may be stored now
+            self._drop_books()  # a newer revision may be stored now
             self.last_report = _report_text(report)
             # News of the armies, not of the battle on the table; each file's warnings are
             # in the Game Data dialog's details.
@@ -770,7 +775,7 @@ class ArmyBooks(QObject):
                 window.workspace.show_stored(store.load_army(army_id))
             window.tell(f"Kept as plain units: {', '.join(removed.unlinked)} (the undo "
                        "history was cleared)")
-        self._books.clear()
+        self._drop_books()
         window.tell(f"Removed {', '.join(d.name for d in removed.gone)}")
         dialog.show_rows(self.data_rows())
         self.schedule_refresh()
