@@ -1035,3 +1035,22 @@ def test_the_window_and_the_unit_dock_follow_the_pane_in_front(battle_window, qt
     window.ui.centralTabs.setCurrentWidget(window.ui.battlefieldTab)
     assert window.windowTitle() == f"{title} — Rout"
     assert not window.ui.chartHolder.isVisible()
+
+
+def test_after_deploying_a_side_the_reserve_shows_the_next_side_with_units_left(
+        qtbot, url, modals):
+    """A real-window retry of issue 20: after Deploy Army the "Reserve of" list stayed on
+    the side just deployed, empty, and Deploy Army greyed. It moves on to the next side
+    with units in reserve, and Deploy Army deploys that side next."""
+    seed(url, sample(GOBLINS), sample(ELVES))
+    window = open_window(qtbot, url)
+    new_battle_in(qtbot, window, modals)
+    combo = window.ui.sideCombo
+    first = combo.currentData()
+    window.ui.actionDeployArmy.trigger()
+    assert combo.currentData() != first
+    assert window.ui.reserveList.count() > 0
+    assert window.ui.actionDeployArmy.isEnabled()
+    window.ui.actionDeployArmy.trigger()
+    battle = window.battles.battle
+    assert all(state.status != Status.RESERVE for state in battle.states.values())

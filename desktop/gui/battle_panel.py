@@ -490,6 +490,20 @@ class BattlePanel(QObject):
         if events:
             self.workspace.apply(events, f"Deploy {player}")
             self.status.emit(f"Deployed {len(events)} units of {player}")
+            self._next_side_with_reserve()
+
+    def _next_side_with_reserve(self) -> None:
+        """After a side is deployed, the reserve shows the next side with units left, so
+        Deploy Army goes on with it rather than standing greyed over an empty list."""
+        battle, combo = self.battle, self.ui.sideCombo
+        if battle is None or self.ui.reserveList.count():
+            return
+        waiting = {unit.player for uid, unit in battle.roster.items()
+                   if battle.states[uid].status == Status.RESERVE}
+        for index in range(combo.count()):
+            if combo.itemData(index) in waiting:
+                combo.setCurrentIndex(index)
+                return
 
     def choose_export_view(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self.window, "Export View", "battlefield.png",
