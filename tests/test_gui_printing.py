@@ -13,11 +13,11 @@ import pytest
 from conftest import BATTLESCRIBE_ROSTER
 from PySide6.QtCore import QTimer
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
-from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
 from desktop.engine.model import Army, TroopType, Unit, UnitProfile
 from desktop.engine.roster import RosterProblem, Severity
-from desktop.gui import printing
+from desktop.gui import file_dialogs, printing
 from desktop.gui.main_window import MainWindow
 from desktop.gui.printing import RosterPreview, print_roster, print_to, roster_html, write_pdf
 from desktop.store.roster_sheet import formation
@@ -463,9 +463,8 @@ def test_the_pdf_from_the_window_has_the_windows_warnings(qtbot, tmp_path, monke
     over = replace(real_army(tmp_path), points_limit=500)
     window, roster = window_on(qtbot, tmp_path, over)
     path = tmp_path / "from-the-window.pdf"
-    # The player's answer in the save dialog (a Qt dialog, not ours).
-    monkeypatch.setattr(QFileDialog, "getSaveFileName",
-                        staticmethod(lambda *args, **kwargs: (str(path), "PDF (*.pdf)")))
+    # The player's answer in the save dialog.
+    monkeypatch.setattr(file_dialogs, "save_file_name", lambda *args, **kwargs: str(path))
     window.ui.actionExportPdf.trigger()
     text = pdf_text(path) or ""
     assert window.workspace is not None

@@ -28,12 +28,12 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QDockWidget,
-    QFileDialog,
     QMessageBox,
     QProgressDialog,
     QWidget,
 )
 
+from desktop.gui import file_dialogs
 from desktop.gui.book_dialogs import (
     NO_DATA_LINE,
     BookArmyDialog,
@@ -649,12 +649,12 @@ class ArmyBooks(QObject):
         dialog.deleteLater()
 
     def _choose_files(self, parent: QWidget) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(parent, "Add Game Data", "", DATA_FILTER)
+        paths = file_dialogs.open_file_names(parent, "Add Game Data", "", DATA_FILTER)
         if paths:
             self.add_paths([Path(p) for p in paths], parent)
 
     def _choose_folder(self, parent: QWidget) -> None:
-        folder = QFileDialog.getExistingDirectory(parent, "Add a Folder of Game Data")
+        folder = file_dialogs.existing_directory(parent, "Add a Folder of Game Data")
         if folder:
             self.add_paths([Path(folder)], parent)
 

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QFileDialog
 
 from desktop.bundled import resources_dir
+from desktop.gui import file_dialogs
 from desktop.gui.features import codec, files, roster_data, transfer
 from desktop.store.errors import StoreError
 
@@ -75,7 +75,7 @@ class ArmyFiles(QObject):
         window.tell(f"Added {len(armies)} sample armies")
 
     def choose_import(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
+        path = file_dialogs.open_file_name(
             self.window, "Import Army", "", "Armies (*.json *.ros *.rosz);;All files (*)")
         if path:
             self.import_army(Path(path))
@@ -119,7 +119,7 @@ class ArmyFiles(QObject):
             return
         rosters = ";;BattleScribe roster (*.rosz);;BattleScribe roster, not zipped (*.ros)" \
             if army.book is not None else ""
-        path, _ = QFileDialog.getSaveFileName(
+        path = file_dialogs.save_file_name(
             self.window, "Export Army", f"{army.name}.json",
             "Rout JSON (*.json);;Text for forums (*.txt);;Markdown (*.md)" + rosters)
         if path:

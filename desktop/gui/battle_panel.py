@@ -33,7 +33,6 @@ from PySide6.QtGui import (
     QKeySequence,
 )
 from PySide6.QtWidgets import (
-    QFileDialog,
     QInputDialog,
     QLabel,
     QListView,
@@ -47,6 +46,7 @@ from PySide6.QtWidgets import (
 
 from desktop.engine.errors import RuleError
 from desktop.engine.model import Status
+from desktop.gui import file_dialogs
 from desktop.gui.army_files import numbered_name
 from desktop.gui.army_tree import ARMY_ID_ROLE
 from desktop.gui.features import (
@@ -506,8 +506,8 @@ class BattlePanel(QObject):
                 return
 
     def choose_export_view(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self.window, "Export View", "battlefield.png",
-                                              "PNG (*.png)")
+        path = file_dialogs.save_file_name(self.window, "Export View", "battlefield.png",
+                                           "PNG (*.png)")
         if path and not self.view.export_png(path):
             self.report_failure(f"Cannot write {path}")
 
@@ -629,7 +629,7 @@ class BattlePanel(QObject):
         current = self.workspace.current if self.workspace else None
         if current is None:
             return
-        path, _ = QFileDialog.getSaveFileName(
+        path = file_dialogs.save_file_name(
             self.window, "Export Battle Report",
             str(self.report_folder() / f"{current.title or 'battle'}.html"),
             "HTML (*.html);;Markdown (*.md)")

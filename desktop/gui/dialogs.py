@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QListWidge
 from desktop.engine.composition import Library, split_by_list
 from desktop.engine.model import Army, ArmyList, LibraryEntry
 from desktop.engine.rulesets import RULESETS
+from desktop.gui import file_dialogs
 from desktop.gui.features import battle_setup
 from desktop.gui.forms.ui_librarydialog import Ui_LibraryDialog
 from desktop.gui.forms.ui_newarmydialog import Ui_NewArmyDialog
@@ -426,7 +427,7 @@ class OpenDatabaseDialog(QDialog):
         return self.ui.locationEdit.text().strip()
 
     def browse(self) -> None:
-        files = QFileDialog(self, "Choose a Database File", "", self.FILE_FILTER)
+        files = file_dialogs.file_dialog(self, "Choose a Database File", "", self.FILE_FILTER)
         # AnyFile: a name that does not exist yet makes a new database there.
         files.setFileMode(QFileDialog.FileMode.AnyFile)
         files.setAcceptMode(QFileDialog.AcceptMode.AcceptOpen)

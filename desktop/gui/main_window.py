@@ -38,7 +38,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QDockWidget,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -49,6 +48,7 @@ from PySide6.QtWidgets import (
 
 from desktop import __version__
 from desktop.bundled import resource_path, resources_dir
+from desktop.gui import file_dialogs
 from desktop.gui.army_files import ArmyFiles
 from desktop.gui.battle_log import BattleLog
 from desktop.gui.context_menus import ContextMenus
@@ -951,8 +951,8 @@ class MainWindow(QMainWindow):
         army = self.current_army
         if army is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Export as PDF", f"{army.name}.pdf",
-                                              "PDF (*.pdf)")
+        path = file_dialogs.save_file_name(self, "Export as PDF", f"{army.name}.pdf",
+                                           "PDF (*.pdf)")
         if path:
 
             try:
