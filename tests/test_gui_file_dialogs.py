@@ -69,3 +69,15 @@ def test_a_dialog_without_a_folder_opens_in_documents_not_where_rout_started(qtb
         dialog.deleteLater()
     dialog = file_dialogs.file_dialog(None, "Import Army", "/tmp")
     assert dialog.directory().absolutePath() == "/tmp"
+
+
+def test_every_file_dialog_of_the_window_is_made_in_file_dialogs():
+    """Qt's static file dialogs (QFileDialog.getOpenFileName and the rest) type files by
+    reading them: none is used outside desktop/gui/file_dialogs.py."""
+    gui = Path(__file__).resolve().parents[1] / "desktop" / "gui"
+    found = [f"{path.relative_to(gui)}:{number}"
+             for path in sorted(gui.rglob("*.py")) if path.name != "file_dialogs.py"
+             and "forms" not in path.parts
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if "QFileDialog.get" in line or "QFileDialog(" in line]
+    assert found == []
