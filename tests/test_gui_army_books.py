@@ -681,3 +681,17 @@ def test_an_army_not_of_a_book_is_not_written_as_a_roster(qtbot, url, tmp_path, 
     qtbot.waitUntil(lambda: bool(seen))
     assert "is not built from an army book" in seen[0]
     assert not (tmp_path / "plain.rosz").exists()
+
+
+def test_long_option_names_are_cut_in_the_middle_where_they_differ(qtbot, url):
+    """A real-window try of issue 23: "Sword of the …" twice and two "Magic Weapons (…"
+    groups could not be told apart without hovering. Names too long for the dock are cut
+    in the middle, where such names differ, and their tool tips have them whole."""
+    store_sample_data(url)
+    window = open_window(qtbot, url)
+    tree = window.army_books.panel.ui.optionTree
+    assert tree.textElideMode() == Qt.TextElideMode.ElideMiddle
+    metrics = tree.fontMetrics()
+    shown = [metrics.elidedText(name, tree.textElideMode(), 90)
+             for name in ("Sword of the Quest", "Sword of the Lady")]
+    assert shown[0] != shown[1]

@@ -101,7 +101,9 @@ class BookPanel(QWidget):
         # The prices get what they need up to PRICE_SHARE of the width, the rest elided: a
         # long one ("+2 Casting Dice, +2 Dispel Dice") must not squeeze the names away.
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
-        tree.setTextElideMode(Qt.TextElideMode.ElideRight)
+        # Cut in the middle: "Sword o…Quest" and "Sword o…Lady" still differ, as do two
+        # "Magic Weapons (…" groups (a real-window try of issue 23).
+        tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         tree.itemChanged.connect(self._item_changed)
         tree.itemExpanded.connect(lambda item: self._expanded.add(item.data(0, ENTRY_ROLE)))
         tree.itemCollapsed.connect(
