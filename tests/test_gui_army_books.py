@@ -587,7 +587,8 @@ def test_a_unit_of_an_army_book_is_duplicated_with_its_options(qtbot, url, answe
     window.ui.actionDuplicateUnit.trigger()
     dock_settled(qtbot, window)
     army = window.current_army
-    assert [(u.name, u.models) for u in army.units] == [("Knights", 5), ("Knights", 5)]
+    # The copy is told apart by its name, as a copy of a plain unit is.
+    assert [(u.name, u.models) for u in army.units] == [("Knights", 5), ("Knights (2)", 5)]
     assert army.points == 2 * 125 and stored(url, army.id).points == 250
     assert [u.id for u in window.selected_units()] == [army.units[1].id]
     assert "[x] Stakes · +1 per model" in options(window)

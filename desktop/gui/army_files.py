@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject
 
 from desktop.bundled import resources_dir
+from desktop.engine.naming import numbered_name
 from desktop.gui import file_dialogs
 from desktop.gui.features import codec, files, roster_data, transfer
 from desktop.store.errors import StoreError
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     from desktop.engine.model import Army
     from desktop.gui.main_window import MainWindow
 
-NAME_LIMIT = 200  # the store's longest army name
 
 ROSTER_SUFFIXES = (".ros", ".rosz")  # BattleScribe rosters
 
@@ -33,18 +33,6 @@ def sample_armies() -> list[Army]:
 
     return [codec.army_from_json(files.read_json(path))
             for path in sorted((resources_dir() / "armies").glob("*.json"))]
-
-
-def numbered_name(name: str, taken: set[str]) -> str:
-    """`name`, or "Name (2)", "Name (3)" and on when an army has it already (ignoring
-    case), within the store's longest army name."""
-    folded = {other.casefold() for other in taken}
-    candidate, number = name, 1
-    while candidate.casefold() in folded:
-        number += 1
-        suffix = f" ({number})"
-        candidate = name[:NAME_LIMIT - len(suffix)] + suffix
-    return candidate
 
 
 class ArmyFiles(QObject):

@@ -46,8 +46,8 @@ from PySide6.QtWidgets import (
 
 from desktop.engine.errors import RuleError
 from desktop.engine.model import Status
+from desktop.engine.naming import numbered_name
 from desktop.gui import file_dialogs
-from desktop.gui.army_files import numbered_name
 from desktop.gui.army_tree import ARMY_ID_ROLE
 from desktop.gui.features import (
     battle_report,

@@ -33,6 +33,7 @@ from desktop.engine.bsdata.state import ForceState, RosterState, SelectionState,
 from desktop.engine.bsdata.units import points_type
 from desktop.engine.errors import quoted
 from desktop.engine.model import Army, ArmyBook, BookProblem, Unit
+from desktop.engine.naming import numbered_name
 from desktop.store.battlescribe import FALLBACK_RULESET, guess_ruleset, roster_units
 from desktop.store.errors import BadFileError, NotFoundError
 from desktop.store.files import short_path, write_atomically
@@ -179,6 +180,7 @@ def with_roster(data: GameData, army: Army, roster: Roster,
         pairs, warnings = roster_units(root, army.ruleset, f"{army.name} (its army book)",
                                        kept, taken=old_units)
     made: dict[str, Unit] = {}
+    fresh: set[str] = set()  # the units read anew, by id
     links: list[tuple[str, str]] = []
     read = dict(pairs)
     for selection_id in _unit_order(state.forces, order):
@@ -192,6 +194,7 @@ def with_roster(data: GameData, army: Army, roster: Roster,
             unit = replace(unit, files=max(min(prior.files, unit.models), 1))
         unit = replace(unit, player=army.player)
         made[selection_id] = unit
+        fresh.add(unit.id)
         links.append((unit.id, selection_id))
     linked_before = set(linked_units.values())
     units: list[Unit] = []
@@ -202,6 +205,14 @@ def with_roster(data: GameData, army: Army, roster: Roster,
         elif linked in made:
             units.append(made.pop(linked))
     units.extend(made.values())
+    # Two selections of one entry make two units of one name (two Knights of the Realm):
+    # one read anew takes a number when an earlier unit has its name, so that the roster,
+    # the table and the battle log tell them apart (the roster keeps the entries' names).
+    names: set[str] = set()
+    for index, unit in enumerate(units):
+        if unit.id in fresh and unit.name.casefold() in names:
+            unit = units[index] = replace(unit, name=numbered_name(unit.name, names))
+        names.add(unit.name.casefold())
     roots = _root_of(roster)
     by_selection = {selection: unit for unit, selection in links}
     problems = tuple(
