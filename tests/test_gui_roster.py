@@ -1124,6 +1124,19 @@ def test_import_battlescribe_roster(qtbot, url):
     assert stored_names(url) == []
 
 
+def test_an_army_imported_twice_is_told_apart(qtbot, url):
+    """A real-window try of issue 23: an army exported and imported back into the same
+    database showed twice under one name in the Armies dock and in New Battle."""
+    window = open_window(qtbot, url)
+    import_and_wait(qtbot, window, BATTLESCRIBE_ROSTER)
+    first = window.current_army
+    import_and_wait(qtbot, window, BATTLESCRIBE_ROSTER)
+    second = window.current_army
+    assert first is not None and second is not None and second.id != first.id
+    assert second.name == f"{first.name} (2)"
+    assert sorted(stored_names(url)) == sorted([first.name, second.name])
+
+
 BROKEN_FILES = [
     ("broken.rosz", b"this is not a zip file", "not a valid zip"),
     ("broken.json", b"{\"format\": \"rout-army\"", "broken.json"),

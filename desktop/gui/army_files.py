@@ -77,6 +77,10 @@ class ArmyFiles(QObject):
             if window.workspace is not None:  # a BattleScribe catalogue names its army list
                 imported = transfer.with_army_list(imported,
                                           window.workspace.full_library(imported.army.ruleset))
+                # Imported again (an export read back), it is told apart: "Lances (2)".
+                taken = {army.name for army in window.workspace.armies()}
+                imported = replace(imported, army=replace(
+                    imported.army, name=numbered_name(imported.army.name, taken)))
             window.push_army(None, imported.army, f"Import {imported.army.name}")
             warned = "; ".join(imported.warnings)
             window.tell(f"Imported {imported.army.name} from {path.name}"
