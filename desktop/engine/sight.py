@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from typing import TypeVar
 
 from desktop.engine.geometry import (
@@ -73,6 +73,7 @@ def _ground(footprints: Iterable[Footprint]) -> tuple[Box, list[tuple[Point, ...
     return (min(xs), min(ys), max(xs), max(ys)), grown
 
 
+_GROWN = "_sight_ground"  # where `_grown` keeps a footprint's ground
 _SIGHT: ContextVar[Sight | None] = ContextVar("sight", default=None)
 _RECALL: ContextVar[Recall | None] = ContextVar("recall", default=None)
 _MEMORY: ContextVar[list[_Look] | None] = ContextVar("sight_memory", default=None)
@@ -193,8 +194,7 @@ class _Kept:
         self.looks = tuple(looks)
 
     def sees(self, footprint: Footprint) -> bool:
-        grown = _ground((footprint,))
-        assert grown is not None
+        grown = _grown(footprint)
         return any(looked.meets(*grown) for looked in self.looks)
 
     def look_again(self) -> None:
@@ -206,16 +206,40 @@ class _Kept:
                 sight.seen(looked)
 
 
+def _grown(footprint: Footprint) -> tuple[Box, list[tuple[Point, ...]]]:
+    """`_ground` of one footprint, kept with it: every remembered move found again asks it
+    of every unit (a footprint never changes)."""
+    found: tuple[Box, list[tuple[Point, ...]]] | None = footprint.__dict__.get(_GROWN)
+    if found is None:
+        found = _ground((footprint,))
+        assert found is not None
+        footprint.__dict__[_GROWN] = found
+    return found
+
+
 @contextmanager
 def watching(sight: Sight | None, recall: Recall | None = None) -> Iterator[None]:
     """Report what movement looks at to `sight`, and find moves in `recall`, while the
     block runs."""
-    sight_token, recall_token = _SIGHT.set(sight), _RECALL.set(recall)
+    tokens = start_watching(sight, recall)
     try:
         yield
     finally:
-        _SIGHT.reset(sight_token)
-        _RECALL.reset(recall_token)
+        stop_watching(tokens)
+
+
+Tokens = tuple[Token[Sight | None], Token[Recall | None]]
+
+
+def start_watching(sight: Sight | None, recall: Recall | None = None) -> Tokens:
+    """`watching` without a context manager, for a session's every step (a forecast makes
+    thousands): `stop_watching` with what this returns ends it."""
+    return _SIGHT.set(sight), _RECALL.set(recall)
+
+
+def stop_watching(tokens: Tokens) -> None:
+    _SIGHT.reset(tokens[0])
+    _RECALL.reset(tokens[1])
 
 
 def remember(battle: Battle, key: Hashable, compute: Callable[[], T], *,
