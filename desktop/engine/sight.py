@@ -16,9 +16,9 @@ what it looked at is looked at again, so a `Sight` checks it as if it were worke
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from contextvars import ContextVar, Token
 from typing import TypeVar
 
 from desktop.engine.geometry import (
@@ -74,15 +74,26 @@ def _ground(footprints: Iterable[Footprint]) -> tuple[Box, list[tuple[Point, ...
 
 
 _GROWN = "_sight_ground"  # where `_grown` keeps a footprint's ground
-_SIGHT: ContextVar[Sight | None] = ContextVar("sight", default=None)
-_RECALL: ContextVar[Recall | None] = ContextVar("recall", default=None)
-_MEMORY: ContextVar[list[_Look] | None] = ContextVar("sight_memory", default=None)
+
+
+class _Watched(threading.local):
+    """What movement reports to in this thread (a forecast walks in a window's worker while
+    the window resolves): the run's `Sight`, the `Recall` of its walk, and the looks of the
+    move being remembered. Plain attributes, set and put back around each step of a
+    session: a forecast makes tens of thousands of steps."""
+
+    sight: Sight | None = None
+    recall: Recall | None = None
+    memory: list[_Look] | None = None
+
+
+_NOW = _Watched()
 
 
 def look(points: Sequence[Point]) -> None:
     """Movement looked inside the convex hull of `points`: nothing outside it could change
     what it works out. Free unless a run is watched or a move is being remembered."""
-    sight, memory = _SIGHT.get(), _MEMORY.get()
+    sight, memory = _NOW.sight, _NOW.memory
     if sight is None and memory is None:
         return
     looked = _Look(points)
@@ -94,7 +105,7 @@ def look(points: Sequence[Point]) -> None:
 
 def look_around(points: Sequence[Point], reach: float) -> None:
     """Movement looked at everything within `reach` of the shape with these corners."""
-    if _SIGHT.get() is None and _MEMORY.get() is None:
+    if _NOW.sight is None and _NOW.memory is None:
         return
     xs, ys = [x for x, _ in points], [y for _, y in points]
     low_x, low_y, high_x, high_y = min(xs) - reach, min(ys) - reach, max(xs) + reach, \
@@ -105,6 +116,8 @@ def look_around(points: Sequence[Point], reach: float) -> None:
 # What a Sight holds, as a value: (relied, broken, watched ground per promise).
 SightState = tuple[frozenset[str], frozenset[str],
                    tuple[tuple[str, Box, tuple[tuple[Point, ...], ...]], ...]]
+
+_NOTHING: SightState = (frozenset(), frozenset(), ())
 
 
 class Sight:
@@ -118,6 +131,8 @@ class Sight:
 
     def state(self) -> SightState:
         """All it holds, as a value (a forecast resumes runs from it and compares them)."""
+        if not (self.relied or self.broken or self._watched):
+            return _NOTHING  # most phases of most runs: one value, not three new ones
         return frozenset(self.relied), frozenset(self.broken), tuple(self._watched)
 
     @classmethod
@@ -198,7 +213,7 @@ class _Kept:
         return any(looked.meets(*grown) for looked in self.looks)
 
     def look_again(self) -> None:
-        sight, memory = _SIGHT.get(), _MEMORY.get()
+        sight, memory = _NOW.sight, _NOW.memory
         if memory is not None:
             memory.extend(self.looks)
         if sight is not None and sight.watches:
@@ -228,18 +243,19 @@ def watching(sight: Sight | None, recall: Recall | None = None) -> Iterator[None
         stop_watching(tokens)
 
 
-Tokens = tuple[Token[Sight | None], Token[Recall | None]]
+Tokens = tuple[Sight | None, Recall | None]  # what was watched before
 
 
 def start_watching(sight: Sight | None, recall: Recall | None = None) -> Tokens:
     """`watching` without a context manager, for a session's every step (a forecast makes
     thousands): `stop_watching` with what this returns ends it."""
-    return _SIGHT.set(sight), _RECALL.set(recall)
+    before = _NOW.sight, _NOW.recall
+    _NOW.sight, _NOW.recall = sight, recall
+    return before
 
 
 def stop_watching(tokens: Tokens) -> None:
-    _SIGHT.reset(tokens[0])
-    _RECALL.reset(tokens[1])
+    _NOW.sight, _NOW.recall = tokens
 
 
 def remember(battle: Battle, key: Hashable, compute: Callable[[], T], *,
@@ -249,7 +265,7 @@ def remember(battle: Battle, key: Hashable, compute: Callable[[], T], *,
     or later, looks again at what the work looked at."""
     cache: dict[Hashable, _Kept] = battle.__dict__.setdefault("_remembered", {})
     kept = cache.get(key)
-    recall = _RECALL.get() if mover else None
+    recall = _NOW.recall if mover else None
     if kept is None and recall is not None:
         kept = recall.find(battle, key)
         if kept is not None:
@@ -257,13 +273,13 @@ def remember(battle: Battle, key: Hashable, compute: Callable[[], T], *,
     if kept is not None:
         kept.look_again()
         return kept.value  # type: ignore[return-value]  # kept under this key by this call
-    outer = _MEMORY.get()
+    outer = _NOW.memory
     looks: list[_Look] = []
-    token = _MEMORY.set(looks)
+    _NOW.memory = looks
     try:
         value = compute()
     finally:
-        _MEMORY.reset(token)
+        _NOW.memory = outer
     kept = cache[key] = _Kept(value, looks)
     if recall is not None:
         recall.keep(battle, key, mover, kept)
