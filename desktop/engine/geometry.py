@@ -81,6 +81,15 @@ class Footprint:
         xs, ys = [x for x, _ in self.corners], [y for _, y in self.corners]
         return (min(xs), min(ys), max(xs), max(ys))
 
+    def __hash__(self) -> int:
+        # Kept: remembered moves are found again by the footprints of the units they saw,
+        # thousands of times in a forecast (a footprint never changes).
+        found: int | None = self.__dict__.get("_hash")
+        if found is None:
+            found = self.__dict__["_hash"] = hash((self.center, self.facing, self.frontage,
+                                                   self.depth))
+        return found
+
     def moved(self, dx: float, dy: float) -> Footprint:
         return Footprint((self.center[0] + dx, self.center[1] + dy), self.facing,
                          self.frontage, self.depth)

@@ -428,6 +428,8 @@ class Shared:
         self.recall = Recall()
 
     def after(self, battle: Battle, event: Event) -> Battle:
+        if type(event).apply_to is Event.apply_to:
+            return battle  # a record (a roll, a test): the battle as it was, nothing to hash
         key = (id(battle), event)
         found = self._after.get(key)
         if found is None:

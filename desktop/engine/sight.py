@@ -196,20 +196,32 @@ class Recall:
 
 def _poses(battle: Battle, units: Sequence[str]) -> tuple[object, ...]:
     """All movement reads of these units: where they stand and whether they are in play."""
-    return tuple((battle.footprint(uid), battle.states[uid].status.on_table) for uid in units)
+    states = battle.states
+    return tuple([(battle.footprint(uid), states[uid].status.on_table) for uid in units])
 
 
 class _Kept:
     """A remembered value and what working it out looked at."""
 
-    __slots__ = ("looks", "value")
+    __slots__ = ("box", "looks", "value")
 
     def __init__(self, value: object, looks: Sequence[_Look]) -> None:
         self.value = value
         self.looks = tuple(looks)
+        # The box round every look: ground clear of it meets none of them (found again in
+        # many battles, a move is asked of every unit whether it sees it).
+        boxes = [looked.box for looked in self.looks]
+        self.box: Box | None = (
+            (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+             max(b[3] for b in boxes)) if boxes else None)
 
     def sees(self, footprint: Footprint) -> bool:
+        if self.box is None:
+            return False
         grown = _grown(footprint)
+        (low_x, low_y, high_x, high_y), around = self.box, grown[0]
+        if low_x > around[2] or high_x < around[0] or low_y > around[3] or high_y < around[1]:
+            return False
         return any(looked.meets(*grown) for looked in self.looks)
 
     def look_again(self) -> None:
