@@ -19,6 +19,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import TypeVar
 
 from desktop.engine.geometry import (
@@ -180,10 +181,17 @@ class Recall:
                                                                _Kept]]] = {}
 
     def find(self, battle: Battle, key: Hashable) -> _Kept | None:
-        for seen, kept_by_pose in self._kept.get(key, {}).items():
+        variants = self._kept.get(key)
+        if not variants:
+            return None
+        for seen, kept_by_pose in variants.items():
             kept = kept_by_pose.get(_poses(battle, seen))
-            if kept is not None and not any(
-                    kept.sees(battle.footprint(uid)) for uid in battle.states if uid not in seen):
+            if kept is None:
+                continue
+            for uid in battle.states:  # a plain loop: asked thousands of times a forecast
+                if uid not in seen and kept.sees(battle.footprint(uid)):
+                    break
+            else:
                 return kept
         return None
 
@@ -238,9 +246,14 @@ def _grown(footprint: Footprint) -> tuple[Box, list[tuple[Point, ...]]]:
     of every unit (a footprint never changes)."""
     found: tuple[Box, list[tuple[Point, ...]]] | None = footprint.__dict__.get(_GROWN)
     if found is None:
-        found = _ground((footprint,))
-        assert found is not None
-        footprint.__dict__[_GROWN] = found
+        found = footprint.__dict__[_GROWN] = _grown_at(footprint)
+    return found
+
+
+@lru_cache(maxsize=4096)  # and by value: the runs of a forecast put units in the same places
+def _grown_at(footprint: Footprint) -> tuple[Box, list[tuple[Point, ...]]]:
+    found = _ground((footprint,))
+    assert found is not None
     return found
 
 
