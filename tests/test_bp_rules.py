@@ -283,3 +283,47 @@ def test_ten_times_the_combats_and_units_cost_ten_times_the_work():
         assert session.done and not session.steps
 
     assert growth(lambda: resolve(small), lambda: resolve(large)) < 15
+
+
+def flee_across_a_friend() -> dict:
+    """The Winners are wiped out as they win: nobody may pursue the Losers (20 wide), who
+    break and flee north; the Friends, broken in another combat by an Enemy well away to
+    their east (nobody touches them either), flee west across where a middling roll leaves
+    the Losers."""
+    units = [bp_unit("winners", WIN, 36, 21, models=5, files=5),
+             bp_unit("losers", LOSE, 36, 22, facing=270, models=20, files=20, Ld=2),
+             bp_unit("friends", LOSE, 50, 27, models=10, files=5, Ld=2),
+             bp_unit("enemy", WIN, 70, 27, facing=180, models=10, files=5)]
+    combats = [{"id": "left", "sides": [side({"unit": "winners", "wounds_caused": 9,
+                                              "casualties": 5}),
+                                        side({"unit": "losers", "wounds_caused": 0})]},
+               {"id": "right", "sides": [side({"unit": "enemy", "wounds_caused": 3}),
+                                         side({"unit": "friends", "wounds_caused": 0})]}]
+    return scenario(units, {"procedure": "breaks_pursues", "combats": combats},
+                    ruleset="breaks_pursues")
+
+
+@pytest.mark.parametrize("losers_flee", [(1, 1), (3, 2), (3, 3), (6, 6)])
+def test_bp_6_a_later_flee_rolls_odds_see_the_units_fled_before_it(losers_flee):
+    """Issue 24, D2: every flee roll is made before anything moves (BP-2), and the Friends'
+    odds were measured on the table as it stood then, so "moves the full distance" while
+    the Losers, moving first (BP-6), ended in their way. Each total's words must be what
+    that total then does."""
+    resolution = load_scenario(flee_across_a_friend()).resolution()
+    given = [(6, 6), (6, 6), losers_flee]  # both break (Ld 2), the Losers' flee
+    flee = resolution.replay(given).pending
+    assert isinstance(flee, Roll) and flee.key == "flee:friends" and flee.outcome_of
+    through = set()
+    for total in range(2, 13):
+        faces = (min(6, total - 1), total - min(6, total - 1))
+        session = run(resolution.replay([*given, faces]), ScriptedAnswers(ScriptedRoller([])))
+        [fled] = [e for e in session.events if isinstance(e, UnitFled) and e.unit == "friends"]
+        expected = "passes through friends" if fled.passed_through else "moves the full distance"
+        assert flee.outcome_of(total) == expected, total
+        if fled.passed_through:
+            through.add(total)
+    shown = dict((o.label, o.chance) for o in flee.odds)
+    assert shown.get("passes through friends", 0) == sum(
+        (p for total, p in Dice(2, 6).pmf().items() if total in through), Fraction(0))
+    if losers_flee == (3, 2):
+        assert through  # the case in point: the Losers stop in the Friends' way

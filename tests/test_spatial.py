@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import shapely
 from work import growth
 
 from desktop.engine import spatial
@@ -114,3 +115,29 @@ def test_a_scenario_of_ten_times_the_units_costs_ten_times_the_work_to_read():
 
     small, large = grid(100), grid(1000)
     assert growth(lambda: load_scenario(small), lambda: load_scenario(large)) < 15
+
+
+def test_a_small_battle_searched_unit_by_unit_finds_what_the_tree_finds(monkeypatch):
+    # Up to LINEAR_UP_TO units the boxes are looked at one by one (a forecast asks thousands
+    # of times): the same units as the tree's answer, in roster order, moved units included.
+    rng = random.Random(7)
+    asked = 0
+    for seed in range(20):
+        battle = scattered(spatial.LINEAR_UP_TO, seed)
+        spatial.unit_index(battle)  # built now, it is handed on with u2 in its overlay
+        moved = battle.update("u2", center=(rng.uniform(5, 60), rng.uniform(5, 60)))
+        assert "u2" in spatial.unit_index(moved).changed
+        for case in (battle, moved):
+            for _ in range(30):
+                x, y = rng.uniform(0, 60), rng.uniform(0, 60)
+                box = (x, y, x + rng.uniform(0, 15), y + rng.uniform(0, 15))
+                reach = rng.choice([0.0, 0.05, 3.0])
+                shape = shapely.box(*box)
+                linear = (spatial.in_box(case, box), spatial.candidates(case, shape, reach))
+                with monkeypatch.context() as patch:
+                    patch.setattr(spatial, "LINEAR_UP_TO", 0)
+                    tree = (spatial.in_box(case, box), spatial.candidates(case, shape, reach))
+                assert linear[0] == tree[0]
+                assert linear[1] == case.in_roster_order(tree[1])
+                asked += bool(tree[0])
+    assert asked > 100  # most boxes found someone

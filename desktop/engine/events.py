@@ -313,11 +313,13 @@ class Movement(Event):
     through: tuple[tuple[str, Point, Point], ...] = field(default=(), kw_only=True)
     footprint: tuple[Point, ...] = field(default=(), kw_only=True)
 
-    def _moved(self, battle: Battle, *, charged: bool = False) -> Battle:
+    def _moved(self, battle: Battle, *, charged: bool = False, **also: Any) -> Battle:
+        """The battle with the unit where the move ends, and `also` changed in its state in
+        the same copy (a flee's new status: a forecast applies thousands of flees)."""
         if charged:
             return battle.update(self.unit, center=self.path[-1], facing=self.facing,
-                                 flags=battle.states[self.unit].flags | {CHARGED})
-        return battle.update(self.unit, center=self.path[-1], facing=self.facing)
+                                 flags=battle.states[self.unit].flags | {CHARGED}, **also)
+        return battle.update(self.unit, center=self.path[-1], facing=self.facing, **also)
 
 
 @dataclass(frozen=True)
@@ -335,8 +337,7 @@ class UnitFled(Movement):
     blocked_by: str = ""
 
     def apply_to(self, battle: Battle) -> Battle:
-        battle = _disengage(self._moved(battle), self.unit)
-        return battle.update(self.unit, status=Status.FLEEING)
+        return _disengage(self._moved(battle, status=Status.FLEEING), self.unit)
 
 
 @dataclass(frozen=True)
@@ -355,8 +356,7 @@ class UnitPursued(Movement):
 class UnitLeftTable(Movement):
 
     def apply_to(self, battle: Battle) -> Battle:
-        battle = _disengage(self._moved(battle), self.unit)
-        return battle.update(self.unit, status=Status.LEFT_TABLE)
+        return _disengage(self._moved(battle, status=Status.LEFT_TABLE), self.unit)
 
 
 @dataclass(frozen=True)

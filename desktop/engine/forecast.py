@@ -419,7 +419,7 @@ class _Walk:
                 below = self._one_by_one(roll, base, here, branch, relied)
             share = Fraction(branch.ways, roll.dice.outcomes)
             for outcome, chance in below.chances.items():
-                found[outcome] += share * chance
+                found[outcome] += share if chance == 1 else share * chance  # a run: 1
             broken |= below.broken
             leaves += below.leaves
         broken.discard(roll.key)  # answered here: nothing above asks about it
@@ -437,7 +437,7 @@ class _Walk:
             below = self.walk(base, child, mark, relied)
             share = Fraction(ways[total], branch.ways)
             for outcome, chance in below.chances.items():
-                found[outcome] += share * chance
+                found[outcome] += share if chance == 1 else share * chance
             broken |= below.broken - {roll.key}
             leaves += below.leaves
         return _Found(found, frozenset(broken), leaves)

@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 from desktop.engine.lazy import shapely
@@ -74,6 +74,21 @@ class Footprint:
     @cached_property
     def polygon(self) -> Polygon:
         return shapely.Polygon(self.corners)
+
+    @cached_property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """(min x, min y, max x, max y) of the corners: the polygon's bounds, without it."""
+        xs, ys = [x for x, _ in self.corners], [y for _, y in self.corners]
+        return (min(xs), min(ys), max(xs), max(ys))
+
+    def __hash__(self) -> int:
+        # Kept: remembered moves are found again by the footprints of the units they saw,
+        # thousands of times in a forecast (a footprint never changes).
+        found: int | None = self.__dict__.get("_hash")
+        if found is None:
+            found = self.__dict__["_hash"] = hash((self.center, self.facing, self.frontage,
+                                                   self.depth))
+        return found
 
     def moved(self, dx: float, dy: float) -> Footprint:
         return Footprint((self.center[0] + dx, self.center[1] + dy), self.facing,
@@ -149,12 +164,30 @@ def overlaps(a: Polygon, b: Polygon) -> bool:
     return bool(a.intersects(b)) and float(a.intersection(b).area) > OVERLAP_AREA_TOLERANCE
 
 
+# How many answers of each pure test below are kept: a forecast asks the same few (the same
+# unit against the same obstacle, in many runs) thousands of times.
+_KEPT = 4096
+
+
 def convex_overlap(a: Sequence[Point], b: Sequence[Point]) -> bool:
     """True when two convex polygons interpenetrate; touching is not overlapping.
 
     The separating-axis test in plain Python: units are rectangles, and this is asked far
-    too often in a move to build shapely polygons each time.
+    too often in a move to build shapely polygons each time (the answer is kept: a
+    forecast asks the same unit against the same obstacle in many runs).
     """
+    try:
+        return _kept_overlap(tuple(a), tuple(b))
+    except TypeError:  # points that do not hash (lists): worked out afresh
+        return _convex_overlap(a, b)
+
+
+@lru_cache(maxsize=_KEPT)
+def _kept_overlap(a: tuple[Point, ...], b: tuple[Point, ...]) -> bool:
+    return _convex_overlap(a, b)
+
+
+def _convex_overlap(a: Sequence[Point], b: Sequence[Point]) -> bool:
     for shape in (a, b):
         count = len(shape)
         for index in range(count):
@@ -216,8 +249,25 @@ def contact_interval(
     """The range of distances t for which `moving` slid by t*direction touches `obstacle`.
 
     Contact begins and ends with a vertex of one shape on an edge of the other, so the extremes
-    of those vertex-edge hits bound the interval. None when the slide never touches it.
+    of those vertex-edge hits bound the interval. None when the slide never touches it. (The
+    answer is kept: moves in many runs of a forecast slide the same unit past the same
+    obstacle.)
     """
+    try:
+        return _kept_interval(tuple(moving), tuple(obstacle), tuple(direction))
+    except TypeError:  # points that do not hash (lists): worked out afresh
+        return _contact_interval(moving, obstacle, direction)
+
+
+@lru_cache(maxsize=_KEPT)
+def _kept_interval(moving: tuple[Point, ...], obstacle: tuple[Point, ...], direction: Point
+                   ) -> tuple[float, float] | None:
+    return _contact_interval(moving, obstacle, direction)
+
+
+def _contact_interval(
+    moving: Sequence[Point], obstacle: Sequence[Point], direction: Point
+) -> tuple[float, float] | None:
     hits: list[float] = []
     for vertex in moving:
         for a, b in _edges(obstacle):

@@ -121,10 +121,8 @@ class _Near:
 
     def _others(self, box: Box) -> list[str]:
         """Other units on the table, not ignored, whose bounding box meets `box`."""
-        battle = self.battle
-        return battle.in_roster_order(
-            uid for uid in spatial.candidates(battle, shapely.box(*box))
-            if uid != self.unit_id and uid not in self.ignore)
+        return [uid for uid in spatial.in_box(self.battle, box)
+                if uid != self.unit_id and uid not in self.ignore]
 
     def _unit(self, uid: str) -> Obstacle:
         found = self._units.get(uid)

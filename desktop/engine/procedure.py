@@ -26,7 +26,7 @@ from desktop.engine.errors import AnswerError, quoted
 from desktop.engine.events import Event
 from desktop.engine.model import Battle
 from desktop.engine.odds import percent
-from desktop.engine.sight import Recall, Sight, SightState, watching
+from desktop.engine.sight import Recall, Sight, SightState, start_watching, stop_watching
 from desktop.engine.wording import agree
 
 
@@ -428,6 +428,8 @@ class Shared:
         self.recall = Recall()
 
     def after(self, battle: Battle, event: Event) -> Battle:
+        if type(event).apply_to is Event.apply_to:
+            return battle  # a record (a roll, a test): the battle as it was, nothing to hash
         key = (id(battle), event)
         found = self._after.get(key)
         if found is None:
@@ -551,8 +553,11 @@ class Session:
             if sight is None and shared is None:
                 self._step(answer)
             else:  # what movement looks at, and the moves it may find, while the run runs
-                with watching(sight, shared.recall if shared is not None else None):
+                tokens = start_watching(sight, shared.recall if shared is not None else None)
+                try:
                     self._step(answer)
+                finally:
+                    stop_watching(tokens)
         except StopIteration:
             self.pending = None
             self.done = True
@@ -654,5 +659,7 @@ def run(start: Session | Resolution, answer: Callable[[Request], object]) -> Ses
 
 
 def with_odds(request: Roll, outcomes: Sequence[tuple[str, Fraction]]) -> Roll:
+    if not outcomes and not request.given_odds:
+        return request  # nothing to give: the same roll (a forecast asks thousands)
     return replace(request, given_odds=tuple(Outcome(label, chance)
                                              for label, chance in outcomes))

@@ -16,9 +16,10 @@ what it looked at is looked at again, so a `Sight` checks it as if it were worke
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from contextvars import ContextVar
+from functools import lru_cache
 from typing import TypeVar
 
 from desktop.engine.geometry import (
@@ -73,15 +74,27 @@ def _ground(footprints: Iterable[Footprint]) -> tuple[Box, list[tuple[Point, ...
     return (min(xs), min(ys), max(xs), max(ys)), grown
 
 
-_SIGHT: ContextVar[Sight | None] = ContextVar("sight", default=None)
-_RECALL: ContextVar[Recall | None] = ContextVar("recall", default=None)
-_MEMORY: ContextVar[list[_Look] | None] = ContextVar("sight_memory", default=None)
+_GROWN = "_sight_ground"  # where `_grown` keeps a footprint's ground
+
+
+class _Watched(threading.local):
+    """What movement reports to in this thread (a forecast walks in a window's worker while
+    the window resolves): the run's `Sight`, the `Recall` of its walk, and the looks of the
+    move being remembered. Plain attributes, set and put back around each step of a
+    session: a forecast makes tens of thousands of steps."""
+
+    sight: Sight | None = None
+    recall: Recall | None = None
+    memory: list[_Look] | None = None
+
+
+_NOW = _Watched()
 
 
 def look(points: Sequence[Point]) -> None:
     """Movement looked inside the convex hull of `points`: nothing outside it could change
     what it works out. Free unless a run is watched or a move is being remembered."""
-    sight, memory = _SIGHT.get(), _MEMORY.get()
+    sight, memory = _NOW.sight, _NOW.memory
     if sight is None and memory is None:
         return
     looked = _Look(points)
@@ -93,7 +106,7 @@ def look(points: Sequence[Point]) -> None:
 
 def look_around(points: Sequence[Point], reach: float) -> None:
     """Movement looked at everything within `reach` of the shape with these corners."""
-    if _SIGHT.get() is None and _MEMORY.get() is None:
+    if _NOW.sight is None and _NOW.memory is None:
         return
     xs, ys = [x for x, _ in points], [y for _, y in points]
     low_x, low_y, high_x, high_y = min(xs) - reach, min(ys) - reach, max(xs) + reach, \
@@ -104,6 +117,8 @@ def look_around(points: Sequence[Point], reach: float) -> None:
 # What a Sight holds, as a value: (relied, broken, watched ground per promise).
 SightState = tuple[frozenset[str], frozenset[str],
                    tuple[tuple[str, Box, tuple[tuple[Point, ...], ...]], ...]]
+
+_NOTHING: SightState = (frozenset(), frozenset(), ())
 
 
 class Sight:
@@ -117,6 +132,8 @@ class Sight:
 
     def state(self) -> SightState:
         """All it holds, as a value (a forecast resumes runs from it and compares them)."""
+        if not (self.relied or self.broken or self._watched):
+            return _NOTHING  # most phases of most runs: one value, not three new ones
         return frozenset(self.relied), frozenset(self.broken), tuple(self._watched)
 
     @classmethod
@@ -164,10 +181,17 @@ class Recall:
                                                                _Kept]]] = {}
 
     def find(self, battle: Battle, key: Hashable) -> _Kept | None:
-        for seen, kept_by_pose in self._kept.get(key, {}).items():
+        variants = self._kept.get(key)
+        if not variants:
+            return None
+        for seen, kept_by_pose in variants.items():
             kept = kept_by_pose.get(_poses(battle, seen))
-            if kept is not None and not any(
-                    kept.sees(battle.footprint(uid)) for uid in battle.states if uid not in seen):
+            if kept is None:
+                continue
+            for uid in battle.states:  # a plain loop: asked thousands of times a forecast
+                if uid not in seen and kept.sees(battle.footprint(uid)):
+                    break
+            else:
                 return kept
         return None
 
@@ -180,25 +204,36 @@ class Recall:
 
 def _poses(battle: Battle, units: Sequence[str]) -> tuple[object, ...]:
     """All movement reads of these units: where they stand and whether they are in play."""
-    return tuple((battle.footprint(uid), battle.states[uid].status.on_table) for uid in units)
+    states = battle.states
+    return tuple([(battle.footprint(uid), states[uid].status.on_table) for uid in units])
 
 
 class _Kept:
     """A remembered value and what working it out looked at."""
 
-    __slots__ = ("looks", "value")
+    __slots__ = ("box", "looks", "value")
 
     def __init__(self, value: object, looks: Sequence[_Look]) -> None:
         self.value = value
         self.looks = tuple(looks)
+        # The box round every look: ground clear of it meets none of them (found again in
+        # many battles, a move is asked of every unit whether it sees it).
+        boxes = [looked.box for looked in self.looks]
+        self.box: Box | None = (
+            (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+             max(b[3] for b in boxes)) if boxes else None)
 
     def sees(self, footprint: Footprint) -> bool:
-        grown = _ground((footprint,))
-        assert grown is not None
+        if self.box is None:
+            return False
+        grown = _grown(footprint)
+        (low_x, low_y, high_x, high_y), around = self.box, grown[0]
+        if low_x > around[2] or high_x < around[0] or low_y > around[3] or high_y < around[1]:
+            return False
         return any(looked.meets(*grown) for looked in self.looks)
 
     def look_again(self) -> None:
-        sight, memory = _SIGHT.get(), _MEMORY.get()
+        sight, memory = _NOW.sight, _NOW.memory
         if memory is not None:
             memory.extend(self.looks)
         if sight is not None and sight.watches:
@@ -206,16 +241,46 @@ class _Kept:
                 sight.seen(looked)
 
 
+def _grown(footprint: Footprint) -> tuple[Box, list[tuple[Point, ...]]]:
+    """`_ground` of one footprint, kept with it: every remembered move found again asks it
+    of every unit (a footprint never changes)."""
+    found: tuple[Box, list[tuple[Point, ...]]] | None = footprint.__dict__.get(_GROWN)
+    if found is None:
+        found = footprint.__dict__[_GROWN] = _grown_at(footprint)
+    return found
+
+
+@lru_cache(maxsize=4096)  # and by value: the runs of a forecast put units in the same places
+def _grown_at(footprint: Footprint) -> tuple[Box, list[tuple[Point, ...]]]:
+    found = _ground((footprint,))
+    assert found is not None
+    return found
+
+
 @contextmanager
 def watching(sight: Sight | None, recall: Recall | None = None) -> Iterator[None]:
     """Report what movement looks at to `sight`, and find moves in `recall`, while the
     block runs."""
-    sight_token, recall_token = _SIGHT.set(sight), _RECALL.set(recall)
+    tokens = start_watching(sight, recall)
     try:
         yield
     finally:
-        _SIGHT.reset(sight_token)
-        _RECALL.reset(recall_token)
+        stop_watching(tokens)
+
+
+Tokens = tuple[Sight | None, Recall | None]  # what was watched before
+
+
+def start_watching(sight: Sight | None, recall: Recall | None = None) -> Tokens:
+    """`watching` without a context manager, for a session's every step (a forecast makes
+    thousands): `stop_watching` with what this returns ends it."""
+    before = _NOW.sight, _NOW.recall
+    _NOW.sight, _NOW.recall = sight, recall
+    return before
+
+
+def stop_watching(tokens: Tokens) -> None:
+    _NOW.sight, _NOW.recall = tokens
 
 
 def remember(battle: Battle, key: Hashable, compute: Callable[[], T], *,
@@ -225,7 +290,7 @@ def remember(battle: Battle, key: Hashable, compute: Callable[[], T], *,
     or later, looks again at what the work looked at."""
     cache: dict[Hashable, _Kept] = battle.__dict__.setdefault("_remembered", {})
     kept = cache.get(key)
-    recall = _RECALL.get() if mover else None
+    recall = _NOW.recall if mover else None
     if kept is None and recall is not None:
         kept = recall.find(battle, key)
         if kept is not None:
@@ -233,13 +298,13 @@ def remember(battle: Battle, key: Hashable, compute: Callable[[], T], *,
     if kept is not None:
         kept.look_again()
         return kept.value  # type: ignore[return-value]  # kept under this key by this call
-    outer = _MEMORY.get()
+    outer = _NOW.memory
     looks: list[_Look] = []
-    token = _MEMORY.set(looks)
+    _NOW.memory = looks
     try:
         value = compute()
     finally:
-        _MEMORY.reset(token)
+        _NOW.memory = outer
     kept = cache[key] = _Kept(value, looks)
     if recall is not None:
         recall.keep(battle, key, mover, kept)

@@ -162,12 +162,47 @@ class _FleeRolls(Phase):
                                  tuple(pursuits.items()), tuple(overruns))
         uid = self.flee_from[done][0]
         flee_dice = _dice_option(rec.battle, "flee_dice")
+        # Its odds are measured where it will move (issue 24, D2): after those before it.
         roll = yield from distance_roll(
             rec, uid, flee_dice, key=f"flee:{uid}", purpose="flee", clause="BP-2",
             why=(f"{rec.battle.roster[uid].name} roll {flee_dice} to flee. The dice are set "
                  f"beside the unit; nothing moves until every roll is made."),
-            outcome_of=_flee_outcome(rec.battle, uid, dict(self.headings)[uid]))
+            outcome_of=_flee_outcome(_battle_when_fleeing(rec.battle, self, uid), uid,
+                                     dict(self.headings)[uid]))
         return replace(self, flee_rolls=(*self.flee_rolls, (uid, roll)))
+
+
+def _battle_when_fleeing(battle: Battle, rolls: _FleeRolls, unit_id: str) -> Battle:
+    """The battle as it will stand when `unit_id` flees (BP-6: after the catches, the units
+    before it in `flee_from` move one by one, each its flee roll, known by now).
+
+    Exact when nobody may pursue the units before it (BP-3: no unit touches them that
+    touches only broken enemies). One that may be pursued waits on a declaration and dice
+    still to come, caught or fled: it is taken where it stands, as in W6. Kept with the
+    battle, for every total's odds."""
+    def fled() -> Battle:
+        scratch = Recorder(battle)
+        flee_rolls, headings = dict(rolls.flee_rolls), dict(rolls.headings)
+        for uid, source in rolls.flee_from:
+            if uid == unit_id:
+                break
+            if _may_be_pursued(battle, uid) or scratch.battle.states[uid].status != Status.BROKEN:
+                continue
+            plan = flee_around(scratch.battle, uid, headings[uid], flee_rolls[uid])
+            emit_flee(scratch, uid, plan, flee_rolls[uid], away_from=source, clause="BP-6",
+                      left_clause="BP-6")
+        return scratch.battle
+
+    return remember(battle, ("fled before", unit_id, rolls), fled)
+
+
+def _may_be_pursued(battle: Battle, unit_id: str) -> bool:
+    """BP-3: whether a unit ready to pursue touches this broken unit and no enemy of its
+    own that still stands (what `_declare` asks)."""
+    return any(battle.states[uid].status == Status.READY
+               and all(battle.states[e].status == Status.BROKEN
+                       for e in spatial.touching_enemies(battle, uid))
+               for uid in spatial.touching_enemies(battle, unit_id))
 
 
 @dataclass(frozen=True)
