@@ -696,3 +696,22 @@ def test_long_option_names_are_cut_in_the_middle_where_they_differ(qtbot, url):
     shown = [metrics.elidedText(name, tree.textElideMode(), 90)
              for name in ("Sword of the Quest", "Sword of the Lady")]
     assert shown[0] != shown[1]
+
+
+def test_models_past_the_units_size_are_refused_with_a_word(qtbot, url, answers):
+    """A real-window try of issue 23 (and issue 20, item 1): 20 typed into the dock's 5-15
+    models box left 5 without a word. The number stays, and the status bar says why."""
+    store_sample_data(url)
+    window = open_window(qtbot, url)
+    knights_army(qtbot, window, answers)
+    spin = window.army_books.panel.ui.modelsSpin
+    qtbot.waitUntil(spin.isVisible)
+    before = spin.value()
+    spin.setFocus()
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin.lineEdit(), str(spin.maximum() + 5))
+    qtbot.keyClick(spin.lineEdit(), Qt.Key.Key_Return)
+    assert spin.value() == before
+    assert window.current_army.units[0].models == before
+    message = window.statusBar().currentMessage()
+    assert str(spin.maximum() + 5) in message and str(spin.maximum()) in message

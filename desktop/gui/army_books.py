@@ -140,6 +140,9 @@ class ArmyBooks(QObject):
         # dock reads the stored roster again.
         self._states: dict[str, tuple[ArmyBook, RosterState, Evaluation]] = {}
         self.panel = BookPanel()
+        # A number of models past the unit's size is refused; the status bar says why, as
+        # long as a player needs to read it (the field's own tip goes with the mouse).
+        self.panel.ui.modelsSpin.refused.connect(self._say)
         self.dock = QDockWidget("Army Book", window)
         self.dock.setObjectName("bookDock")
         settle_dock(self.dock, self.panel)
