@@ -1124,6 +1124,16 @@ def test_import_battlescribe_roster(qtbot, url):
     assert stored_names(url) == []
 
 
+def test_a_roster_imported_without_its_game_data_says_how_to_edit_its_options(qtbot, url):
+    """A real-window try of issue 23: a .rosz imported into a database without its game
+    data said only that its catalogue was not one of Rout's army lists."""
+    window = open_window(qtbot, url)
+    import_and_wait(qtbot, window, BATTLESCRIBE_ROSTER)
+    assert window.current_army is not None and window.current_army.book is None
+    said = window.statusBar().currentMessage()
+    assert "the game data of Bretonnia is not stored: add it (File ▸ Game Data…)" in said
+
+
 def test_an_army_imported_twice_is_told_apart(qtbot, url):
     """A real-window try of issue 23: an army exported and imported back into the same
     database showed twice under one name in the Armies dock and in New Battle."""

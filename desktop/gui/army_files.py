@@ -82,7 +82,14 @@ class ArmyFiles(QObject):
                 imported = replace(imported, army=replace(
                     imported.army, name=numbered_name(imported.army.name, taken)))
             window.push_army(None, imported.army, f"Import {imported.army.name}")
-            warned = "; ".join(imported.warnings)
+            warnings = list(imported.warnings)
+            if path.suffix.lower() in ROSTER_SUFFIXES and imported.army.book is None \
+                    and imported.catalogue:
+                # Read without its catalogue: its units are plain ones until the data is in.
+                warnings.insert(0, f"the game data of {imported.catalogue} is not stored: "
+                                   "add it (File ▸ Game Data…) and import again to edit "
+                                   "the army's options")
+            warned = "; ".join(warnings)
             window.tell(f"Imported {imported.army.name} from {path.name}"
                         + (f" — {warned}" if warned else ""))
             if on_finished:
