@@ -25,16 +25,21 @@ from contextlib import contextmanager
 _lock = threading.Lock()
 _readers = 0
 _was_enabled = True
+_keep = True
 
 
 @contextmanager
-def bulk_reading() -> Iterator[None]:
+def bulk_reading(keep: bool = True) -> Iterator[None]:
     """The collector paused while the block runs (nested and concurrent blocks share one
-    pause); its automatic passes resume after the last block."""
-    global _readers, _was_enabled
+    pause); its automatic passes resume after the last block. With `keep` (the first
+    block's say), what is alive then is frozen out of the collector's passes: a read whose
+    result lives on (a window's game data) says so; one read alone (a data file parsed)
+    does not."""
+    global _readers, _was_enabled, _keep
     with _lock:
         if _readers == 0:
             _was_enabled = gc.isenabled()
+            _keep = keep
             gc.disable()
         _readers += 1
     try:
@@ -43,7 +48,8 @@ def bulk_reading() -> Iterator[None]:
         with _lock:
             _readers -= 1
             if _readers == 0:
-                gc.freeze()  # what the read keeps: out of the collector's passes
+                if _keep:
+                    gc.freeze()  # what the read keeps: out of the collector's passes
                 if _was_enabled:
                     gc.enable()
 

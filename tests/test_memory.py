@@ -88,3 +88,13 @@ def test_what_a_read_keeps_is_left_out_of_the_collectors_passes_until_let_go():
     let_go()
     assert gc.get_freeze_count() == 0
     assert gc.collect() >= 1000  # given back: the dropped cycles are collected
+
+
+def test_a_read_whose_result_does_not_live_on_freezes_nothing():
+    let_go()
+    with bulk_reading(keep=False):
+        assert not gc.isenabled()
+        with bulk_reading():  # within it: the first block has the say
+            pass
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == 0

@@ -54,6 +54,7 @@ from desktop.engine.bsdata.model import (
     Rule,
 )
 from desktop.engine.errors import quoted
+from desktop.memory import bulk_reading
 
 # XML is fed to its parser this many bytes at a time: one call parses a large catalogue in
 # ~70 ms holding the GIL, and a worker doing so froze the window's thread that long.
@@ -189,6 +190,7 @@ def root_kind(root: Element, name: str, expected: tuple[str, ...]) -> str:
     return local
 
 
+@bulk_reading(keep=False)  # a tree of values, no cycles: the collector's passes are waste
 def read_data_file(data: bytes, name: str) -> DataFile:
     """A game system or catalogue from the bytes of a `.gst`, `.cat`, `.gstz` or `.catz`."""
     root = parse_xml(unpack(data, name), name)
