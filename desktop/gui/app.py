@@ -105,6 +105,7 @@ def _grab(app: QApplication, window: MainWindow, path: Path) -> int:
     # events and zero-delay timers; nothing the picture shows waits for a clock.
     for _ in range(SETTLE_ROUNDS):
         app.processEvents()
+    window.setUpdatesEnabled(True)
     if not save_picture(window.grab(), path):
         print(f"rout: cannot save the screenshot to {path} (check that the folder exists and "
               "is writable, and that the name ends in .png or .jpg)", file=sys.stderr)
@@ -206,7 +207,9 @@ def save_screenshot(path: Path, database: str | None = None, army: str | None = 
         return EXIT_CANNOT_SAVE
     window = MainWindow()
     window.exclusive = False  # a picture may be taken while Rout is open on the file
-    window.battles.unattended = True  # what goes wrong is printed, not shown in a box
+    window.unattended = True  # what goes wrong is printed, not shown in a box
+    # Drawn once, into the picture (_grab), rather than on screen first and then again.
+    window.setUpdatesEnabled(False)
     window.resize(window_size)
     _show(window)
     window.open_database(database_url(database, None))

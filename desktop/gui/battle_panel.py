@@ -131,8 +131,6 @@ class BattlePanel(QObject):
         self.undo_stack = undo_stack
         self.settings = settings
         self.workspace: BattleWorkspace | None = None
-        # True in a window nobody sits at (--screenshot): a message box would wait forever.
-        self.unattended = False
         self.list_model: BattleListModel | None = None
 
         self.resolutions = resolutions.Resolutions(self)
@@ -603,7 +601,8 @@ class BattlePanel(QObject):
 
     def report_failure(self, message: str) -> None:
         self.status.emit(message)
-        if self.window.isVisible() and not self.unattended:
+        # MainWindow.unattended: a window nobody sits at (--screenshot) prints instead.
+        if self.window.isVisible() and not getattr(self.window, "unattended", False):
             QMessageBox.warning(self.window, "Battle", message)
 
     # Resolutions (desktop.gui.resolutions): what tests and the window ask of the panel

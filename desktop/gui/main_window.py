@@ -225,6 +225,8 @@ class MainWindow(QMainWindow):
         self._runner: TaskRunner | None = None
         # False for a window that only looks (--screenshot): it may share a file.
         self.exclusive = True
+        # True in a window nobody sits at (--screenshot): a message box would wait forever.
+        self.unattended = False
         self._closing = False
 
         self.ui.actionQuit.triggered.connect(self.close)
@@ -510,11 +512,13 @@ class MainWindow(QMainWindow):
         layouts and the docks' new sizes take a few turns of the event loop, and painting
         each turn drew the roster up to three times before the armies stood still.
         """
+        painting = self.updatesEnabled()  # a window drawn only into a picture stays off
         self.setUpdatesEnabled(False)
         try:
             self._show_database(store, armies, libraries)
         finally:
-            QTimer.singleShot(0, self, lambda: self.setUpdatesEnabled(True))
+            if painting:
+                QTimer.singleShot(0, self, lambda: self.setUpdatesEnabled(True))
 
     def _show_database(self, store: Store, armies: dict[str, Army],
                        libraries: dict[str, Library]) -> None:
