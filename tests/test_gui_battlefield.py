@@ -531,6 +531,39 @@ def test_zoomed_out_units_paint_no_bases(table):
     assert painted() == models  # every model of the four units, one base each
 
 
+def test_zoomed_out_units_still_show_their_front(table):
+    """Zoomed out, where no base is drawn, a unit's front is its light band: it must show
+    whatever the sub-pixel place of a unit 10 pixels deep (a thin band was skipped by the
+    texture's sampling or hidden under the outline for about half the units)."""
+    items = [item for item in table.scene.items() if isinstance(item, UnitItem)]
+    for item in items:
+        item.label.setVisible(False)
+    checked = 0
+    for width in range(360, 560, 6):
+        table.view.resize(width, 200)
+        table.view.fit_table()
+        image = QImage(table.view.viewport().size(), QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(Qt.GlobalColor.black)
+        painter = QPainter(image)
+        table.view.render(painter)
+        painter.end()
+        to_view = table.view.viewportTransform()
+        for item in items:
+            rect = item.rect()
+            depth = item.deviceTransform(to_view).mapRect(rect)
+            if item.detail.isVisible() or min(depth.width(), depth.height()) < 10:
+                continue
+            # The front half of the body: the band is its only light paint.
+            front = item.deviceTransform(to_view).mapRect(
+                QRectF(rect.center().x(), rect.top(), rect.width() / 2, rect.height()))
+            light = [(x, y) for x in range(round(front.left()), round(front.right()))
+                     for y in range(round(front.top()), round(front.bottom()))
+                     if min(image.pixelColor(x, y).getRgb()[:3]) > 200]
+            assert light, (item.unit_id, width, front)
+            checked += 1
+    assert checked > 20
+
+
 def test_a_label_with_no_clear_room_near_its_unit_still_names_it(table):
     """Issue 20, item 11: a unit whose label found no clear place went unnamed. The four
     units in a few pixels: no place beside them is clear, yet each is named where its label

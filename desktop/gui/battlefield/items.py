@@ -9,6 +9,7 @@ stay upright and readable at any zoom (and are not flipped).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import ClassVar, Final
@@ -19,11 +20,12 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QFontMetricsF,
-    QLinearGradient,
+    QImage,
     QPainter,
     QPainterPath,
     QPen,
     QPolygonF,
+    QTransform,
 )
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -187,12 +189,36 @@ class LabelItem(QGraphicsItem):
             y += metrics.height()
 
 
+FRONT_BAND: Final = QColor("#f4f4f4")
+# The front band is the front quarter of a unit's body, drawn where bases are not (zoomed
+# out): 2.5 pixels of a unit 10 pixels deep, so that its outline never covers all of it.
+BAND_TEXELS: Final = 4
+
+
+@functools.cache
+def _band_texture(fill_rgba: int) -> QImage:
+    texture = QImage(BAND_TEXELS, 1, QImage.Format.Format_ARGB32_Premultiplied)
+    texture.fill(QColor.fromRgba(fill_rgba))
+    texture.setPixelColor(BAND_TEXELS - 1, 0, FRONT_BAND)
+    return texture
+
+
+def front_band_brush(fill: QColor, rect: QRectF) -> QBrush:
+    """`fill` over `rect` with a light band along its front (+x): a texture stretched over
+    the depth, which the raster engine fills about as fast as a plain colour (a linear
+    gradient took half again as long as the plain rectangles for a table of 2,000 units)."""
+    brush = QBrush(_band_texture(fill.rgba()))
+    brush.setTransform(QTransform.fromTranslate(rect.left(), 0.0)
+                       .scale(rect.width() / BAND_TEXELS, 1.0))
+    return brush
+
+
 class UnitItem(QGraphicsRectItem):
     """A unit drawn from its engine footprint.
 
     The body is a plain rectangle painted by Qt itself (no Python per paint: 2,000 of them
-    repaint about as fast as plain rectangles); its gradient brush ends in a light band that
-    marks the front at any zoom. The bases, the crisp front edge and the rout dashes are a
+    repaint about as fast as plain rectangles); its brush ends in a light band that marks
+    the front at any zoom. The bases, the crisp front edge and the rout dashes are a
     child DetailItem, which draws only when zoomed in (level of detail, as Qt's chips).
     """
 
@@ -226,12 +252,7 @@ class UnitItem(QGraphicsRectItem):
             fill = QColor(colour)
             if routed:
                 fill.setAlpha(110)
-            # The front band: the last eighth of the depth fades to white.
-            gradient = QLinearGradient(rect.left(), 0.0, rect.right(), 0.0)
-            gradient.setColorAt(0.0, fill)
-            gradient.setColorAt(0.86, fill)
-            gradient.setColorAt(1.0, QColor("#f4f4f4"))
-            self.setBrush(QBrush(gradient))
+            self.setBrush(front_band_brush(fill, rect))
             self._restyle()
         self.detail.set_formation(rect, state.files, state.models, unit.profile.base,
                                   self._colour, routed)
