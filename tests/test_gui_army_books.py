@@ -715,3 +715,32 @@ def test_models_past_the_units_size_are_refused_with_a_word(qtbot, url, answers)
     assert window.current_army.units[0].models == before
     message = window.statusBar().currentMessage()
     assert str(spin.maximum() + 5) in message and str(spin.maximum()) in message
+
+
+def test_the_dock_shows_a_count_typed_in_the_roster_outside_the_units_size(qtbot, url, answers):
+    """A real-window try of issue 23: 8 typed into the roster's Models cell of a unit of
+    10 or more was kept (the limits list named it), while the dock's Models box, bounded
+    by the size, showed 10. It shows the unit's own count and says it is outside."""
+    store_sample_data(url)
+    window = open_window(qtbot, url)
+    knights_army(qtbot, window, answers)
+    unit = window.current_army.units[0]
+    panel = window.army_books.panel
+    assert panel.ui.modelsSpin.minimum() == 5
+    spin = open_editor(window, cell(window, unit.id, "models"))
+    type_number(qtbot, spin, 3)
+    commit(qtbot, window, spin)
+    dock_settled(qtbot, window)
+    assert window.current_army.units[0].models == 3
+    qtbot.waitUntil(lambda: panel.ui.modelsSpin.value() == 3)
+    assert "has 3: outside its size" in panel.ui.modelsRange.text()
+    assert any("Knights" in line and "3" in line for line in panel.limits_shown())
+    # Back inside: the box is bounded by the size again.
+    panel.ui.modelsSpin.setFocus()
+    panel.ui.modelsSpin.lineEdit().selectAll()
+    qtbot.keyClicks(panel.ui.modelsSpin.lineEdit(), "6")
+    qtbot.keyClick(panel.ui.modelsSpin.lineEdit(), Qt.Key.Key_Return)
+    dock_settled(qtbot, window)
+    assert window.current_army.units[0].models == 6
+    qtbot.waitUntil(lambda: panel.ui.modelsSpin.minimum() == 5)
+    assert "outside" not in panel.ui.modelsRange.text()

@@ -186,14 +186,19 @@ class BookPanel(QWidget):
         if models is None:
             return
         spin = self.ui.modelsSpin
+        count = max(models.count, 1)
+        low, high = max(models.minimum, 1), models.maximum or 10_000
         spin.blockSignals(True)
-        spin.setRange(max(models.minimum, 1), models.maximum or 10_000)
-        spin.setValue(max(models.count, 1))
+        # A unit made outside its size (the roster's Models cell takes any number; the
+        # limits list names it) shows its own count, not the nearest one the book allows.
+        spin.setRange(min(low, count), max(high, count))
+        spin.setValue(count)
         spin.blockSignals(False)
         top = f"–{models.maximum}" if models.maximum else " or more"
         each = f", {_shown(models.points_each)} pts each" if models.points_each else ""
-        self.ui.modelsRange.setText(f"{models.minimum}{top}{each}")
-        spin.setToolTip(f"{models.name}: {models.minimum}{top}{each}")
+        outside = "" if low <= count <= high else f" (has {count}: outside its size)"
+        self.ui.modelsRange.setText(f"{models.minimum}{top}{each}{outside}")
+        spin.setToolTip(f"{models.name}: {models.minimum}{top}{each}{outside}")
 
     def _add(self, parent: QTreeWidgetItem, choice: Choice) -> None:
         item = QTreeWidgetItem(parent, [choice.name, ""])
