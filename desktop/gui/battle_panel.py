@@ -205,6 +205,7 @@ class BattlePanel(QObject):
         scene.locked = self._locked
         self._view = battlefield_view.BattlefieldView(scene, ui.battlefieldTab)
         self.tools = self._tool_bar(ui.battlefieldTab)
+        self._view.toolChanged.connect(self._tool_changed)
         ui.battlefieldLayout.addWidget(self.tools)
         ui.battlefieldLayout.addWidget(self._view)
         self.replay_bar = replay.ReplayBar(ui.battlefieldTab)
@@ -255,7 +256,10 @@ class BattlePanel(QObject):
         for kind, label in TERRAIN_KINDS:
             self.terrain_kind.addItem(label, kind)
         self.terrain_kind.currentIndexChanged.connect(lambda index: self._apply_terrain_kind())
-        bar.addWidget(self.terrain_kind)
+        # Shown with the Terrain tool only: beside a 320-pixel dock at 1280 wide, the bar
+        # has no room for it and Fit Table and Skip together (issue 20, item 15).
+        self._terrain_kind_shown = bar.addWidget(self.terrain_kind)
+        self._terrain_kind_shown.setVisible(False)
         bar.addSeparator()
         # The turn tracker: which turn it is, and the step to the next one.
         self.turn_label = QLabel("", bar)
@@ -276,6 +280,11 @@ class BattlePanel(QObject):
 
     def _pick_tool(self, name: str) -> None:
         self.view.set_tool(name)
+
+    def _tool_changed(self, name: str) -> None:
+        # The view's tool may come from its context menu too: the bar follows it.
+        self.tool_actions[name].setChecked(True)
+        self._terrain_kind_shown.setVisible(name == "terrain")
         self._apply_terrain_kind()
 
     def _apply_terrain_kind(self) -> None:

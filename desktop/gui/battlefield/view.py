@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSizeF, Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSizeF, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -55,6 +55,8 @@ PAGE_WIDTH_PX: Final = 800
 
 class BattlefieldView(QGraphicsView):
     """Shows a BattlefieldScene with y growing up the screen; zoom, pan and tools."""
+
+    toolChanged = Signal(str)  # the tool's name, whoever picked it (toolbar, menu, key)
 
     def __init__(self, scene: BattlefieldScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
@@ -202,6 +204,7 @@ class BattlefieldView(QGraphicsView):
         self.tool.deactivate()
         self.tool = TOOLS[name](self)
         self.tool.activate()
+        self.toolChanged.emit(name)
 
     # --- events ---------------------------------------------------------------------------
 
