@@ -45,6 +45,7 @@ from test_gui_roster import (
 
 from desktop.gui.army_books import DOCK_WIDTH
 from desktop.gui.book_dialogs import (
+    ENTRY_ROLE,
     NO_DATA_LINE,
     BookArmyDialog,
     BookUnitsDialog,
@@ -744,3 +745,28 @@ def test_the_dock_shows_a_count_typed_in_the_roster_outside_the_units_size(qtbot
     assert window.current_army.units[0].models == 6
     qtbot.waitUntil(lambda: panel.ui.modelsSpin.minimum() == 5)
     assert "outside" not in panel.ui.modelsRange.text()
+
+
+def test_the_add_units_filter_points_at_a_unit_the_army_may_take(qtbot, url, answers):
+    """A real-window try of issue 23: typing "knight" in Add Units of a Bretonnian army put
+    the greyed Green Knight first, so Add was off; the first unit it may take is chosen."""
+    store_bretonnia(url)
+    window = open_window(qtbot, url)
+    new_army(qtbot, window, answers, limit="2000")
+    qtbot.waitUntil(lambda: window.current_army is not None, timeout=20_000)
+    seen: dict[str, Any] = {}
+
+    def look(dialog: BookUnitsDialog) -> None:
+        qtbot.keyClicks(dialog.ui.searchEdit, "knight")
+        listed = [dialog.rows[str(index.data(ENTRY_ROLE))]
+                  for index in dialog._unit_indexes()]
+        seen["greyed first"] = bool(listed) and bool(listed[0].blocked)
+        seen["chosen"] = dialog.chosen()
+        seen["ok"] = dialog.ui.buttonBox.button(
+            QDialogButtonBox.StandardButton.Ok).isEnabled()
+        dialog.reject()
+    answers.answer(BookUnitsDialog, look)
+    window.ui.actionAddUnits.trigger()
+    qtbot.waitUntil(lambda: not answers.expected, timeout=20_000)
+    assert seen["greyed first"], "the book no longer lists a greyed knight first"
+    assert seen["chosen"] and seen["ok"]

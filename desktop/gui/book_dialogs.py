@@ -402,8 +402,16 @@ class BookUnitsDialog(QDialog):
         self.ui.buttonBox.accepted.connect(self.accept)
         self.ui.buttonBox.rejected.connect(self.reject)
         self.ui.buttonBox.button(QDialogButtonBox.StandardButton.Ok).setText("Add")
-        self._highlight(next(iter(self._unit_indexes()), None))
+        self._highlight(self._first_addable())
         self._describe()
+
+    def _first_addable(self) -> QModelIndex | None:
+        """The first unit listed that the army may take now, else the first listed: Enter
+        adds what the filter found, not a greyed unit above it."""
+        listed = self._unit_indexes()
+        return next((index for index in listed
+                     if not self.rows[str(index.data(ENTRY_ROLE))].blocked),
+                    next(iter(listed), None))
 
     def _unit_indexes(self) -> list[QModelIndex]:
         found: list[QModelIndex] = []
@@ -477,7 +485,7 @@ class BookUnitsDialog(QDialog):
         self.proxy.setFilterFixedString(text)
         self.ui.unitTree.expandAll()
         if not self.chosen():
-            self._highlight(next(iter(self._unit_indexes()), None))
+            self._highlight(self._first_addable())
         self._describe()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
