@@ -17,6 +17,7 @@ from desktop.engine.bsdata import actions
 from desktop.engine.bsdata.choices import (
     Choice,
     choose,
+    remove_unit,
     set_amount,
     unchoose,
     unit_choices,
@@ -189,3 +190,30 @@ def test_units_the_force_may_not_take_now_say_why():
         "the Characters slot is full at this points limit: at most 4 (4 taken)")
     errors = [e.message for e in Evaluation(data, grown).errors()]
     assert not any("Characters" in m for m in errors)  # full is not broken
+
+
+def test_a_unit_that_brings_a_capped_category_from_inside_is_greyed_once_one_is_taken():
+    """A real-window try of issue 23: with a Paladin Battle Standard Bearer in the army (a
+    new Bretonnian army comes with one), Add Units offered a second one: its banner, inside
+    the unit, is what the army's "at most 1 Battle Standard Bearer" counts."""
+    need(LEXICANUM)
+    data, roster, force = bretonnian_army(2000)
+    held = [s for s in roster.forces[0].selections
+            if s.option.name == "Paladin Battle Standard Bearer"]
+    assert len(held) == 1
+    assert not [e for e in Evaluation(data, roster).errors() if "Standard Bearer" in e.message]
+    offers = {o.name: o.blocked for o in unit_offers(data, roster, force)}
+    assert offers["Paladin Battle Standard Bearer"] == (
+        "one more would break: The roster can have at most 1 Battle Standard Bearer (has 2)")
+    # What it says: adding one breaks exactly that.
+    bsb_entry = next(o.entry_id for o in unit_offers(data, roster, force)
+                     if o.name == "Paladin Battle Standard Bearer")
+    second, _ = actions.select_entry(data, roster, force, bsb_entry)
+    assert any("at most 1 Battle Standard Bearer" in e.message
+               for e in Evaluation(data, second).errors())
+    # A Paladin, who may be made General but is not by being added, stays free to add;
+    # without the banner bearer, one may be added again.
+    assert offers["Paladin"] == ""
+    alone = remove_unit(roster, held[0].id)
+    offers = {o.name: o.blocked for o in unit_offers(data, alone, force)}
+    assert offers["Paladin Battle Standard Bearer"] == ""

@@ -25,7 +25,13 @@ from decimal import Decimal
 
 from desktop.engine.bsdata import actions
 from desktop.engine.bsdata.errors import RosterActionError
-from desktop.engine.bsdata.evaluate import Evaluation, FNode, SNode, _Modifiers
+from desktop.engine.bsdata.evaluate import (
+    Evaluation,
+    FNode,
+    SNode,
+    ValidationError,
+    _Modifiers,
+)
 from desktop.engine.bsdata.gamedata import GameData, Option
 from desktop.engine.bsdata.model import Constraint, CostType
 from desktop.engine.bsdata.roster import Roster, find_selection
@@ -360,6 +366,8 @@ def unit_offers(data: GameData, roster: Roster, force_id: str,
     if force is None:
         raise RosterActionError(f"no force {quoted(force_id, 40)} in the roster")
     pts_id = _points_id(evaluation)
+    inner = _limited_categories(force)
+    broken_now: set[tuple[str, str | None, str | None]] | None = None
     offers = []
     for option in force.context.root_selectable:
         place = evaluation.virtual(option, force)
@@ -370,8 +378,85 @@ def unit_offers(data: GameData, roster: Roster, force_id: str,
             brings[pts_id] = base_points[option.entry_id]
         reason = blocked(evaluation, option, force, brings) or _slot_full(
             evaluation, option, force, brings)
+        if not reason and _brings_inside(evaluation, option, inner):
+            if broken_now is None:
+                broken_now = {_error_key(error) for error in evaluation.errors()}
+            reason = _breaks_when_added(data, roster, force_id, option, broken_now)
         offers.append(UnitOffer(option.entry_id, evaluation.name(place).strip(), reason))
     return offers
+
+
+def _limited_categories(force: FNode) -> set[str]:
+    """The categories the force caps (a max or an exact count on the link or the category)."""
+    limited = set()
+    for link in force.entry.category_links:
+        category = force.context.category(link.target_id)
+        constraints = (*link.constraints, *(category.constraints if category else ()))
+        if any(constraint.kind in ("max", "exactly") for constraint in constraints):
+            limited.add(link.target_id)
+    return limited
+
+
+def _brings_inside(evaluation: Evaluation, option: Option, categories: set[str]) -> bool:
+    """Whether a new unit of `option` may bring from inside it something the army caps (a
+    Battle Standard Bearer's banner, "at most 1" in the roster; a category the force caps,
+    or one a modifier gives): what `blocked` and `_slot_full`, which read the unit's own
+    entry and categories, cannot see."""
+    stack, seen = [option], set()
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if current is not option and (
+                any(link.target_id in categories for link in current.category_links)
+                or any(constraint.kind in ("max", "exactly")
+                       and constraint.query.scope != "parent"
+                       for constraint in current.constraints)):
+            return True
+        if categories and any(modifier.value in categories for modifier, _ in
+                              evaluation.option_modifiers(current).for_field("category")):
+            return True
+        stack.extend(child for child in current.children if _comes_with(child))
+    return False
+
+
+def _comes_with(option: Option) -> bool:
+    """Whether a new unit may hold `option` from the start: a group (its members are looked
+    at), a choice the unit must have, or a group's default; an option the player ticks
+    later is greyed by `blocked` then. Generous: a minimum a modifier may lift counts."""
+    if option.is_group:
+        return True
+    if any(constraint.kind in ("min", "exactly") and constraint.query.scope == "parent"
+           for constraint in option.constraints):
+        return True
+    return any(option.entry_id.endswith(default) or option.definition.id == default
+               for group in option.groups
+               for default in (group.definition.default_selection_entry_id,
+                               group.link.default_selection_entry_id if group.link else None)
+               if default)
+
+
+def _error_key(error: ValidationError) -> tuple[str, str | None, str | None]:
+    return error.source, error.owner_entry_id, error.force_id
+
+
+def _breaks_when_added(data: GameData, roster: Roster, force_id: str, option: Option,
+                       broken_now: set[tuple[str, str | None, str | None]]) -> str:
+    """The army-wide limit one more unit of `option` would break, found by adding it to a
+    copy of the roster and validating that ("" when none): the exact answer for what a
+    unit brings from inside it."""
+    try:
+        added, _ = add_unit(data, roster, force_id, option.entry_id)
+    except RosterActionError:
+        return ""
+    for error in Evaluation(data, added).errors():
+        if _error_key(error) in broken_now or error.source.startswith("costLimits/"):
+            continue  # broken already, or the points limit (a total, not a count)
+        if error.owner_kind in ("category", "selection") and (
+                "at most" in error.message or "exactly" in error.message):
+            return f"one more would break: {error.message}"
+    return ""
 
 
 def _slot_full(evaluation: Evaluation, option: Option, force: FNode,
