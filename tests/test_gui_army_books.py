@@ -770,3 +770,23 @@ def test_the_add_units_filter_points_at_a_unit_the_army_may_take(qtbot, url, ans
     qtbot.waitUntil(lambda: not answers.expected, timeout=20_000)
     assert seen["greyed first"], "the book no longer lists a greyed knight first"
     assert seen["chosen"] and seen["ok"]
+
+
+def test_a_long_price_does_not_take_the_option_names_room(qtbot, url, answers):
+    """A real-window try of issue 23: the General's price ("+2 Casting Dice, +2 Dispel
+    Dice") widened the Points column to 40% of the dock, and the names read "Sword …
+    Quest". Prices get the room of "+10 per model"; a longer one is read in its tip."""
+    store_bretonnia(url)
+    window = open_window(qtbot, url)
+    new_army(qtbot, window, answers, "Bretonnians", "1000")
+    qtbot.waitUntil(lambda: window.current_army is not None, timeout=20_000)
+    add_units(qtbot, window, answers, "Paladin", search="paladin")
+    dock_settled(qtbot, window)
+    tree = window.army_books.panel.ui.optionTree
+    general = next(item for _, item in tree_items(tree) if item.text(0) == "General")
+    assert general.text(1) == "+2 Casting Dice, +2 Dispel Dice"
+    assert "+2 Casting Dice, +2 Dispel Dice" in general.toolTip(1)
+    metrics = tree.fontMetrics()
+    assert tree.header().sectionSize(1) <= max(metrics.horizontalAdvance("+10 per model") + 12,
+                                               tree.header().sectionSizeHint(1))
+    assert tree.header().sectionSize(0) >= tree.viewport().width() * 0.65

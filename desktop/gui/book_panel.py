@@ -41,6 +41,10 @@ UNIT_ROLE = Qt.ItemDataRole.UserRole + 4  # a limit's unit id
 LEAST_ROLE = Qt.ItemDataRole.UserRole + 5  # a group's minimum: its radio buttons stay on
 MAX_SPIN = 1000  # an option bought by the number with no limit of its own
 PRICE_SHARE = 0.4
+# The longest price shown whole; a longer one ("+2 Casting Dice, +2 Dispel Dice", a
+# General's) is cut in the middle and read whole in its tool tip, so that it does not take
+# the option names' room (a real-window try of issue 23 read "Sword … Quest").
+LONG_PRICE = "+10 per model"
 
 
 def _shown(value: Decimal | float) -> str:
@@ -170,7 +174,8 @@ class BookPanel(QWidget):
         metrics = tree.fontMetrics()
         widest = max((metrics.horizontalAdvance(item.text(1)) for _, item in tree_items(tree)),
                      default=0)
-        room = int(tree.viewport().width() * PRICE_SHARE)
+        room = min(int(tree.viewport().width() * PRICE_SHARE),
+                   metrics.horizontalAdvance(LONG_PRICE) + 12)
         header = tree.header()
         # Never narrower than its title ("Points"), whatever the prices are.
         header.resizeSection(1, max(min(widest + 12, room), header.sectionSizeHint(1)))
