@@ -52,7 +52,7 @@ from desktop.gui.book_dialogs import (
     GameDataDialog,
     tree_items,
 )
-from desktop.gui.dialogs import WelcomeDialog
+from desktop.gui.dialogs import NewArmyDialog, WelcomeDialog
 from desktop.gui.fields import SpinBox
 from desktop.store.gamedata import DataInput, add_data, list_data
 from desktop.store.store import Store
@@ -790,3 +790,24 @@ def test_a_long_price_does_not_take_the_option_names_room(qtbot, url, answers):
     assert tree.header().sectionSize(1) <= max(metrics.horizontalAdvance("+10 per model") + 12,
                                                tree.header().sectionSizeHint(1))
     assert tree.header().sectionSize(0) >= tree.viewport().width() * 0.65
+
+
+def test_army_settings_of_an_army_of_a_book_names_its_book_not_a_list(qtbot, url, answers):
+    """A real-window try of issue 23: Army Settings said "Army list: No army list" for an
+    army built from an army book, as if nothing checked it. It names the book, unchangeable
+    there, and keeps what the army had."""
+    store_sample_data(url)
+    window = open_window(qtbot, url)
+    knights_army(qtbot, window, answers)
+    army = window.current_army
+    seen: dict[str, Any] = {}
+
+    def look(dialog: NewArmyDialog) -> None:
+        seen["list"] = dialog.ui.listCombo.currentText()
+        seen["enabled"] = dialog.ui.listCombo.isEnabled()
+        seen["kept"] = dialog.army_list
+        dialog.reject()
+    answers.answer(NewArmyDialog, look)
+    window.edit_army_settings()
+    assert seen == {"list": f"{army.book.catalogue_name} (its army book)", "enabled": False,
+                    "kept": army.army_list}
