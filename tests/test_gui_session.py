@@ -213,7 +213,9 @@ def test_an_army_rout_import_adds_shows_up_in_the_open_window(qtbot, url, tmp_pa
     # The file watch sees the write; the tree follows without F5.
     qtbot.waitUntil(lambda: GOBLINS in tree_names(window), timeout=10_000)
     assert window.current_army.id == small.id  # what the player looks at stays
-    assert "Hill Goblin Warband" in window.ui.logView.toPlainText().splitlines()[-1]
+    assert "Hill Goblin Warband" in window.statusBar().currentMessage()
+    # News of the database, not of a battle: the battle log is left alone (issue 20, 16).
+    assert "changed the database" not in window.ui.logView.toPlainText()
     # Nothing the undo history refers to changed: it is kept, and still works.
     assert window.undo_stack.count() == 1
     window.undo_action.trigger()
@@ -264,9 +266,10 @@ def test_f5_reloads_what_another_program_changed(qtbot, url):
     assert window.current_army.name == "Goblins Renamed"
     # Undoing would now overwrite the other program's change: the history goes, and says so.
     assert window.undo_stack.count() == 0
-    log = window.ui.logView.toPlainText()
-    assert "changed Goblins Renamed" in log and "removed Elf Marchwardens" in log
-    assert "undo history" in log.splitlines()[-1]
+    said = window.statusBar().currentMessage()
+    assert "changed Goblins Renamed" in said and "removed Elf Marchwardens" in said
+    assert "undo history was cleared" in said
+    assert "changed the database" not in window.ui.logView.toPlainText()
     # The window's view agrees with a fresh reader of the file.
     assert window.workspace.army(goblins.id) == stored_army(url, goblins.id)
     assert window.workspace.army(small.id) == small

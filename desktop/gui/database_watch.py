@@ -237,11 +237,12 @@ class DatabaseReload(QObject):
         if battles_changed:
             parts.append("changed the battles")
         message = f"Another program changed the database: {'; '.join(parts)}"
-        window.statusBar().showMessage(message, 8000)
         if cleared:
             message += (" — the undo history was cleared: undoing would have overwritten "
                         "those changes")
-        window.log(message)
+        # News of the database, not of the battle on the table: the battle log is that
+        # battle's story alone (issue 20, item 16).
+        window.tell(message)
 
     def _show_armies(self, workspace: Workspace, added: list[Army], changed: list[Army],
                      removed: list[Army]) -> None:
