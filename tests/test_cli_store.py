@@ -401,6 +401,12 @@ def _folder(folder: Path) -> Path:
     return path
 
 
+def _folder_without_extension(folder: Path) -> Path:
+    path = folder / "armies"
+    path.mkdir()
+    return path
+
+
 def _missing(folder: Path) -> Path:
     return folder / "missing.json"
 
@@ -493,15 +499,17 @@ BAD_IMPORTS = [
     (_raw_file(b"[1, 2, 3]"), "the file should hold a group of fields in { } at the top, and "
      "has a list [1, 2, 3]"),
     (_raw_file(b'{"format": "rout-army", "version": 1,'), "not valid JSON"),
-    (_raw_file(b"not json at all"), "not valid JSON: Expecting value at line 1 column 1"),
+    (_raw_file(b"not json at all"), "not valid JSON (a value was expected (is it a file Rout "
+     "wrote?) at line 1, column 1)"),
     (_raw_file(b""), "not valid JSON"),
     (_raw_file(b"\xff\xfe{\x00}\x00"), "not a text file (expected UTF-8 JSON)"),
     (_raw_file(b'{"name": "Caf\xe9"}'), "not a text file"),
     (_raw_file(b"[" * 100_000), "JSON nested more than 64 deep"),
     (_folder, "is a folder, not a Rout JSON file"),
     (_missing, "no such file"),
-    (_raw_file(b"{}", "army.xml"), "Rout imports .json, .ros, .rosz files, not '.xml'"),
-    (_raw_file(b"{}", "army"), "not 'no extension'"),
+    (_raw_file(b"{}", "army.xml"), "Rout imports .json, .ros and .rosz files, not a '.xml' file"),
+    (_raw_file(b"{}", "army"), "not a name without an extension"),
+    (_folder_without_extension, "is a folder: choose a .json, .ros or .rosz file in it"),
     (_too_large, f"too large for a Rout JSON file (the limit is {MAX_INPUT_BYTES} bytes)"),
 ]
 

@@ -126,6 +126,22 @@ def load_json(text: str | bytes, parse_int: Any = None) -> Any:
         raise NestedTooDeepError("JSON nested too deeply") from None
 
 
+# Python's JSON messages, in a player's words (the rest are lowered as they are).
+_JSON_PROBLEMS = {
+    "Expecting value": "a value was expected (is it a file Rout wrote?)",
+    "Expecting property name enclosed in double quotes": "a field name in double quotes "
+                                                         "was expected",
+    "Expecting ',' delimiter": "a comma was expected",
+    "Expecting ':' delimiter": "a colon was expected",
+    "Extra data": "there is more after the end of the data",
+    "Unterminated string starting at": "a text is not closed by its double quote",
+}
+
+
+def _json_problem(message: str) -> str:
+    return _JSON_PROBLEMS.get(message, message[:1].lower() + message[1:])
+
+
 def parse_json(data: bytes, name: str) -> Any:
     try:
         text = data.decode("utf-8-sig")
@@ -136,8 +152,8 @@ def parse_json(data: bytes, name: str) -> Any:
         # refuse with the place it was found, instead of Python's digit-limit error.
         return load_json(text, parse_int=_bounded_int)
     except json.JSONDecodeError as error:
-        raise BadFileError(f"{name}: not valid JSON: {error.msg} at line {error.lineno} "
-                           f"column {error.colno}") from None
+        raise BadFileError(f"{name}: not valid JSON ({_json_problem(error.msg)} at line "
+                           f"{error.lineno}, column {error.colno})") from None
     except NestedTooDeepError as error:
         raise BadFileError(f"{name}: {error}") from None
     except ValueError as error:

@@ -78,8 +78,10 @@ def read_army_file(path: Path, ruleset: str | None = None) -> ImportedArmy:
     name = short_path(path)
     suffix = path.suffix.lower()
     if suffix not in IMPORT_SUFFIXES:
-        raise BadFileError(f"{name}: Rout imports {', '.join(IMPORT_SUFFIXES)} files, not "
-                           f"{quoted(suffix) if suffix else repr('no extension')}")
+        if path.is_dir():
+            raise BadFileError(f"{name} is a folder: choose a .json, .ros or .rosz file in it")
+        what = f"a {quoted(suffix)} file" if suffix else "a name without an extension"
+        raise BadFileError(f"{name}: Rout imports .json, .ros and .rosz files, not {what}")
     data = read_bytes(path, what="roster")
     if suffix == ".json":
         return _army_document(parse_json(data, name), name, ruleset)
