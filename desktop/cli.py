@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from desktop.engine.errors import QUOTED_LENGTH, RuleError, one_line, quoted
+from desktop.engine.naming import numbered_name
 from desktop.lazy import lazy_module
 from desktop.store.errors import BadFileError, CorruptDatabaseError, NotFoundError, StoreError
 from desktop.store.location import database_url_from
@@ -455,10 +456,11 @@ def import_command(args: argparse.Namespace) -> dict[str, Any]:
     if isinstance(imported, transfer.ImportedBattle):
         with storage.Store.open(args.database) as store:
             # A file's events have no step boundaries: they come in as one step.
-            battle_id = store.import_battle(imported.start, imported.title,
-                                            [imported.events])
+            # Imported again, a battle is told apart in the lists ("… (2)"), as in the window.
+            title = numbered_name(imported.title, {b.title for b in store.list_battles()})
+            battle_id = store.import_battle(imported.start, title, [imported.events])
             where = store.describe()
-        return {"battle": battle_id, "title": imported.title,
+        return {"battle": battle_id, "title": title,
                 "ruleset": imported.start.ruleset, "units": len(imported.start.roster),
                 "terrain": len(imported.start.terrain), "events": len(imported.events),
                 "database": where}

@@ -87,6 +87,10 @@ def test_an_exported_battle_imports_as_the_same_battle(capsys, url, tmp_path):
 
     again = ok(capsys, "import", out, "--database", url)
     assert again["events"] == len(placed) + 1 and again["battle"] != battle_id
+    # Beside the battle it was written from, it is told apart (issue 20, item 18).
+    assert again["title"] == "Grudge (2)"
+    with Store.open(url) as store:
+        assert sorted(b.title for b in store.list_battles()) == ["Grudge", "Grudge (2)"]
     with Store.open(url) as store:
         copy = store.load_battle(again["battle"])
     assert copy.start == battle and copy.events == (*placed, *step)
