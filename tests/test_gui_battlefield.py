@@ -536,12 +536,12 @@ def test_zoomed_out_units_still_show_their_front(table):
     whatever the sub-pixel place of a unit 10 pixels deep (a thin band was skipped by the
     texture's sampling or hidden under the outline for about half the units)."""
     items = [item for item in table.scene.items() if isinstance(item, UnitItem)]
-    for item in items:
-        item.label.setVisible(False)
     checked = 0
     for width in range(360, 560, 6):
         table.view.resize(width, 200)
         table.view.fit_table()
+        for item in items:  # labels are placed again at each zoom: out of the way here
+            item.label.setVisible(False)
         image = QImage(table.view.viewport().size(), QImage.Format.Format_ARGB32_Premultiplied)
         image.fill(Qt.GlobalColor.black)
         painter = QPainter(image)
@@ -574,6 +574,31 @@ def test_a_label_with_no_clear_room_near_its_unit_still_names_it(table):
     table.view.resize(200, 140)
     table.view.fit_table()
     _assert_every_unit_named_and_picked(table)
+
+
+def test_labels_stay_on_the_table_and_give_up_their_badges_before_covering_a_unit(table):
+    """A real-window retry of issue 20, item 11: a label with no clear room stood under the
+    table, cut by the view's edge, and a label of four lines (name and badges) stood over
+    its neighbour. Labels stay within the table; one that covers another unit says its
+    unit's name alone (the badges are in the Unit dock)."""
+    view, scene = table.view, table.scene
+    tried = 0
+    for width, height in ((200, 140), (240, 160), (280, 190), (900, 640)):
+        view.resize(width, height)
+        view.fit_table()
+        to_view = view.viewportTransform()
+        board = view.mapFromScene(QRectF(0, 0, scene.table.width, scene.table.depth)
+                                  ).boundingRect()
+        items = [i for i in scene.items() if isinstance(i, UnitItem) and i.label.isVisible()]
+        for item in items:
+            box = item.label.deviceTransform(to_view).mapRect(item.label.text_rect())
+            assert QRectF(board).adjusted(-1, -1, 1, 1).contains(box), (item.unit_id, width)
+            covered = [other.unit_id for other in items if other is not item
+                       and box.intersects(other.deviceTransform(to_view).mapRect(other.rect()))]
+            if covered:
+                assert len(item.label.text().splitlines()) == 1, (item.unit_id, covered)
+            tried += 1
+    assert tried >= 16
 
 
 def test_tools_switch_by_name(table):

@@ -83,6 +83,8 @@ class LabelItem(QGraphicsItem):
         self._font = QFont()
         self._font.setPointSizeF(8.5)
         self._lines: list[tuple[str, QColor]] = []
+        self._full: list[tuple[str, QColor]] = []  # every line, compact or not
+        self._compact = False
         self._rect = QRectF()
         self._leader: QLineF | None = None
         self._bounds = QRectF()
@@ -93,7 +95,22 @@ class LabelItem(QGraphicsItem):
                   below: bool = False) -> None:
         """Show `lines` (text, colour) centred on the anchor, or (`above`) standing on it,
         or (`below`) hanging under it."""
-        lines = list(lines)
+        self._full = list(lines)
+        self._show_lines(self._full[:1] if self._compact else self._full, above, below)
+
+    def set_compact(self, compact: bool) -> None:
+        """The first line alone (a unit's name without its badges), for a label that has no
+        clear room whole; the badges stay in the Unit dock."""
+        if compact != self._compact:
+            self._compact = compact
+            self._show_lines(self._full[:1] if compact else self._full, self._above,
+                             self._below)
+
+    @property
+    def compact(self) -> bool:
+        return self._compact
+
+    def _show_lines(self, lines: list[tuple[str, QColor]], above: bool, below: bool) -> None:
         if lines == self._lines and above == self._above and below == self._below:
             return
         self.prepareGeometryChange()
@@ -149,7 +166,7 @@ class LabelItem(QGraphicsItem):
         box = on_screen()
         if box.top() < room.top() and under is not None and self._above:
             self.setPos(under)
-            self.set_lines(self._lines, below=True)
+            self._show_lines(self._lines, False, True)
             box = on_screen()
         dx = (room.left() - box.left() if box.left() < room.left()
               else room.right() - box.right() if box.right() > room.right() else 0.0)

@@ -101,9 +101,13 @@ class LabelRoom:
     places around a unit, when it has no room, all at once on arrays.
     """
 
-    def __init__(self, bodies: Sequence[Rect], fixed: Sequence[Rect], pixels: float) -> None:
+    def __init__(self, bodies: Sequence[Rect], fixed: Sequence[Rect], pixels: float,
+                 bounds: Rect | None = None) -> None:
         self.pixels = pixels
         self.bodies = list(bodies)
+        # Where labels may stand (the table): one past its edge is cut off by the view's
+        # edge at the fitted zoom (a try read "Elf Arc…" under the table).
+        self.bounds = bounds
         self.taken: list[Rect] = []  # labels' boxes and leader lines
         self.cell = CELL_PX / pixels
         self._cells: dict[tuple[int, int], list[tuple[Rect, int]]] = {}
@@ -157,12 +161,22 @@ class LabelRoom:
         places = _around((x0, y0, x1, y1), width, height, LABEL_GAP_PX / self.pixels)
         return self._first_clear(index, places, width, height)
 
+    def _outside(self, boxes: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """For each box, whether it reaches past `bounds`."""
+        if self.bounds is None:
+            return np.zeros(len(boxes), dtype=bool)
+        x0, y0, x1, y1 = self.bounds
+        return np.asarray((boxes[:, 0] < x0) | (boxes[:, 1] < y0) | (boxes[:, 2] > x1)
+                          | (boxes[:, 3] > y1))
+
     def keep(self, index: int, placement: Placement) -> bool:
         """Take `placement` again if its box and leader line are still clear (of the units
-        but the `index`th and the labels placed): a label stays where it stood
-        while nothing makes it move."""
+        but the `index`th and the labels placed) and within bounds: a label stays where it
+        stood while nothing makes it move."""
         rects = [placement.box] if placement.line is None else [placement.box, placement.line]
         if not all(self._clear(rect, index) for rect in rects):
+            return False
+        if self._outside(np.array([placement.box], dtype=float))[0]:
             return False
         others = np.array(self.bodies[:index] + self.bodies[index + 1:],
                           dtype=float).reshape(-1, 4)
@@ -194,10 +208,11 @@ class LabelRoom:
         taken = np.array(self.taken, dtype=float).reshape(-1, 4)
         over_labels = _covered(boxes, taken)
         cost = LABEL_COVER_WEIGHT * over_labels + _covered(boxes, others)
-        # Over no label if it can be (a label under a label cannot be read), then nearer
-        # its own unit than any other (else it is read as that one's), then covering least.
+        # On the table, then over no label if it can be (a label under a label cannot be
+        # read), then nearer its own unit than any other (else it is read as that one's),
+        # then covering least.
         order = np.lexsort((cost, _someone_elses(places, self.bodies[index], others),
-                            over_labels > 0))
+                            over_labels > 0, self._outside(boxes)))
         return self._taken_at(int(order[0]), places, boxes, ends, on_unit, lines)
 
     def _candidates(self, index: int, places: NDArray[np.float64], width: float,
@@ -247,7 +262,8 @@ class LabelRoom:
         taken = _near(self.taken, reach)
         blocked = (_overlapping(boxes, others) | _overlapping(boxes, taken)
                    | _overlapping(lines, others) | _overlapping(lines, taken)
-                   | _someone_elses(places, self.bodies[index], others))
+                   | _someone_elses(places, self.bodies[index], others)
+                   | self._outside(boxes))
         free = np.flatnonzero(~blocked)
         if not len(free):
             return None

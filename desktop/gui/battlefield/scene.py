@@ -133,7 +133,7 @@ class BattlefieldScene(QGraphicsScene):
         self._zones: object = None
         self._pixels_per_unit = 0.0
         # Where each unit's label last stood, and what that depended on (_label_key).
-        self._label_places: dict[str, tuple[tuple[object, ...], Placement]] = {}
+        self._label_places: dict[str, tuple[tuple[object, ...], Placement, bool]] = {}
         self.label_scale = 1.0  # labels drawn this many times their size (set_label_scale)
         self.rings_item = RingsItem()
         self.addItem(self.rings_item)
@@ -517,8 +517,9 @@ class BattlefieldScene(QGraphicsScene):
         # is that much smaller.
         label_pixels = pixels / self.label_scale
         fixed = [_label_box(label, label.pos(), label_pixels) for label in self._fixed_labels()]
+        table = self.table
         room = LabelRoom([_bounds(item.footprint) for item in placed if item.footprint],
-                         fixed, label_pixels)
+                         fixed, label_pixels, (0.0, 0.0, table.width, table.depth))
         for item in candidates:
             if item.footprint is None:
                 item.label.hide()
@@ -536,13 +537,22 @@ class BattlefieldScene(QGraphicsScene):
         for index in shown:
             item = placed[index]
             kept = self._label_places.get(item.unit_id)
+            item.label.set_compact(kept is not None and kept[2])
             if kept is not None and kept[0] == self._label_key(item, label_pixels) \
                     and room.keep(index, kept[1]):
                 self._show_label(item, kept[1], label_pixels)
             else:
+                item.label.set_compact(False)
                 left.append(index)
         left = [index for index in left
                 if not self._place_label(room, index, placed[index], label_pixels, crowded)]
+        if not crowded:
+            # With no room whole, a label with badges tries its unit's name alone: a label
+            # of four lines stood over its neighbour (a Kensei retry of issue 20, item 11).
+            for index in left:
+                placed[index].label.set_compact(True)
+            left = [index for index in left
+                    if not self._place_label(room, index, placed[index], label_pixels, False)]
         for index in left:
             if crowded:
                 placed[index].label.hide()
@@ -586,7 +596,8 @@ class BattlefieldScene(QGraphicsScene):
         end = placement.end
         item.label.set_leader(QPointF(end[0], end[1]) if end is not None else None)
         item.label.show()
-        self._label_places[item.unit_id] = (self._label_key(item, label_pixels), placement)
+        self._label_places[item.unit_id] = (self._label_key(item, label_pixels), placement,
+                                            item.label.compact)
 
     def _fixed_labels(self) -> list[LabelItem]:
         """Labels unit labels keep clear of: the zones' names and the terrain's."""
