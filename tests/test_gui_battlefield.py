@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt
-from PySide6.QtGui import QImage, QMouseEvent, QPainter, QPolygonF, QWheelEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPolygonF, QWheelEvent
+from PySide6.QtWidgets import QApplication, QGraphicsScene
 from shapely.geometry import Point, Polygon
 
 from desktop.engine import events, moves
@@ -27,7 +27,13 @@ from desktop.engine.rings import rings
 from desktop.engine.scenario import load_scenario
 from desktop.engine.setup import deploy_army, new_battle
 from desktop.gui.army_files import sample_armies
-from desktop.gui.battlefield.items import DetailItem, UnitItem
+from desktop.gui.battlefield.items import (
+    LABEL_BACKGROUND,
+    DetailItem,
+    GhostItem,
+    LabelItem,
+    UnitItem,
+)
 from desktop.gui.battlefield.scene import LABEL_AROUND_UP_TO, BattlefieldScene
 from desktop.gui.battlefield.view import MAX_ZOOM, MIN_ZOOM, BattlefieldView
 
@@ -599,6 +605,28 @@ def test_labels_stay_on_the_table_and_give_up_their_badges_before_covering_a_uni
                 assert len(item.label.text().splitlines()) == 1, (item.unit_id, covered)
             tried += 1
     assert tried >= 16
+
+
+def test_the_drag_label_hides_what_is_under_it(qapp):
+    """A real-window retry of issue 20: the March ring's label read through the drag's
+    label and garbled it. The ghost's label (and the ruler's) is drawn opaque."""
+    scene = QGraphicsScene(0, 0, 200, 100)
+    scene.setBackgroundBrush(QColor("white"))
+    ghost = GhostItem()
+    ghost.label.set_lines([("", QColor("white"))])
+    ghost.label.setPos(100, 50)
+    plain = LabelItem()
+    plain.set_lines([("", QColor("white"))])
+    plain.setPos(40, 50)
+    scene.addItem(ghost.label)
+    scene.addItem(plain)
+    image = QImage(200, 100, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    scene.render(painter)
+    painter.end()
+    solid = LABEL_BACKGROUND.red(), LABEL_BACKGROUND.green(), LABEL_BACKGROUND.blue()
+    assert image.pixelColor(100, 50).getRgb()[:3] == solid
+    assert image.pixelColor(40, 50).getRgb()[:3] != solid  # an ordinary label lets it show
 
 
 def test_tools_switch_by_name(table):

@@ -75,8 +75,14 @@ class LabelItem(QGraphicsItem):
     leader line to it; only its text box counts as the label's shape (what a click finds).
     """
 
-    def __init__(self, parent: QGraphicsItem | None = None, owner: str = "") -> None:
+    def __init__(self, parent: QGraphicsItem | None = None, owner: str = "",
+                 opaque: bool = False) -> None:
         super().__init__(parent)
+        # A label over everything (the drag's) hides what is under it whole: a ring's label
+        # read through the ghost's garbled it.
+        self._background = QColor(LABEL_BACKGROUND)
+        if opaque:
+            self._background.setAlpha(255)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.owner = owner
@@ -195,7 +201,7 @@ class LabelItem(QGraphicsItem):
             painter.setPen(QPen(LEADER_COLOUR, 1.0))
             painter.drawLine(self._leader)
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(LABEL_BACKGROUND)
+        painter.setBrush(self._background)
         painter.drawRoundedRect(self._rect, 3, 3)
         painter.setFont(self._font)
         metrics = QFontMetricsF(self._font)
@@ -519,7 +525,7 @@ class GhostItem(QGraphicsItem):
         self._rect = QRectF()
         self.refused = False  # drawn red: refused, or past what the ruleset allows
         self.warned = False  # drawn amber: allowed, past the plain Move (a march)
-        self.label = LabelItem()
+        self.label = LabelItem(opaque=True)
         self.label.setZValue(60)
         self.hide()
 
@@ -596,7 +602,7 @@ class RulerItem(QGraphicsItem):
         self._guides: list[QLineF] = []  # snapped points to the measured ends (edge to edge)
         self._snapped: list[QPointF] = []
         self._rect = QRectF()
-        self.label = LabelItem()
+        self.label = LabelItem(opaque=True)
         self.label.setZValue(85)
         self.hide()
 
