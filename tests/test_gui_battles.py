@@ -881,7 +881,8 @@ def test_a_charge_past_its_reach_is_shown_red_with_the_engines_words(battle_wind
     # in the status bar and the battle log: not the charger's path, which lines it up too.
     assert window.battle_status.text() == (
         f"Charge with Elf Silver Riders: {ghost.label.text().splitlines()[1]}")
-    assert (f'Elf Silver Riders charge {name}, {gap:.1f}" away (reach 16"), and reach '
+    assert (f'Elf Silver Riders charge {name}, {gap:.1f}" away (reach 16"), past their '
+            f'charge reach (W6-MV-2), and reach '
             f"{pronoun('them', many(battle.roster[trolls]))}"
             ) in window.ui.logView.toPlainText().splitlines()
 
