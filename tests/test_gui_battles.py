@@ -19,7 +19,7 @@ import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSettings, QStandardPaths, Qt
 from PySide6.QtGui import QImage, QMouseEvent, QPainter, QTransform
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtWidgets import QApplication, QFileDialog, QToolButton
 from test_gui_roster import Modals, modals, open_window, sample, seed, url  # noqa: F401
 
 from desktop.engine import moves
@@ -436,21 +436,27 @@ def test_fit_table_and_export_view_work_once_the_battlefield_is_built(battle_win
 
 
 def test_the_terrain_kind_chosen_in_the_toolbar_is_what_the_tool_draws(qtbot, battle_window):
+    """The kind is a menu on the Terrain button (issue 20, item 15: a box for it beside the
+    button pushed Fit Table and Skip into the overflow at 1280 wide)."""
     window, _ = battle_window
-    combo = window.battles.terrain_kind
-    combo.setCurrentIndex(combo.findData("impassable"))
-    assert combo.isHidden()  # the Terrain tool's option, shown with it (issue 20, item 15)
-    window.battles.tool_actions["terrain"].trigger()
-    assert window.battlefield_view.tool.kind == "impassable"
-    qtbot.waitUntil(lambda: not combo.isHidden())  # the bar lays it out on its next turn
-    combo.setCurrentIndex(combo.findData("open"))
+    panel = window.battles
+    terrain = panel.tool_actions["terrain"]
+    button = panel.tools.widgetForAction(terrain)
+    assert isinstance(button, QToolButton)
+    assert button.popupMode() == QToolButton.ToolButtonPopupMode.MenuButtonPopup
+    assert [a.text() for a in terrain.menu().actions()] == [
+        "Difficult ground", "Open ground", "Impassable"]
+    panel.terrain_kinds["impassable"].trigger()  # chosen from the menu: the tool too
+    assert terrain.isChecked() and window.battlefield_view.tool.kind == "impassable"
+    panel.terrain_kinds["open"].trigger()
     assert window.battlefield_view.tool.kind == "open"
-    window.battles.tool_actions["select"].trigger()
-    qtbot.waitUntil(combo.isHidden)
+    panel.tool_actions["select"].trigger()
+    terrain.trigger()  # the button itself: the kind chosen last
+    assert window.battlefield_view.tool.kind == "open"
     # Picked from the table's own menu, the tool is followed by the bar too.
+    panel.tool_actions["select"].trigger()
     window.battlefield_view.set_tool("terrain")
-    assert window.battles.tool_actions["terrain"].isChecked()
-    qtbot.waitUntil(lambda: not combo.isHidden())
+    assert terrain.isChecked() and window.battlefield_view.tool.kind == "open"
 
 
 def test_export_battle_report_opens_in_the_documents_then_the_last_folder_used(

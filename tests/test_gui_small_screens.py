@@ -53,6 +53,8 @@ def test_no_toolbar_button_is_in_an_overflow_menu(qtbot, battle_window, size, bo
     bars = window.findChildren(QToolBar)
     assert {bar.objectName() for bar in bars} >= {"mainToolBar", "battlefieldTools"}
     qtbot.waitUntil(lambda: window.battles.tools.isVisible())
+    # With the Terrain tool in hand, whose kind once took a box of its own on the bar.
+    window.battles.tool_actions["terrain"].trigger()
     for bar in bars:
         qtbot.waitUntil(lambda b=bar: b.width() > 0)
         qtbot.wait(50)  # the bar lays its buttons out on the next turn of the event loop

@@ -37,10 +37,12 @@ from PySide6.QtWidgets import (
     QLabel,
     QListView,
     QListWidgetItem,
+    QMenu,
     QMessageBox,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QToolBar,
+    QToolButton,
     QWidget,
 )
 
@@ -66,7 +68,6 @@ from desktop.gui.features import (
     spatial,
     terrain_tool,
 )
-from desktop.gui.fields import ComboBox
 
 if TYPE_CHECKING:
     from desktop.engine.events import Event
@@ -249,17 +250,25 @@ class BattlePanel(QObject):
         # Short words on the bar, so that every button fits beside the docks at 1280 wide;
         # the tool tips and menus keep the whole names.
         self.tool_actions["select"].setIconText("Select")
-        self.terrain_kind = ComboBox(bar)
-        self.terrain_kind.setObjectName("terrainKind")
-        self.terrain_kind.setToolTip("What the Terrain tool draws")
-        self.terrain_kind.setAccessibleName("Terrain kind")
+        # The kind the Terrain tool draws: a menu on its button, which takes no room of the
+        # bar (a box beside it pushed Fit Table and Skip into the overflow at 1280 wide
+        # beside the Army Book dock, issue 20 item 15).
+        kinds_menu = QMenu("Terrain kind", bar)
+        kinds = QActionGroup(kinds_menu)
+        self.terrain_kinds: dict[str, QAction] = {}
         for kind, label in TERRAIN_KINDS:
-            self.terrain_kind.addItem(label, kind)
-        self.terrain_kind.currentIndexChanged.connect(lambda index: self._apply_terrain_kind())
-        # Shown with the Terrain tool only: beside a 320-pixel dock at 1280 wide, the bar
-        # has no room for it and Fit Table and Skip together (issue 20, item 15).
-        self._terrain_kind_shown = bar.addWidget(self.terrain_kind)
-        self._terrain_kind_shown.setVisible(False)
+            choice = kinds_menu.addAction(label)
+            choice.setObjectName(f"terrainKind_{kind}")
+            choice.setCheckable(True)
+            kinds.addAction(choice)
+            choice.triggered.connect(lambda checked=False, k=kind: self._choose_terrain_kind(k))
+            self.terrain_kinds[kind] = choice
+        self.terrain_kinds[TERRAIN_KINDS[0][0]].setChecked(True)
+        terrain = self.tool_actions["terrain"]
+        terrain.setMenu(kinds_menu)
+        button = bar.widgetForAction(terrain)
+        if isinstance(button, QToolButton):
+            button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         bar.addSeparator()
         # The turn tracker: which turn it is, and the step to the next one.
         self.turn_label = QLabel("", bar)
@@ -284,13 +293,24 @@ class BattlePanel(QObject):
     def _tool_changed(self, name: str) -> None:
         # The view's tool may come from its context menu too: the bar follows it.
         self.tool_actions[name].setChecked(True)
-        self._terrain_kind_shown.setVisible(name == "terrain")
         self._apply_terrain_kind()
+
+    def _choose_terrain_kind(self, kind: str) -> None:
+        """A kind chosen from the Terrain button's menu: that tool, drawing that kind."""
+        self.terrain_kinds[kind].setChecked(True)
+        if not isinstance(self.view.tool, terrain_tool.TerrainTool):
+            self.view.set_tool("terrain")
+        self._apply_terrain_kind()
+
+    @property
+    def terrain_kind(self) -> str:
+        """What the Terrain tool draws, as chosen in its button's menu."""
+        return next(kind for kind, choice in self.terrain_kinds.items() if choice.isChecked())
 
     def _apply_terrain_kind(self) -> None:
         # A new Terrain tool starts at its own default: the player's choice is put back.
         if isinstance(self.view.tool, terrain_tool.TerrainTool):
-            self.view.tool.kind = str(self.terrain_kind.currentData())
+            self.view.tool.kind = self.terrain_kind
 
     def refresh_inspector(self) -> None:
         """Describe the table's selection in the Unit dock again (its tab came to the front)."""
