@@ -290,6 +290,17 @@ def test_kensei_walk_from_checkpoints_equals_the_replaying_walk(
     assert result.leaves == runs
 
 
+def test_a_kensei_unit_that_holds_one_honor_test_and_runs_after_the_next_says_then() -> None:
+    """A real-window retry of issue 20 read "Ronin Samurai: hold and run away through
+    Ashigaru Spearmen", as if one test both held and failed: the Ronin held the Confrontation
+    Value test (K-HT-1) and failed the Honor test after it."""
+    resolution = resolution_of(SCENARIOS / "k1-ronin-run-through-ashigaru.json")
+    result = forecast(resolution, (), {}, budget_seconds=120)
+    samurai = [label for label, _ in result.by_unit["samurai"]]
+    assert "holds and then runs away through Ashigaru Spearmen" in samurai
+    assert not [label for label in samurai if label.startswith("holds and runs")]
+
+
 # ---------------------------------------------------------------------------------------------
 # Against seeded runs of `rout resolve`
 

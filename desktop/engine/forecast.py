@@ -715,8 +715,11 @@ def _describe(event: Event, book: _Phrases) -> None:
         said = book.said[event.unit]
         # A runner reached by a chase runs again (K-RA-9): "runs away and then again".
         again = any(phrase.startswith(verb) for phrase in said)
+        # A Kensei unit may hold one Honor test and fail the next (K-HT-1): it held, then
+        # ran; "holds and runs away" read as if both were one test.
+        after = "then " if said and said[-1] == "holds" and not again else ""
         if detail or not said or said[-1] != "escapes":  # escaping says it fled
-            book.say(event.unit, ("then again" if again else verb) + detail)
+            book.say(event.unit, ("then again" if again else after + verb) + detail)
     elif isinstance(event, UnitPursued):
         if event.charged:
             book.say(event.unit, f"runs into {name(event.charged)}")
