@@ -1150,7 +1150,7 @@ def test_an_army_imported_twice_is_told_apart(qtbot, url):
 BROKEN_FILES = [
     ("broken.rosz", b"this is not a zip file", "not a valid zip"),
     ("broken.json", b"{\"format\": \"rout-army\"", "broken.json"),
-    ("roster.pdf", b"%PDF-1.4", "not '.pdf'"),
+    ("roster.pdf", b"%PDF-1.4", "not a '.pdf' file"),
 ]
 
 
