@@ -499,8 +499,7 @@ BAD_IMPORTS = [
     (_raw_file(b"[1, 2, 3]"), "the file should hold a group of fields in { } at the top, and "
      "has a list [1, 2, 3]"),
     (_raw_file(b'{"format": "rout-army", "version": 1,'), "not valid JSON"),
-    (_raw_file(b"not json at all"), "not valid JSON (a value was expected (is it a file Rout "
-     "wrote?) at line 1, column 1)"),
+    (_raw_file(b"not json at all"), "not valid JSON: a value was expected at line 1, column 1"),
     (_raw_file(b""), "not valid JSON"),
     (_raw_file(b"\xff\xfe{\x00}\x00"), "not a text file (expected UTF-8 JSON)"),
     (_raw_file(b'{"name": "Caf\xe9"}'), "not a text file"),
@@ -509,7 +508,7 @@ BAD_IMPORTS = [
     (_missing, "no such file"),
     (_raw_file(b"{}", "army.xml"), "Rout imports .json, .ros and .rosz files, not a '.xml' file"),
     (_raw_file(b"{}", "army"), "not a name without an extension"),
-    (_folder_without_extension, "is a folder: choose a .json, .ros or .rosz file in it"),
+    (_folder_without_extension, "is a folder, not a roster file (.json, .ros or .rosz)"),
     (_too_large, f"too large for a Rout JSON file (the limit is {MAX_INPUT_BYTES} bytes)"),
 ]
 

@@ -399,6 +399,18 @@ def store_bretonnia(url: str) -> None:
         add_data(store, [DataInput(n, (LEXICANUM / n).read_bytes()) for n in names])
 
 
+def bretonnian_paladin(qtbot, url, answers, limit: str):
+    """A window on a new Bretonnian army of `limit` points with a Paladin added, shown in
+    the Army Book dock."""
+    store_bretonnia(url)
+    window = open_window(qtbot, url)
+    new_army(qtbot, window, answers, "Bretonnians", limit)
+    qtbot.waitUntil(lambda: window.current_army is not None, timeout=20_000)
+    add_units(qtbot, window, answers, "Paladin", search="paladin")
+    dock_settled(qtbot, window)
+    return window
+
+
 def test_a_paladins_options_are_ticked_and_greyed_as_his_army_book_says(qtbot, url, answers):
     store_bretonnia(url)
     window = open_window(qtbot, url)
@@ -642,12 +654,7 @@ def test_add_units_is_driven_by_the_keyboard_from_its_filter(qtbot, url, answers
 
 def test_an_army_of_a_book_is_exported_as_a_roster_and_imported_back_the_same(
         qtbot, url, tmp_path, answers):
-    store_bretonnia(url)
-    window = open_window(qtbot, url)
-    new_army(qtbot, window, answers, "Bretonnians", "705")
-    qtbot.waitUntil(lambda: window.current_army is not None, timeout=20_000)
-    add_units(qtbot, window, answers, "Paladin", search="paladin")
-    dock_settled(qtbot, window)
+    window = bretonnian_paladin(qtbot, url, answers, "705")
     tick(qtbot, window, "Grail Vow")
     dock_settled(qtbot, window)
     built = window.current_army
@@ -776,12 +783,7 @@ def test_a_long_price_does_not_take_the_option_names_room(qtbot, url, answers):
     """A real-window try of issue 23: the General's price ("+2 Casting Dice, +2 Dispel
     Dice") widened the Points column to 40% of the dock, and the names read "Sword …
     Quest". Prices get the room of "+10 per model"; a longer one is read in its tip."""
-    store_bretonnia(url)
-    window = open_window(qtbot, url)
-    new_army(qtbot, window, answers, "Bretonnians", "1000")
-    qtbot.waitUntil(lambda: window.current_army is not None, timeout=20_000)
-    add_units(qtbot, window, answers, "Paladin", search="paladin")
-    dock_settled(qtbot, window)
+    window = bretonnian_paladin(qtbot, url, answers, "1000")
     tree = window.army_books.panel.ui.optionTree
     general = next(item for _, item in tree_items(tree) if item.text(0) == "General")
     assert general.text(1) == "+2 Casting Dice, +2 Dispel Dice"

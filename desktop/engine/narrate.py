@@ -258,13 +258,12 @@ def _charged(event: UnitCharged, words: _Words) -> str:
     (reach.charge_gap), not by the charger's path; a failed one also says how far it went."""
     target, unit = words.name(event.target), event.unit
     charged = f"{words.says(unit, 'charge', target)}, {reach.charge_gap(words.battle, event)},"
-    # A charge made from past the reach stands as the players made it (a warning, not a
-    # refusal) and says so; one that falls short is told by how far it went.
-    if event.reached and unit in words.battle.roster \
-            and not reach.judge(words.battle, event).within:
-        clause = reach.allowance(words.battle, unit).charge_clause
-        charged += f" past {words.their(unit)} charge reach ({clause}),"
     if event.reached:
+        # Made from past the reach, it stands as the players made it (a warning, not a
+        # refusal) and says so; one that falls short is told by how far it went.
+        if unit in words.battle.roster and not reach.judge(words.battle, event).within:
+            clause = reach.allowance(words.battle, unit).charge_clause
+            charged += f" past {words.their(unit)} charge reach ({clause}),"
         return f"{charged} and {words.does(unit, 'reach')} {words.their(event.target, 'them')}"
     return (f"{charged} but {words.does(unit, 'fall')} short after moving "
             f"{_moved(event, words)}")

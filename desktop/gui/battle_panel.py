@@ -261,7 +261,7 @@ class BattlePanel(QObject):
             choice.setObjectName(f"terrainKind_{kind}")
             choice.setCheckable(True)
             kinds.addAction(choice)
-            choice.triggered.connect(lambda checked=False, k=kind: self._choose_terrain_kind(k))
+            choice.triggered.connect(self._choose_terrain_kind)
             self.terrain_kinds[kind] = choice
         self.terrain_kinds[TERRAIN_KINDS[0][0]].setChecked(True)
         terrain = self.tool_actions["terrain"]
@@ -295,12 +295,13 @@ class BattlePanel(QObject):
         self.tool_actions[name].setChecked(True)
         self._apply_terrain_kind()
 
-    def _choose_terrain_kind(self, kind: str) -> None:
-        """A kind chosen from the Terrain button's menu: that tool, drawing that kind."""
-        self.terrain_kinds[kind].setChecked(True)
-        if not isinstance(self.view.tool, terrain_tool.TerrainTool):
-            self.view.set_tool("terrain")
-        self._apply_terrain_kind()
+    def _choose_terrain_kind(self) -> None:
+        """A kind chosen from the Terrain button's menu (its group has checked it): that
+        tool, drawing that kind."""
+        if isinstance(self.view.tool, terrain_tool.TerrainTool):
+            self._apply_terrain_kind()
+        else:
+            self.view.set_tool("terrain")  # _tool_changed applies the kind
 
     @property
     def terrain_kind(self) -> str:

@@ -201,7 +201,7 @@ class BookPanel(QWidget):
         spin.blockSignals(False)
         top = f"–{models.maximum}" if models.maximum else " or more"
         each = f", {_shown(models.points_each)} pts each" if models.points_each else ""
-        outside = "" if low <= count <= high else f" (has {count}: outside its size)"
+        outside = "" if models.within_size else f" (has {count}: outside its size)"
         self.ui.modelsRange.setText(f"{models.minimum}{top}{each}{outside}")
         spin.setToolTip(f"{models.name}: {models.minimum}{top}{each}{outside}")
 

@@ -44,11 +44,10 @@ class NewArmyDialog(QDialog):
             self.ui.rulesetCombo.setCurrentIndex(self.ui.rulesetCombo.findData(army.ruleset))
             self.ui.rulesetCombo.setEnabled(False)  # profiles belong to their ruleset
             self.ui.limitSpin.setValue(army.points_limit)
-            self._fill_lists(army.army_list)
-            if army.book is not None:
-                # Its army book's limits are what counts, not one of Rout's lists.
+            if army.book is None:
+                self._fill_lists(army.army_list)
+            else:  # its army book's limits are what counts, not one of Rout's lists
                 combo = self.ui.listCombo
-                combo.clear()
                 combo.addItem(f"{army.book.catalogue_name} (its army book)", army.army_list)
                 combo.setEnabled(False)
                 combo.setToolTip("An army built from an army book is checked against the "

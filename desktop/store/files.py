@@ -128,7 +128,7 @@ def load_json(text: str | bytes, parse_int: Any = None) -> Any:
 
 # Python's JSON messages, in a player's words (the rest are lowered as they are).
 _JSON_PROBLEMS = {
-    "Expecting value": "a value was expected (is it a file Rout wrote?)",
+    "Expecting value": "a value was expected",
     "Expecting property name enclosed in double quotes": "a field name in double quotes "
                                                          "was expected",
     "Expecting ',' delimiter": "a comma was expected",
@@ -152,8 +152,8 @@ def parse_json(data: bytes, name: str) -> Any:
         # refuse with the place it was found, instead of Python's digit-limit error.
         return load_json(text, parse_int=_bounded_int)
     except json.JSONDecodeError as error:
-        raise BadFileError(f"{name}: not valid JSON ({_json_problem(error.msg)} at line "
-                           f"{error.lineno}, column {error.colno})") from None
+        raise BadFileError(f"{name}: not valid JSON: {_json_problem(error.msg)} at line "
+                           f"{error.lineno}, column {error.colno}") from None
     except NestedTooDeepError as error:
         raise BadFileError(f"{name}: {error}") from None
     except ValueError as error:

@@ -77,12 +77,10 @@ def read_army_file(path: Path, ruleset: str | None = None) -> ImportedArmy:
     """An army from a file, or BadFileError naming the file and what is wrong."""
     name = short_path(path)
     suffix = path.suffix.lower()
-    if suffix not in IMPORT_SUFFIXES:
-        if path.is_dir():
-            raise BadFileError(f"{name} is a folder: choose a .json, .ros or .rosz file in it")
+    if suffix not in IMPORT_SUFFIXES and not path.is_dir():  # a folder: read_bytes says so
         what = f"a {quoted(suffix)} file" if suffix else "a name without an extension"
         raise BadFileError(f"{name}: Rout imports .json, .ros and .rosz files, not {what}")
-    data = read_bytes(path, what="roster")
+    data = read_bytes(path, what="roster file (.json, .ros or .rosz)")
     if suffix == ".json":
         return _army_document(parse_json(data, name), name, ruleset)
     if suffix == ".rosz":

@@ -31,6 +31,7 @@ from desktop.engine.bsdata.evaluate import (
     SNode,
     ValidationError,
     _Modifiers,
+    is_named,
 )
 from desktop.engine.bsdata.gamedata import GameData, Option
 from desktop.engine.bsdata.model import Constraint, CostType
@@ -95,6 +96,13 @@ class ModelCount:
     minimum: int
     maximum: int | None
     points_each: Decimal
+
+    @property
+    def within_size(self) -> bool:
+        """Whether the count keeps the unit's size (the roster may hold one outside it: the
+        validation names it)."""
+        return self.minimum <= self.count and (self.maximum is None or
+                                               self.count <= self.maximum)
 
 
 @dataclass(frozen=True)
@@ -430,11 +438,12 @@ def _comes_with(option: Option) -> bool:
     if any(constraint.kind in ("min", "exactly") and constraint.query.scope == "parent"
            for constraint in option.constraints):
         return True
-    return any(option.entry_id.endswith(default) or option.definition.id == default
-               for group in option.groups
-               for default in (group.definition.default_selection_entry_id,
-                               group.link.default_selection_entry_id if group.link else None)
-               if default)
+    group = option.groups[0] if option.groups else None
+    if group is None:
+        return False
+    defaults = (group.definition.default_selection_entry_id,
+                group.link.default_selection_entry_id if group.link else None)
+    return any(default and is_named(option, default) for default in defaults)
 
 
 def _error_key(error: ValidationError) -> tuple[str, str | None, str | None]:

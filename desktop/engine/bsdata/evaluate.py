@@ -1379,11 +1379,15 @@ class Evaluation:
                 default_id = modifier.value
         if not default_id:
             return None
-        for member in group.selectable:
-            if default_id in (member.definition.id, member.entry_id) or (
-                    member.link is not None and member.link.id == default_id):
-                return member
-        return None
+        return next((member for member in group.selectable if is_named(member, default_id)),
+                    None)
+
+
+def is_named(option: Option, entry_id: str) -> bool:
+    """Whether a group's default selection entry id (or any id naming an entry) is
+    `option`: its definition, its full entry id or its link."""
+    return entry_id in (option.definition.id, option.entry_id) or (
+        option.link is not None and option.link.id == entry_id)
 
 
 def _scope_key(scope: Scope) -> object:

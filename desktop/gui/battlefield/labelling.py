@@ -10,6 +10,7 @@ still stands, at the place it covers least of the other labels and units (`least
 every unit is named, and a click on a footprint still finds that footprint's unit
 (BattlefieldScene.unit_at asks footprints first). A label off its unit never stands nearer
 another unit than its own while any other place is clear: it would be read as that unit's.
+No label stands past `bounds` (the table) while a place within them exists.
 A label that stood somewhere stays there while that place is still clear (`keep`), so
 labels do not jump about as the selection changes. Rectangles are scene units (x0, y0,
 x1, y1), y growing up the table as the view shows it; the places around a unit are tested

@@ -506,9 +506,10 @@ class BattlefieldScene(QGraphicsScene):
         label, so a click on a unit always finds that unit and a label names only its own.
         A label keeps the place it had while that is still clear; the others go routed
         units first, then roster order, and one with no clear place stands where it covers
-        least (a click on a footprint still finds its unit: `unit_at`). On a table of more
-        than LABEL_AROUND_UP_TO units, labels stand only on units big enough to carry one,
-        and hide where they find no room. The selected unit's rings' labels come last and
+        least (a click on a footprint still finds its unit: `unit_at`); before that, a label
+        with badges tries its unit's name alone. Labels stay within the table. On a table of
+        more than LABEL_AROUND_UP_TO units, labels stand only on units big enough to carry
+        one, and hide where they find no room. The selected unit's rings' labels come last and
         give way to everything, so a selection never moves a unit's label."""
         candidates = sorted(self._units.values(), key=lambda item: not item.routed)
         crowded = len(candidates) > LABEL_AROUND_UP_TO
