@@ -372,3 +372,60 @@ def test_closing_the_main_window_with_the_wizard_open_asks_and_can_keep_the_answ
     with Store.open(url) as store:
         assert store.load_pending(battle_id) is None
 
+
+
+def test_the_wizard_leaves_the_main_windows_close_button_working_and_locks_the_rest(
+        qtbot, url, modals):
+    """Item 7: Qt drops the window manager's close of a window a modal dialog blocks, so
+    the wizard is not modal; the main window takes no input while it is open instead."""
+    battle_id, resolve = stored_battle(url, WORKED)
+    window = opened(qtbot, url, battle_id)
+    window.battles.workspace.apply([moves.begin_turn(window.battles.battle)], "Begin turn 2")
+    window.battles.resolve(resolve["procedure"],
+                           {k: v for k, v in resolve.items() if k != "procedure"})
+    wizard = window.battles.wizard
+    focus_on(qtbot, wizard)
+    enter(qtbot, wizard)
+    type_roll(qtbot, wizard, [6, 6])
+    # Nothing blocks the main window: its close event reaches closeEvent, which asks.
+    assert QApplication.activeModalWidget() is None and not wizard.isModal()
+    locked = [window.menuBar(), window.centralWidget(), *window.docks, window.ui.mainToolBar]
+    assert not any(part.isEnabled() for part in locked)
+    assert wizard.isEnabled() and wizard.currentPage().isEnabled()
+    # Its shortcuts are off too: Ctrl+Z in the main window undoes nothing under the wizard.
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=2000)
+    index = window.undo_stack.index()
+    assert window.undo_stack.canUndo()
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.undo_stack.index() == index and window.battles.battle.turn == 2
+    seen: list[str] = []
+    modals.answer(QMessageBox, press("Go on", seen))
+    window.close()
+    assert seen and window.isVisible() and window.battles.wizard is wizard
+    assert not window.centralWidget().isEnabled()
+    # The wizard's end gives the window back as it was.
+    wizard.leave(DISCARD)
+    qtbot.waitUntil(lambda: window.battles.wizard is None, timeout=5000)
+    assert all(part.isEnabled() for part in locked)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=2000)
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.undo_stack.index() == index - 1
+
+
+def test_another_programs_change_waits_for_the_wizard_as_for_a_modal_dialog(qtbot, url):
+    """The wizard works from the battle it was shown: a reload waits until it closes."""
+    battle_id, resolve = stored_battle(url, WORKED)
+    window = opened(qtbot, url, battle_id)
+    reload = window.database_reload
+    qtbot.waitUntil(lambda: not reload.busy, timeout=10_000)
+    window.battles.resolve(resolve["procedure"],
+                           {k: v for k, v in resolve.items() if k != "procedure"})
+    wizard = window.battles.wizard
+    checks = reload.checks
+    reload.reload(asked=False)
+    qtbot.wait(1000)
+    assert reload.busy and reload.checks == checks
+    wizard.leave(DISCARD)
+    qtbot.waitUntil(lambda: reload.checks > checks and not reload.busy, timeout=10_000)

@@ -177,7 +177,8 @@ class DatabaseReload(QObject):
 
     def _must_wait(self) -> bool:
         """A cell being typed in, or a dialog that edits from what it was shown."""
-        return (QApplication.activeModalWidget() is not None or
+        return (QApplication.activeModalWidget() is not None
+                or self.window.locked_by is not None or
                 self.window.ui.rosterTable.state() == QAbstractItemView.State.EditingState)
 
     def _run_pending(self) -> None:

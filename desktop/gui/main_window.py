@@ -37,11 +37,13 @@ from PySide6.QtGui import (
     QUndoStack,
 )
 from PySide6.QtWidgets import (
+    QDialog,
     QDockWidget,
     QLabel,
     QMainWindow,
     QMessageBox,
     QSizePolicy,
+    QToolBar,
     QToolButton,
     QWidget,
 )
@@ -228,6 +230,8 @@ class MainWindow(QMainWindow):
         # True in a window nobody sits at (--screenshot): a message box would wait forever.
         self.unattended = False
         self._closing = False
+        # The dialog that holds this window still (lock_while_open), while one does.
+        self.locked_by: QDialog | None = None
 
         self.ui.actionQuit.triggered.connect(self.close)
         self.ui.actionAbout.triggered.connect(self.show_about)
@@ -319,6 +323,27 @@ class MainWindow(QMainWindow):
     @property
     def battlefield_view(self) -> BattlefieldView:
         return self.battles.view
+
+    def lock_while_open(self, dialog: QDialog) -> None:
+        """Nothing in this window takes input until `dialog` finishes, as a window-modal
+        dialog would make it, except that the window's close button still reaches closeEvent
+        (Qt drops a close event sent to a window a modal dialog blocks, so nothing asked)."""
+        parts: list[QWidget] = [self.menuBar()]
+        if self.centralWidget() is not None:
+            parts.append(self.centralWidget())
+        parts += [part for kind in (QDockWidget, QToolBar) for part in self.findChildren(kind)
+                  if part.parentWidget() is self]
+        locked = [part for part in parts if part.isEnabled()]
+        for part in locked:
+            part.setEnabled(False)
+        self.locked_by = dialog
+
+        def unlock() -> None:
+            self.locked_by = None
+            for part in locked:
+                part.setEnabled(True)
+
+        dialog.finished.connect(unlock)
 
     @property
     def docks(self) -> tuple[QDockWidget, ...]:

@@ -11,7 +11,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QPointF, QRect, Qt
+from PySide6.QtCore import QObject, QPointF, QRect
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from desktop.engine.answers import answers_to_json
@@ -89,7 +89,8 @@ class Resolutions(QObject):
 
     def resolve(self, procedure: str, prepared: Mapping[str, Any],
                 answers: Sequence[object] = ()) -> None:
-        """Open the resolution wizard (window-modal); Finish applies its events as one step.
+        """Open the resolution wizard, the window locked meanwhile; Finish applies its events
+        as one step.
 
         With `answers` (a resumed resolution) it goes on from the first one not given."""
         battle = self.panel.battle
@@ -102,7 +103,7 @@ class Resolutions(QObject):
             return
         wizard = resolution_wizard.ResolutionWizard(battle, procedure, prepared,
                                                     parent=self.panel.window)
-        wizard.setWindowModality(Qt.WindowModality.WindowModal)
+        self.panel.window.lock_while_open(wizard)
         wizard.previewChanged.connect(
             lambda start, events: self._preview(wizard, start, events))
         wizard.highlightUnits.connect(lambda ids: self.panel.scene.select_units(list(ids)))
@@ -112,7 +113,7 @@ class Resolutions(QObject):
         self.wizard = wizard
         self.panel.update_actions()
         self._place(wizard)
-        wizard.open()
+        wizard.show()  # not open(): that makes it window-modal
         # The keyboard goes to the wizard at once: digits and Enter alone walk it.
         wizard.activateWindow()
         if answers:

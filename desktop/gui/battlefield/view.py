@@ -27,7 +27,7 @@ from PySide6.QtGui import (
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
-    QApplication,
+    QDialog,
     QFrame,
     QGestureEvent,
     QGraphicsView,
@@ -330,8 +330,11 @@ class BattlefieldView(QGraphicsView):
     def banner_text_rect(self, box: QRectF) -> QRectF:
         """Where in the banner `box` its words go: the widest part not under a dialog
         (the resolution wizard stands beside the table's centre, over one side of it)."""
-        dialog = QApplication.activeModalWidget()
-        if dialog is None or dialog is self.window() or not dialog.isVisible():
+        window = self.window()
+        dialog = next((child for child in window.findChildren(
+            QDialog, options=Qt.FindChildOption.FindDirectChildrenOnly)
+            if child.isVisible()), None)
+        if dialog is None:
             return box
         frame = dialog.frameGeometry()
         covered = QRectF(QPointF(self.viewport().mapFromGlobal(frame.topLeft())),
