@@ -76,6 +76,7 @@ if TYPE_CHECKING:
     from desktop.gui.battlefield.view import BattlefieldView
     from desktop.gui.battles import BattleListModel, BattleWorkspace
     from desktop.gui.forms.ui_mainwindow import Ui_MainWindow
+    from desktop.gui.main_window import MainWindow
     from desktop.gui.tasks import TaskRunner
     from desktop.store.store import Store
 
@@ -124,7 +125,7 @@ class BattlePanel(QObject):
     # line per event with the units it names ("" and []: no battle on the table).
     story = Signal(str, list)
 
-    def __init__(self, ui: Ui_MainWindow, window: QWidget, undo_stack: Any,
+    def __init__(self, ui: Ui_MainWindow, window: MainWindow, undo_stack: Any,
                  settings: QSettings | None = None) -> None:
         super().__init__(window)
         self.ui = ui

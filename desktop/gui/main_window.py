@@ -328,9 +328,7 @@ class MainWindow(QMainWindow):
         """Nothing in this window takes input until `dialog` finishes, as a window-modal
         dialog would make it, except that the window's close button still reaches closeEvent
         (Qt drops a close event sent to a window a modal dialog blocks, so nothing asked)."""
-        parts: list[QWidget] = [self.menuBar()]
-        if self.centralWidget() is not None:
-            parts.append(self.centralWidget())
+        parts: list[QWidget] = [self.menuBar(), self.ui.centralwidget]
         parts += [part for kind in (QDockWidget, QToolBar) for part in self.findChildren(kind)
                   if part.parentWidget() is self]
         locked = [part for part in parts if part.isEnabled()]
