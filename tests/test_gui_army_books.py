@@ -813,3 +813,33 @@ def test_army_settings_of_an_army_of_a_book_names_its_book_not_a_list(qtbot, url
     window.edit_army_settings()
     assert seen == {"list": f"{army.book.catalogue_name} (its army book)", "enabled": False,
                     "kept": army.army_list}
+
+
+def test_a_unit_that_breaks_a_book_limit_is_tinted_in_the_roster_and_named_in_the_unit_dock(
+        qtbot, url, answers):
+    """A real-window try of issue 23: the Army Book dock named the unit below its size, but
+    its roster row looked as every other and the Unit dock, in front, said nothing."""
+    from desktop.gui.roster_table import WARNING_TINT
+
+    store_sample_data(url)
+    window = open_window(qtbot, url)
+    knights_army(qtbot, window, answers)
+    unit = window.current_army.units[0]
+    spin = open_editor(window, cell(window, unit.id, "models"))
+    type_number(qtbot, spin, 3)
+    commit(qtbot, window, spin)
+    dock_settled(qtbot, window)
+    limit = next(line for line in window.army_books.panel.limits_shown() if "Knights" in line)
+    message = limit.removeprefix("⚠ ")
+    name = cell(window, unit.id, "name")
+    assert name.data(Qt.ItemDataRole.BackgroundRole).color() == WARNING_TINT
+    assert message in name.data(Qt.ItemDataRole.ToolTipRole)
+    window.ui.inspectorDock.raise_()
+    window.select_units([unit.id])
+    qtbot.waitUntil(lambda: window.ui.problemList.count() > 0, timeout=2000)
+    shown = [window.ui.problemList.item(i).text() for i in range(window.ui.problemList.count())]
+    assert f"⚠ {message}" in shown and window.ui.problemList.isVisibleTo(window)
+    # Kept again: the tint and the line go.
+    window.undo_action.trigger()
+    dock_settled(qtbot, window)
+    assert cell(window, unit.id, "name").data(Qt.ItemDataRole.BackgroundRole) is None

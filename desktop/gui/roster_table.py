@@ -21,6 +21,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QUndoStack
 
+from desktop.engine.composition import CATALOGUE_FIELD
 from desktop.engine.model import Army, TroopType, Unit
 from desktop.engine.roster import (
     RosterProblem,
@@ -136,6 +137,8 @@ class RosterTableModel(QAbstractTableModel):
 
     @staticmethod
     def _column_key(field: str) -> str:
+        if field == CATALOGUE_FIELD:  # a limit of the army book: the unit's name says it
+            return "name"
         return field if field in ("name", "formation", "upgrades", "points", "models") \
             else f"stat:{field}"
 
