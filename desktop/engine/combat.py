@@ -9,7 +9,8 @@ forgotten tick does not silently change the score.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -207,3 +208,47 @@ def check_combats(battle: Battle, combats: Sequence[Combat], *, fleeing_clause: 
             if status in (Status.FLEEING, Status.BROKEN):
                 raise ScenarioError(f"{combat.id}: '{combatant.unit}' is fleeing and cannot "
                                     f"fight ({fleeing_clause})")
+
+
+def independent_groups(battle: Battle, combats: Sequence[Combat], *,
+                       move: Callable[[str], float], sense: float) -> list[tuple[Combat, ...]]:
+    """The combats in groups whose consequences can never meet (issue 24): what one group's
+    resolution can do nobody of another group can see, so each can be forecast alone and
+    the chances multiplied. A group holds its combats in the order given.
+
+    `move(unit)` is the farthest a unit may move in the resolution (its flee or pursuit
+    dice at most) and `sense` the farthest any rule of it looks from a unit (W6's Panic
+    radius). Every unit on the table, combatants and bystanders alike, gets a zone: its
+    footprint widened by the farthest move of the resolution, the largest unit's diagonal
+    (a unit turns, and one ending its move on another is put beyond it) and half of
+    `sense`. Units whose zones touch are linked, and combats linked through any chain of
+    units (a friend who might panic and flee into another fight) form one group. Two units
+    of different groups stand further apart than both of them can move and still be seen,
+    whatever the dice do."""
+    if len(combats) < 2:
+        return [tuple(combats)]
+    ids = [uid for uid, state in battle.states.items() if state.status.on_table]
+    if not ids:
+        return [tuple(combats)]
+    footprints = {uid: battle.footprint(uid) for uid in ids}
+    widest = max(math.hypot(f.frontage, f.depth) for f in footprints.values())
+    reach = max(move(uid) for uid in ids) + widest + sense / 2
+    zones = [footprints[uid].polygon.buffer(reach) for uid in ids]
+    parent = list(range(len(ids)))
+
+    def root(index: int) -> int:
+        while parent[index] != index:
+            parent[index] = parent[parent[index]]
+            index = parent[index]
+        return index
+
+    tree = shapely.STRtree(zones)
+    for first, second in zip(*tree.query(zones, predicate="intersects"), strict=True):
+        parent[root(int(first))] = root(int(second))
+    position = {uid: index for index, uid in enumerate(ids)}
+    groups: dict[int, list[Combat]] = {}
+    for combat in combats:
+        units = [c.unit for c in combat.combatants() if c.unit in position]
+        key = root(position[units[0]]) if units else -1 - len(groups)
+        groups.setdefault(key, []).append(combat)
+    return [tuple(group) for group in groups.values()]

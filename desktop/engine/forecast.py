@@ -119,6 +119,7 @@ class Forecast:
     unit_intervals: dict[tuple[str, str], tuple[float, float]] = field(default_factory=dict)
     seconds: float = 0.0
     asked: int = 0  # the runs a sample was asked for: more than `samples` when time ran out
+    apart: int = 1  # exact from this many parts that can never meet, walked one by one
 
     def chance(self, label: str, unit: str | None = None) -> Fraction:
         """The chance of one whole outcome, or of one unit's label (0 if it never happens)."""
@@ -143,6 +144,8 @@ class Forecast:
             data["units"] = dict(self.units.get(label, ()))
             outcomes.append(data)
         method = "exact" if self.exact else f"sample of {self.samples} runs"
+        if self.exact and self.apart > 1:
+            method += f", {self.apart} groups of combats that cannot meet, walked apart"
         if self.asked > self.samples:
             method += f" (of {self.asked} asked: the time for a sample ran out)"
         return {
@@ -179,13 +182,19 @@ def forecast(
     started = time.perf_counter()
     start = _follow(resolution, answers)
     if budget_seconds > 0 and max_leaves > 0:
-        found = _exact(resolution, start, choices,
-                       deadline=started + budget_seconds * EXACT_SHARE,
-                       max_leaves=max_leaves, cancelled=cancelled)
+        deadline = started + budget_seconds * EXACT_SHARE
+        parts = resolution.parts() if resolution.parts is not None and not answers else ()
+        if parts:
+            found = _exact_apart(parts, choices, deadline=deadline, max_leaves=max_leaves,
+                                 cancelled=cancelled)
+        else:
+            found = _exact(resolution, start, choices, deadline=deadline,
+                           max_leaves=max_leaves, cancelled=cancelled)
         if found is not None:
             leaves, walked = found
             return replace(_summarise(resolution.battle, leaves, exact=True,
-                                      seconds=time.perf_counter() - started), leaves=walked)
+                                      seconds=time.perf_counter() - started), leaves=walked,
+                           apart=max(len(parts), 1))
     left = started + budget_seconds - time.perf_counter()
     return sample(resolution, answers, choices, samples=samples, seed=seed, started=started,
                   budget_seconds=max(left, 0.0), cancelled=cancelled)
@@ -508,6 +517,32 @@ def _exact(
     return list(found.chances.items()), found.leaves
 
 
+def _exact_apart(
+    parts: Sequence[Resolution], choices: Mapping[str, str], *, deadline: float,
+    max_leaves: int, cancelled: Callable[[], bool] | None = None,
+) -> tuple[list[tuple[UnitOutcome, Fraction]], int] | None:
+    """`_exact` of a resolution made of parts that can never meet: each part walked alone
+    (N combats cost N walks of one, not the walk of their product), then every whole
+    outcome is one outcome of each part, its chance the product of theirs."""
+    order = {uid: index for index, uid in enumerate(parts[0].battle.roster)}
+    whole: dict[UnitOutcome, Fraction] = {(): Fraction(1)}
+    leaves = 1
+    for part in parts:
+        found = _exact(part, part.session(), choices, deadline=deadline,
+                       max_leaves=max_leaves, cancelled=cancelled)
+        if found is None or len(whole) * len(found[0]) > max_leaves:
+            return None  # a part past the budget, or more whole outcomes than runs allowed
+        chances, runs = found
+        leaves *= runs
+        joined: dict[UnitOutcome, Fraction] = defaultdict(Fraction)
+        for before, chance in whole.items():
+            for outcome, share in chances:
+                merged = tuple(sorted((*before, *outcome), key=lambda said: order[said[0]]))
+                joined[merged] += chance * share
+        whole = joined
+    return list(whole.items()), leaves
+
+
 def branches_of(roll: Roll) -> list[tuple[tuple[int, ...], int]]:
     """One faces tuple per class the procedure tells apart, with how many rolls share it."""
     return [(branch.faces, branch.ways) for branch in classes_of(roll)]
@@ -564,8 +599,9 @@ def _summarise(battle: Battle, leaves: Sequence[tuple[UnitOutcome, Fraction]], *
     whole: dict[str, Fraction] = defaultdict(Fraction)
     units: dict[str, UnitOutcome] = {}
     per_unit: dict[str, dict[str, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
+    pieces: dict[tuple[str, str], str] = {}  # combats walked apart repeat them in thousands
     for outcome, chance in leaves:
-        label = outcome_label(battle, outcome)
+        label = outcome_label(battle, outcome, pieces)
         whole[label] += chance
         units[label] = outcome
         for uid, unit_label in outcome:
@@ -586,13 +622,19 @@ def _ranked(chances: Mapping[str, Fraction]) -> list[tuple[str, Fraction]]:
     return sorted(chances.items(), key=lambda item: (-item[1], item[0]))
 
 
-def outcome_label(battle: Battle, outcome: UnitOutcome) -> str:
+def outcome_label(battle: Battle, outcome: UnitOutcome,
+                  pieces: dict[tuple[str, str], str] | None = None) -> str:
     """"Empire Handgunners: break and flee; Orc Warboss: catches them": each unit's label
-    agreeing with its name (labels are written for one, desktop.engine.wording)."""
+    agreeing with its name (labels are written for one, desktop.engine.wording); `pieces`
+    keeps each unit's part once written."""
     if not outcome:
         return "nothing happens"
-    return "; ".join(f"{battle.roster[uid].name}: {agreed(label, plural(battle, uid))}"
-                     for uid, label in outcome)
+    pieces = {} if pieces is None else pieces
+    for said in outcome:
+        if said not in pieces:
+            uid, label = said
+            pieces[said] = f"{battle.roster[uid].name}: {agreed(label, plural(battle, uid))}"
+    return "; ".join(pieces[said] for said in outcome)
 
 
 # The verbs `_describe`'s phrases begin with: where a joined label's phrases start.

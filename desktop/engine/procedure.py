@@ -588,6 +588,9 @@ class Resolution:
 
     battle: Battle
     begin: Callable[[Recorder], Procedure]
+    # Resolutions whose outcomes, taken together, are this one's and which can never meet
+    # (e.g. combats far apart): each can be forecast alone. None, or () when there are none.
+    parts: Callable[[], tuple[Resolution, ...]] | None = field(default=None, compare=False)
 
     def session(self, *, sight: Sight | None = None, shared: Shared | None = None
                 ) -> Session:

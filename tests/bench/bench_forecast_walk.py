@@ -14,12 +14,17 @@ For each file, in report.py's format:
 - `<name>_per_run`: the whole tree's seconds per run (runs counted as the old walk makes
   them), against issue 24's goal of 1/50 of the old walk's (50x the runs per second),
   said met or not met; a reference figure until the walk meets it.
+- `apart_<N>_combats`: N copies of w6-four-units far apart on one table (combats that can
+  never meet), the exact forecast's time against N times one copy's, timed in this run:
+  issue 24's "N combats cost N times one, not its power", held to APART_BUDGET; its
+  details give the runs a second (the runs a replaying walk would make of the product).
 Exits 1 when a figure is over its budget or a whole forecast is not exact.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
 import timeit
@@ -30,6 +35,7 @@ from report import Report, slowdown
 TESTS = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(TESTS))
 
+from combats_apart import side_by_side  # noqa: E402
 from replaying_walk import replaying_forecast  # noqa: E402  (the old walk, a test oracle)
 
 from desktop.engine.dice import ScriptedRoller  # noqa: E402
@@ -46,6 +52,8 @@ SPEED_UP = 50  # issue 24: at least 50x the runs per second of the old walk
 PART_RUNS = 300  # about how many runs the timed part of each tree holds
 # However slow the whole tree, the bench stops it here (it then reports a sample, OVER).
 CAP_SECONDS = 120.0
+APART_BUDGET = 1.5  # N combats far apart: at most 1.5 times N times one combat's forecast
+APART_SPACING = 90.0  # inches between the copies: beyond any flee, pursuit and Panic
 
 
 def part_of_tree(scenario: Scenario) -> tuple[Answer, ...]:
@@ -112,7 +120,35 @@ def main() -> int:
                         details=f"{whole.leaves / seconds:.0f} runs a second; issue 24's "
                                 f"goal {SPEED_UP}x the old walk's "
                                 f"({'met' if per_run <= wanted else 'not met yet'})")
+    apart(report)
     return report.finish()
+
+
+def exact_seconds(scenario: Scenario) -> tuple[float, int]:
+    """The best of three exact forecasts of `scenario`, and its runs."""
+    best, leaves = math.inf, 0
+    for _ in range(3):
+        started = time.perf_counter()
+        found = forecast(scenario.resolution(), (), scenario.choices,
+                         budget_seconds=CAP_SECONDS, max_leaves=10**9)
+        best = min(best, time.perf_counter() - started)
+        if not found.exact:
+            return math.inf, 0
+        leaves = found.leaves
+    return best, leaves
+
+
+def apart(report: Report) -> None:
+    one, _ = exact_seconds(load_scenario(side_by_side("w6-four-units", 1, APART_SPACING)))
+    baseline = report.time("apart_1_combat", one, details="one copy of w6-four-units")
+    for copies in (2, 3, 4):
+        seconds, leaves = exact_seconds(load_scenario(
+            side_by_side("w6-four-units", copies, APART_SPACING)))
+        report.ratio(f"apart_{copies}_combats", seconds / (copies * baseline.value),
+                     budget=APART_BUDGET,
+                     details=f"{seconds * 1000:.0f} ms against {copies} x "
+                             f"{baseline.value * 1000:.0f} ms; exact, {leaves} runs, "
+                             f"{leaves / seconds:.3g} runs a second")
 
 
 if __name__ == "__main__":

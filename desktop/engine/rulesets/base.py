@@ -98,6 +98,9 @@ class ProcedureKind:
     setup: Callable[[Battle, Any], Sequence[Event]] | None = None
     # What a number field means, for the player who fills it in (with the clause).
     hints: Mapping[str, str] = field(default_factory=dict)
+    # The input's parts whose resolutions can never meet (combats far apart), each an
+    # input of its own: a forecast walks each alone (procedure.Resolution.parts).
+    split: Callable[[Battle, Any], Sequence[Any]] | None = None
 
     def setup_events(self, battle: Battle, procedure_input: Any) -> list[Event]:
         return list(self.setup(battle, procedure_input)) if self.setup is not None else []
@@ -109,7 +112,16 @@ class ProcedureKind:
 
     def resolution(self, battle: Battle, procedure_input: Any) -> procedure.Resolution:
 
-        return procedure.Resolution(battle, lambda recorder: self.start(recorder, procedure_input))
+        split = self.split
+
+        def parts() -> tuple[procedure.Resolution, ...]:
+            found = split(battle, procedure_input) if split is not None else ()
+            if len(found) < 2:
+                return ()
+            return tuple(self.resolution(battle, part) for part in found)
+
+        return procedure.Resolution(battle, lambda recorder: self.start(recorder, procedure_input),
+                                    parts=parts if split is not None else None)
 
 
 class ProcedureTable(Mapping[str, ProcedureKind]):

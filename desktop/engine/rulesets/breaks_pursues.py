@@ -13,7 +13,13 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from desktop.engine import odds, spatial
-from desktop.engine.combat import Combat, check_combats, engagements, parse_combats
+from desktop.engine.combat import (
+    Combat,
+    check_combats,
+    engagements,
+    independent_groups,
+    parse_combats,
+)
 from desktop.engine.dice import Dice
 from desktop.engine.events import (
     CasualtiesRemoved,
@@ -407,8 +413,16 @@ def _overrun_odds(battle: Battle, unit_id: str, dice: Dice) -> Callable[[], list
     return lambda: outcomes_by_total(dice, _overrun_outcome(battle, unit_id))
 
 
+def _apart(battle: Battle, combats: Sequence[Combat]) -> list[tuple[Combat, ...]]:
+    """Combats whose resolutions cannot meet: a unit moves at most its flee or pursuit dice
+    (BP-2, BP-4, an Overrun included), and every other rule looks at units in contact."""
+    farthest = max(_dice_option(battle, "flee_dice").maximum,
+                   _dice_option(battle, "pursue_dice").maximum)
+    return independent_groups(battle, combats, move=lambda uid: farthest, sense=0.0)
+
+
 PROCEDURES: dict[str, ProcedureKind] = {
     "breaks_pursues": ProcedureKind(
         "breaks_pursues", "Break tests, flee and pursue rolls, catches, then moves",
-        ("combats",), parse_combats, breaks_pursues, setup=engagements),
+        ("combats",), parse_combats, breaks_pursues, setup=engagements, split=_apart),
 }

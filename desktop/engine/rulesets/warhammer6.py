@@ -16,7 +16,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from desktop.engine import odds, spatial
-from desktop.engine.combat import Combat, check_combats, engagements, parse_combats
+from desktop.engine.combat import (
+    Combat,
+    check_combats,
+    engagements,
+    independent_groups,
+    parse_combats,
+)
 from desktop.engine.dice import D2D6, D3D6, Dice
 from desktop.engine.errors import ScenarioError
 from desktop.engine.events import (
@@ -686,6 +692,14 @@ def _parse_aftermath(battle: Battle, data: Mapping[str, Any]) -> tuple[Combat, .
     return parse_combats(battle, data)
 
 
+def _apart(battle: Battle, combats: Sequence[Combat]) -> list[tuple[Combat, ...]]:
+    """Combats whose aftermaths cannot meet: no unit moves further than its flee dice
+    (W6-FL-3, W6-PU-1: a pursuer rolls as it would flee), and nothing is looked for further
+    than the Panic radius (W6-PT-1)."""
+    return independent_groups(battle, combats, move=lambda uid: flee_dice(battle, uid).maximum,
+                              sense=PANIC_RADIUS)
+
+
 def _parse_start_of_turn(battle: Battle, data: Mapping[str, Any]) -> str:
     return Reader(data, "resolve").text("player")
 
@@ -698,7 +712,7 @@ def _parse_charge(battle: Battle, data: Mapping[str, Any]) -> ChargeOnFleeing:
 PROCEDURES: dict[str, ProcedureKind] = {
     "combat_aftermath": ProcedureKind(
         "combat_aftermath", "Break tests, Panic, fleeing and pursuit after combat",
-        ("combats",), _parse_aftermath, combat_aftermath, setup=engagements),
+        ("combats",), _parse_aftermath, combat_aftermath, setup=engagements, split=_apart),
     "start_of_turn": ProcedureKind(
         "start_of_turn", "Rally tests and compulsory flee moves", ("player",),
         _parse_start_of_turn, start_of_turn),

@@ -1,0 +1,108 @@
+"""Issue 24: combats that can never meet are forecast one at a time and their chances
+multiplied — the same figures as the walk of the whole tree, at the cost of each part."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+from combats_apart import side_by_side
+
+from desktop.engine.combat import independent_groups, parse_combats
+from desktop.engine.forecast import forecast
+from desktop.engine.rulesets import get_ruleset
+from desktop.engine.rulesets.warhammer6 import PANIC_RADIUS, flee_dice
+from desktop.engine.scenario import load_scenario
+
+FAR = 80.0  # inches between copies: beyond two flee moves, two diagonals and the Panic radius
+NEAR = 20.0  # a broken unit's 2D6 flee and a Panic test could reach the next copy
+
+
+def parts_of(data) -> int:
+    resolution = load_scenario(data).resolution()
+    return len(resolution.parts() if resolution.parts is not None else ())
+
+
+def test_w6_copies_far_apart_give_the_whole_walks_figures_exactly():
+    scenario = load_scenario(side_by_side("w6-goblins-vs-elves", 2, FAR))
+    resolution = scenario.resolution()
+    assert len(resolution.parts()) == 2
+    apart = forecast(resolution, (), scenario.choices, budget_seconds=120)
+    whole = forecast(replace(resolution, parts=None), (), scenario.choices, budget_seconds=120)
+    assert apart.exact and whole.exact
+    assert dict(apart.outcomes) == dict(whole.outcomes)
+    assert apart.by_unit == whole.by_unit and apart.leaves == whole.leaves == 22 * 22
+    assert sum(chance for _, chance in apart.outcomes) == 1
+    assert apart.to_json()["method"] == ("exact, 2 groups of combats that cannot meet, "
+                                         "walked apart")
+    assert whole.to_json()["method"] == "exact"
+
+
+def test_bp_copies_far_apart_keep_each_copys_own_chances():
+    one = load_scenario(side_by_side("bp-two-combats", 1, 0))
+    scenario = load_scenario(side_by_side("bp-two-combats", 2, 100.0))
+    assert len(scenario.resolution().parts()) == 2
+    single = forecast(one.resolution(), (), one.choices, budget_seconds=60)
+    both = forecast(scenario.resolution(), (), scenario.choices, budget_seconds=60)
+    assert both.exact and both.leaves == single.leaves ** 2
+    for uid, rows in single.by_unit.items():
+        assert both.by_unit[uid] == rows
+        # The copy's units: the same chances (their words name the copy's units).
+        assert [c for _, c in both.by_unit[f"{uid}_2"]] == [c for _, c in rows]
+    # A whole outcome is one of each copy's: its chance the product of theirs.
+    first = dict(single.outcomes)
+    assert len(both.outcomes) == len(first) ** 2
+    _, chance = both.outcomes[0]
+    assert chance == max(first.values()) ** 2
+
+
+@pytest.mark.parametrize(("name", "spacing"), [("w6-goblins-vs-elves", NEAR),
+                                               ("bp-two-combats", 55.0)])
+def test_copies_a_flee_could_bridge_are_walked_as_one(name, spacing):
+    assert parts_of(side_by_side(name, 2, spacing)) == 0
+
+
+def test_fights_that_meet_are_not_multiplied():
+    """The Elf Archers flee 2D6 straight back into the second fight 9" behind them: walked
+    alone and multiplied, the chances would be wrong by 1.6% of the whole; Rout walks the
+    two as one tree and gets the whole walk's figures."""
+    scenario = load_scenario(side_by_side("w6-goblins-vs-elves", 2, 0.0, rise=9.0))
+    resolution = scenario.resolution()
+    assert resolution.parts() == ()
+    kind = get_ruleset("warhammer6").procedures["combat_aftermath"]
+    forced = replace(resolution, parts=lambda: tuple(
+        kind.resolution(resolution.battle, (combat,)) for combat in parse_combats(
+            scenario.battle, side_by_side("w6-goblins-vs-elves", 2, 0.0, 9.0)["resolve"])))
+    multiplied = dict(forecast(forced, (), scenario.choices, budget_seconds=120).outcomes)
+    walked = dict(forecast(resolution, (), scenario.choices, budget_seconds=120).outcomes)
+    apart = sum(abs(multiplied.get(label, 0) - walked.get(label, 0))
+                for label in {*multiplied, *walked})
+    assert apart > Fraction(1, 100)
+
+
+def test_a_bystander_between_two_fights_joins_them():
+    """W6-PT-1: a friend within reach of both fights may panic from one and flee into the
+    other: the chain of zones links them."""
+    data = side_by_side("w6-goblins-vs-elves", 2, FAR)
+    assert parts_of(data) == 2
+    bystander = {**data["units"][0], "id": "wolves", "name": "Wolf Riders",
+                 "position": [36 + FAR / 2, 10.0], "models": 5, "files": 5}
+    data["units"].append(bystander)
+    assert parts_of(data) == 0
+    # Off to one side, out of reach of both, it links nothing.
+    data["units"][-1] = {**bystander, "position": [36 + FAR / 2, 47.0 + 60.0]}
+    data["table"]["depth"] = 120
+    assert parts_of(data) == 2
+
+
+def test_groups_keep_the_order_of_their_combats():
+    data = side_by_side("w6-goblins-vs-elves", 3, FAR)
+    scenario = load_scenario(data)
+    combats = parse_combats(scenario.battle, data["resolve"])
+    groups = independent_groups(scenario.battle, combats, sense=PANIC_RADIUS,
+                                move=lambda uid: flee_dice(scenario.battle, uid).maximum)
+    assert [[c.id for c in group] for group in groups] == [
+        ["spear line 1"], ["spear line 2"], ["spear line 3"]]
+    assert independent_groups(scenario.battle, combats[:1], sense=0.0,
+                              move=lambda uid: 0.0) == [combats[:1]]
