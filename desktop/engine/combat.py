@@ -10,7 +10,7 @@ forgotten tick does not silently change the score.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -211,7 +211,8 @@ def check_combats(battle: Battle, combats: Sequence[Combat], *, fleeing_clause: 
 
 
 def independent_groups(battle: Battle, combats: Sequence[Combat], *,
-                       move: Callable[[str], float], sense: float) -> list[tuple[Combat, ...]]:
+                       move: Callable[[str], float], sense: float,
+                       links: Iterable[tuple[str, str]] = ()) -> list[tuple[Combat, ...]]:
     """The combats in groups whose consequences can never meet (issue 24): what one group's
     resolution can do nobody of another group can see, so each can be forecast alone and
     the chances multiplied. A group holds its combats in the order given.
@@ -224,7 +225,8 @@ def independent_groups(battle: Battle, combats: Sequence[Combat], *,
     `sense`. Units whose zones touch are linked, and combats linked through any chain of
     units (a friend who might panic and flee into another fight) form one group. Two units
     of different groups stand further apart than both of them can move and still be seen,
-    whatever the dice do."""
+    whatever the dice do. `links` are pairs of units a rule ties together however far
+    apart (one that flees from the nearest enemy on the table)."""
     if len(combats) < 2:
         return [tuple(combats)]
     ids = [uid for uid, state in battle.states.items() if state.status.on_table]
@@ -246,6 +248,9 @@ def independent_groups(battle: Battle, combats: Sequence[Combat], *,
     for first, second in zip(*tree.query(zones, predicate="intersects"), strict=True):
         parent[root(int(first))] = root(int(second))
     position = {uid: index for index, uid in enumerate(ids)}
+    for first_id, second_id in links:
+        if first_id in position and second_id in position:
+            parent[root(position[first_id])] = root(position[second_id])
     groups: dict[int, list[Combat]] = {}
     for combat in combats:
         units = [c.unit for c in combat.combatants() if c.unit in position]

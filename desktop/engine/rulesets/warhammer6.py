@@ -11,6 +11,7 @@ Three resolutions:
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -695,9 +696,40 @@ def _parse_aftermath(battle: Battle, data: Mapping[str, Any]) -> tuple[Combat, .
 def _apart(battle: Battle, combats: Sequence[Combat]) -> list[tuple[Combat, ...]]:
     """Combats whose aftermaths cannot meet: no unit moves further than its flee dice
     (W6-FL-3, W6-PU-1: a pursuer rolls as it would flee), and nothing is looked for further
-    than the Panic radius (W6-PT-1)."""
+    than the Panic radius (W6-PT-1) — but a unit that panics flees from the nearest enemy on
+    the table (W6-PT-2), which another combat's casualties may change: it is tied to every
+    fighting enemy that could then be the nearest (`_panic_links`)."""
     return independent_groups(battle, combats, move=lambda uid: flee_dice(battle, uid).maximum,
-                              sense=PANIC_RADIUS)
+                              sense=PANIC_RADIUS, links=_panic_links(battle, combats))
+
+
+def _panic_links(battle: Battle, combats: Sequence[Combat]) -> list[tuple[str, str]]:
+    """(unit that may panic, enemy that may be the nearest when it does). A unit not
+    fighting, near enough a fighting one to test, may panic; before anything moves, only
+    fighting units change (models lost, wiped out), so the nearest enemy not fighting
+    bounds how far its nearest enemy can be. A fighting enemy within that bound, allowing
+    for its footprint changing, is tied to it."""
+    fighting = {c.unit for combat in combats for c in combat.combatants()}
+    on_table = list(battle.on_table())
+    fighters = [uid for uid in on_table if uid in fighting]
+    if not fighters:
+        return []
+    widest = max(math.hypot(battle.footprint(uid).frontage, battle.footprint(uid).depth)
+                 for uid in on_table)
+    links = []
+    for uid in on_table:
+        if uid in fighting:
+            continue
+        own = battle.footprint(uid)
+        if not any(distance(own, battle.footprint(f)) <= PANIC_RADIUS + widest
+                   for f in fighters if battle.player_of(f) == battle.player_of(uid)):
+            continue  # never near enough a friend that may give way: it never tests
+        enemies = [e for e in on_table if battle.player_of(e) != battle.player_of(uid)]
+        bound = min((distance(own, battle.footprint(e)) for e in enemies
+                     if e not in fighting), default=math.inf)
+        links += [(uid, e) for e in enemies if e in fighting
+                  and distance(own, battle.footprint(e)) - widest <= bound]
+    return links
 
 
 def _parse_start_of_turn(battle: Battle, data: Mapping[str, Any]) -> str:
