@@ -19,7 +19,7 @@ is never changed to find out, so a pane of fifty choices costs one evaluation.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
@@ -34,7 +34,7 @@ from desktop.engine.bsdata.evaluate import (
     is_named,
 )
 from desktop.engine.bsdata.gamedata import GameData, Option
-from desktop.engine.bsdata.model import Constraint, CostType
+from desktop.engine.bsdata.model import CategoryEntry, CategoryLink, Constraint, CostType
 from desktop.engine.bsdata.roster import Roster, find_selection
 from desktop.engine.bsdata.units import (
     model_option,
@@ -394,15 +394,22 @@ def unit_offers(data: GameData, roster: Roster, force_id: str,
     return offers
 
 
-def _limited_categories(force: FNode) -> set[str]:
-    """The categories the force caps (a max or an exact count on the link or the category)."""
-    limited = set()
+def _category_caps(force: FNode) -> Iterator[tuple[CategoryLink, CategoryEntry | None,
+                                                   tuple[Constraint, ...]]]:
+    """The force's category links with a cap (a max or an exact count): the link, its
+    category, and the capping constraints, the link's own first, then the category's."""
     for link in force.entry.category_links:
         category = force.context.category(link.target_id)
-        constraints = (*link.constraints, *(category.constraints if category else ()))
-        if any(constraint.kind in ("max", "exactly") for constraint in constraints):
-            limited.add(link.target_id)
-    return limited
+        caps = tuple(constraint for constraint in (
+            *link.constraints, *(category.constraints if category else ()))
+            if constraint.kind in ("max", "exactly"))
+        if caps:
+            yield link, category, caps
+
+
+def _limited_categories(force: FNode) -> set[str]:
+    """The categories the force caps."""
+    return {link.target_id for link, _, _ in _category_caps(force)}
 
 
 def _brings_inside(evaluation: Evaluation, option: Option, categories: set[str]) -> bool:
@@ -472,46 +479,43 @@ def _slot_full(evaluation: Evaluation, option: Option, force: FNode,
                brings: dict[str, Decimal]) -> str:
     place = evaluation.virtual(option, force)
     categories = evaluation.categories_at(place)
-    for link in force.entry.category_links:
+    for link, category, caps in _category_caps(force):
         if link.target_id not in categories:
             continue
-        category = force.context.category(link.target_id)
-        holders = [(link.constraints, evaluation.element_modifiers(link))]
-        if category is not None:
-            holders.append((category.constraints,
-                            evaluation.element_modifiers(category, link)))
+        own = set(map(id, link.constraints))
+        link_modifiers = evaluation.element_modifiers(link)
+        category_modifiers = (evaluation.element_modifiers(category, link)
+                              if category is not None else link_modifiers)
         name = category.name if category is not None else link.name
-        for constraints, modifiers in holders:
-            for constraint in constraints:
-                if constraint.kind not in ("max", "exactly"):
-                    continue
-                limit = evaluation.constraint_value(constraint, modifiers,
-                                                    evaluation.force_place(force))
-                if limit < 0:
-                    continue
-                query = constraint.query
-                more = Decimal(1) if query.field == "selections" else brings.get(
-                    query.field, ZERO)
-                if more <= 0:
-                    continue
-                count = _category_total(evaluation, query.field, query.scope, force,
-                                        link.target_id)
-                if query.percent_value:
-                    total = _category_total(evaluation, query.field, query.scope, force,
-                                            None)
-                    share = Decimal(100) * (count + more) / (total + more)
-                    if share > limit:
-                        return (f"{name.strip()}: at most {_shown(limit)}% of the army "
-                                f"({_shown(count)} of {_shown(total)} now)")
-                    continue
-                if count + more > limit:
-                    what = "" if query.field == "selections" else " " + next(
-                        (c.name.strip() for c in evaluation.cost_types
-                         if c.id == query.field), query.field)
-                    size = (" at this points limit"
-                            if _by_points_limit(modifiers, constraint) else "")
-                    return (f"the {name.strip()} slot is full{size}: at most "
-                            f"{_shown(limit)}{what} ({_shown(count)} taken)")
+        for constraint in caps:
+            modifiers = link_modifiers if id(constraint) in own else category_modifiers
+            limit = evaluation.constraint_value(constraint, modifiers,
+                                                evaluation.force_place(force))
+            if limit < 0:
+                continue
+            query = constraint.query
+            more = Decimal(1) if query.field == "selections" else brings.get(
+                query.field, ZERO)
+            if more <= 0:
+                continue
+            count = _category_total(evaluation, query.field, query.scope, force,
+                                    link.target_id)
+            if query.percent_value:
+                total = _category_total(evaluation, query.field, query.scope, force,
+                                        None)
+                share = Decimal(100) * (count + more) / (total + more)
+                if share > limit:
+                    return (f"{name.strip()}: at most {_shown(limit)}% of the army "
+                            f"({_shown(count)} of {_shown(total)} now)")
+                continue
+            if count + more > limit:
+                what = "" if query.field == "selections" else " " + next(
+                    (c.name.strip() for c in evaluation.cost_types
+                     if c.id == query.field), query.field)
+                size = (" at this points limit"
+                        if _by_points_limit(modifiers, constraint) else "")
+                return (f"the {name.strip()} slot is full{size}: at most "
+                        f"{_shown(limit)}{what} ({_shown(count)} taken)")
     return ""
 
 
