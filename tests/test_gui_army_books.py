@@ -742,6 +742,12 @@ def test_the_dock_shows_a_count_typed_in_the_roster_outside_the_units_size(qtbot
     assert window.current_army.units[0].models == 3
     qtbot.waitUntil(lambda: panel.ui.modelsSpin.value() == 3)
     assert "has 3: outside its size" in panel.ui.modelsRange.text()
+    # The longer line wraps rather than widening the dock past its width (it did at
+    # 1280x800 in a real window, whose font is wider than the offscreen one).
+    label = panel.ui.modelsRange
+    assert label.minimumSizeHint().width() < label.fontMetrics().horizontalAdvance(
+        label.text()) / 2
+    assert panel.minimumSizeHint().width() <= DOCK_WIDTH
     assert any("Knights" in line and "3" in line for line in panel.limits_shown())
     # Back inside: the box is bounded by the size again.
     panel.ui.modelsSpin.setFocus()

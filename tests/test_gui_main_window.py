@@ -205,6 +205,9 @@ def test_a_first_start_fits_a_small_screen(qtbot):
     assert (window.width(), window.height()) == (1280, 800)  # the form's size
     window.fit_screen(QRect(0, 0, 1366, 768))  # a laptop: the height must give
     assert window.width() == 1280 and window.height() <= 768 - 40
+    # In the middle of the room, frame and all: no edge hangs off (seen at y=47 in openbox).
+    assert window.frameGeometry().top() >= 0 and window.y() + window.height() + 8 <= 768
+    assert abs(window.x() - (1366 - 1280 - 8) // 2) <= 1
     window.fit_screen(QRect(0, 0, 1920, 1080))  # never grows
     assert window.width() == 1280 and window.height() <= 768 - 40
 

@@ -113,6 +113,9 @@ class BookPanel(QWidget):
         tree.itemCollapsed.connect(
             lambda item: self._expanded.discard(item.data(0, ENTRY_ROLE)))
         self.ui.modelsSpin.what = "Models"
+        # "5–15, 24 pts each (has 3: outside its size)" on one line widened the dock past
+        # its 320 px at 1280x800 (a real-window try of issue 23): it wraps instead.
+        self.ui.modelsRange.setWordWrap(True)
         self.ui.modelsSpin.valueChanged.connect(self._models_changed)
         self.ui.limitList.itemClicked.connect(self._limit_clicked)
         self.ui.limitList.itemActivated.connect(self._limit_clicked)

@@ -402,13 +402,19 @@ class MainWindow(QMainWindow):
 
     def fit_screen(self, room: QRect) -> None:
         """A first start on a small screen (1366x768): the form's 1280x800 would hang off
-        the bottom, status bar and all, so the window shrinks to what `room` offers."""
+        the bottom, status bar and all, so the window shrinks to what `room` offers, and
+        stands in the middle of it (a window manager placing it lower left its bottom edge
+        off the screen)."""
         # Before the first show there is no frame yet: leave room for a typical title bar.
         frame = self.frameGeometry().size() - self.geometry().size()
-        width = min(self.width(), room.width() - max(frame.width(), FRAME_ALLOWANCE[0]))
-        height = min(self.height(), room.height() - max(frame.height(), FRAME_ALLOWANCE[1]))
+        frame_width = max(frame.width(), FRAME_ALLOWANCE[0])
+        frame_height = max(frame.height(), FRAME_ALLOWANCE[1])
+        width = min(self.width(), room.width() - frame_width)
+        height = min(self.height(), room.height() - frame_height)
         if (width, height) != (self.width(), self.height()):
             self.resize(width, height)
+        self.move(room.left() + (room.width() - width - frame_width) // 2,
+                  room.top() + (room.height() - height - frame_height) // 2)
 
     def save_layout(self, settings: QSettings) -> None:
         """Remember window geometry and dock layout (window state only, nothing else)."""
