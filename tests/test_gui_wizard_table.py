@@ -338,16 +338,22 @@ def test_the_forecast_keeps_its_figures_while_new_ones_are_worked_out(qtbot):
 # --- item 7: the main window asks too; kept answers come back ---------------------------
 
 
-def test_closing_the_main_window_with_the_wizard_open_asks_and_can_keep_the_answers(
-        qtbot, url, modals):
-    battle_id, resolve = stored_battle(url, WORKED)
-    window = opened(qtbot, url, battle_id)
+def one_answer_given(qtbot, window, resolve: dict):
+    """The worked example's wizard open over `window`, its Break test answered 6 + 6."""
     window.battles.resolve(resolve["procedure"],
                            {k: v for k, v in resolve.items() if k != "procedure"})
     wizard = window.battles.wizard
     focus_on(qtbot, wizard)
     enter(qtbot, wizard)
     type_roll(qtbot, wizard, [6, 6])
+    return wizard
+
+
+def test_closing_the_main_window_with_the_wizard_open_asks_and_can_keep_the_answers(
+        qtbot, url, modals):
+    battle_id, resolve = stored_battle(url, WORKED)
+    window = opened(qtbot, url, battle_id)
+    wizard = one_answer_given(qtbot, window, resolve)
     seen: list[str] = []
     modals.answer(QMessageBox, press("Go on", seen))
     window.close()
@@ -381,12 +387,7 @@ def test_the_wizard_leaves_the_main_windows_close_button_working_and_locks_the_r
     battle_id, resolve = stored_battle(url, WORKED)
     window = opened(qtbot, url, battle_id)
     window.battles.workspace.apply([moves.begin_turn(window.battles.battle)], "Begin turn 2")
-    window.battles.resolve(resolve["procedure"],
-                           {k: v for k, v in resolve.items() if k != "procedure"})
-    wizard = window.battles.wizard
-    focus_on(qtbot, wizard)
-    enter(qtbot, wizard)
-    type_roll(qtbot, wizard, [6, 6])
+    wizard = one_answer_given(qtbot, window, resolve)
     # Nothing blocks the main window: its close event reaches closeEvent, which asks.
     assert QApplication.activeModalWidget() is None and not wizard.isModal()
     locked = [window.menuBar(), window.centralWidget(), *window.docks, window.ui.mainToolBar]
