@@ -110,21 +110,25 @@ def test_groups_keep_the_order_of_their_combats():
 
 def test_a_friend_that_may_panic_is_tied_to_every_enemy_that_may_be_its_nearest():
     """W6-PT-2: a unit that panics flees from the nearest enemy on the table, however far;
-    before anything moves, only fighting units change (models lost, wiped out). A friend
-    of the Elf Archers 4" behind them may panic; with no enemy but the fighting Goblins,
-    the second fight's Goblins may be its nearest, so both fights are one tree. An Orc
-    unit standing by, nearer than the far Goblins can ever be, settles it: two again."""
+    before anything moves only fighting units change, by the casualties given. Elf Spearmen
+    4" behind the Elf Archers may panic: while the Goblins facing them stay on the table
+    they stay the nearest whatever happens elsewhere, and the two fights are walked apart
+    (the whole walk's figures). With the Goblins wiped out, the second fight's Goblins may
+    be the nearest: one tree. An Orc unit standing by, nearer than those can be: two again."""
     data = side_by_side("w6-goblins-vs-elves", 2, FAR)
     elves = next(unit for unit in data["units"] if unit["id"] == "elves")
     data["units"].append({**elves, "id": "spears", "name": "Elf Spearmen",
                           "position": [36.0, 34.0]})
-    assert parts_of(data) == 0
-    goblins = next(unit for unit in data["units"] if unit["id"] == "goblins")
-    data["units"].append({**goblins, "id": "orcs", "name": "Orc Boyz",
-                          "position": [12.0, 40.0], "models": 10})
     assert parts_of(data) == 2
     scenario = load_scenario(data)
     apart = forecast(scenario.resolution(), (), scenario.choices, budget_seconds=60)
     whole = forecast(replace(scenario.resolution(), parts=None), (), scenario.choices,
                      budget_seconds=120)
     assert apart.exact and whole.exact and dict(apart.outcomes) == dict(whole.outcomes)
+    goblins = data["resolve"]["combats"][0]["sides"][0]["units"][0]
+    goblins["casualties"] = 25  # every model: wiped out before the Panic tests
+    assert parts_of(data) == 0
+    orcs = next(unit for unit in data["units"] if unit["id"] == "goblins")
+    data["units"].append({**orcs, "id": "orcs", "name": "Orc Boyz",
+                          "position": [12.0, 40.0], "models": 10})
+    assert parts_of(data) == 2

@@ -596,26 +596,32 @@ def _all_faces(dice: Dice) -> Iterable[tuple[int, ...]]:
 def _summarise(battle: Battle, leaves: Sequence[tuple[UnitOutcome, Fraction]], *,
                exact: bool, seconds: float) -> Forecast:
     """Whole outcomes and per-unit labels from the leaves, each most likely first."""
-    whole: dict[str, Fraction] = defaultdict(Fraction)
+    # Summed as whole numbers over one denominator: combats walked apart give thousands of
+    # leaves, each adding to a row of every unit, and a Fraction's sum reduces every time.
+    denominator = math.lcm(*{chance.denominator for _, chance in leaves})
+    whole: dict[str, int] = defaultdict(int)
     units: dict[str, UnitOutcome] = {}
-    per_unit: dict[str, dict[str, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
+    per_unit: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     pieces: dict[tuple[str, str], str] = {}  # combats walked apart repeat them in thousands
     for outcome, chance in leaves:
         label = outcome_label(battle, outcome, pieces)
-        whole[label] += chance
+        share = chance.numerator * (denominator // chance.denominator)
+        whole[label] += share
         units[label] = outcome
         for uid, unit_label in outcome:
-            per_unit[uid][unit_label] += chance
+            per_unit[uid][unit_label] += share
     order = {uid: index for index, uid in enumerate(battle.roster)}
     by_unit = {}
     for uid in sorted(per_unit, key=order.__getitem__):
         rows = per_unit[uid]
-        missing = 1 - sum(rows.values())
+        missing = denominator - sum(rows.values())  # 1, less the unit's rows
         if missing:
             rows[UNAFFECTED] += missing
-        by_unit[uid] = _ranked(rows)
-    return Forecast(exact=exact, outcomes=_ranked(whole), by_unit=by_unit,
-                    leaves=len(leaves), units=units, seconds=seconds)
+        by_unit[uid] = _ranked({label: Fraction(share, denominator)
+                                for label, share in rows.items()})
+    return Forecast(exact=exact, outcomes=_ranked({label: Fraction(share, denominator)
+                                                  for label, share in whole.items()}),
+                    by_unit=by_unit, leaves=len(leaves), units=units, seconds=seconds)
 
 
 def _ranked(chances: Mapping[str, Fraction]) -> list[tuple[str, Fraction]]:

@@ -25,7 +25,7 @@ from desktop.engine.combat import (
     parse_combats,
 )
 from desktop.engine.dice import D2D6, D3D6, Dice
-from desktop.engine.errors import ScenarioError
+from desktop.engine.errors import RuleError, ScenarioError
 from desktop.engine.events import (
     CasualtiesRemoved,
     ChargeFailed,
@@ -85,6 +85,7 @@ from desktop.engine.sight import remember
 from desktop.engine.wording import plural, pronoun, verb
 
 PANIC_RADIUS = 6.0  # W6-PT-1
+NEAREST_TOLERANCE = 1e-6  # spatial.nearest takes distances this close as equal
 KEEP_AWAY = 4.0  # W6-FL-5
 
 
@@ -699,21 +700,35 @@ def _apart(battle: Battle, combats: Sequence[Combat]) -> list[tuple[Combat, ...]
     than the Panic radius (W6-PT-1) — but a unit that panics flees from the nearest enemy on
     the table (W6-PT-2), which another combat's casualties may change: it is tied to every
     fighting enemy that could then be the nearest (`_panic_links`)."""
+    try:
+        links = _panic_links(battle, combats)
+    except RuleError:  # input the procedure refuses: its own walk says why
+        return [tuple(combats)]
     return independent_groups(battle, combats, move=lambda uid: flee_dice(battle, uid).maximum,
-                              sense=PANIC_RADIUS, links=_panic_links(battle, combats))
+                              sense=PANIC_RADIUS, links=links)
 
 
 def _panic_links(battle: Battle, combats: Sequence[Combat]) -> list[tuple[str, str]]:
     """(unit that may panic, enemy that may be the nearest when it does). A unit not
-    fighting, near enough a fighting one to test, may panic; before anything moves, only
-    fighting units change (models lost, wiped out), so the nearest enemy not fighting
-    bounds how far its nearest enemy can be. A fighting enemy within that bound, allowing
-    for its footprint changing, is tied to it."""
+    fighting, near enough a fighting friend to test, may panic. Before anything moves only
+    the fighting units change, by the casualties given (smaller, or wiped out), and a
+    combat walked alone sees the others' units as they stand now: every enemy that is the
+    nearest in one of those battles is tied to the unit. The nearest is never further than
+    the least of the enemies' largest distances (one wiped out may be gone: no bound), so
+    an enemy whose least distance is beyond that is never the nearest."""
     fighting = {c.unit for combat in combats for c in combat.combatants()}
     on_table = list(battle.on_table())
     fighters = [uid for uid in on_table if uid in fighting]
     if not fighters:
         return []
+    after, wiped_out = battle, set()
+    for combat in combats:
+        for combatant in combat.combatants():
+            if combatant.casualties:
+                after = CasualtiesRemoved.build(after, combatant.unit, combatant.casualties,
+                                                clause="W6-CR-1").apply_to(after)
+                if after.states[combatant.unit].models == 0:
+                    wiped_out.add(combatant.unit)
     widest = max(math.hypot(battle.footprint(uid).frontage, battle.footprint(uid).depth)
                  for uid in on_table)
     links = []
@@ -724,11 +739,21 @@ def _panic_links(battle: Battle, combats: Sequence[Combat]) -> list[tuple[str, s
         if not any(distance(own, battle.footprint(f)) <= PANIC_RADIUS + widest
                    for f in fighters if battle.player_of(f) == battle.player_of(uid)):
             continue  # never near enough a friend that may give way: it never tests
-        enemies = [e for e in on_table if battle.player_of(e) != battle.player_of(uid)]
-        bound = min((distance(own, battle.footprint(e)) for e in enemies
-                     if e not in fighting), default=math.inf)
-        links += [(uid, e) for e in enemies if e in fighting
-                  and distance(own, battle.footprint(e)) - widest <= bound]
+        spans: dict[str, tuple[float, float]] = {}
+        for enemy in on_table:
+            if battle.player_of(enemy) == battle.player_of(uid):
+                continue
+            now = distance(own, battle.footprint(enemy))
+            if enemy in wiped_out:
+                spans[enemy] = (now, math.inf)
+            elif enemy in fighting:
+                then = distance(own, after.footprint(enemy))
+                spans[enemy] = (min(now, then), max(now, then))
+            else:
+                spans[enemy] = (now, now)
+        bound = min((high for _, high in spans.values()), default=math.inf)
+        links += [(uid, enemy) for enemy, (low, _) in spans.items()
+                  if enemy in fighting and low <= bound + NEAREST_TOLERANCE]
     return links
 
 
