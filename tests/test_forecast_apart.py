@@ -132,3 +132,34 @@ def test_a_friend_that_may_panic_is_tied_to_every_enemy_that_may_be_its_nearest(
     data["units"].append({**orcs, "id": "orcs", "name": "Orc Boyz",
                           "position": [12.0, 40.0], "models": 10})
     assert parts_of(data) == 2
+
+
+def test_a_panicking_unit_is_tied_to_an_enemy_standing_by_that_may_flee_first():
+    """Review of issue 24: the Elf Spearmen flee from their nearest enemy as it stands when
+    they move. With the Goblins facing them wiped out, an Orc unit standing by the second
+    fight may be that enemy, and may panic and flee first (within 6" of the second Goblins
+    if they fall): the Spearmen are tied to it, and so the fights are one tree."""
+    data = side_by_side("w6-goblins-vs-elves", 2, FAR)
+    elves = next(unit for unit in data["units"] if unit["id"] == "elves")
+    goblins = next(unit for unit in data["units"] if unit["id"] == "goblins")
+    data["units"].append({**elves, "id": "spears", "name": "Elf Spearmen",
+                          "position": [36.0, 34.0]})
+    data["resolve"]["combats"][0]["sides"][0]["units"][0]["casualties"] = 25
+    data["units"].append({**goblins, "id": "orcs", "name": "Orc Boyz",
+                          "position": [36.0 + FAR - 10.0, 20.0], "models": 10})
+    assert parts_of(data) == 0
+
+
+def test_the_units_of_one_combat_are_one_group_however_far_apart():
+    """Review of issue 24: nothing makes a combat's units touch; a combat whose sides
+    stand in two places joins both places' fights."""
+    data = side_by_side("w6-goblins-vs-elves", 3, FAR)
+    scenario = load_scenario(data)
+    first, second, third = data["resolve"]["combats"]
+    first["sides"][1]["units"][0]["unit"] = "elves_3"
+    third["sides"][1]["units"][0]["unit"] = "elves"
+    combats = parse_combats(scenario.battle, {"combats": [first, second, third]})
+    groups = independent_groups(scenario.battle, combats, sense=PANIC_RADIUS,
+                                move=lambda uid: flee_dice(scenario.battle, uid).maximum)
+    assert [[c.id for c in group] for group in groups] == [
+        ["spear line 1", "spear line 3"], ["spear line 2"]]

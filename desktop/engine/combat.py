@@ -220,10 +220,12 @@ def independent_groups(battle: Battle, combats: Sequence[Combat], *,
     `move(unit)` is the farthest a unit may move in the resolution (its flee or pursuit
     dice at most) and `sense` the farthest any rule of it looks from a unit (W6's Panic
     radius). Every unit on the table, combatants and bystanders alike, gets a zone: its
-    footprint widened by the farthest move of the resolution, the largest unit's diagonal
-    (a unit turns, and one ending its move on another is put beyond it) and half of
-    `sense`. Units whose zones touch are linked, and combats linked through any chain of
-    units (a friend who might panic and flee into another fight) form one group. Two units
+    footprint widened by the farthest move of the resolution, twice the largest unit's
+    diagonal (a unit turns; a flee measured as the gap to what it runs from growing by the
+    roll travels up to a diagonal and a half further; one ending its move on another is put
+    beyond it) and half of `sense`. Units whose zones touch are linked, so are the units of
+    one combat however far apart, and combats linked through any chain of units (a friend
+    who might panic and flee into another fight) form one group. Two units
     of different groups stand further apart than both of them can move and still be seen,
     whatever the dice do. `links` are pairs of units a rule ties together however far
     apart (one that flees from the nearest enemy on the table)."""
@@ -234,7 +236,7 @@ def independent_groups(battle: Battle, combats: Sequence[Combat], *,
         return [tuple(combats)]
     footprints = {uid: battle.footprint(uid) for uid in ids}
     widest = max(math.hypot(f.frontage, f.depth) for f in footprints.values())
-    reach = max(move(uid) for uid in ids) + widest + sense / 2
+    reach = max(move(uid) for uid in ids) + 2 * widest + sense / 2
     zones = [footprints[uid].polygon.buffer(reach) for uid in ids]
     parent = list(range(len(ids)))
 
@@ -248,12 +250,14 @@ def independent_groups(battle: Battle, combats: Sequence[Combat], *,
     for first, second in zip(*tree.query(zones, predicate="intersects"), strict=True):
         parent[root(int(first))] = root(int(second))
     position = {uid: index for index, uid in enumerate(ids)}
-    for first_id, second_id in links:
+    fought = [[c.unit for c in combat.combatants() if c.unit in position]
+              for combat in combats]
+    for first_id, second_id in (*links, *((units[0], uid) for units in fought
+                                         for uid in units[1:])):
         if first_id in position and second_id in position:
             parent[root(position[first_id])] = root(position[second_id])
     groups: dict[int, list[Combat]] = {}
-    for combat in combats:
-        units = [c.unit for c in combat.combatants() if c.unit in position]
+    for combat, units in zip(combats, fought, strict=True):
         key = root(position[units[0]]) if units else -1 - len(groups)
         groups.setdefault(key, []).append(combat)
     return [tuple(group) for group in groups.values()]

@@ -709,13 +709,14 @@ def _apart(battle: Battle, combats: Sequence[Combat]) -> list[tuple[Combat, ...]
 
 
 def _panic_links(battle: Battle, combats: Sequence[Combat]) -> list[tuple[str, str]]:
-    """(unit that may panic, enemy that may be the nearest when it does). A unit not
-    fighting, near enough a fighting friend to test, may panic. Before anything moves only
-    the fighting units change, by the casualties given (smaller, or wiped out), and a
-    combat walked alone sees the others' units as they stand now: every enemy that is the
-    nearest in one of those battles is tied to the unit. The nearest is never further than
-    the least of the enemies' largest distances (one wiped out may be gone: no bound), so
-    an enemy whose least distance is beyond that is never the nearest."""
+    """(unit that may panic, enemy that may be the nearest when it does: it flees from
+    it). A unit not fighting, near enough a fighting friend to test, may panic. Before
+    anything moves only the fighting units change, by the casualties given (smaller, or
+    wiped out), and a combat walked alone sees the others' units as they stand now: every
+    enemy that is the nearest in one of those battles is tied to the unit. The nearest is
+    never further than the least of the enemies' largest distances (one wiped out may be
+    gone: no bound), so an enemy whose least distance is beyond that is never the
+    nearest."""
     fighting = {c.unit for combat in combats for c in combat.combatants()}
     on_table = list(battle.on_table())
     fighters = [uid for uid in on_table if uid in fighting]
@@ -752,8 +753,10 @@ def _panic_links(battle: Battle, combats: Sequence[Combat]) -> list[tuple[str, s
             else:
                 spans[enemy] = (now, now)
         bound = min((high for _, high in spans.values()), default=math.inf)
+        # Not only fighting ones: one standing by may panic too and flee first, and this
+        # unit's flee is measured from where its nearest enemy is when it moves.
         links += [(uid, enemy) for enemy, (low, _) in spans.items()
-                  if enemy in fighting and low <= bound + NEAREST_TOLERANCE]
+                  if low <= bound + NEAREST_TOLERANCE]
     return links
 
 
