@@ -8,9 +8,12 @@ from fractions import Fraction
 
 import pytest
 from combats_apart import side_by_side
+from same_size import MOST_UNITS, made_up
 
 from desktop.engine.combat import independent_groups, parse_combats
+from desktop.engine.dice import SeededRoller
 from desktop.engine.forecast import forecast
+from desktop.engine.procedure import Roll, ScriptedAnswers, run
 from desktop.engine.rulesets import get_ruleset
 from desktop.engine.rulesets.warhammer6 import PANIC_RADIUS, flee_dice
 from desktop.engine.scenario import load_scenario
@@ -163,3 +166,27 @@ def test_the_units_of_one_combat_are_one_group_however_far_apart():
                                 move=lambda uid: flee_dice(scenario.battle, uid).maximum)
     assert [[c.id for c in group] for group in groups] == [
         ["spear line 1", "spear line 3"], ["spear line 2"]]
+
+
+@pytest.mark.parametrize("ruleset", ["warhammer6", "breaks_pursues", "kensei1"])
+def test_the_benchs_made_up_resolutions_are_of_the_size_issue_24_names(ruleset: str) -> None:
+    """bench_forecast_walk's same-size figures stand for "up to four combats, eight units,
+    friends fled through": every seed it uses loads, stays within that, and asks for rolls;
+    together they hold the largest size and friends standing behind a loser."""
+    sizes, friends = set(), 0
+    for seed in range(10):
+        data = made_up(ruleset, seed)
+        scenario = load_scenario(data)
+        units = len(data["units"])
+        combats = len(data["resolve"].get("combats", [data["resolve"]]))
+        assert units <= MOST_UNITS and combats <= 4
+        sizes.add((units, combats))
+        losers = [u for u in data["units"] if u["id"].startswith("loser")]
+        friends += sum(1 for u in data["units"] for loser in losers
+                       if u["player"] == loser["player"] and u is not loser)
+        session = run(scenario.start(), ScriptedAnswers(SeededRoller(seed), scenario.choices))
+        assert any(isinstance(step.request, Roll) for step in session.steps), seed
+    assert max(units for units, _ in sizes) == MOST_UNITS
+    assert friends > 0
+    if ruleset != "kensei1":
+        assert max(combats for _, combats in sizes) == 4
