@@ -1,8 +1,8 @@
 """Resolutions of the size issue 24 asks to forecast exactly within a second, made up from a
-seed: one to four combats and up to eight units under Warhammer and Breaks or Pursues (foot
-fleeing 2D6, cavalry 3D6), a Kensei combat with its friends around (2d10 runs and chases);
-a friend often stands behind a loser, so flights go round or through friends, and combats
-stand near enough to meet or far apart."""
+seed: one to four combats 12-20" apart and up to eight units under Warhammer and Breaks or
+Pursues (foot rolling 2D6 to flee or pursue, cavalry winners 3D6), a Kensei combat with
+friends behind the loser and enemies beside (2d10 runs and chases); a friend often stands
+behind a loser, so flights go round or through friends. Friends' ids start with "friend"."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from builders import scenario, side, w6_unit
 
 PLAYERS = ("Greenskins", "Empire")
 MOST_UNITS = 8
+SEEDS = range(10)  # the made-up resolutions of each ruleset that the bench forecasts
 
 
 def made_up(ruleset: str, seed: int) -> dict[str, Any]:
@@ -102,8 +103,9 @@ def _kensei(rng: random.Random) -> dict[str, Any]:
         behind = index % 2 == 0
         x = 60.0 + (rng.uniform(-6.0, 6.0) if behind else (-1) ** index * 25.0)
         y = 60.0 + 2.5 * ranks / 2 + rng.uniform(2.0, 8.0) + 2.5 + 12.0 * (index // 2)
-        units.append(unit(f"unit{index}", loser_side if behind else winner_side, x, y,
-                          270.0, rng.randint(3, 6), 2))
+        units.append(unit(f"friend{index}" if behind else f"enemy{index}",
+                          loser_side if behind else winner_side, x, y, 270.0,
+                          rng.randint(3, 6), 2))
     value = rng.randint(0, 2)  # a difference above the Confrontation Value calls a test
     return scenario(units, {"procedure": "combat", "unit": "loser",
                             "damage_difference": value + rng.randint(1, 3),

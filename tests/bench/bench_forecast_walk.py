@@ -20,7 +20,7 @@ For each file, in report.py's format:
   details give the runs a second (the runs a replaying walk would make of the product).
 - `same_size_<ruleset>`: issue 24's "resolutions of the same size" (tests/same_size.py: one
   to four combats, up to eight units, friends behind the losers; Kensei combats with their
-  friends around), SAME_SIZE_SEEDS of each, forecast with GOAL_SECONDS (stretched) each:
+  friends around), same_size.SEEDS of each, forecast with GOAL_SECONDS (stretched) each:
   how many are exact in time, and the slowest exact one. A reference: issue 24's goal, not
   met yet where combats stand near enough to meet.
 Exits 1 when a figure is over its budget or a whole forecast is not exact.
@@ -42,7 +42,7 @@ sys.path.insert(0, str(TESTS))
 
 from combats_apart import side_by_side  # noqa: E402
 from replaying_walk import replaying_forecast  # noqa: E402  (the old walk, a test oracle)
-from same_size import made_up  # noqa: E402
+from same_size import SEEDS, made_up  # noqa: E402
 
 from desktop.engine.dice import ScriptedRoller  # noqa: E402
 from desktop.engine.forecast import forecast  # noqa: E402
@@ -60,7 +60,6 @@ PART_RUNS = 300  # about how many runs the timed part of each tree holds
 CAP_SECONDS = 120.0
 APART_BUDGET = 1.5  # N combats far apart: at most 1.5 times N times one combat's forecast
 APART_SPACING = 90.0  # inches between the copies: beyond any flee, pursuit and Panic
-SAME_SIZE_SEEDS = 10  # made-up resolutions of each ruleset
 
 
 def part_of_tree(scenario: Scenario) -> tuple[Answer, ...]:
@@ -162,7 +161,7 @@ def apart(report: Report) -> None:
 def same_size(report: Report, stretch: float) -> None:
     for ruleset in ("warhammer6", "breaks_pursues", "kensei1"):
         exact: list[tuple[float, int, int]] = []  # seconds, runs, seed
-        for seed in range(SAME_SIZE_SEEDS):
+        for seed in SEEDS:
             scenario = load_scenario(made_up(ruleset, seed))
             started = time.perf_counter()
             found = forecast(scenario.resolution(), (), scenario.choices,
@@ -171,7 +170,7 @@ def same_size(report: Report, stretch: float) -> None:
                 exact.append((time.perf_counter() - started, found.leaves, seed))
         seconds, leaves, seed = max(exact, default=(0.0, 0, -1))
         report.time(f"same_size_{ruleset}", seconds,
-                    details=(f"{len(exact)} of {SAME_SIZE_SEEDS} made-up resolutions exact "
+                    details=(f"{len(exact)} of {len(SEEDS)} made-up resolutions exact "
                              f"within issue 24's {GOAL_SECONDS:g} s; the slowest of them "
                              f"seed {seed}, {leaves} runs"))
 
