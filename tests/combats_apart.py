@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+from desktop.engine.procedure import Resolution
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "resources" / "scenarios"
 
@@ -47,3 +50,9 @@ def side_by_side(name: str, copies: int, spacing: float, rise: float = 0.0) -> d
                      "depth": data["table"]["depth"] + (copies - 1) * rise}
     data["answers"] = {"dice": [], "choices": choices}
     return data
+
+
+def whole_tree(resolution: Resolution) -> Resolution:
+    """`resolution` as one tree: its combats neither split beforehand (`parts`) nor walked
+    apart and proven apart afterwards (`pieces`), the oracle of both."""
+    return replace(resolution, parts=None, pieces=(), alone=None)

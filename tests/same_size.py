@@ -16,28 +16,31 @@ MOST_UNITS = 8
 SEEDS = range(10)  # the made-up resolutions of each ruleset that the bench forecasts
 
 
-def made_up(ruleset: str, seed: int) -> dict[str, Any]:
-    """A scenario for `ruleset` ("warhammer6", "breaks_pursues" or "kensei1")."""
+def made_up(ruleset: str, seed: int, *, combats: int = 0,
+            spacing: tuple[float, float] = (12.0, 20.0)) -> dict[str, Any]:
+    """A scenario for `ruleset` ("warhammer6", "breaks_pursues" or "kensei1"); Warhammer's
+    and Breaks or Pursues' with `combats` combats (else one to four) `spacing` apart."""
     rng = random.Random(f"{ruleset}:{seed}")
     if ruleset == "kensei1":
         return _kensei(rng)
     units: list[dict[str, Any]] = []
-    combats: list[dict[str, Any]] = []
+    fights: list[dict[str, Any]] = []
     count = rng.randint(1, 4)
+    count = combats or count
     x = rng.uniform(8.0, 14.0)
     for index in range(count):
         room = MOST_UNITS - len(units) - 2 * (count - index - 1)
         fought, more = _w6_combat(rng, index, x, room)
         units.extend(more)
-        combats.append(fought)
-        x += rng.uniform(12.0, 20.0)
+        fights.append(fought)
+        x += rng.uniform(*spacing)
     table = (max(72.0, x + 8.0), 48.0)
     if ruleset == "breaks_pursues":
         for unit in units:
             unit["profile"] = {"M": unit["profile"]["M"], "Ld": unit["profile"]["Ld"]}
-        return scenario(units, {"procedure": "breaks_pursues", "combats": combats},
+        return scenario(units, {"procedure": "breaks_pursues", "combats": fights},
                         ruleset=ruleset, table=table)
-    return scenario(units, {"procedure": "combat_aftermath", "combats": combats},
+    return scenario(units, {"procedure": "combat_aftermath", "combats": fights},
                     table=table)
 
 

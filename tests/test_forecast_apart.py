@@ -7,7 +7,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
-from combats_apart import side_by_side
+from combats_apart import side_by_side, whole_tree
 from same_size import MOST_UNITS, SEEDS, made_up
 
 from desktop.engine.combat import independent_groups, parse_combats
@@ -32,12 +32,12 @@ def test_w6_copies_far_apart_give_the_whole_walks_figures_exactly():
     resolution = scenario.resolution()
     assert len(resolution.parts()) == 2
     apart = forecast(resolution, (), scenario.choices, budget_seconds=120)
-    whole = forecast(replace(resolution, parts=None), (), scenario.choices, budget_seconds=120)
+    whole = forecast(whole_tree(resolution), (), scenario.choices, budget_seconds=120)
     assert apart.exact and whole.exact
     assert dict(apart.outcomes) == dict(whole.outcomes)
     assert apart.by_unit == whole.by_unit and apart.leaves == whole.leaves == 22 * 22
     assert sum(chance for _, chance in apart.outcomes) == 1
-    assert apart.to_json()["method"] == ("exact, 2 groups of combats that cannot meet, "
+    assert apart.to_json()["method"] == ("exact, 2 groups of combats that never meet, "
                                          "walked apart")
     assert whole.to_json()["method"] == "exact"
 
@@ -125,7 +125,7 @@ def test_a_friend_that_may_panic_is_tied_to_every_enemy_that_may_be_its_nearest(
     assert parts_of(data) == 2
     scenario = load_scenario(data)
     apart = forecast(scenario.resolution(), (), scenario.choices, budget_seconds=60)
-    whole = forecast(replace(scenario.resolution(), parts=None), (), scenario.choices,
+    whole = forecast(whole_tree(scenario.resolution()), (), scenario.choices,
                      budget_seconds=120)
     assert apart.exact and whole.exact and dict(apart.outcomes) == dict(whole.outcomes)
     goblins = data["resolve"]["combats"][0]["sides"][0]["units"][0]

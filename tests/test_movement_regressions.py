@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 
 from desktop.engine.dice import ScriptedRoller, SeededRoller
-from desktop.engine.movement import CROWDED, straight_move
+from desktop.engine.model import Status
+from desktop.engine.movement import CROWDED, flee_around, straight_move
 from desktop.engine.procedure import ScriptedAnswers, run
 from desktop.engine.scenario import load_scenario
 
-from builders import assert_sound_run, problems
+from builders import aftermath, assert_sound_run, problems, scenario, side, w6_unit
 
 CASES = sorted((Path(__file__).parent / "data" / "movement").glob("*.json"))
 
@@ -80,3 +81,23 @@ def test_a_move_pulled_back_by_the_last_guard_says_what_was_in_the_way():
     ended = battle.with_state(replace(battle.states["u0"], center=plan.end,
                                       facing=plan.facing))
     assert problems(ended) == []
+
+
+def test_a_flee_pushed_through_a_line_of_friends_ends_the_same_whatever_stands_far_away():
+    """Review of issue 24: a unit fleeing 2" into the first of three friends in file is
+    pushed beyond each in turn (W6-FL-4, BP-6) and leaves the table. How far the move looked
+    once hung on the size of every unit on the table: with a unit 50" behind it wiped out,
+    the same flee stopped short of the third friend. It now looks as far as the push goes,
+    and nowhere else."""
+    def unit(uid: str, y: float, facing: float, files: int, models: int) -> dict:
+        return w6_unit(uid, "Elves" if uid != "e" else "Orcs", 1.5, y, facing=facing,
+                       files=files, models=models)
+
+    units = [unit("u", 71.0, 270.0, 1, 20), unit("e", 60.5, 90.0, 1, 1),
+             unit("f1", 82.0, 270.0, 2, 2), unit("f2", 102.6, 270.0, 2, 2),
+             unit("f3", 123.2, 270.0, 2, 2), unit("far", 11.0, 90.0, 1, 20)]
+    fight = aftermath((side({"unit": "e", "wounds_caused": 5}), side("u")))
+    battle = load_scenario(scenario(units, fight, table=(3, 131))).battle
+    for standing in (battle, battle.update("far", status=Status.DESTROYED)):
+        plan = flee_around(standing, "u", 90.0, 2.0)
+        assert plan.left_table and plan.passed_through == ("f1", "f2", "f3")

@@ -69,7 +69,7 @@ from desktop.engine.procedure import (
     alike_totals,
     run,
 )
-from desktop.engine.sight import Sight
+from desktop.engine.sight import Sight, Trace, tracing
 from desktop.engine.wording import agree, plural
 
 DEFAULT_BUDGET_SECONDS = 2.0
@@ -145,7 +145,7 @@ class Forecast:
             outcomes.append(data)
         method = "exact" if self.exact else f"sample of {self.samples} runs"
         if self.exact and self.apart > 1:
-            method += f", {self.apart} groups of combats that cannot meet, walked apart"
+            method += f", {self.apart} groups of combats that never meet, walked apart"
         if self.asked > self.samples:
             method += f" (of {self.asked} asked: the time for a sample ran out)"
         return {
@@ -183,18 +183,18 @@ def forecast(
     start = _follow(resolution, answers)
     if budget_seconds > 0 and max_leaves > 0:
         deadline = started + budget_seconds * EXACT_SHARE
-        parts = resolution.parts() if resolution.parts is not None and not answers else ()
-        if parts:
-            found = _exact_apart(parts, choices, deadline=deadline, max_leaves=max_leaves,
-                                 cancelled=cancelled)
-        else:
+        found: _Walked | None
+        if answers:
             found = _exact(resolution, start, choices, deadline=deadline,
                            max_leaves=max_leaves, cancelled=cancelled)
+        else:  # combats that cannot meet, or that are proven not to have met, walked apart
+            parts = resolution.parts() if resolution.parts is not None else ()
+            found = _exact_apart(parts or (resolution,), choices, deadline=deadline,
+                                 max_leaves=max_leaves, cancelled=cancelled)
         if found is not None:
-            leaves, walked = found
-            return replace(_summarise(resolution.battle, leaves, exact=True,
-                                      seconds=time.perf_counter() - started), leaves=walked,
-                           apart=max(len(parts), 1))
+            return replace(_summarise(resolution.battle, found.chances, exact=True,
+                                      seconds=time.perf_counter() - started),
+                           leaves=found.runs, apart=found.groups)
     left = started + budget_seconds - time.perf_counter()
     return sample(resolution, answers, choices, samples=samples, seed=seed, started=started,
                   budget_seconds=max(left, 0.0), cancelled=cancelled)
@@ -502,10 +502,20 @@ class _Walk:
         return _Found({outcome: Fraction(1)}, frozenset(session.sight.broken), 1)
 
 
+@dataclass(frozen=True)
+class _Walked:
+    """An exact walk's result: each whole outcome's chance, how many runs a walk replaying
+    every branch would make, and how many groups of combats were walked apart."""
+
+    chances: list[tuple[UnitOutcome, Fraction]]
+    runs: int
+    groups: int = 1
+
+
 def _exact(
     resolution: Resolution, start: Session, choices: Mapping[str, str], *, deadline: float,
     max_leaves: int, cancelled: Callable[[], bool] | None = None,
-) -> tuple[list[tuple[UnitOutcome, Fraction]], int] | None:
+) -> _Walked | None:
     """Each outcome's chance and how many runs a replaying walk would make, or None past
     the budget."""
     walk = _Walk(resolution, choices, deadline=deadline, max_leaves=max_leaves,
@@ -514,33 +524,117 @@ def _exact(
         found = walk.start(start.answers)
     except _OverBudget:
         return None
-    return list(found.chances.items()), found.leaves
+    return _Walked(list(found.chances.items()), found.leaves)
 
 
 def _exact_apart(
     parts: Sequence[Resolution], choices: Mapping[str, str], *, deadline: float,
     max_leaves: int, cancelled: Callable[[], bool] | None = None,
-) -> tuple[list[tuple[UnitOutcome, Fraction]], int] | None:
+) -> _Walked | None:
     """`_exact` of a resolution made of parts that can never meet: each part walked alone
-    (N combats cost N walks of one, not the walk of their product), then every whole
-    outcome is one outcome of each part, its chance the product of theirs."""
-    order = {uid: index for index, uid in enumerate(parts[0].battle.roster)}
-    whole: dict[UnitOutcome, Fraction] = {(): Fraction(1)}
-    leaves = 1
+    (N combats cost N walks of one, not the walk of their product; a part's own combats as
+    `_exact_proven` finds them), then every whole outcome is one outcome of each part, its
+    chance the product of theirs."""
+    walked: list[_Walked] = []
     for part in parts:
-        found = _exact(part, part.session(), choices, deadline=deadline,
-                       max_leaves=max_leaves, cancelled=cancelled)
-        if found is None or len(whole) * len(found[0]) > max_leaves:
-            return None  # a part past the budget, or more whole outcomes than runs allowed
-        chances, runs = found
-        leaves *= runs
+        found = _exact_proven(part, choices, deadline=deadline, max_leaves=max_leaves,
+                              cancelled=cancelled)
+        if found is None:
+            return None
+        walked.append(found)
+    return _product(parts[0].battle, walked, max_leaves)
+
+
+def _exact_proven(
+    resolution: Resolution, choices: Mapping[str, str], *, deadline: float,
+    max_leaves: int, cancelled: Callable[[], bool] | None = None,
+) -> _Walked | None:
+    """`_exact` of a resolution of several combats, each walked alone and then proven not
+    to have met the others (issue 24): combats near enough that they might meet, which
+    `Resolution.parts` cannot split, mostly do not.
+
+    Each group of combats is walked with a `Trace`: what any of its runs looked at or read
+    of the table, and the ground any unit it changed stood on. Two groups met if one
+    looked where the other's units stood, or both changed (or spoke of) one unit; groups
+    that met are joined and walked again together, until none meet, or all are one walk,
+    the whole resolution's. Groups that did not meet run side by side in the whole
+    resolution exactly as they ran alone: every rule reads the table through a look or a
+    read of the spatial index, and each found there only units the other never moved; so
+    the chances multiply."""
+    count = len(resolution.pieces)
+    if count < 2 or resolution.alone is None:
+        return _exact(resolution, resolution.session(), choices, deadline=deadline,
+                      max_leaves=max_leaves, cancelled=cancelled)
+    groups: list[tuple[int, ...]] = [(index,) for index in range(count)]
+    walked: dict[tuple[int, ...], tuple[_Walked, Trace, frozenset[str]]] = {}
+    while True:
+        for group in groups:
+            if group in walked:
+                continue
+            if len(group) == count:  # all met: the whole walk
+                return _exact(resolution, resolution.session(), choices, deadline=deadline,
+                              max_leaves=max_leaves, cancelled=cancelled)
+            part = resolution.alone(group)
+            with tracing(Trace()) as trace:
+                found = _exact(part, part.session(), choices, deadline=deadline,
+                               max_leaves=max_leaves, cancelled=cancelled)
+            if found is None:
+                return None
+            # What it changed or spoke of, and every unit of its combats (or engaged with them)
+            touched = frozenset(uid for outcome, _ in found.chances for uid, _ in outcome)
+            touched |= trace.changed.union(*(resolution.pieces[index] for index in group))
+            walked[group] = (found, trace, touched)
+        joined = _joined(groups, {group: (trace, touched)
+                                  for group, (_, trace, touched) in walked.items()})
+        if len(joined) == len(groups):
+            break
+        groups = joined
+    product = _product(resolution.battle, [walked[group][0] for group in groups], max_leaves)
+    return None if product is None else replace(product, groups=len(groups))
+
+
+def _joined(groups: Sequence[tuple[int, ...]],
+            traces: Mapping[tuple[int, ...], tuple[Trace, frozenset[str]]]
+            ) -> list[tuple[int, ...]]:
+    """`groups` with every two that met joined (and groups joined through a third)."""
+    parent = list(range(len(groups)))
+
+    def root(index: int) -> int:
+        while parent[index] != index:
+            parent[index] = parent[parent[index]]
+            index = parent[index]
+        return index
+
+    for first in range(len(groups)):
+        trace, touched = traces[groups[first]]
+        for second in range(first + 1, len(groups)):
+            other, other_touched = traces[groups[second]]
+            if touched & other_touched or trace.sees(other) or other.sees(trace):
+                parent[root(first)] = root(second)
+    joined: dict[int, list[int]] = defaultdict(list)
+    for index, group in enumerate(groups):
+        joined[root(index)].extend(group)
+    return [tuple(sorted(members)) for members in joined.values()]
+
+
+def _product(battle: Battle, walked: Sequence[_Walked], max_leaves: int) -> _Walked | None:
+    """Walks of parts that never meet, as one: every whole outcome one outcome of each part,
+    its chance the product of theirs (None: more whole outcomes than runs allowed)."""
+    order = {uid: index for index, uid in enumerate(battle.roster)}
+    whole: dict[UnitOutcome, Fraction] = {(): Fraction(1)}
+    runs, groups = 1, 0
+    for found in walked:
+        if len(whole) * len(found.chances) > max_leaves:
+            return None
+        runs *= found.runs
+        groups += found.groups
         joined: dict[UnitOutcome, Fraction] = defaultdict(Fraction)
         for before, chance in whole.items():
-            for outcome, share in chances:
+            for outcome, share in found.chances:
                 merged = tuple(sorted((*before, *outcome), key=lambda said: order[said[0]]))
                 joined[merged] += chance * share
         whole = joined
-    return list(whole.items()), leaves
+    return _Walked(list(whole.items()), runs, groups)
 
 
 def branches_of(roll: Roll) -> list[tuple[tuple[int, ...], int]]:

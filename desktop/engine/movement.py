@@ -310,30 +310,35 @@ def straight_move(
     obstacles = _near(battle, unit_id, ignore)
     footprint = moving_footprint(battle, unit_id, heading, ignore)
     direction = heading_vector(heading)
-    # Look a little past the roll; if it is pushed beyond friends further than that, look
-    # again far enough to find every friend it may be pushed beyond.
+    rolled = length
+    # Look a little past the roll; pushed beyond friends further than that, look again as
+    # far as the push went, until it ends inside what was looked at: what lies beyond
+    # cannot change the move (nor can anything far away: nothing else is read).
     reach = length + _diagonal(footprint.corners) + beyond_gap + 1.0
-    swept = _sweep(footprint, direction, reach, battle, obstacles)
-    if through_friends and any(c.kind == ObstacleKind.FRIEND for c in swept.crossings):
-        reach += sum(_diagonal(o.points) + beyond_gap for o in obstacles.every)
+    while True:
         swept = _sweep(footprint, direction, reach, battle, obstacles)
-    # Something it overlaps by a hair at the start (hand-placed contact) and leaves at once
-    # is behind it; anything else counts from where it is met, even at distance 0.
-    ahead = [replace(c, kind=ObstacleKind.IMPASSABLE) if c.id in halt_before else c
-             for c in swept.crossings if not (c.enter < 0.0 and c.leave <= CONTACT_TOLERANCE)]
-    friends_ahead = [c for c in ahead if c.kind == ObstacleKind.FRIEND]
-    blocker = next((c for c in ahead if c.kind != ObstacleKind.FRIEND or not through_friends),
-                   None)
-    edge = swept.leaves_table_at
-    cut_at = math.inf  # where the edge stops a roll longer than that
-    if stay_on_table and edge is not None and length > max(edge - STOP_GAP, 0.0):
-        cut_at = length = max(edge - STOP_GAP, 0.0)
-    stop_at = math.inf if blocker is None else _stop_before(blocker)
-    if stay_on_table and edge is not None:
-        stop_at = min(stop_at, max(edge - STOP_GAP, 0.0))
-    travelled = min(length, stop_at)
-    if through_friends:
-        travelled = _clear_of(friends_ahead, travelled, beyond_gap)
+        # Something it overlaps by a hair at the start (hand-placed contact) and leaves at
+        # once is behind it; anything else counts from where it is met, even at distance 0.
+        ahead = [replace(c, kind=ObstacleKind.IMPASSABLE) if c.id in halt_before else c
+                 for c in swept.crossings
+                 if not (c.enter < 0.0 and c.leave <= CONTACT_TOLERANCE)]
+        friends_ahead = [c for c in ahead if c.kind == ObstacleKind.FRIEND]
+        blocker = next((c for c in ahead
+                        if c.kind != ObstacleKind.FRIEND or not through_friends), None)
+        edge = swept.leaves_table_at
+        length = rolled
+        cut_at = math.inf  # where the edge stops a roll longer than that
+        if stay_on_table and edge is not None and length > max(edge - STOP_GAP, 0.0):
+            cut_at = length = max(edge - STOP_GAP, 0.0)
+        stop_at = math.inf if blocker is None else _stop_before(blocker)
+        if stay_on_table and edge is not None:
+            stop_at = min(stop_at, max(edge - STOP_GAP, 0.0))
+        travelled = min(length, stop_at)
+        if through_friends:
+            travelled = _clear_of(friends_ahead, travelled, beyond_gap)
+        if travelled <= reach - 1.0:
+            break
+        reach = travelled + _diagonal(footprint.corners) + beyond_gap + 1.0
     if travelled > stop_at:
         # Beyond the friends lies something it cannot enter: it stays on the near side.
         travelled = _back_off(friends_ahead, stop_at)

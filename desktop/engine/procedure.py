@@ -26,7 +26,14 @@ from desktop.engine.errors import AnswerError, quoted
 from desktop.engine.events import Event
 from desktop.engine.model import Battle
 from desktop.engine.odds import percent
-from desktop.engine.sight import Recall, Sight, SightState, start_watching, stop_watching
+from desktop.engine.sight import (
+    Recall,
+    Sight,
+    SightState,
+    start_watching,
+    stop_watching,
+    traced,
+)
 from desktop.engine.wording import agree
 
 
@@ -497,12 +504,16 @@ class Recorder:
         self.checkpoints += 1
 
     def emit(self, *events: Event) -> None:
+        trace = traced()
         for event in events:
             self.events.append(event)
+            before = self.battle
             if self.shared is not None:
-                self.battle = self.shared.after(self.battle, event)
+                self.battle = self.shared.after(before, event)
             else:
-                self.battle = event.apply_to(self.battle)
+                self.battle = event.apply_to(before)
+            if trace is not None:
+                trace.moved(before, self.battle)
 
 
 class Session:
@@ -591,6 +602,12 @@ class Resolution:
     # Resolutions whose outcomes, taken together, are this one's and which can never meet
     # (e.g. combats far apart): each can be forecast alone. None, or () when there are none.
     parts: Callable[[], tuple[Resolution, ...]] | None = field(default=None, compare=False)
+    # The combats it resolves side by side, each as the units it holds and those engaged
+    # with them, and the resolution of only some of them (their indices, in order): a
+    # forecast walks them apart and then proves whether they met (forecast.py). () and None
+    # for a procedure that is not made of combats.
+    pieces: tuple[frozenset[str], ...] = field(default=(), compare=False)
+    alone: Callable[[tuple[int, ...]], Resolution] | None = field(default=None, compare=False)
 
     def session(self, *, sight: Sight | None = None, shared: Shared | None = None
                 ) -> Session:

@@ -29,6 +29,7 @@ from desktop.engine.geometry import (
     convex_hull,
     convex_overlap,
 )
+from desktop.engine.lazy import shapely
 from desktop.engine.model import Battle
 
 T = TypeVar("T")
@@ -79,13 +80,16 @@ _GROWN = "_sight_ground"  # where `_grown` keeps a footprint's ground
 
 class _Watched(threading.local):
     """What movement reports to in this thread (a forecast walks in a window's worker while
-    the window resolves): the run's `Sight`, the `Recall` of its walk, and the looks of the
-    move being remembered. Plain attributes, set and put back around each step of a
-    session: a forecast makes tens of thousands of steps."""
+    the window resolves): the run's `Sight`, the `Recall` of its walk, the looks and reads
+    of the work being remembered, and the `Trace` of a walk of some combats. Plain
+    attributes, set and put back around each step of a session: a forecast makes tens of
+    thousands of steps."""
 
     sight: Sight | None = None
     recall: Recall | None = None
     memory: list[_Look] | None = None
+    reads: list[Box] | None = None
+    trace: Trace | None = None
 
 
 _NOW = _Watched()
@@ -94,24 +98,41 @@ _NOW = _Watched()
 def look(points: Sequence[Point]) -> None:
     """Movement looked inside the convex hull of `points`: nothing outside it could change
     what it works out. Free unless a run is watched or a move is being remembered."""
-    sight, memory = _NOW.sight, _NOW.memory
-    if sight is None and memory is None:
+    sight, memory, trace = _NOW.sight, _NOW.memory, _NOW.trace
+    if sight is None and memory is None and trace is None:
         return
     looked = _Look(points)
     if memory is not None:
         memory.append(looked)
     if sight is not None:
         sight.seen(looked)
+    if trace is not None:
+        trace.saw(looked)
 
 
 def look_around(points: Sequence[Point], reach: float) -> None:
     """Movement looked at everything within `reach` of the shape with these corners."""
-    if _NOW.sight is None and _NOW.memory is None:
+    if _NOW.sight is None and _NOW.memory is None and _NOW.trace is None:
         return
     xs, ys = [x for x, _ in points], [y for _, y in points]
     low_x, low_y, high_x, high_y = min(xs) - reach, min(ys) - reach, max(xs) + reach, \
         max(ys) + reach
     look(((low_x, low_y), (high_x, low_y), (high_x, high_y), (low_x, high_y)))
+
+
+EVERYWHERE: Box = (-1e12, -1e12, 1e12, 1e12)  # a read of every unit (finite: shapely's tree)
+
+
+def read(box: Box) -> None:
+    """A rule read every unit whose bounding box meets `box` (edges included): the spatial
+    index's queries report it. Kept with remembered work and given to a walk's `Trace`;
+    free otherwise. Unlike a look, it checks no promise of a "move" roll: movement's own
+    looks already cover what a move reads."""
+    reads, trace = _NOW.reads, _NOW.trace
+    if reads is not None:
+        reads.append(box)
+    if trace is not None:
+        trace.read(box)
 
 
 # What a Sight holds, as a value: (relied, broken, watched ground per promise).
@@ -155,6 +176,10 @@ class Sight:
 
     def watch(self, key: str, ground: Sequence[Footprint]) -> None:
         """From now on, looking at any of `ground` breaks the promise of `key`."""
+        trace = _NOW.trace
+        if trace is not None:  # where the totals walked as one would have left the unit
+            for footprint in ground:
+                trace.stood(footprint)
         grown = _ground(ground)
         if grown is not None:
             box, corners = grown
@@ -202,6 +227,71 @@ class Recall:
         self._kept.setdefault(key, {}).setdefault(seen, {})[_poses(battle, seen)] = kept
 
 
+class Trace:
+    """What a forecast's walk of some of a resolution's combats did, in every run of it
+    (issue 24: combats walked apart, then proven apart): the parts of the table it looked
+    at and read, the ground its changed units stood on at any moment (and where a roll
+    walked as one class would have left them for its other totals), and which units it
+    changed. Two walks such that neither looked at ground the other's units stood on, and
+    that changed different units, run side by side in the whole resolution as they ran
+    alone: each reads there only what it read alone (forecast.py)."""
+
+    def __init__(self) -> None:
+        self.looks: dict[tuple[Point, ...], _Look] = {}
+        self.reads: set[Box] = set()
+        self.ground: set[Box] = set()  # bounding boxes, grown by MARGIN
+        self.changed: set[str] = set()
+        self.everything = False  # a change beyond units' states: nothing can be proven apart
+
+    def saw(self, looked: _Look) -> None:
+        self.looks.setdefault(looked.points, looked)
+
+    def read(self, box: Box) -> None:
+        self.reads.add(box)
+
+    def stood(self, footprint: Footprint) -> None:
+        low_x, low_y, high_x, high_y = footprint.bounds
+        self.ground.add((low_x - MARGIN, low_y - MARGIN, high_x + MARGIN, high_y + MARGIN))
+
+    def moved(self, before: Battle, after: Battle) -> None:
+        """An event took `before` to `after`: the units whose state changed, and where they
+        stood before and after (a move is one event: nobody reads a unit half-way)."""
+        if after is before:
+            return
+        if (after.states is before.states or after.turn != before.turn
+                or after.terrain is not before.terrain or after.options is not before.options
+                or after.roster is not before.roster or after.zones is not before.zones):
+            self.everything = True
+            return
+        old_states = before.states
+        for uid, state in after.states.items():
+            old = old_states.get(uid)
+            if old is state:
+                continue
+            self.changed.add(uid)
+            if old is not None and old.status.on_table:
+                self.stood(before.footprint(uid))
+            if state.status.on_table:
+                self.stood(after.footprint(uid))
+        if len(old_states) != len(after.states):
+            self.changed.update(set(old_states) ^ set(after.states))
+
+    def sees(self, other: Trace) -> bool:
+        """Whether anything this walk looked at or read meets ground `other`'s units stood
+        on (bounding boxes, edges included, as the spatial index reads them)."""
+        if self.everything or other.everything:
+            return True
+        if not other.ground:
+            return False
+        shapes = [shapely.MultiPoint(looked.points).convex_hull
+                  for looked in self.looks.values()]
+        shapes += [shapely.box(*box) for box in self.reads]
+        if not shapes:
+            return False
+        tree = shapely.STRtree([shapely.box(*box) for box in other.ground])
+        return bool(len(tree.query(shapes, predicate="intersects")[0]))
+
+
 def _poses(battle: Battle, units: Sequence[str]) -> tuple[object, ...]:
     """All movement reads of these units: where they stand and whether they are in play."""
     states = battle.states
@@ -209,13 +299,14 @@ def _poses(battle: Battle, units: Sequence[str]) -> tuple[object, ...]:
 
 
 class _Kept:
-    """A remembered value and what working it out looked at."""
+    """A remembered value, what working it out looked at and what it read."""
 
-    __slots__ = ("box", "looks", "value")
+    __slots__ = ("box", "looks", "reads", "value")
 
-    def __init__(self, value: object, looks: Sequence[_Look]) -> None:
+    def __init__(self, value: object, looks: Sequence[_Look], reads: Sequence[Box]) -> None:
         self.value = value
         self.looks = tuple(looks)
+        self.reads = tuple(reads)
         # The box round every look: ground clear of it meets none of them (found again in
         # many battles, a move is asked of every unit whether it sees it).
         boxes = [looked.box for looked in self.looks]
@@ -233,12 +324,19 @@ class _Kept:
         return any(looked.meets(*grown) for looked in self.looks)
 
     def look_again(self) -> None:
-        sight, memory = _NOW.sight, _NOW.memory
+        sight, memory, reads, trace = _NOW.sight, _NOW.memory, _NOW.reads, _NOW.trace
         if memory is not None:
             memory.extend(self.looks)
+        if reads is not None:
+            reads.extend(self.reads)
         if sight is not None and sight.watches:
             for looked in self.looks:
                 sight.seen(looked)
+        if trace is not None:
+            for looked in self.looks:
+                trace.saw(looked)
+            for box in self.reads:
+                trace.read(box)
 
 
 def _grown(footprint: Footprint) -> tuple[Box, list[tuple[Point, ...]]]:
@@ -255,6 +353,22 @@ def _grown_at(footprint: Footprint) -> tuple[Box, list[tuple[Point, ...]]]:
     found = _ground((footprint,))
     assert found is not None
     return found
+
+
+@contextmanager
+def tracing(trace: Trace) -> Iterator[Trace]:
+    """Give `trace` everything looked at, read and changed while the block runs."""
+    before = _NOW.trace
+    _NOW.trace = trace
+    try:
+        yield trace
+    finally:
+        _NOW.trace = before
+
+
+def traced() -> Trace | None:
+    """The trace being kept in this thread, if any (a recorder reports each event to it)."""
+    return _NOW.trace
 
 
 @contextmanager
@@ -298,16 +412,19 @@ def remember(battle: Battle, key: Hashable, compute: Callable[[], T], *,
     if kept is not None:
         kept.look_again()
         return kept.value  # type: ignore[return-value]  # kept under this key by this call
-    outer = _NOW.memory
+    outer, outer_reads = _NOW.memory, _NOW.reads
     looks: list[_Look] = []
-    _NOW.memory = looks
+    reads: list[Box] = []
+    _NOW.memory, _NOW.reads = looks, reads
     try:
         value = compute()
     finally:
-        _NOW.memory = outer
-    kept = cache[key] = _Kept(value, looks)
+        _NOW.memory, _NOW.reads = outer, outer_reads
+    kept = cache[key] = _Kept(value, looks, reads)
     if recall is not None:
         recall.keep(battle, key, mover, kept)
     if outer is not None:
         outer.extend(looks)
+    if outer_reads is not None:
+        outer_reads.extend(reads)
     return value

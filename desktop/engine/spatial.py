@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from desktop.engine import sight
 from desktop.engine.geometry import (
     CONTACT_TOLERANCE,
     Footprint,
@@ -102,13 +103,14 @@ def candidates(battle: Battle, shape: BaseGeometry, reach: float = 0.0) -> list[
 
     A superset of what touches `shape`: callers test the few candidates exactly.
     """
+    min_x, min_y, max_x, max_y = shape.bounds
+    box = (min_x - reach, min_y - reach, max_x + reach, max_y + reach)
     if _few(battle):
-        min_x, min_y, max_x, max_y = shape.bounds
-        return in_box(battle, (min_x - reach, min_y - reach, max_x + reach, max_y + reach))
+        return in_box(battle, box)
+    sight.read(box)
     index = unit_index(battle)
     if reach > 0:
-        min_x, min_y, max_x, max_y = shape.bounds
-        shape = shapely.box(min_x - reach, min_y - reach, max_x + reach, max_y + reach)
+        shape = shapely.box(*box)
     found = [index.ids[i] for i in index.tree.query(shape)
              if index.ids[i] not in index.changed]
     found.extend(_changed_hits(battle, index, shape, 0.0))  # shape already reaches out
@@ -121,6 +123,7 @@ def in_box(battle: Battle, box: tuple[float, float, float, float]) -> list[str]:
     low_x, low_y, high_x, high_y = box
     if not _few(battle):
         return battle.in_roster_order(candidates(battle, shapely.box(*box)))
+    sight.read(box)
     return [uid for uid, (u_low_x, u_low_y, u_high_x, u_high_y) in _boxes(battle)
             if u_low_x <= high_x and u_high_x >= low_x and u_low_y <= high_y
             and u_high_y >= low_y]
@@ -189,6 +192,7 @@ def nearest(battle: Battle, unit_id: str, accept: Callable[[str], bool]) -> list
                 return battle.in_roster_order(uid for gap, uid in found if gap == best)
         reach *= 2
     # Nothing near enough within twice the table's diagonal: look at every unit.
+    sight.read(sight.EVERYWHERE)
     found = [(round(float(own.distance(battle.footprint(uid).polygon)), _NEAR_PLACES), uid)
              for uid in battle.on_table() if uid != unit_id and accept(uid)]
     least = min((gap for gap, _ in found), default=None)

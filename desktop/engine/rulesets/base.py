@@ -99,7 +99,8 @@ class ProcedureKind:
     # What a number field means, for the player who fills it in (with the clause).
     hints: Mapping[str, str] = field(default_factory=dict)
     # The input's parts whose resolutions can never meet (combats far apart), each an
-    # input of its own: a forecast walks each alone (procedure.Resolution.parts).
+    # input of its own: a forecast walks each alone (procedure.Resolution.parts). A kind
+    # that splits takes a sequence of combats (desktop.engine.combat.Combat) as its input.
     split: Callable[[Battle, Any], Sequence[Any]] | None = None
 
     def setup_events(self, battle: Battle, procedure_input: Any) -> list[Event]:
@@ -120,8 +121,25 @@ class ProcedureKind:
                 return ()
             return tuple(self.resolution(battle, part) for part in found)
 
-        return procedure.Resolution(battle, lambda recorder: self.start(recorder, procedure_input),
-                                    parts=parts if split is not None else None)
+        def alone(indices: tuple[int, ...]) -> procedure.Resolution:
+            return self.resolution(battle, tuple(procedure_input[i] for i in indices))
+
+        def begin(recorder: Recorder) -> Procedure:
+            return self.start(recorder, procedure_input)
+
+        if split is None:
+            return procedure.Resolution(battle, begin)
+        return procedure.Resolution(battle, begin, parts=parts,
+                                    pieces=tuple(_held(battle, combat)
+                                                 for combat in procedure_input),
+                                    alone=alone)
+
+
+def _held(battle: Battle, combat: Any) -> frozenset[str]:
+    """The units of a combat and every unit engaged with them."""
+    units = {combatant.unit for combatant in combat.combatants()}
+    return frozenset(units.union(*(battle.states[uid].engaged_with for uid in units
+                                   if uid in battle.states)))
 
 
 class ProcedureTable(Mapping[str, ProcedureKind]):
