@@ -4,6 +4,8 @@ the figures of the whole tree's walk, exactly, whichever way the proof goes."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from combats_apart import side_by_side, whole_tree
 from same_size import made_up
@@ -140,3 +142,20 @@ def _grown(footprint: Footprint) -> tuple[float, float, float, float]:
     low_x, low_y, high_x, high_y = footprint.bounds
     return (low_x - MARGIN, low_y - MARGIN, high_x + MARGIN, high_y + MARGIN)
 
+
+
+def test_made_up_combats_that_met_are_not_multiplied() -> None:
+    """Breaks or Pursues, two combats 8-14" apart (same_size seed 135): walked alone and
+    multiplied, their chances are wrong; the walks see each other's units, so Rout joins
+    them and gets the whole tree's figures."""
+    loaded = load_scenario(made_up("breaks_pursues", 135, combats=2, spacing=(8.0, 14.0)))
+    resolution = loaded.resolution()
+    assert resolution.parts() == () and resolution.alone is not None
+    forced = replace(resolution, pieces=(), parts=lambda: tuple(
+        resolution.alone((index,)) for index in range(2)))
+    multiplied = forecast(forced, (), loaded.choices, budget_seconds=60)
+    proven = forecast(resolution, (), loaded.choices, budget_seconds=60)
+    whole = forecast(whole_tree(resolution), (), loaded.choices, budget_seconds=60)
+    assert multiplied.exact and proven.exact and whole.exact
+    assert multiplied.apart == 2 and multiplied.outcomes != whole.outcomes
+    assert proven.apart == 1 and proven.outcomes == whole.outcomes

@@ -34,7 +34,7 @@ from fractions import Fraction
 from typing import Any
 
 from desktop.engine.dice import Dice, SeededRoller
-from desktop.engine.errors import RuleError
+from desktop.engine.errors import AnswerError, RuleError
 from desktop.engine.events import (
     BreakTest,
     ChargeFailed,
@@ -575,9 +575,13 @@ def _exact_proven(
                 return _exact(resolution, resolution.session(), choices, deadline=deadline,
                               max_leaves=max_leaves, cancelled=cancelled)
             part = resolution.alone(group)
-            with tracing(Trace()) as trace:
-                found = _exact(part, part.session(), choices, deadline=deadline,
-                               max_leaves=max_leaves, cancelled=cancelled)
+            try:
+                with tracing(Trace()) as trace:
+                    found = _exact(part, part.session(), choices, deadline=deadline,
+                                   max_leaves=max_leaves, cancelled=cancelled)
+            except AnswerError:  # a choice given for the whole that this part asks otherwise
+                return _exact(resolution, resolution.session(), choices, deadline=deadline,
+                              max_leaves=max_leaves, cancelled=cancelled)
             if found is None:
                 return None
             # What it changed or spoke of, and every unit of its combats (or engaged with them)

@@ -21,8 +21,9 @@ For each file, in report.py's format:
 - `same_size_<ruleset>`: issue 24's "resolutions of the same size" (tests/same_size.py: one
   to four combats, up to eight units, friends behind the losers; Kensei combats with their
   friends around), same_size.SEEDS of each, forecast with GOAL_SECONDS (stretched) each:
-  how many are exact in time, and the slowest exact one. A reference: issue 24's goal, not
-  met yet where combats stand near enough to meet.
+  how many are exact in time (combats near each other walked apart where the walks prove
+  they did not meet), and the slowest exact one. A reference: issue 24's goal, not met yet
+  where a loser may bend round a friend near another fight, or one combat's tree is large.
 Exits 1 when a figure is over its budget or a whole forecast is not exact.
 """
 
