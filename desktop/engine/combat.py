@@ -238,7 +238,30 @@ def independent_groups(battle: Battle, combats: Sequence[Combat], *,
     widest = max(math.hypot(f.frontage, f.depth) for f in footprints.values())
     reach = max(move(uid) for uid in ids) + 2 * widest + sense / 2
     zones = [footprints[uid].polygon.buffer(reach) for uid in ids]
-    parent = list(range(len(ids)))
+    tree = shapely.STRtree(zones)
+    pairs: list[tuple[int, int]] = [
+        (int(first), int(second))
+        for first, second in zip(*tree.query(zones, predicate="intersects"), strict=True)]
+    position = {uid: index for index, uid in enumerate(ids)}
+    fought = [[c.unit for c in combat.combatants() if c.unit in position]
+              for combat in combats]
+    pairs += [(position[first_id], position[second_id])
+              for first_id, second_id in (*links, *((units[0], uid) for units in fought
+                                                    for uid in units[1:]))
+              if first_id in position and second_id in position]
+    linked = {index: number for number, members in enumerate(components(len(ids), pairs))
+              for index in members}
+    groups: dict[int, list[Combat]] = {}
+    for combat, units in zip(combats, fought, strict=True):
+        key = linked[position[units[0]]] if units else -1 - len(groups)
+        groups.setdefault(key, []).append(combat)
+    return [tuple(group) for group in groups.values()]
+
+
+def components(count: int, links: Iterable[tuple[int, int]]) -> list[list[int]]:
+    """The numbers 0 to `count` - 1 in groups, two numbers of a link (or of a chain of
+    links) in one: each group in order, the groups in the order of their first number."""
+    parent = list(range(count))
 
     def root(index: int) -> int:
         while parent[index] != index:
@@ -246,18 +269,9 @@ def independent_groups(battle: Battle, combats: Sequence[Combat], *,
             index = parent[index]
         return index
 
-    tree = shapely.STRtree(zones)
-    for first, second in zip(*tree.query(zones, predicate="intersects"), strict=True):
-        parent[root(int(first))] = root(int(second))
-    position = {uid: index for index, uid in enumerate(ids)}
-    fought = [[c.unit for c in combat.combatants() if c.unit in position]
-              for combat in combats]
-    for first_id, second_id in (*links, *((units[0], uid) for units in fought
-                                         for uid in units[1:])):
-        if first_id in position and second_id in position:
-            parent[root(position[first_id])] = root(position[second_id])
-    groups: dict[int, list[Combat]] = {}
-    for combat, units in zip(combats, fought, strict=True):
-        key = root(position[units[0]]) if units else -1 - len(groups)
-        groups.setdefault(key, []).append(combat)
-    return [tuple(group) for group in groups.values()]
+    for first, second in links:
+        parent[root(first)] = root(second)
+    groups: dict[int, list[int]] = {}
+    for index in range(count):
+        groups.setdefault(root(index), []).append(index)
+    return list(groups.values())

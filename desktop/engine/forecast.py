@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from desktop.engine.combat import components
 from desktop.engine.dice import Dice, SeededRoller
 from desktop.engine.errors import AnswerError, RuleError
 from desktop.engine.events import (
@@ -601,24 +602,15 @@ def _joined(groups: Sequence[tuple[int, ...]],
             traces: Mapping[tuple[int, ...], tuple[Trace, frozenset[str]]]
             ) -> list[tuple[int, ...]]:
     """`groups` with every two that met joined (and groups joined through a third)."""
-    parent = list(range(len(groups)))
-
-    def root(index: int) -> int:
-        while parent[index] != index:
-            parent[index] = parent[parent[index]]
-            index = parent[index]
-        return index
-
+    met = []
     for first in range(len(groups)):
         trace, touched = traces[groups[first]]
         for second in range(first + 1, len(groups)):
             other, other_touched = traces[groups[second]]
             if touched & other_touched or trace.sees(other) or other.sees(trace):
-                parent[root(first)] = root(second)
-    joined: dict[int, list[int]] = defaultdict(list)
-    for index, group in enumerate(groups):
-        joined[root(index)].extend(group)
-    return [tuple(sorted(members)) for members in joined.values()]
+                met.append((first, second))
+    return [tuple(sorted(index for member in members for index in groups[member]))
+            for members in components(len(groups), met)]
 
 
 def _product(battle: Battle, walked: Sequence[_Walked], max_leaves: int) -> _Walked | None:
