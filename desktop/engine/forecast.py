@@ -15,6 +15,11 @@ class would have moved the unit alike and that nothing afterwards looked where a
 would have left it (desktop/engine/sight.py). Where the audit fails, that class is walked
 again total by total, so the chances stay exact whichever way it goes.
 
+A resolution of several combats is walked one combat at a time where it can be: combats
+the table proves can never meet (`Resolution.parts`), and combats whose walks prove they
+did not meet (`_exact_proven`); a whole outcome is then one outcome of each, its chance the
+product of theirs.
+
 Each finished run is summed up as plain words per unit ("breaks and escapes"), taken from
 its events; the forecast adds their chances up per unit and per whole outcome. When the tree
 is larger than the budget (found while walking it: the walk stops at its share of it), a
@@ -552,7 +557,7 @@ def _exact_proven(
 ) -> _Walked | None:
     """`_exact` of a resolution of several combats, each walked alone and then proven not
     to have met the others (issue 24): combats near enough that they might meet, which
-    `Resolution.parts` cannot split, mostly do not.
+    `Resolution.parts` cannot split, often do not.
 
     Each group of combats is walked with a `Trace`: what any of its runs looked at or read
     of the table, and the ground any unit it changed stood on. Two groups met if one

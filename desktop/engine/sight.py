@@ -12,6 +12,11 @@ The same fact lets a move be worked out once for many battles: `remember` keeps 
 the battle it was worked out on and, given a `Recall`, finds it again in any battle where
 the units it saw stand as they stood and every other unit is out of its sight. Either way
 what it looked at is looked at again, so a `Sight` checks it as if it were worked out anew.
+
+A `Trace` keeps all of this for a whole walk of some of a resolution's combats, with what
+the rules read through the spatial index (`read`) and what the walk's events changed: a
+forecast multiplies the chances of combats walked apart when their traces prove that
+neither saw the other (forecast._exact_proven).
 """
 
 from __future__ import annotations
