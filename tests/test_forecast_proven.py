@@ -11,11 +11,12 @@ from combats_apart import side_by_side, whole_tree
 from same_size import made_up
 
 from desktop.engine import spatial
+from desktop.engine.dice import SeededRoller
 from desktop.engine.events import Event, TurnBegan, UnitMoved
 from desktop.engine.forecast import forecast
 from desktop.engine.geometry import Footprint
 from desktop.engine.model import Battle
-from desktop.engine.procedure import Recorder
+from desktop.engine.procedure import Recorder, ScriptedAnswers, run
 from desktop.engine.scenario import load_scenario
 from desktop.engine.sight import MARGIN, Sight, Trace, remember, tracing
 
@@ -159,3 +160,25 @@ def test_made_up_combats_that_met_are_not_multiplied() -> None:
     assert multiplied.exact and proven.exact and whole.exact
     assert multiplied.apart == 2 and multiplied.outcomes != whole.outcomes
     assert proven.apart == 1 and proven.outcomes == whole.outcomes
+
+
+@pytest.mark.parametrize("data", [
+    side_by_side("w6-goblins-vs-elves", 2, 80.0),  # apart by the table
+    made_up("warhammer6", 31, combats=2, spacing=SPACING),  # apart by the proof
+    made_up("breaks_pursues", 8, combats=2, spacing=SPACING),
+], ids=["zones", "proof-w6", "proof-bp"])
+def test_after_each_answer_the_combats_are_still_walked_apart(data) -> None:
+    """The wizard forecasts again after every answer: each answer goes to the combat that
+    asked for it, and the figures stay those of the whole tree, walked apart."""
+    loaded = load_scenario(data)
+    resolution = loaded.resolution()
+    answers = run(resolution.session(),
+                  ScriptedAnswers(SeededRoller(3), loaded.choices)).answers
+    assert len(answers) >= 3
+    for given in range(len(answers) + 1):
+        apart = forecast(resolution, answers[:given], loaded.choices, budget_seconds=60)
+        whole = forecast(whole_tree(resolution), answers[:given], loaded.choices,
+                         budget_seconds=60)
+        assert apart.exact and whole.exact
+        assert apart.outcomes == whole.outcomes and apart.by_unit == whole.by_unit
+        assert apart.apart == 2 or given == len(answers), given

@@ -40,7 +40,7 @@ from typing import Any
 
 from desktop.engine.combat import components
 from desktop.engine.dice import Dice, SeededRoller
-from desktop.engine.errors import AnswerError, RuleError
+from desktop.engine.errors import AnswerError, DiceError, RuleError
 from desktop.engine.events import (
     BreakTest,
     ChargeFailed,
@@ -189,14 +189,10 @@ def forecast(
     start = _follow(resolution, answers)
     if budget_seconds > 0 and max_leaves > 0:
         deadline = started + budget_seconds * EXACT_SHARE
-        found: _Walked | None
-        if answers:
-            found = _exact(resolution, start, choices, deadline=deadline,
-                           max_leaves=max_leaves, cancelled=cancelled)
-        else:  # combats that cannot meet, or that are proven not to have met, walked apart
-            parts = resolution.parts() if resolution.parts is not None else ()
-            found = _exact_apart(parts or (resolution,), choices, deadline=deadline,
-                                 max_leaves=max_leaves, cancelled=cancelled)
+        limits = _Limits(choices, deadline, max_leaves, cancelled)
+        # Combats that cannot meet, or that are proven not to have met, are walked apart.
+        parts = resolution.parts() if resolution.parts is not None else ()
+        found = _exact_apart(resolution, parts, start, limits)
         if found is not None:
             return replace(_summarise(resolution.battle, found.chances, exact=True,
                                       seconds=time.perf_counter() - started),
@@ -518,14 +514,21 @@ class _Walked:
     groups: int = 1
 
 
-def _exact(
-    resolution: Resolution, start: Session, choices: Mapping[str, str], *, deadline: float,
-    max_leaves: int, cancelled: Callable[[], bool] | None = None,
-) -> _Walked | None:
-    """Each outcome's chance and how many runs a replaying walk would make, or None past
-    the budget."""
-    walk = _Walk(resolution, choices, deadline=deadline, max_leaves=max_leaves,
-                 cancelled=cancelled)
+@dataclass(frozen=True)
+class _Limits:
+    """What every walk of one forecast shares: the choices and the budget."""
+
+    choices: Mapping[str, str]
+    deadline: float
+    max_leaves: int
+    cancelled: Callable[[], bool] | None = None
+
+
+def _exact(resolution: Resolution, start: Session, limits: _Limits) -> _Walked | None:
+    """Each outcome's chance from where `start` stands (its answers given) and how many
+    runs a replaying walk would make, or None past the budget."""
+    walk = _Walk(resolution, limits.choices, deadline=limits.deadline,
+                 max_leaves=limits.max_leaves, cancelled=limits.cancelled)
     try:
         found = walk.start(start.answers)
     except _OverBudget:
@@ -533,28 +536,30 @@ def _exact(
     return _Walked(list(found.chances.items()), found.leaves)
 
 
-def _exact_apart(
-    parts: Sequence[Resolution], choices: Mapping[str, str], *, deadline: float,
-    max_leaves: int, cancelled: Callable[[], bool] | None = None,
-) -> _Walked | None:
+def _exact_apart(resolution: Resolution, parts: Sequence[Resolution], start: Session,
+                 limits: _Limits) -> _Walked | None:
     """`_exact` of a resolution made of parts that can never meet: each part walked alone
     (N combats cost N walks of one, not the walk of their product; a part's own combats as
     `_exact_proven` finds them), then every whole outcome is one outcome of each part, its
-    chance the product of theirs."""
+    chance the product of theirs. The answers given so far go each to the part that asks
+    for it, by its key."""
+    if not parts:
+        return _exact_proven(resolution, start, limits)
+    given = _keyed(start)
+    routed = [_routed(part, given) for part in parts] if given is not None else [None]
+    if not all(routed) or not _all_used(given, [used for _, used in filter(None, routed)]):
+        return _exact(resolution, start, limits)
     walked: list[_Walked] = []
-    for part in parts:
-        found = _exact_proven(part, choices, deadline=deadline, max_leaves=max_leaves,
-                              cancelled=cancelled)
+    for part, found_start in zip(parts, routed, strict=True):
+        assert found_start is not None
+        found = _exact_proven(part, found_start[0], limits)
         if found is None:
             return None
         walked.append(found)
-    return _product(parts[0].battle, walked, max_leaves)
+    return _product(resolution.battle, walked, limits.max_leaves)
 
 
-def _exact_proven(
-    resolution: Resolution, choices: Mapping[str, str], *, deadline: float,
-    max_leaves: int, cancelled: Callable[[], bool] | None = None,
-) -> _Walked | None:
+def _exact_proven(resolution: Resolution, start: Session, limits: _Limits) -> _Walked | None:
     """`_exact` of a resolution of several combats, each walked alone and then proven not
     to have met the others (issue 24): combats near enough that they might meet, which
     `Resolution.parts` cannot split, often do not.
@@ -566,41 +571,78 @@ def _exact_proven(
     the whole resolution's. Groups that did not meet run side by side in the whole
     resolution exactly as they ran alone: every rule reads the table through a look or a
     read of the spatial index, and each found there only units the other never moved; so
-    the chances multiply."""
+    the chances multiply. The answers given so far (`start`'s) go each to the group that
+    asks for it, by its key; answers that do not fit the groups so are walked as one."""
     count = len(resolution.pieces)
-    if count < 2 or resolution.alone is None:
-        return _exact(resolution, resolution.session(), choices, deadline=deadline,
-                      max_leaves=max_leaves, cancelled=cancelled)
+    given = _keyed(start)
+    if count < 2 or resolution.alone is None or given is None:
+        return _exact(resolution, start, limits)
     groups: list[tuple[int, ...]] = [(index,) for index in range(count)]
-    walked: dict[tuple[int, ...], tuple[_Walked, Trace, frozenset[str]]] = {}
+    walked: dict[tuple[int, ...], tuple[_Walked, Trace, frozenset[str], frozenset[str]]] = {}
     while True:
         for group in groups:
             if group in walked:
                 continue
             if len(group) == count:  # all met: the whole walk
-                return _exact(resolution, resolution.session(), choices, deadline=deadline,
-                              max_leaves=max_leaves, cancelled=cancelled)
+                return _exact(resolution, start, limits)
             part = resolution.alone(group)
             try:
                 with tracing(Trace()) as trace:
-                    found = _exact(part, part.session(), choices, deadline=deadline,
-                                   max_leaves=max_leaves, cancelled=cancelled)
+                    routed = _routed(part, given)
+                    found = None if routed is None else _exact(part, routed[0], limits)
             except AnswerError:  # a choice given for the whole that this part asks otherwise
-                return _exact(resolution, resolution.session(), choices, deadline=deadline,
-                              max_leaves=max_leaves, cancelled=cancelled)
+                routed = None
+            if routed is None:
+                return _exact(resolution, start, limits)
             if found is None:
                 return None
             # What it changed or spoke of, and every unit of its combats (or engaged with them)
             touched = frozenset(uid for outcome, _ in found.chances for uid, _ in outcome)
             touched |= trace.changed.union(*(resolution.pieces[index] for index in group))
-            walked[group] = (found, trace, touched)
+            walked[group] = (found, trace, touched, routed[1])
         joined = _joined(groups, {group: (trace, touched)
-                                  for group, (_, trace, touched) in walked.items()})
+                                  for group, (_, trace, touched, _) in walked.items()})
         if len(joined) == len(groups):
             break
         groups = joined
-    product = _product(resolution.battle, [walked[group][0] for group in groups], max_leaves)
+    if not _all_used(given, [walked[group][3] for group in groups]):
+        return _exact(resolution, start, limits)
+    product = _product(resolution.battle, [walked[group][0] for group in groups],
+                       limits.max_leaves)
     return None if product is None else replace(product, groups=len(groups))
+
+
+def _keyed(session: Session) -> dict[str, Answer] | None:
+    """The answers given in `session` by the key of what they answered (None if a key was
+    asked twice: they cannot be told apart by key)."""
+    given = {step.request.key: step.answer for step in session.steps}
+    return given if len(given) == len(session.steps) else None
+
+
+def _routed(part: Resolution, given: Mapping[str, Answer]
+            ) -> tuple[Session, frozenset[str]] | None:
+    """A session of `part` that has been given, in its own order, the answers the whole
+    resolution was given for the same keys, up to its first request without one; and the
+    keys it took."""
+    session = part.session()
+    used: set[str] = set()
+    while session.pending is not None and not session.done and session.pending.key in given:
+        key = session.pending.key
+        if key in used:
+            return None
+        try:
+            session.answer(given[key])
+        except (AnswerError, DiceError):  # the part asks it otherwise: the parts met
+            return None
+        used.add(key)
+    return session, frozenset(used)
+
+
+def _all_used(given: Mapping[str, Answer] | None, used: Sequence[frozenset[str]]) -> bool:
+    """Whether the parts took every answer given, each answer once: the whole resolution
+    asked for them in an order that mixes the parts' own."""
+    return given is not None and sum(len(keys) for keys in used) == len(given) and \
+        frozenset().union(*used) == frozenset(given)
 
 
 def _joined(groups: Sequence[tuple[int, ...]],
