@@ -16,7 +16,7 @@ from desktop.engine.events import Event, TurnBegan, UnitMoved
 from desktop.engine.forecast import forecast
 from desktop.engine.geometry import Footprint
 from desktop.engine.model import Battle
-from desktop.engine.procedure import Recorder, ScriptedAnswers, run
+from desktop.engine.procedure import Recorder, Resolution, ScriptedAnswers, run
 from desktop.engine.scenario import load_scenario
 from desktop.engine.sight import MARGIN, Sight, Trace, remember, tracing
 
@@ -182,3 +182,26 @@ def test_after_each_answer_the_combats_are_still_walked_apart(data) -> None:
         assert apart.exact and whole.exact
         assert apart.outcomes == whole.outcomes and apart.by_unit == whole.by_unit
         assert apart.apart == 2 or given == len(answers), given
+
+
+def test_combats_engaged_with_each_other_are_walked_as_one_without_trying_apart() -> None:
+    """A unit of one combat engaged with a unit of the other: the two can never be proven
+    apart (both may change it), so no walk of either alone is spent on trying."""
+    data = made_up("warhammer6", 31, combats=2, spacing=SPACING)
+    units = {unit["id"]: unit for unit in data["units"]}
+    units["flanker0"]["engaged_with"] = ["winner1"]
+    units["winner1"]["engaged_with"] = ["flanker0"]
+    loaded = load_scenario(data)
+    resolution = loaded.resolution()
+    assert resolution.alone is not None
+    asked: list[tuple[int, ...]] = []
+
+    def alone(group: tuple[int, ...]) -> Resolution:
+        asked.append(group)
+        assert resolution.alone is not None
+        return resolution.alone(group)
+
+    found = forecast(replace(resolution, alone=alone), (), loaded.choices, budget_seconds=60)
+    whole = forecast(whole_tree(resolution), (), loaded.choices, budget_seconds=60)
+    assert found.exact and found.apart == 1 and asked == []
+    assert found.outcomes == whole.outcomes

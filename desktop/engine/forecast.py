@@ -577,7 +577,11 @@ def _exact_proven(resolution: Resolution, start: Session, limits: _Limits) -> _W
     given = _keyed(start)
     if count < 2 or resolution.alone is None or given is None:
         return _exact(resolution, start, limits)
-    groups: list[tuple[int, ...]] = [(index,) for index in range(count)]
+    # Combats that share a unit (or one engaged with both) are one group from the start.
+    pieces = resolution.pieces
+    groups = [tuple(members) for members in components(count, [
+        (first, second) for first in range(count) for second in range(first + 1, count)
+        if pieces[first] & pieces[second]])]
     walked: dict[tuple[int, ...], tuple[_Walked, Trace, frozenset[str], frozenset[str]]] = {}
     while True:
         for group in groups:
