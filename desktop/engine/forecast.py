@@ -546,13 +546,13 @@ def _exact_apart(resolution: Resolution, parts: Sequence[Resolution], start: Ses
     if not parts:
         return _exact_proven(resolution, start, limits)
     given = _keyed(start)
-    routed = [_routed(part, given) for part in parts] if given is not None else [None]
-    if not all(routed) or not _all_used(given, [used for _, used in filter(None, routed)]):
+    routed = [_routed(part, given) for part in parts] if given is not None else []
+    starts = [found for found in routed if found is not None]
+    if len(starts) != len(parts) or not _all_used(given, [used for _, used in starts]):
         return _exact(resolution, start, limits)
     walked: list[_Walked] = []
-    for part, found_start in zip(parts, routed, strict=True):
-        assert found_start is not None
-        found = _exact_proven(part, found_start[0], limits)
+    for part, (part_start, _) in zip(parts, starts, strict=True):
+        found = _exact_proven(part, part_start, limits)
         if found is None:
             return None
         walked.append(found)
@@ -602,7 +602,7 @@ def _exact_proven(resolution: Resolution, start: Session, limits: _Limits) -> _W
                 return None
             # What it changed or spoke of, and every unit of its combats (or engaged with them)
             touched = frozenset(uid for outcome, _ in found.chances for uid, _ in outcome)
-            touched |= trace.changed.union(*(resolution.pieces[index] for index in group))
+            touched |= trace.changed.union(*(pieces[index] for index in group))
             walked[group] = (found, trace, touched, routed[1])
         joined = _joined(groups, {group: (trace, touched)
                                   for group, (_, trace, touched, _) in walked.items()})

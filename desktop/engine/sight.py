@@ -25,7 +25,7 @@ import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from desktop.engine.geometry import (
     CONTACT_TOLERANCE,
@@ -36,6 +36,9 @@ from desktop.engine.geometry import (
 )
 from desktop.engine.lazy import shapely
 from desktop.engine.model import Battle
+
+if TYPE_CHECKING:
+    from shapely import STRtree
 
 T = TypeVar("T")
 
@@ -247,16 +250,21 @@ class Trace:
         self.ground: set[Box] = set()  # bounding boxes, grown by MARGIN
         self.changed: set[str] = set()
         self.everything = False  # a change beyond units' states: nothing can be proven apart
+        self._shapes: list[object] | None = None
+        self._tree: STRtree | None = None
 
     def saw(self, looked: _Look) -> None:
         self.looks.setdefault(looked.points, looked)
+        self._shapes = None
 
     def read(self, box: Box) -> None:
         self.reads.add(box)
+        self._shapes = None
 
     def stood(self, footprint: Footprint) -> None:
         low_x, low_y, high_x, high_y = footprint.bounds
         self.ground.add((low_x - MARGIN, low_y - MARGIN, high_x + MARGIN, high_y + MARGIN))
+        self._tree = None
 
     def moved(self, before: Battle, after: Battle) -> None:
         """An event took `before` to `after`: the units whose state changed, and where they
@@ -286,15 +294,24 @@ class Trace:
         on (bounding boxes, edges included, as the spatial index reads them)."""
         if self.everything or other.everything:
             return True
-        if not other.ground:
+        if not other.ground or not (self.looks or self.reads):
             return False
-        shapes = [shapely.MultiPoint(looked.points).convex_hull
-                  for looked in self.looks.values()]
-        shapes += [shapely.box(*box) for box in self.reads]
-        if not shapes:
-            return False
-        tree = shapely.STRtree([shapely.box(*box) for box in other.ground])
-        return bool(len(tree.query(shapes, predicate="intersects")[0]))
+        hits = other._ground_tree().query(self._seen_shapes(), predicate="intersects")
+        return bool(len(hits[0]))
+
+    # Made on the first comparison after a change (a walk's trace is compared with every
+    # other group's once the walk is over).
+    def _seen_shapes(self) -> list[object]:
+        if self._shapes is None:
+            self._shapes = [shapely.MultiPoint(looked.points).convex_hull
+                            for looked in self.looks.values()]
+            self._shapes += [shapely.box(*box) for box in self.reads]
+        return self._shapes
+
+    def _ground_tree(self) -> STRtree:
+        if self._tree is None:
+            self._tree = shapely.STRtree([shapely.box(*box) for box in self.ground])
+        return self._tree
 
 
 def _poses(battle: Battle, units: Sequence[str]) -> tuple[object, ...]:
