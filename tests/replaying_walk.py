@@ -53,8 +53,10 @@ class ReplayingWalk:
                     assert live.sight is not None
                     live.sight.rely_on(roll.key)
                 live.answer(branch.faces)
+            made = self.leaves
             chances, below = self.subtree((*here, branch.faces), keys, live)
             if trusted and roll.key in below:
+                self.leaves = made  # the class's runs are thrown away: they do not count
                 chances, below = self.one_by_one(roll, here, branch, relied)
             share = Fraction(branch.ways, roll.dice.outcomes)
             for outcome, chance in chances.items():

@@ -72,7 +72,6 @@ from desktop.engine.procedure import (
     ScriptedAnswers,
     Session,
     Shared,
-    alike_totals,
     run,
 )
 from desktop.engine.sight import Sight, Trace, tracing
@@ -306,6 +305,16 @@ class _OverBudget(Exception):
     """The walk went past its time or its leaves: the forecast falls back on a sample."""
 
 
+class _Broken(Exception):
+    """The audit of "move" rolls walked as one class failed (`keys`): whatever the rest of
+    that class's walk finds is thrown away, so it stops here and the class is walked again
+    total by total."""
+
+    def __init__(self, keys: frozenset[str]) -> None:
+        super().__init__(keys)
+        self.keys = keys
+
+
 @dataclass(frozen=True)
 class Branch:
     """One class of faces a roll's procedure reads alike: the faces walked for all of them,
@@ -397,7 +406,11 @@ class _Walk:
              ) -> _Found:
         """What follows where `session` stands (its answers after `mark` given since
         `base`); the "move" rolls in `relied`, relied on since `base`, walked as classes."""
+        sight = session.sight
+        assert sight is not None
         while True:
+            if sight.broken and not sight.broken.isdisjoint(sight.relied):
+                raise _Broken(frozenset(sight.broken & sight.relied))
             if session.checkpoints != mark.checkpoints:
                 return self._at(self._checkpoint(base, session, mark), session)
             if session.done:
@@ -413,20 +426,26 @@ class _Walk:
         broken: set[str] = set()
         leaves = 0
         branches = classes_of(roll)
+        above = frozenset(sight.relied)  # the classes this one is walked within
         for index, branch in enumerate(branches):
             trusted = roll.reads == "move" and len(branch.totals) > 1
             keys = relied | {roll.key} if trusted else relied
-            if index == len(branches) - 1:  # the last branch carries on the live session
-                child, child_mark = session, mark
-                if trusted:
-                    assert session.sight is not None
-                    session.sight.rely_on(roll.key)
-                session.answer(branch.faces)
-            else:
-                child, child_mark = self._open(base, (*here, branch.faces), keys)
-            below = self.walk(base, child, child_mark, keys)
+            try:
+                if index == len(branches) - 1:  # the last branch carries on the live session
+                    child, child_mark = session, mark
+                    if trusted:
+                        sight.rely_on(roll.key)
+                    session.answer(branch.faces)
+                else:
+                    child, child_mark = self._open(base, (*here, branch.faces), keys)
+                below = self.walk(base, child, child_mark, keys)
+            except _Broken as failed:
+                # An audit that failed within a class walked above is that class's to redo.
+                if not trusted or roll.key not in failed.keys or not above.isdisjoint(
+                        failed.keys):
+                    raise
+                below = _Found({}, frozenset({roll.key}), 0)
             if trusted and roll.key in below.broken:
-                leaves += below.leaves
                 below = self._one_by_one(roll, base, here, branch, relied)
             share = Fraction(branch.ways, roll.dice.outcomes)
             for outcome, chance in below.chances.items():
@@ -488,6 +507,9 @@ class _Walk:
             found = self.known[key] = self.walk(
                 base, session, _Mark(checkpoint.steps, checkpoint.events, session.checkpoints),
                 frozenset())
+        assert session.sight is not None
+        if not found.broken.isdisjoint(session.sight.relied):  # met again: as when first met
+            raise _Broken(found.broken & session.sight.relied)
         return found
 
     def _leaf(self, base: _Base, session: Session, mark: _Mark) -> _Found:
@@ -701,12 +723,14 @@ def classes_of(roll: Roll) -> list[Branch]:
     if roll.reads == "faces":
         return [Branch(faces, 1, (dice.total(faces),)) for faces in _all_faces(dice)]
     ways = dice.ways()
-    if roll.reads == "move":
-        groups: dict[tuple[int, ...], None] = {}
+    if roll.reads == "move":  # as `alike_totals` groups them, each total judged once
+        threshold, alike = roll.threshold, roll.alike
+        groups: dict[tuple[object, ...], list[int]] = {}
         for total in ways:
-            groups.setdefault(alike_totals(dice, roll.threshold, total))
-        return [Branch(faces_for(dice, totals[0]), sum(ways[t] for t in totals), totals)
-                for totals in groups]
+            groups.setdefault((threshold.holds(total) if threshold else None,
+                               alike(total) if alike else None), []).append(total)
+        return [Branch(faces_for(dice, totals[0]), sum(ways[t] for t in totals), tuple(totals))
+                for totals in groups.values()]
     if roll.reads == "total" or not roll.bands:
         return [Branch(faces_for(dice, total), count, (total,)) for total, count in ways.items()]
     by_outcome: dict[str, list[int]] = {}

@@ -120,8 +120,10 @@ class _Near:
         return self.battle.obstacles_for(self.unit_id, self.ignore)
 
     def _others(self, box: Box) -> list[str]:
-        """Other units on the table, not ignored, whose bounding box meets `box`."""
-        return [uid for uid in spatial.in_box(self.battle, box)
+        """Other units on the table, not ignored, whose bounding box meets `box`. Not
+        reported as a read: every caller looks at what it tests (`sight.look`), and an
+        obstacle clear of that cannot change a move."""
+        return [uid for uid in spatial.in_box(self.battle, box, report=False)
                 if uid != self.unit_id and uid not in self.ignore]
 
     def _unit(self, uid: str) -> Obstacle:

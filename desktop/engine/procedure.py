@@ -15,7 +15,7 @@ requests and events, which is what lets a forecast work out each of them once.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache, cached_property
@@ -232,14 +232,19 @@ Reads = Literal["outcome", "total", "faces", "move"]
 
 
 @cache  # asked for every run of a forecast, of a handful of dice and lines
-def alike_totals(dice: Dice, threshold: Threshold | None, total: int) -> tuple[int, ...]:
+def alike_totals(dice: Dice, threshold: Threshold | None, total: int,
+                 alike: Callable[[int], Hashable] | None = None) -> tuple[int, ...]:
     """The totals a "move" roll reads as it reads `total`: those its threshold judges the
-    same, or all of them when it has none. A forecast walks one of them for all; the
+    same (all of them when it has none) and, given `alike`, for which it gives the same
+    value (how the move ends, in words). A forecast walks one of them for all; the
     procedure audits that every one of them would have moved its unit alike."""
-    totals = range(dice.minimum, dice.maximum + 1)
-    if threshold is None:
-        return tuple(totals)
-    return tuple(t for t in totals if threshold.holds(t) == threshold.holds(total))
+    totals = tuple(range(dice.minimum, dice.maximum + 1))
+    if threshold is not None:
+        totals = tuple(t for t in totals if threshold.holds(t) == threshold.holds(total))
+    if alike is not None:
+        same = alike(total)
+        totals = tuple(t for t in totals if alike(t) == same)
+    return totals
 
 
 @dataclass(frozen=True)
@@ -266,6 +271,8 @@ class Roll:
     threshold: Threshold | None = None
     outcome_of: Callable[[int], str] | None = field(default=None, compare=False, repr=False)
     reads: Reads = "total"
+    # A "move" roll's classes are split further by this (see `alike_totals`).
+    alike: Callable[[int], Hashable] | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def bands(self) -> tuple[Band, ...]:

@@ -96,7 +96,7 @@ class _Watched(threading.local):
     sight: Sight | None = None
     recall: Recall | None = None
     memory: list[_Look] | None = None
-    reads: list[Box] | None = None
+    reads: list[Read] | None = None
     trace: Trace | None = None
 
 
@@ -128,24 +128,36 @@ def look_around(points: Sequence[Point], reach: float) -> None:
     look(((low_x, low_y), (high_x, low_y), (high_x, high_y), (low_x, high_y)))
 
 
+def _box_look(box: Box) -> _Look:
+    low_x, low_y, high_x, high_y = box
+    return _Look(((low_x, low_y), (high_x, low_y), (high_x, high_y), (low_x, high_y)))
+
+
 EVERYWHERE: Box = (-1e12, -1e12, 1e12, 1e12)  # a read of every unit (finite: shapely's tree)
+Only = Callable[[str], bool]  # the units a read takes (see `read`)
+Read = tuple[Box, Only | None]
 
 
-def read(box: Box) -> None:
-    """A rule read every unit whose bounding box meets `box` (edges included): the spatial
-    index's queries report it. Kept with remembered work and given to a walk's `Trace`;
-    free otherwise. Unlike a look, it checks no promise of a "move" roll: movement's own
-    looks already cover what a move reads."""
-    reads, trace = _NOW.reads, _NOW.trace
+def read(box: Box, only: Only | None = None) -> None:
+    """A rule read every unit whose bounding box meets `box` (edges included), or only
+    those `only` takes (the rest cannot change what it finds): the spatial index's queries
+    report it. Kept with remembered work, given to a walk's `Trace`, and checked against a
+    run's watched ground like a look (a rule may pick the closest enemy after a move whose
+    totals were walked as one); free otherwise."""
+    reads, trace, sight = _NOW.reads, _NOW.trace, _NOW.sight
     if reads is not None:
-        reads.append(box)
+        reads.append((box, only))
     if trace is not None:
         trace.read(box)
+    if sight is not None and sight.watches:
+        sight.seen(_box_look(box), only)
 
 
+# Ground watched for a promise: (its key, the unit that would stand there, the ground's
+# bounding box and its convex parts).
+_Watch = tuple[str, str, Box, tuple[tuple[Point, ...], ...]]
 # What a Sight holds, as a value: (relied, broken, watched ground per promise).
-SightState = tuple[frozenset[str], frozenset[str],
-                   tuple[tuple[str, Box, tuple[tuple[Point, ...], ...]], ...]]
+SightState = tuple[frozenset[str], frozenset[str], tuple[_Watch, ...]]
 
 _NOTHING: SightState = (frozenset(), frozenset(), ())
 
@@ -157,7 +169,7 @@ class Sight:
     def __init__(self, relied: Iterable[str] = ()) -> None:
         self.relied = set(relied)
         self.broken: set[str] = set()
-        self._watched: list[tuple[str, Box, tuple[tuple[Point, ...], ...]]] = []
+        self._watched: list[_Watch] = []
 
     def state(self) -> SightState:
         """All it holds, as a value (a forecast resumes runs from it and compares them)."""
@@ -182,8 +194,9 @@ class Sight:
     def doubt(self, key: str) -> None:
         self.broken.add(key)
 
-    def watch(self, key: str, ground: Sequence[Footprint]) -> None:
-        """From now on, looking at any of `ground` breaks the promise of `key`."""
+    def watch(self, key: str, ground: Sequence[Footprint], unit: str = "") -> None:
+        """From now on, looking at any of `ground` (where `unit` may stand) breaks the
+        promise of `key`."""
         trace = _NOW.trace
         if trace is not None:  # where the totals walked as one would have left the unit
             for footprint in ground:
@@ -191,16 +204,17 @@ class Sight:
         grown = _ground(ground)
         if grown is not None:
             box, corners = grown
-            self._watched.append((key, box, tuple(corners)))
+            self._watched.append((key, unit, box, tuple(corners)))
 
     @property
     def watches(self) -> bool:
         """Whether any ground is watched yet (before the first audited move, none is)."""
         return bool(self._watched)
 
-    def seen(self, looked: _Look) -> None:
-        for key, box, ground in self._watched:
-            if key not in self.broken and looked.meets(box, ground):
+    def seen(self, looked: _Look, only: Only | None = None) -> None:
+        for key, unit, box, ground in self._watched:
+            if key not in self.broken and (only is None or only(unit)) and looked.meets(
+                    box, ground):
                 self.broken.add(key)
 
 
@@ -211,9 +225,9 @@ class Recall:
 
     def __init__(self) -> None:
         self._kept: dict[Hashable, dict[tuple[str, ...], dict[tuple[object, ...],
-                                                               _Kept]]] = {}
+                                                               Work]]] = {}
 
-    def find(self, battle: Battle, key: Hashable) -> _Kept | None:
+    def find(self, battle: Battle, key: Hashable) -> Work | None:
         variants = self._kept.get(key)
         if not variants:
             return None
@@ -228,7 +242,7 @@ class Recall:
                 return kept
         return None
 
-    def keep(self, battle: Battle, key: Hashable, mover: str, kept: _Kept) -> None:
+    def keep(self, battle: Battle, key: Hashable, mover: str, kept: Work) -> None:
         # Every unit, on the table or not: one off it may still be read by name (a source).
         seen = tuple(sorted(uid for uid in battle.states
                             if uid == mover or kept.sees(battle.footprint(uid))))
@@ -320,12 +334,12 @@ def _poses(battle: Battle, units: Sequence[str]) -> tuple[object, ...]:
     return tuple([(battle.footprint(uid), states[uid].status.on_table) for uid in units])
 
 
-class _Kept:
-    """A remembered value, what working it out looked at and what it read."""
+class Work:
+    """A value worked out, what working it out looked at and what it read."""
 
     __slots__ = ("box", "looks", "reads", "value")
 
-    def __init__(self, value: object, looks: Sequence[_Look], reads: Sequence[Box]) -> None:
+    def __init__(self, value: object, looks: Sequence[_Look], reads: Sequence[Read]) -> None:
         self.value = value
         self.looks = tuple(looks)
         self.reads = tuple(reads)
@@ -354,10 +368,12 @@ class _Kept:
         if sight is not None and sight.watches:
             for looked in self.looks:
                 sight.seen(looked)
+            for box, only in self.reads:
+                sight.seen(_box_look(box), only)
         if trace is not None:
             for looked in self.looks:
                 trace.saw(looked)
-            for box in self.reads:
+            for box, _ in self.reads:
                 trace.read(box)
 
 
@@ -424,7 +440,7 @@ def remember(battle: Battle, key: Hashable, compute: Callable[[], T], *,
     """`compute()` worked out once per battle (a battle never changes), kept with it, and
     with a `Recall` (for `mover`'s move) found again in other battles too; every use, first
     or later, looks again at what the work looked at."""
-    cache: dict[Hashable, _Kept] = battle.__dict__.setdefault("_remembered", {})
+    cache: dict[Hashable, Work] = battle.__dict__.setdefault("_remembered", {})
     kept = cache.get(key)
     recall = _NOW.recall if mover else None
     if kept is None and recall is not None:
@@ -434,19 +450,25 @@ def remember(battle: Battle, key: Hashable, compute: Callable[[], T], *,
     if kept is not None:
         kept.look_again()
         return kept.value  # type: ignore[return-value]  # kept under this key by this call
+    kept = cache[key] = work_out(compute)
+    if recall is not None:
+        recall.keep(battle, key, mover, kept)
+    return kept.value  # type: ignore[return-value]
+
+
+def work_out(compute: Callable[[], T]) -> Work:
+    """`compute()`, with what working it out looked at and read, to be kept where a
+    battle cannot keep it (`Work.look_again` reports them again wherever it is used)."""
     outer, outer_reads = _NOW.memory, _NOW.reads
     looks: list[_Look] = []
-    reads: list[Box] = []
+    reads: list[Read] = []
     _NOW.memory, _NOW.reads = looks, reads
     try:
         value = compute()
     finally:
         _NOW.memory, _NOW.reads = outer, outer_reads
-    kept = cache[key] = _Kept(value, looks, reads)
-    if recall is not None:
-        recall.keep(battle, key, mover, kept)
     if outer is not None:
         outer.extend(looks)
     if outer_reads is not None:
         outer_reads.extend(reads)
-    return value
+    return Work(value, looks, reads)

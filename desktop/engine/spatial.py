@@ -98,16 +98,20 @@ def _changed_hits(battle: Battle, index: UnitIndex, shape: BaseGeometry,
             yield uid
 
 
-def candidates(battle: Battle, shape: BaseGeometry, reach: float = 0.0) -> list[str]:
+def candidates(battle: Battle, shape: BaseGeometry, reach: float = 0.0,
+               only: sight.Only | None = None, *, report: bool = True) -> list[str]:
     """Units on the table whose bounding box comes within `reach` of `shape`'s bounding box.
 
-    A superset of what touches `shape`: callers test the few candidates exactly.
+    A superset of what touches `shape`: callers test the few candidates exactly (those
+    `only` takes, when given: the read reports that the others do not matter). Without
+    `report` the caller reports what its answer really rests on (`sight.read`).
     """
     min_x, min_y, max_x, max_y = shape.bounds
     box = (min_x - reach, min_y - reach, max_x + reach, max_y + reach)
     if _few(battle):
-        return in_box(battle, box)
-    sight.read(box)
+        return in_box(battle, box, only, report=report)
+    if report:
+        sight.read(box, only)
     index = unit_index(battle)
     if reach > 0:
         shape = shapely.box(*box)
@@ -117,13 +121,16 @@ def candidates(battle: Battle, shape: BaseGeometry, reach: float = 0.0) -> list[
     return found
 
 
-def in_box(battle: Battle, box: tuple[float, float, float, float]) -> list[str]:
+def in_box(battle: Battle, box: tuple[float, float, float, float],
+           only: sight.Only | None = None, *, report: bool = True) -> list[str]:
     """Units on the table whose bounding box meets `box` (min x, min y, max x, max y), edges
     included, in roster order: what `candidates` finds for a box."""
     low_x, low_y, high_x, high_y = box
     if not _few(battle):
-        return battle.in_roster_order(candidates(battle, shapely.box(*box)))
-    sight.read(box)
+        return battle.in_roster_order(candidates(battle, shapely.box(*box), only=only,
+                                                 report=report))
+    if report:
+        sight.read(box, only)
     return [uid for uid, (u_low_x, u_low_y, u_high_x, u_high_y) in _boxes(battle)
             if u_low_x <= high_x and u_high_x >= low_x and u_low_y <= high_y
             and u_high_y >= low_y]
@@ -177,7 +184,9 @@ def nearest(battle: Battle, unit_id: str, accept: Callable[[str], bool]) -> list
     least distance (rounded to 6 places), in roster order; none if `accept` takes none.
 
     The index is asked for units ever further out, twice as far each time, until the nearest
-    found is nearer than the reach: no unit beyond it can then be as near.
+    found is nearer than the reach: no unit beyond it can then be as near. What it reports
+    having read is only as far as the nearest (any other unit `accept` takes outside that
+    box is further: the answer stands wherever it is).
     """
     own = battle.footprint(unit_id).polygon
     table = battle.table
@@ -185,14 +194,18 @@ def nearest(battle: Battle, unit_id: str, accept: Callable[[str], bool]) -> list
     reach = _FIRST_REACH
     while reach < 2 * widest:
         found = [(round(float(own.distance(battle.footprint(uid).polygon)), _NEAR_PLACES), uid)
-                 for uid in candidates(battle, own, reach) if uid != unit_id and accept(uid)]
+                 for uid in candidates(battle, own, reach, accept, report=False)
+                 if uid != unit_id and accept(uid)]
         if found:
             best = min(gap for gap, _ in found)
             if best + 10.0 ** -_NEAR_PLACES <= reach:
+                far = best + 10.0 * 10.0 ** -_NEAR_PLACES  # past the rounding of any gap
+                low_x, low_y, high_x, high_y = own.bounds
+                sight.read((low_x - far, low_y - far, high_x + far, high_y + far), accept)
                 return battle.in_roster_order(uid for gap, uid in found if gap == best)
         reach *= 2
     # Nothing near enough within twice the table's diagonal: look at every unit.
-    sight.read(sight.EVERYWHERE)
+    sight.read(sight.EVERYWHERE, accept)
     found = [(round(float(own.distance(battle.footprint(uid).polygon)), _NEAR_PLACES), uid)
              for uid in battle.on_table() if uid != unit_id and accept(uid)]
     least = min((gap for gap, _ in found), default=None)

@@ -7,7 +7,7 @@ least its flee roll; each ruleset supplies its own clause ids and words around t
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -245,7 +245,7 @@ def distance_roll(
     rec: Recorder, unit_id: str, dice: Dice, *, key: str, purpose: str, why: str,
     clause: str, outcomes: Sequence[tuple[str, Fraction]] = (),
     outcome_of: Callable[[int], str] | None = None, threshold: Threshold | None = None,
-    reads: Reads = "total",
+    reads: Reads = "total", alike: Callable[[int], Hashable] | None = None,
 ) -> Generator[Request, Answer, int]:
     """Ask for a flee, pursue or chase roll and record it; the total in inches or cm.
 
@@ -256,7 +256,7 @@ def distance_roll(
     faces = yield with_odds(
         Roll(key=key, unit=unit_id, player=rec.battle.player_of(unit_id), dice=dice,
              purpose=f"{purpose} roll", why=why, clause=clause, threshold=threshold,
-             outcome_of=outcome_of, reads=reads), outcomes)
+             outcome_of=outcome_of, reads=reads, alike=alike), outcomes)
     assert isinstance(faces, tuple)
     total = dice.total(faces)
     rec.emit(DiceRolled(unit_id, purpose, str(dice), faces, total, clause=clause))
@@ -297,12 +297,13 @@ def audit_move(rec: Recorder, key: str, unit_id: str, plan: MovePlan, alike: Seq
     if sight is None or not sight.relies_on(key):
         return
     plans = [plan_for(total) for total in alike]
-    if any(_words(other) != _words(plan) for other in plans):
+    if any(move_words(other) != move_words(plan) for other in plans):
         sight.doubt(key)  # a forecast must tell these totals apart
     elif not plan.left_table:  # off the table, it is nowhere for anything to meet
-        sight.watch(key, [end_footprint(rec.battle, unit_id, p) for p in (plan, *plans)])
+        sight.watch(key, [end_footprint(rec.battle, unit_id, p) for p in (plan, *plans)],
+                    unit_id)
 
 
-def _words(plan: MovePlan) -> tuple[bool, tuple[str, ...], str, str]:
+def move_words(plan: MovePlan) -> tuple[bool, tuple[str, ...], str, str]:
     """All a move's events say of it beyond where it ends (what a forecast tells apart)."""
     return plan.left_table, plan.passed_through, plan.blocked_by, plan.blocked_kind

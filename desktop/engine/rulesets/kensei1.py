@@ -21,7 +21,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from desktop.engine import odds
+from desktop.engine import odds, sight
 from desktop.engine.dice import D2D10, D3D10, Dice
 from desktop.engine.errors import ScenarioError
 from desktop.engine.events import (
@@ -56,19 +56,22 @@ from desktop.engine.procedure import (
     Request,
     Roll,
     Threshold,
+    alike_totals,
     program,
 )
 from desktop.engine.reading import Reader
 from desktop.engine.rulesets.base import ProcedureKind
 from desktop.engine.rulesets.catalogue import KENSEI1 as RULESET
 from desktop.engine.rulesets.common import (
+    audit_move,
     distance_roll,
     emit_flee,
     move_outcome,
+    move_words,
     nearest_enemy,
     outcomes_by_total,
 )
-from desktop.engine.sight import remember
+from desktop.engine.sight import Work, remember, work_out
 from desktop.engine.wording import plural, pronoun, verb
 
 RAN_FROM_CHARGE = TURN_FLAG + "ran_from_charge"  # K-RA-3: once per turn
@@ -178,19 +181,23 @@ def _run_heading(battle: Battle, unit_id: str) -> tuple[float, str]:
              state.status.on_table, state.wounds_lost) for uid, state in battle.states.items()))
         found = _HEADINGS.get(key)
         if found is None:
-            found = _heading_now(battle, unit_id)
+            found = work_out(lambda: _heading_now(battle, unit_id))
             if len(_HEADINGS) >= _HEADINGS_KEPT:
                 _HEADINGS.clear()
             _HEADINGS[key] = found
-        return found
+        else:
+            found.look_again()  # a forecast's audit must see what it read in this run too
+        return found.value  # type: ignore[return-value]  # kept by this function
 
     return remember(battle, ("run_heading", unit_id), heading)
 
 
 def _heading_now(battle: Battle, unit_id: str) -> tuple[float, str]:
     source = closest_enemy(battle, unit_id)
+    sight.look(battle.footprint(unit_id).corners)
     if source is None:
         return (battle.states[unit_id].facing + 180.0) % 360.0, ""
+    sight.look(battle.footprint(source).corners)  # where both stand sets the heading
     return heading_away(battle, unit_id, battle.states[source].center), source
 
 
@@ -211,7 +218,7 @@ class _Same:
 
 
 # Run headings by what they read (see `_run_heading`), for every battle of every roster.
-_HEADINGS: dict[tuple[object, ...], tuple[float, str]] = {}
+_HEADINGS: dict[tuple[object, ...], Work] = {}
 _HEADINGS_KEPT = 4096
 
 
@@ -220,6 +227,12 @@ def _run_plan(battle: Battle, unit_id: str, heading: float, length: float) -> Mo
     return remember(battle, ("run", unit_id, heading, length), lambda: straight_move(
         battle, unit_id, heading, length, through_friends=True, beyond_gap=BEYOND_FRIEND),
         mover=unit_id)
+
+
+def _words_of(plan_for: Callable[[int], MovePlan], total: int) -> tuple[object, ...]:
+    """What a run or chase of `total` says (the totals that say the same are walked as
+    one by a forecast, see `common.audit_move`)."""
+    return move_words(plan_for(total))
 
 
 def _chase_plan(battle: Battle, chaser: str, heading: float, length: float) -> MovePlan:
@@ -352,12 +365,16 @@ def _one_run(rec: Recorder, unit_id: str, reason: str, clause: str, runs: _Runs
     away = f"directly away from {battle.roster[source].name}" if source else "straight back"
     kind = ("cavalry, large creatures and flyers roll 3d10" if dice == D3D10
             else "units on foot roll 2d10")
+    key = runs.key("run", unit_id)
+    plan_for = functools.partial(_run_plan, battle, unit_id, heading)
+    alike = functools.partial(_words_of, plan_for)
     total = yield from distance_roll(
-        rec, unit_id, dice, key=runs.key("run", unit_id), purpose="run", clause="K-RA-2",
+        rec, unit_id, dice, key=key, purpose="run", clause="K-RA-2",
         why=(f"{reason} {unit.name} run away {dice} cm {away}, the closest enemy ({kind}). "
              f"They go through friends in their way and stop at an enemy."),
-        outcome_of=_run_outcome(battle, unit_id, heading))
-    plan = _run_plan(rec.battle, unit_id, heading, total)
+        outcome_of=_run_outcome(battle, unit_id, heading), reads="move", alike=alike)
+    plan = plan_for(total)
+    audit_move(rec, key, unit_id, plan, alike_totals(dice, None, total, alike), plan_for)
     emit_flee(rec, unit_id, plan, total, away_from=source, clause=clause, left_clause="K-RA-1")
     if plan.contacted_enemy and not plan.left_table:
         rec.emit(RunnerLocked.build(rec.battle, unit_id, plan.contacted_enemy,
@@ -412,11 +429,15 @@ def _chase(rec: Recorder, runner: str, chaser: str, runs: _Runs
              f"is a Charge on it, fought next turn."))
     if decision != "chase":
         return "go on"
+    key = runs.key("chase_roll", chaser)
+    plan_for = functools.partial(_chase_plan, battle, chaser, heading)
+    alike = functools.partial(_words_of, plan_for)
     total = yield from distance_roll(
-        rec, chaser, dice, key=runs.key("chase_roll", chaser), purpose="chase",
+        rec, chaser, dice, key=key, purpose="chase",
         clause="K-RA-7", why=f"{name} chase {dice} cm towards {target}.",
-        outcome_of=chase_outcome)
-    plan = _chase_plan(rec.battle, chaser, heading, total)
+        outcome_of=chase_outcome, reads="move", alike=alike)
+    plan = plan_for(total)
+    audit_move(rec, key, chaser, plan, alike_totals(dice, None, total, alike), plan_for)
     rec.emit(UnitChased(chaser, total, plan.path, plan.facing, target=runner,
                         reached=plan.contacted_enemy, clause="K-RA-7",
                         **plan.drawing()))
@@ -457,6 +478,8 @@ def _chase_outcome(battle: Battle, chaser: str, runner: str, heading: float
 
 
 def _heading_to(battle: Battle, unit_id: str, target: str) -> float:
+    for uid in (unit_id, target):  # where both stand sets the heading
+        sight.look(battle.footprint(uid).corners)
     (x0, y0), (x1, y1) = battle.states[unit_id].center, battle.states[target].center
     return heading_of((x1 - x0, y1 - y0)) if (x0, y0) != (x1, y1) else battle.states[
         unit_id].facing
