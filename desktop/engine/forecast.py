@@ -331,11 +331,11 @@ _Said = tuple[tuple[str, tuple[str, ...]], ...]
 
 @dataclass(frozen=True)
 class _Found:
-    """What a node of the walk leads to: the chance of each outcome, the "move" rolls whose
-    audit failed below it, and how many runs a walk replaying every branch would make."""
+    """What a node of the walk leads to: the chance of each outcome and how many runs a walk
+    replaying every branch would make (a "move" roll's audit that fails below a node never
+    returns one: it raises `_Broken`)."""
 
     chances: Mapping[UnitOutcome, Fraction]
-    broken: frozenset[str]
     leaves: int
 
 
@@ -423,7 +423,6 @@ class _Walk:
         assert isinstance(roll, Roll)
         here = session.answers[mark.steps:]
         found: dict[UnitOutcome, Fraction] = defaultdict(Fraction)
-        broken: set[str] = set()
         leaves = 0
         branches = classes_of(roll)
         above = frozenset(sight.relied)  # the classes this one is walked within
@@ -444,22 +443,17 @@ class _Walk:
                 if not trusted or roll.key not in failed.keys or not above.isdisjoint(
                         failed.keys):
                     raise
-                below = _Found({}, frozenset({roll.key}), 0)
-            if trusted and roll.key in below.broken:
                 below = self._one_by_one(roll, base, here, branch, relied)
             share = Fraction(branch.ways, roll.dice.outcomes)
             for outcome, chance in below.chances.items():
                 found[outcome] += share if chance == 1 else share * chance  # a run: 1
-            broken |= below.broken
             leaves += below.leaves
-        broken.discard(roll.key)  # answered here: nothing above asks about it
-        return _Found(found, frozenset(broken), leaves)
+        return _Found(found, leaves)
 
     def _one_by_one(self, roll: Roll, base: _Base, here: tuple[Answer, ...], branch: Branch,
                     relied: frozenset[str]) -> _Found:
         """A class whose audit failed, walked again one total at a time."""
         found: dict[UnitOutcome, Fraction] = defaultdict(Fraction)
-        broken: set[str] = set()
         leaves = 0
         ways = roll.dice.ways()
         for total in branch.totals:
@@ -468,9 +462,8 @@ class _Walk:
             share = Fraction(ways[total], branch.ways)
             for outcome, chance in below.chances.items():
                 found[outcome] += share if chance == 1 else share * chance
-            broken |= below.broken - {roll.key}
             leaves += below.leaves
-        return _Found(found, frozenset(broken), leaves)
+        return _Found(found, leaves)
 
     def _open(self, base: _Base, answers: tuple[Answer, ...], relied: frozenset[str]
               ) -> tuple[Session, _Mark]:
@@ -507,9 +500,6 @@ class _Walk:
             found = self.known[key] = self.walk(
                 base, session, _Mark(checkpoint.steps, checkpoint.events, session.checkpoints),
                 frozenset())
-        assert session.sight is not None
-        if not found.broken.isdisjoint(session.sight.relied):  # met again: as when first met
-            raise _Broken(found.broken & session.sight.relied)
         return found
 
     def _leaf(self, base: _Base, session: Session, mark: _Mark) -> _Found:
@@ -522,8 +512,7 @@ class _Walk:
         outcome = tuple((uid, _join(phrases))
                         for uid, phrases in sorted(said, key=lambda item: self.order[item[0]])
                         if phrases)
-        assert session.sight is not None
-        return _Found({outcome: Fraction(1)}, frozenset(session.sight.broken), 1)
+        return _Found({outcome: Fraction(1)}, 1)
 
 
 @dataclass(frozen=True)

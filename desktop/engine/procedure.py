@@ -231,20 +231,28 @@ def odds_of_bands(dice: Dice, bands: Sequence[Band]) -> tuple[Outcome, ...]:
 Reads = Literal["outcome", "total", "faces", "move"]
 
 
-@cache  # asked for every run of a forecast, of a handful of dice and lines
 def alike_totals(dice: Dice, threshold: Threshold | None, total: int,
                  alike: Callable[[int], Hashable] | None = None) -> tuple[int, ...]:
     """The totals a "move" roll reads as it reads `total`: those its threshold judges the
     same (all of them when it has none) and, given `alike`, for which it gives the same
     value (how the move ends, in words). A forecast walks one of them for all; the
     procedure audits that every one of them would have moved its unit alike."""
-    totals = tuple(range(dice.minimum, dice.maximum + 1))
-    if threshold is not None:
-        totals = tuple(t for t in totals if threshold.holds(t) == threshold.holds(total))
-    if alike is not None:
-        same = alike(total)
-        totals = tuple(t for t in totals if alike(t) == same)
-    return totals
+    totals = _on_the_same_side(dice, threshold, total)
+    if alike is None:
+        return totals
+    same = alike(total)
+    return tuple(t for t in totals if alike(t) == same)
+
+
+# Asked for every run of a forecast, of a handful of dice and lines (not with `alike`: a
+# cache would keep every battle it reads alive).
+@cache
+def _on_the_same_side(dice: Dice, threshold: Threshold | None, total: int
+                      ) -> tuple[int, ...]:
+    totals = range(dice.minimum, dice.maximum + 1)
+    if threshold is None:
+        return tuple(totals)
+    return tuple(t for t in totals if threshold.holds(t) == threshold.holds(total))
 
 
 @dataclass(frozen=True)

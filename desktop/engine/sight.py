@@ -123,14 +123,12 @@ def look_around(points: Sequence[Point], reach: float) -> None:
     if _NOW.sight is None and _NOW.memory is None and _NOW.trace is None:
         return
     xs, ys = [x for x, _ in points], [y for _, y in points]
-    low_x, low_y, high_x, high_y = min(xs) - reach, min(ys) - reach, max(xs) + reach, \
-        max(ys) + reach
-    look(((low_x, low_y), (high_x, low_y), (high_x, high_y), (low_x, high_y)))
+    look(_corners((min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach)))
 
 
-def _box_look(box: Box) -> _Look:
+def _corners(box: Box) -> tuple[Point, ...]:
     low_x, low_y, high_x, high_y = box
-    return _Look(((low_x, low_y), (high_x, low_y), (high_x, high_y), (low_x, high_y)))
+    return (low_x, low_y), (high_x, low_y), (high_x, high_y), (low_x, high_y)
 
 
 EVERYWHERE: Box = (-1e12, -1e12, 1e12, 1e12)  # a read of every unit (finite: shapely's tree)
@@ -150,7 +148,7 @@ def read(box: Box, only: Only | None = None) -> None:
     if trace is not None:
         trace.read(box)
     if sight is not None and sight.watches:
-        sight.seen(_box_look(box), only)
+        sight.seen(_Look(_corners(box)), only)
 
 
 # Ground watched for a promise: (its key, the unit that would stand there, the ground's
@@ -369,7 +367,7 @@ class Work:
             for looked in self.looks:
                 sight.seen(looked)
             for box, only in self.reads:
-                sight.seen(_box_look(box), only)
+                sight.seen(_Look(_corners(box)), only)
         if trace is not None:
             for looked in self.looks:
                 trace.saw(looked)
